@@ -1,0 +1,61 @@
+package dev.wharf.core.autoconfigure;
+
+import java.time.Duration;
+
+import dev.wharf.core.storage.local.LocalStorageProvider;
+import dev.wharf.core.storage.memory.MemoryStorageProvider;
+import dev.wharf.core.storage.metrics.MeteredStorage;
+import dev.wharf.core.storage.mount.MountRegistry;
+import dev.wharf.core.storage.mount.MountsHealthContributor;
+import dev.wharf.core.storage.mount.StorageProvider;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.health.contributor.CompositeReactiveHealthContributor;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for the
+ * storage layer: the built-in backend providers and the {@link MountRegistry} built from
+ * {@code wharf.storage.mounts}.
+ */
+@AutoConfiguration
+public final class StorageAutoConfiguration {
+
+	@Bean
+	LocalStorageProvider localStorageProvider() {
+		return new LocalStorageProvider();
+	}
+
+	@Bean
+	MemoryStorageProvider memoryStorageProvider() {
+		return new MemoryStorageProvider();
+	}
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	MountRegistry mountRegistry(Environment environment, ObjectProvider<StorageProvider> providers,
+			ObjectProvider<MeterRegistry> meterRegistry) {
+		MeterRegistry meters = meterRegistry.getIfAvailable();
+		return MountRegistry.create(Binder.get(environment), providers.orderedStream().toList(),
+				(meters != null) ? (mount, type, storage) -> new MeteredStorage(storage, meters, mount, type)
+						: MountRegistry.Decorator.NONE);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(CompositeReactiveHealthContributor.class)
+	static class MountHealthConfiguration {
+
+		@Bean
+		CompositeReactiveHealthContributor mountsHealthContributor(MountRegistry mounts) {
+			return MountsHealthContributor.of(mounts, Duration.ofSeconds(3));
+		}
+
+	}
+
+}

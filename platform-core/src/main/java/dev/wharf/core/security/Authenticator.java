@@ -1,0 +1,160 @@
+package dev.wharf.core.security;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.concurrent.RejectedExecutionException;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.wharf.core.security.AuditLog.AuditEvent;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * Logs users in for every protocol, in one place: refuses throttled attempts at once
+ * ({@link LoginThrottle}), checks the password through the {@link UserDirectory} on a bounded worker pool
+ * (never an event loop), counts failures, and audits the outcome.
+ *
+ * <p>Protocols that send a password with every request (HTTP Basic for the build cache) would pay a
+ * password hash each time; successful checks are therefore remembered for {@link #CACHE_TIME}, keyed by an
+ * HMAC of name and password under a key that lives only in this process, so the cache holds nothing that
+ * could be replayed. Thread-safe.
+ */
+public final class Authenticator implements AutoCloseable {
+
+	/** How long a successful check is remembered. */
+	static final Duration CACHE_TIME = Duration.ofMinutes(5);
+
+	private final UserDirectory directory;
+
+	private final LoginThrottle throttle;
+
+	private final AuditLog audit;
+
+	private final Scheduler hashing;
+
+	private final Cache<String, User> verified = Caffeine.newBuilder()
+		.maximumSize(10_000)
+		.expireAfterWrite(CACHE_TIME)
+		.build();
+
+	private final SecretKeySpec cacheKey;
+
+	/**
+	 * Creates the authenticator.
+	 * @param directory where users come from
+	 * @param throttle the shared throttle
+	 * @param audit where outcomes are recorded
+	 * @param hashing a bounded scheduler for password checks, owned (and disposed) by this authenticator
+	 */
+	public Authenticator(UserDirectory directory, LoginThrottle throttle, AuditLog audit, Scheduler hashing) {
+		this.directory = directory;
+		this.throttle = throttle;
+		this.audit = audit;
+		this.hashing = hashing;
+		byte[] key = new byte[32];
+		new SecureRandom().nextBytes(key);
+		this.cacheKey = new SecretKeySpec(key, "HmacSHA256");
+	}
+
+	/** The user directory, to look users up by name. */
+	public UserDirectory directory() {
+		return this.directory;
+	}
+
+	/**
+	 * Tries a login.
+	 * @param protocol who asks, for the audit log: {@code http}, {@code ftp}, {@code buildcache}
+	 * @param name the name given
+	 * @param password the password given
+	 * @param client the client's address, or {@code null}
+	 * @return the outcome; never fails
+	 */
+	public Mono<LoginResult> login(String protocol, String name, String password, @Nullable String client) {
+		return Mono.defer(() -> {
+			String cacheEntry = cacheKey(name, password);
+			User cached = this.verified.getIfPresent(cacheEntry);
+			if (cached != null) {
+				return Mono.just(new LoginResult.Success(cached));
+			}
+			var wait = this.throttle.retryAfter(name, client);
+			if (wait.isPresent()) {
+				this.audit.record(new AuditEvent(protocol, name, "login", null, "throttled", client));
+				return Mono.just(new LoginResult.Throttled(wait.get()));
+			}
+			return this.directory.verify(name, password)
+				.subscribeOn(this.hashing)
+				.map(user -> {
+					this.throttle.succeeded(name, client);
+					this.verified.put(cacheEntry, user);
+					this.audit.record(new AuditEvent(protocol, user.name(), "login", null, "success", client));
+					return (LoginResult) new LoginResult.Success(user);
+				})
+				.switchIfEmpty(Mono.fromSupplier(() -> {
+					this.throttle.failed(name, client);
+					this.audit.record(new AuditEvent(protocol, name, "login", null, "failure", client));
+					return new LoginResult.Failure();
+				}))
+				.onErrorResume(RejectedExecutionException.class,
+						busy -> Mono.just(new LoginResult.Throttled(Duration.ofSeconds(1))));
+		});
+	}
+
+	/**
+	 * Forgets remembered checks for a user, such as after a logout everywhere.
+	 * @param name the user's name
+	 */
+	public void forget(String name) {
+		this.verified.asMap().values().removeIf(user -> user.name().equals(name));
+	}
+
+	/** Stops the password-checking workers. */
+	@Override
+	public void close() {
+		this.hashing.dispose();
+	}
+
+	private String cacheKey(String name, String password) {
+		try {
+			Mac mac = Mac.getInstance("HmacSHA256");
+			mac.init(this.cacheKey);
+			mac.update(name.getBytes(StandardCharsets.UTF_8));
+			mac.update((byte) 0);
+			return Base64.getEncoder().encodeToString(mac.doFinal(password.getBytes(StandardCharsets.UTF_8)));
+		}
+		catch (GeneralSecurityException ex) {
+			throw new IllegalStateException("HmacSHA256 is unavailable", ex);
+		}
+	}
+
+	/** What a login attempt came to. */
+	public sealed interface LoginResult {
+
+		/**
+		 * The name and password match.
+		 * @param user the user
+		 */
+		record Success(User user) implements LoginResult {
+		}
+
+		/** The name or the password is wrong (which one is not told). */
+		record Failure() implements LoginResult {
+		}
+
+		/**
+		 * Too many failures: try again later. The password was not checked.
+		 * @param retryAfter how long to wait
+		 */
+		record Throttled(Duration retryAfter) implements LoginResult {
+		}
+
+	}
+
+}

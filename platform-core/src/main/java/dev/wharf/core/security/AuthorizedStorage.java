@@ -1,0 +1,134 @@
+package dev.wharf.core.security;
+
+import java.nio.file.Path;
+import java.util.Set;
+
+import dev.wharf.core.storage.AccessDeniedException;
+import dev.wharf.core.storage.ByteRange;
+import dev.wharf.core.storage.Capability;
+import dev.wharf.core.storage.FileEntry;
+import dev.wharf.core.storage.Storage;
+import dev.wharf.core.storage.StoragePath;
+import dev.wharf.core.storage.WriteOptions;
+import dev.wharf.core.storage.mount.Mount;
+import org.springframework.core.io.buffer.DataBuffer;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * A mount's storage as one user may use it: reads need {@link MountAccess#canRead()}, changes need
+ * {@link MountAccess#canWrite()}, checked on every call. Protocols hand users only this view, so rights
+ * are enforced in one place.
+ */
+public final class AuthorizedStorage implements Storage {
+
+	private final Storage delegate;
+
+	private final String mount;
+
+	private final MountAccess access;
+
+	private AuthorizedStorage(Storage delegate, String mount, MountAccess access) {
+		this.delegate = delegate;
+		this.mount = mount;
+		this.access = access;
+	}
+
+	/**
+	 * The view of a mount for a user.
+	 * @param mount the mount
+	 * @param user the user
+	 * @return the storage, limited to the user's rights
+	 * @throws AccessDeniedException if the user has no right on the mount at all
+	 */
+	public static AuthorizedStorage of(Mount mount, User user) {
+		MountAccess access = user.access(mount.name());
+		if (!access.canRead()) {
+			throw new AccessDeniedException("No access to mount '" + mount.name() + "'");
+		}
+		return new AuthorizedStorage(mount.storage(), mount.name(), access);
+	}
+
+	/** The user's rights on this mount. */
+	public MountAccess access() {
+		return this.access;
+	}
+
+	private <T> Mono<T> reading(Mono<T> operation) {
+		return this.access.canRead() ? operation : Mono.error(denied("read"));
+	}
+
+	private <T> Mono<T> writing(Mono<T> operation) {
+		return this.access.canWrite() ? operation : Mono.error(denied("write"));
+	}
+
+	private AccessDeniedException denied(String what) {
+		return new AccessDeniedException("No " + what + " access to mount '" + this.mount + "'");
+	}
+
+	@Override
+	public Set<Capability> capabilities() {
+		return this.delegate.capabilities();
+	}
+
+	@Override
+	public Mono<FileEntry> stat(StoragePath path) {
+		return reading(this.delegate.stat(path));
+	}
+
+	@Override
+	public Flux<FileEntry> list(StoragePath directory) {
+		return this.access.canRead() ? this.delegate.list(directory) : Flux.error(denied("read"));
+	}
+
+	@Override
+	public Flux<DataBuffer> read(StoragePath path, ByteRange range) {
+		return this.access.canRead() ? this.delegate.read(path, range) : Flux.error(denied("read"));
+	}
+
+	@Override
+	public Mono<FileEntry> write(StoragePath path, Flux<DataBuffer> content, WriteOptions options) {
+		return writing(this.delegate.write(path, content, options));
+	}
+
+	@Override
+	public Mono<Void> delete(StoragePath path, boolean recursive) {
+		return writing(this.delegate.delete(path, recursive));
+	}
+
+	@Override
+	public Mono<FileEntry> createDirectory(StoragePath path) {
+		return writing(this.delegate.createDirectory(path));
+	}
+
+	@Override
+	public Mono<FileEntry> createDirectories(StoragePath path) {
+		return writing(this.delegate.createDirectories(path));
+	}
+
+	@Override
+	public Mono<FileEntry> move(StoragePath source, StoragePath target, boolean replace) {
+		return writing(this.delegate.move(source, target, replace));
+	}
+
+	@Override
+	public Mono<FileEntry> copy(StoragePath source, StoragePath target, boolean replace) {
+		return writing(this.delegate.copy(source, target, replace));
+	}
+
+	@Override
+	public Mono<Path> localFile(StoragePath path) {
+		return reading(this.delegate.localFile(path));
+	}
+
+	@Override
+	public Mono<Void> checkHealth() {
+		return this.delegate.checkHealth();
+	}
+
+	/** Does nothing: the mount, not a user's view of it, owns the backend. */
+	@Override
+	public void close() {
+	}
+
+}

@@ -1,0 +1,180 @@
+package dev.wharf.core.storage.metrics;
+
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import dev.wharf.core.storage.ByteRange;
+import dev.wharf.core.storage.Capability;
+import dev.wharf.core.storage.FileEntry;
+import dev.wharf.core.storage.Storage;
+import dev.wharf.core.storage.StorageException;
+import dev.wharf.core.storage.StoragePath;
+import dev.wharf.core.storage.WriteOptions;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import org.springframework.core.io.buffer.DataBuffer;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Wraps a {@link Storage} to record, per mount, how long each operation takes and how it ended
+ * ({@code wharf.storage.operations}: tags {@code mount}, {@code type}, {@code operation}, {@code outcome})
+ * and how many bytes are read and written ({@code wharf.storage.bytes}: tag {@code direction}).
+ */
+public final class MeteredStorage implements Storage {
+
+	private final Storage delegate;
+
+	private final MeterRegistry registry;
+
+	private final String mount;
+
+	private final String type;
+
+	private final Counter bytesRead;
+
+	private final Counter bytesWritten;
+
+	private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+
+	/**
+	 * Wraps a storage.
+	 * @param delegate the storage
+	 * @param registry where meters go
+	 * @param mount the mount's name
+	 * @param type the mount's type
+	 */
+	public MeteredStorage(Storage delegate, MeterRegistry registry, String mount, String type) {
+		this.delegate = delegate;
+		this.registry = registry;
+		this.mount = mount;
+		this.type = type;
+		this.bytesRead = bytes("read");
+		this.bytesWritten = bytes("written");
+	}
+
+	private Counter bytes(String direction) {
+		return Counter.builder("wharf.storage.bytes")
+			.description("Bytes read from or written to a mount")
+			.baseUnit("bytes")
+			.tag("mount", this.mount)
+			.tag("type", this.type)
+			.tag("direction", direction)
+			.register(this.registry);
+	}
+
+	/** The wrapped storage. */
+	public Storage delegate() {
+		return this.delegate;
+	}
+
+	@Override
+	public Set<Capability> capabilities() {
+		return this.delegate.capabilities();
+	}
+
+	@Override
+	public Mono<FileEntry> stat(StoragePath path) {
+		return timed("stat", this.delegate.stat(path));
+	}
+
+	@Override
+	public Flux<FileEntry> list(StoragePath directory) {
+		return timed("list", this.delegate.list(directory));
+	}
+
+	@Override
+	public Flux<DataBuffer> read(StoragePath path, ByteRange range) {
+		return timed("read",
+				this.delegate.read(path, range).doOnNext(buffer -> this.bytesRead.increment(buffer.readableByteCount())));
+	}
+
+	@Override
+	public Mono<FileEntry> write(StoragePath path, Flux<DataBuffer> content, WriteOptions options) {
+		return timed("write", this.delegate.write(path,
+				content.doOnNext(buffer -> this.bytesWritten.increment(buffer.readableByteCount())), options));
+	}
+
+	@Override
+	public Mono<Void> delete(StoragePath path, boolean recursive) {
+		return timed("delete", this.delegate.delete(path, recursive));
+	}
+
+	@Override
+	public Mono<FileEntry> createDirectory(StoragePath path) {
+		return timed("mkdir", this.delegate.createDirectory(path));
+	}
+
+	@Override
+	public Mono<FileEntry> createDirectories(StoragePath path) {
+		return timed("mkdirs", this.delegate.createDirectories(path));
+	}
+
+	@Override
+	public Mono<FileEntry> move(StoragePath source, StoragePath target, boolean replace) {
+		return timed("move", this.delegate.move(source, target, replace));
+	}
+
+	@Override
+	public Mono<FileEntry> copy(StoragePath source, StoragePath target, boolean replace) {
+		return timed("copy", this.delegate.copy(source, target, replace));
+	}
+
+	@Override
+	public Mono<Path> localFile(StoragePath path) {
+		return this.delegate.localFile(path);
+	}
+
+	@Override
+	public Mono<Void> checkHealth() {
+		return this.delegate.checkHealth();
+	}
+
+	@Override
+	public void close() {
+		this.delegate.close();
+	}
+
+	@Override
+	public String toString() {
+		return "Metered" + this.delegate;
+	}
+
+	private <T> Mono<T> timed(String operation, Mono<T> mono) {
+		return Mono.defer(() -> {
+			long start = System.nanoTime();
+			return mono.doOnSuccess(value -> record(operation, "success", start))
+				.doOnError(error -> record(operation, outcome(error), start))
+				.doOnCancel(() -> record(operation, "cancelled", start));
+		});
+	}
+
+	private <T> Flux<T> timed(String operation, Flux<T> flux) {
+		return Flux.defer(() -> {
+			long start = System.nanoTime();
+			return flux.doOnComplete(() -> record(operation, "success", start))
+				.doOnError(error -> record(operation, outcome(error), start))
+				.doOnCancel(() -> record(operation, "cancelled", start));
+		});
+	}
+
+	private static String outcome(Throwable error) {
+		return (error instanceof StorageException storage) ? storage.kind().name().toLowerCase(Locale.ROOT) : "error";
+	}
+
+	private void record(String operation, String outcome, long start) {
+		this.timers.computeIfAbsent(operation + ':' + outcome, key -> Timer.builder("wharf.storage.operations")
+			.description("Storage operations per mount")
+			.tag("mount", this.mount)
+			.tag("type", this.type)
+			.tag("operation", operation)
+			.tag("outcome", outcome)
+			.register(this.registry)).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+	}
+
+}

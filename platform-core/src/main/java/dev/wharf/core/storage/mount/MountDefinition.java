@@ -1,0 +1,55 @@
+package dev.wharf.core.storage.mount;
+
+import dev.wharf.core.config.InvalidConfigurationException;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.BindHandler;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+
+/**
+ * One configured mount, as a {@link StorageProvider} receives it: its name, type, and its properties
+ * under {@code wharf.storage.mounts.<name>}.
+ *
+ * @param name the mount's name
+ * @param type the mount's type
+ * @param binder binds the mount's properties
+ */
+public record MountDefinition(String name, String type, Binder binder) {
+
+	/** Where mounts are configured. */
+	public static final String PREFIX = "wharf.storage.mounts";
+
+	/** The mount's property prefix, such as {@code wharf.storage.mounts.data}. */
+	public String prefix() {
+		return PREFIX + "." + this.name;
+	}
+
+	/**
+	 * Binds the mount's properties to a type, refusing unknown properties (a typo stops start-up instead
+	 * of being ignored) and qualifying any {@link InvalidConfigurationException} the type's constructor
+	 * throws with the mount's prefix.
+	 * @param <T> the properties type
+	 * @param propertiesType usually a record with defaults
+	 * @return the bound properties
+	 */
+	public <T> T bind(Class<T> propertiesType) {
+		ConfigurationPropertyName prefix = ConfigurationPropertyName.of(prefix());
+		BindHandler strict = new NoUnboundElementsBindHandler(BindHandler.DEFAULT);
+		try {
+			// Binding "type" through the same handler marks it as known.
+			this.binder.bind(prefix.append("type"), Bindable.of(String.class), strict);
+			return this.binder.bindOrCreate(prefix, Bindable.of(propertiesType), strict);
+		}
+		catch (BindException ex) {
+			for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+				if (cause instanceof InvalidConfigurationException invalid) {
+					throw invalid.withPrefix(prefix());
+				}
+			}
+			throw ex;
+		}
+	}
+
+}
