@@ -38,7 +38,7 @@ public final class SecurityAutoConfiguration {
 			return configured;
 		}
 		try {
-			return InitialAdmin.loadOrCreate(Path.of(platform.stateDir()), System.out);
+			return InitialAdmin.loadOrCreate(Path.of(platform.stateDir()).toAbsolutePath().normalize(), System.out);
 		}
 		catch (IOException ex) {
 			throw new InvalidConfigurationException("wharf.state-dir", platform.stateDir(),

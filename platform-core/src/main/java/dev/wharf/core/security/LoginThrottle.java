@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -50,7 +51,11 @@ public final class LoginThrottle {
 
 	LoginThrottle(Clock clock) {
 		this.clock = clock;
-		this.buckets = Caffeine.newBuilder().maximumSize(200_000).expireAfterWrite(FORGET_AFTER).build();
+		this.buckets = Caffeine.newBuilder()
+			.maximumSize(200_000)
+			.expireAfterWrite(FORGET_AFTER)
+			.ticker(() -> TimeUnit.MILLISECONDS.toNanos(clock.millis()))
+			.build();
 	}
 
 	/**

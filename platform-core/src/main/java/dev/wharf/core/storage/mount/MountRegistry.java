@@ -17,6 +17,7 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.core.ResolvableType;
 
 /**
  * Every configured mount by name. Built once at start-up from {@code wharf.storage.mounts}; with none
@@ -29,6 +30,10 @@ public final class MountRegistry implements AutoCloseable {
 	public static final String DEFAULT_MOUNT = "data";
 
 	private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
+
+	private static final Bindable<Map<String, Map<String, Object>>> MOUNT_TREE = Bindable.of(ResolvableType
+		.forClassWithGenerics(Map.class, ResolvableType.forClass(String.class),
+				ResolvableType.forClassWithGenerics(Map.class, String.class, Object.class)));
 
 	private static final Log logger = LogFactory.getLog(MountRegistry.class);
 
@@ -56,19 +61,19 @@ public final class MountRegistry implements AutoCloseable {
 						+ previous.getClass().getName() + " and " + provider.getClass().getName());
 			}
 		}
-		Map<String, TypeOnly> configured = binder
-			.bind(MountDefinition.PREFIX, Bindable.mapOf(String.class, TypeOnly.class))
-			.orElseGet(Map::of);
+		// Every mount's properties as a plain tree: only the names and types are needed here.
+		Map<String, Map<String, Object>> configured = binder.bind(MountDefinition.PREFIX, MOUNT_TREE).orElseGet(Map::of);
 		if (configured.isEmpty()) {
 			binder = new Binder(new MapConfigurationPropertySource(Map.of(
 					MountDefinition.PREFIX + "." + DEFAULT_MOUNT + ".type", "local",
 					MountDefinition.PREFIX + "." + DEFAULT_MOUNT + ".root", "./data")));
-			configured = Map.of(DEFAULT_MOUNT, new TypeOnly("local"));
+			configured = Map.of(DEFAULT_MOUNT, Map.of("type", "local"));
 		}
 		Map<String, Mount> mounts = new LinkedHashMap<>();
 		try {
 			for (String name : new TreeMap<>(configured).keySet()) {
-				String type = configured.get(name).type();
+				Object typeValue = configured.get(name).get("type");
+				String type = (typeValue instanceof String text) ? text : null;
 				if (!NAME.matcher(name).matches()) {
 					throw new InvalidConfigurationException(MountDefinition.PREFIX + "." + name, null,
 							"a mount name is 1 to 64 lower-case letters, digits, '-' or '_', starting with a letter or digit");
@@ -184,10 +189,6 @@ public final class MountRegistry implements AutoCloseable {
 		 */
 		Storage decorate(String mount, String type, Storage storage);
 
-	}
-
-	/** Only the type of a mount, bound leniently to find the provider. */
-	record TypeOnly(@org.jspecify.annotations.Nullable String type) {
 	}
 
 }

@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of the file manager (Filestash-compatible API and web UI).
+ */
+@NullMarked
+package dev.wharf.filemanager.autoconfigure;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of the static file server.
+ */
+@NullMarked
+package dev.wharf.staticfiles.autoconfigure;
+
+import org.jspecify.annotations.NullMarked;

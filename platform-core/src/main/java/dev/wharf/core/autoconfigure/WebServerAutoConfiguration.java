@@ -1,0 +1,33 @@
+package dev.wharf.core.autoconfigure;
+
+import dev.wharf.core.web.Http10KeepAliveFilter;
+import dev.wharf.core.web.KeepAliveReadResumer;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
+import org.springframework.boot.reactor.netty.NettyServerCustomizer;
+import org.springframework.context.annotation.Bean;
+import reactor.netty.http.server.HttpServer;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of the HTTP
+ * server fixes every HTTP module relies on: HTTP/1.0 keep-alive and keep-alive connections that must not
+ * stall (see {@link KeepAliveReadResumer}).
+ */
+@AutoConfiguration
+@ConditionalOnWebApplication(type = Type.REACTIVE)
+@ConditionalOnClass({ HttpServer.class, NettyServerCustomizer.class })
+public final class WebServerAutoConfiguration {
+
+	@Bean
+	Http10KeepAliveFilter http10KeepAliveFilter() {
+		return new Http10KeepAliveFilter();
+	}
+
+	@Bean
+	NettyServerCustomizer keepAliveReadResumer() {
+		return KeepAliveReadResumer::install;
+	}
+
+}
