@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 import dev.wharf.core.testsupport.Requirements;
+import dev.wharf.core.testsupport.WharfTestProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -27,8 +28,7 @@ class ApacheBenchKeepAliveTests {
 
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) {
-		registry.add("wharf.state-dir", () -> temp.resolve("state").toString());
-		registry.add("wharf.storage.mounts.data.type", () -> "memory");
+		WharfTestProperties.memoryMount(registry, temp);
 	}
 
 	@LocalServerPort

@@ -15,6 +15,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import dev.wharf.core.testsupport.WharfTestProperties;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
@@ -35,8 +36,7 @@ class Http10KeepAliveTests {
 
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) {
-		registry.add("wharf.state-dir", () -> temp.resolve("state").toString());
-		registry.add("wharf.storage.mounts.data.type", () -> "memory");
+		WharfTestProperties.memoryMount(registry, temp);
 	}
 
 	@LocalServerPort

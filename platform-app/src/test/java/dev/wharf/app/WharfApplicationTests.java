@@ -9,6 +9,7 @@ import dev.wharf.filemanager.autoconfigure.FileManagerAutoConfiguration;
 import dev.wharf.ftp.autoconfigure.FtpAutoConfiguration;
 import dev.wharf.staticfiles.autoconfigure.StaticFilesAutoConfiguration;
 import org.junit.jupiter.api.Test;
+import dev.wharf.core.testsupport.WharfTestProperties;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -33,9 +34,7 @@ class WharfApplicationTests {
 
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) {
-		registry.add("wharf.state-dir", () -> temp.resolve("state").toString());
-		registry.add("wharf.storage.mounts.data.type", () -> "local");
-		registry.add("wharf.storage.mounts.data.root", () -> temp.resolve("data").toString());
+		WharfTestProperties.localMount(registry, temp);
 	}
 
 	@Autowired

@@ -1,0 +1,38 @@
+package dev.wharf.core.testsupport;
+
+import java.nio.file.Path;
+
+import org.springframework.test.context.DynamicPropertyRegistry;
+
+/**
+ * Properties every {@code @SpringBootTest} of Wharf needs so that it touches nothing outside its own
+ * temporary folder: the state folder there, and one mount named {@code data}.
+ */
+public final class WharfTestProperties {
+
+	private WharfTestProperties() {
+	}
+
+	/**
+	 * Registers a state folder under {@code temp} and a {@code memory} mount named {@code data}.
+	 * @param registry from a {@code @DynamicPropertySource} method
+	 * @param temp the test class's temporary folder
+	 */
+	public static void memoryMount(DynamicPropertyRegistry registry, Path temp) {
+		registry.add("wharf.state-dir", () -> temp.resolve("state").toString());
+		registry.add("wharf.storage.mounts.data.type", () -> "memory");
+	}
+
+	/**
+	 * Registers a state folder under {@code temp} and a {@code local} mount named {@code data} on
+	 * {@code temp/data}.
+	 * @param registry from a {@code @DynamicPropertySource} method
+	 * @param temp the test class's temporary folder
+	 */
+	public static void localMount(DynamicPropertyRegistry registry, Path temp) {
+		registry.add("wharf.state-dir", () -> temp.resolve("state").toString());
+		registry.add("wharf.storage.mounts.data.type", () -> "local");
+		registry.add("wharf.storage.mounts.data.root", () -> temp.resolve("data").toString());
+	}
+
+}
