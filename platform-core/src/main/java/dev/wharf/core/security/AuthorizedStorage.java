@@ -122,6 +122,11 @@ public final class AuthorizedStorage implements Storage {
 	}
 
 	@Override
+	public boolean needsUserCredentials() {
+		return this.delegate.needsUserCredentials();
+	}
+
+	@Override
 	public Mono<Void> checkHealth() {
 		return this.delegate.checkHealth();
 	}

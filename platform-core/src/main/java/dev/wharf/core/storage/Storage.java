@@ -132,6 +132,17 @@ public interface Storage extends AutoCloseable {
 	}
 
 	/**
+	 * Whether this storage logs in to its backend as the current user ("passthrough"), so that protocols
+	 * must put the user's {@link dev.wharf.core.security.Credentials} into the Reactor context of every call
+	 * ({@code contextWrite(credentials.context())}). Without them such a storage fails with
+	 * {@link AccessDeniedException}.
+	 * @return {@code false} unless the mount is configured for passthrough
+	 */
+	default boolean needsUserCredentials() {
+		return false;
+	}
+
+	/**
 	 * Checks that the backend answers, for health reports.
 	 * @return completes if the backend is usable, fails otherwise
 	 */

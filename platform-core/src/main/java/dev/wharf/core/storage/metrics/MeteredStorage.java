@@ -131,6 +131,11 @@ public final class MeteredStorage implements Storage {
 	}
 
 	@Override
+	public boolean needsUserCredentials() {
+		return this.delegate.needsUserCredentials();
+	}
+
+	@Override
 	public Mono<Void> checkHealth() {
 		return this.delegate.checkHealth();
 	}
