@@ -1,0 +1,94 @@
+package dev.wharf.staticfiles.resolve;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Objects;
+
+import dev.wharf.core.storage.StoragePath;
+import dev.wharf.staticfiles.http.EntityTags;
+import dev.wharf.staticfiles.http.HttpDates;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One version of one stored file, as the storage described it when it was resolved: a requested file or
+ * a precompressed sibling. Carries its bytes when the file is small enough to cache.
+ *
+ * <p>Immutable; safe for concurrent use.
+ */
+public final class StoredFile {
+
+	private final StoragePath path;
+
+	private final long size;
+
+	private final Instant lastModified;
+
+	private final @Nullable Path localFile;
+
+	private final String etag;
+
+	private final String lastModifiedHeader;
+
+	private final byte @Nullable [] bytes;
+
+	StoredFile(StoragePath path, long size, Instant lastModified, @Nullable Path localFile, byte @Nullable [] bytes) {
+		this.path = path;
+		this.size = size;
+		this.lastModified = lastModified;
+		this.localFile = localFile;
+		this.etag = EntityTags.of(size, lastModified);
+		this.lastModifiedHeader = HttpDates.format(lastModified);
+		this.bytes = bytes;
+	}
+
+	/** Where it is in its mount. */
+	public StoragePath path() {
+		return this.path;
+	}
+
+	/** Its length. */
+	public long size() {
+		return this.size;
+	}
+
+	/** Its modification time. */
+	public Instant lastModified() {
+		return this.lastModified;
+	}
+
+	/** The file on this host, for zero-copy transfers, or {@code null} if the storage has none. */
+	public @Nullable Path localFile() {
+		return this.localFile;
+	}
+
+	/** Its strong entity tag. */
+	public String etag() {
+		return this.etag;
+	}
+
+	/** Its modification time as an HTTP date. */
+	public String lastModifiedHeader() {
+		return this.lastModifiedHeader;
+	}
+
+	/** Its bytes if they are cached, else {@code null}. */
+	public byte @Nullable [] bytes() {
+		return this.bytes;
+	}
+
+	/**
+	 * Whether this is the same version of the same file as another: same path, host file, size and
+	 * modification time.
+	 * @param other the other
+	 * @return whether nothing observable changed
+	 */
+	public boolean sameVersion(@Nullable StoredFile other) {
+		return other != null && this.path.equals(other.path) && this.size == other.size
+				&& this.lastModified.equals(other.lastModified) && Objects.equals(this.localFile, other.localFile);
+	}
+
+	StoredFile withBytes(byte @Nullable [] bytes) {
+		return new StoredFile(this.path, this.size, this.lastModified, this.localFile, bytes);
+	}
+
+}

@@ -1,0 +1,70 @@
+package dev.wharf.staticfiles.server;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.wharf.core.storage.mount.MountRegistry;
+import dev.wharf.core.web.KeepAliveReadResumer;
+import dev.wharf.staticfiles.site.StaticFilesProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+
+/**
+ * The real static routes on a real Reactor Netty server on 127.0.0.1 and a free port, configured with the
+ * same property names as {@code application.yaml} ({@code wharf.static.*}), with a stand-in for the rest
+ * of Wharf behind them that answers 404 with the body {@value #FALLBACK}.
+ */
+final class StaticTestServer implements AutoCloseable {
+
+	/** What the stand-in for the rest of Wharf answers. */
+	static final String FALLBACK = "not a static request";
+
+	private final StaticFileServer files;
+
+	private final DisposableServer server;
+
+	private StaticTestServer(StaticFileServer files, DisposableServer server) {
+		this.files = files;
+		this.server = server;
+	}
+
+	/**
+	 * Starts a server.
+	 * @param mounts the mounts
+	 * @param properties "name=value" pairs, names relative to {@code wharf.static}
+	 */
+	static StaticTestServer start(MountRegistry mounts, String... properties) {
+		Map<String, String> map = new LinkedHashMap<>();
+		for (String property : properties) {
+			int equals = property.indexOf('=');
+			map.put("wharf.static." + property.substring(0, equals), property.substring(equals + 1));
+		}
+		StaticFilesProperties bound = new Binder(new MapConfigurationPropertySource(map))
+			.bindOrCreate("wharf.static", StaticFilesProperties.class);
+		StaticFileServer files = new StaticFileServer(bound, mounts, "/actuator", null);
+		DisposableServer server = KeepAliveReadResumer.install(HttpServer.create().host("127.0.0.1").port(0))
+			.route(routes -> files.apply(routes).route(request -> true,
+					(request, response) -> response.status(404).sendString(Mono.just(FALLBACK))))
+			.bindNow(Duration.ofSeconds(30));
+		return new StaticTestServer(files, server);
+	}
+
+	int port() {
+		return this.server.port();
+	}
+
+	StaticFileServer files() {
+		return this.files;
+	}
+
+	@Override
+	public void close() {
+		this.server.disposeNow(Duration.ofSeconds(30));
+		this.files.close();
+	}
+
+}
