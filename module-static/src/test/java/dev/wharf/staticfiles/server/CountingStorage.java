@@ -16,9 +16,10 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * A storage that records every path it is asked about, so tests can tell what reached the backend.
+ * A storage that records every path it is asked about, so tests can tell what reached the backend; tests
+ * extend it to make a backend fail.
  */
-final class CountingStorage implements Storage {
+class CountingStorage implements Storage {
 
 	private final Storage delegate;
 
