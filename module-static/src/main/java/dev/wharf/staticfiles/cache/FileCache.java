@@ -10,6 +10,7 @@ import java.util.function.Function;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
 import dev.wharf.staticfiles.resolve.FileResolver;
 import dev.wharf.staticfiles.resolve.ResolvedFile;
 import dev.wharf.staticfiles.resolve.Resolution;
@@ -31,7 +32,7 @@ import reactor.core.publisher.Mono;
  *
  * <p>Thread-safe; {@link #fresh} never blocks and may run on an event loop.
  */
-public final class FileCache implements LocalChangeWatcher.Listener {
+public final class FileCache implements LocalChangeWatcher.Listener, AutoCloseable {
 
 	/** The key of a site's SPA fallback file; never a request path, which starts with '/'. */
 	private static final String FALLBACK_KEY = "*spa-fallback";
@@ -55,6 +56,14 @@ public final class FileCache implements LocalChangeWatcher.Listener {
 		this.entries = (maxWeight > 0) ? Caffeine.newBuilder()
 			.maximumWeight(maxWeight)
 			.<Key, Entry>weigher((key, entry) -> entry.weight + 2 * key.path().length())
+			// Maintenance and removal on the calling thread: closing a shared channel is cheap, and it
+			// must not wait for a busy common pool.
+			.executor(Runnable::run)
+			.removalListener((Key key, Entry entry, RemovalCause cause) -> {
+				if (entry != null) {
+					entry.file.close();
+				}
+			})
 			.build() : null;
 		this.revalidateNanos = revalidateAfter.toNanos();
 	}
@@ -150,6 +159,7 @@ public final class FileCache implements LocalChangeWatcher.Listener {
 				return new Resolution.Found(existing.file);
 			}
 			Entry entry = new Entry(file);
+			file.share();
 			boolean watched = watch(file);
 			entries.put(key, entry);
 			if (!watched || sequence() != sequence) {
@@ -196,6 +206,13 @@ public final class FileCache implements LocalChangeWatcher.Listener {
 
 	@Override
 	public void overflowed() {
+		if (this.entries != null) {
+			this.entries.invalidateAll();
+		}
+	}
+
+	/** Drops every entry, closing shared channels once their responses are done. */
+	public void close() {
 		if (this.entries != null) {
 			this.entries.invalidateAll();
 		}

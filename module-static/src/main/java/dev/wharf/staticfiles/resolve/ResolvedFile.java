@@ -162,6 +162,20 @@ public final class ResolvedFile {
 		return false;
 	}
 
+	/** Lets responses share open channels to the local files while this resolution is cached. */
+	public void share() {
+		for (Representation representation : representations()) {
+			representation.source().share();
+		}
+	}
+
+	/** Closes the shared channels (once the responses using them are done). Idempotent. */
+	public void close() {
+		for (Representation representation : representations()) {
+			representation.source().close();
+		}
+	}
+
 	private List<Representation> representations() {
 		List<Representation> all = new ArrayList<>(4);
 		all.add(this.identity);

@@ -1,8 +1,10 @@
 package dev.wharf.staticfiles.resolve;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.staticfiles.http.EntityTags;
@@ -13,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * One version of one stored file, as the storage described it when it was resolved: a requested file or
  * a precompressed sibling. Carries its bytes when the file is small enough to cache.
  *
- * <p>Immutable; safe for concurrent use.
+ * <p>Immutable apart from the shared channel; safe for concurrent use.
  */
 public final class StoredFile {
 
@@ -30,6 +32,13 @@ public final class StoredFile {
 	private final String lastModifiedHeader;
 
 	private final byte @Nullable [] bytes;
+
+	/** null (not shared), {@link #SHARING}, a {@link SharedChannel}, or {@link #CLOSED}. */
+	private final AtomicReference<@Nullable Object> shared = new AtomicReference<>();
+
+	private static final Object SHARING = new Object();
+
+	private static final Object CLOSED = new Object();
 
 	StoredFile(StoragePath path, long size, Instant lastModified, @Nullable Path localFile, byte @Nullable [] bytes) {
 		this.path = path;
@@ -85,6 +94,59 @@ public final class StoredFile {
 	public boolean sameVersion(@Nullable StoredFile other) {
 		return other != null && this.path.equals(other.path) && this.size == other.size
 				&& this.lastModified.equals(other.lastModified) && Objects.equals(this.localFile, other.localFile);
+	}
+
+	/**
+	 * Lets responses share one open channel to the local file (see {@link SharedChannel}), until
+	 * {@link #close}. Called by the cache when it keeps this file; files without a local path or with
+	 * cached bytes never open one.
+	 */
+	public void share() {
+		if (this.localFile != null && this.bytes == null) {
+			this.shared.compareAndSet(null, SHARING);
+		}
+	}
+
+	/**
+	 * The shared channel, opened on first use, with a reference for the caller to release.
+	 * @return the channel, or {@code null} if this file is not shared (or no longer, or too many are open):
+	 * the caller then opens the file itself
+	 * @throws java.nio.file.NoSuchFileException if the file is gone
+	 * @throws SharedChannel.FileChangedException if its length changed
+	 * @throws IOException if it cannot be opened
+	 */
+	public @Nullable SharedChannel acquireChannel() throws IOException {
+		while (true) {
+			Object state = this.shared.get();
+			if (state instanceof SharedChannel channel) {
+				if (channel.retain()) {
+					return channel;
+				}
+				continue;
+			}
+			if (state != SHARING || this.localFile == null) {
+				return null;
+			}
+			SharedChannel opened = SharedChannel.open(this.localFile, this.size);
+			if (opened == null) {
+				return null;
+			}
+			opened.retain();
+			if (this.shared.compareAndSet(SHARING, opened)) {
+				return opened;
+			}
+			// Closed meanwhile, or another response opened it first.
+			opened.release();
+			opened.release();
+		}
+	}
+
+	/** Stops sharing; the channel closes when the last response using it is done. Idempotent. */
+	public void close() {
+		Object previous = this.shared.getAndSet(CLOSED);
+		if (previous instanceof SharedChannel channel) {
+			channel.release();
+		}
 	}
 
 	StoredFile withBytes(byte @Nullable [] bytes) {

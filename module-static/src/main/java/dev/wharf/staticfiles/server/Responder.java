@@ -1,12 +1,7 @@
 package dev.wharf.staticfiles.server;
 
 import java.nio.charset.StandardCharsets;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -24,13 +19,11 @@ import dev.wharf.staticfiles.site.Site;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.DefaultFileRegion;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.ssl.SslHandler;
 import io.netty.util.AsciiString;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -133,7 +126,7 @@ final class Responder {
 			Representation representation, boolean head) {
 		Path local = (head || representation.body() != null || representation.compressOnTheFly()) ? null
 				: representation.source().localFile();
-		FileChannel channel = (local != null) ? open(response, representation.source()) : null;
+		FileSender.Opened opened = (local != null) ? FileSender.open(response, representation.source()) : null;
 		response.status(HttpResponseStatus.OK);
 		response.headers(representation.headers());
 		common(request, response);
@@ -153,7 +146,7 @@ final class Responder {
 			return response.send(Gzip.compress(Streams.read(site, source, ByteRange.all(), source.size())));
 		}
 		if (local != null) {
-			return sendFile(response, channel, local, 0, source.size());
+			return FileSender.send(response, opened, local, 0, source.size());
 		}
 		return response.send(Streams.read(site, source, ByteRange.all(), source.size()));
 	}
@@ -162,7 +155,7 @@ final class Responder {
 			Representation representation, List<ByteRange> ranges, boolean head) {
 		Path local = (head || ranges.size() > 1 || representation.body() != null) ? null
 				: representation.source().localFile();
-		FileChannel channel = (local != null) ? open(response, representation.source()) : null;
+		FileSender.Opened opened = (local != null) ? FileSender.open(response, representation.source()) : null;
 		response.status(HttpResponseStatus.PARTIAL_CONTENT);
 		response.headers(representation.headers());
 		common(request, response);
@@ -181,7 +174,7 @@ final class Responder {
 				return response.sendObject(Unpooled.wrappedBuffer(body, (int) range.offset(), (int) range.length()));
 			}
 			if (local != null) {
-				return sendFile(response, channel, local, range.offset(), range.length());
+				return FileSender.send(response, opened, local, range.offset(), range.length());
 			}
 			return response.send(Streams.read(site, source, range, range.length()));
 		}
@@ -295,70 +288,6 @@ final class Responder {
 		common(request, response);
 		this.metrics.record(site, 200);
 		return response.sendObject(head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(page));
-	}
-
-	/**
-	 * Opens a local file for a zero-copy transfer and checks that it is still the version described: a
-	 * file replaced since it was resolved (its cached description is a few milliseconds stale at most)
-	 * must not be sent under the old length and tags. Runs before anything is sent, so the caller can
-	 * resolve again.
-	 * @return the open file, or {@code null} where zero-copy is impossible (TLS, HTTP/2): the caller then
-	 * lets Reactor Netty open it
-	 * @throws StaleFileException if the file is gone or its length changed
-	 */
-	private static @Nullable FileChannel open(HttpServerResponse response, StoredFile source) {
-		if (!plainConnection(response)) {
-			return null;
-		}
-		Path local = java.util.Objects.requireNonNull(source.localFile());
-		FileChannel channel;
-		try {
-			// open(2) and fstat(2) of a local file on the event loop, as nginx and Reactor Netty's sendFile do.
-			channel = FileChannel.open(local, StandardOpenOption.READ);
-		}
-		catch (NoSuchFileException ex) {
-			throw new StaleFileException();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		try {
-			if (channel.size() != source.size()) {
-				channel.close();
-				throw new StaleFileException();
-			}
-		}
-		catch (IOException ex) {
-			closeQuietly(channel);
-			throw new UncheckedIOException(ex);
-		}
-		return channel;
-	}
-
-	private static Publisher<Void> sendFile(HttpServerResponse response, @Nullable FileChannel channel, Path local,
-			long offset, long length) {
-		if (channel == null) {
-			return response.sendFile(local, offset, length);
-		}
-		// Netty closes the channel when the region has been written or the write failed.
-		return response.sendObject(new DefaultFileRegion(channel, offset, length));
-	}
-
-	/** Whether the connection is plain HTTP/1.x, where sendfile(2) can write the file to the socket. */
-	private static boolean plainConnection(HttpServerResponse response) {
-		boolean[] plain = { false };
-		response.withConnection(connection -> plain[0] = connection.channel().parent() == null
-				&& connection.channel().pipeline().get(SslHandler.class) == null);
-		return plain[0];
-	}
-
-	private static void closeQuietly(FileChannel channel) {
-		try {
-			channel.close();
-		}
-		catch (IOException ex) {
-			// Read-only: nothing to lose.
-		}
 	}
 
 	/** Headers every response carries: {@code Date}, and keep-alive for HTTP/1.0 clients that ask. */

@@ -29,7 +29,7 @@ import reactor.netty.http.server.HttpServerRoutes;
  * <p>Because of this, static requests do not pass through WebFlux filters or Spring's request metrics;
  * static sites are public and have their own counter ({@code wharf.static.requests}).
  *
- * <p>Thread-safe. {@link #close} stops the change watcher.
+ * <p>Thread-safe. {@link #close} stops the change watcher and empties the cache.
  */
 public final class StaticFileServer implements NettyRouteProvider, AutoCloseable {
 
@@ -112,6 +112,7 @@ public final class StaticFileServer implements NettyRouteProvider, AutoCloseable
 		if (this.watcher != null) {
 			this.watcher.close();
 		}
+		this.cache.close();
 	}
 
 }
