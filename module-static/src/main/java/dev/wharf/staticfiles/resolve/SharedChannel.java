@@ -114,8 +114,8 @@ public final class SharedChannel {
 		}
 	}
 
-	/** How many shared channels are open, for tests. */
-	static int openCount() {
+	/** How many shared channels are open in this process. */
+	public static int openCount() {
 		return opened.get();
 	}
 

@@ -16,6 +16,7 @@ import io.netty.handler.ssl.SslHandler;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
+import reactor.netty.NettyPipeline;
 import reactor.netty.http.server.HttpServerResponse;
 
 /**
@@ -43,7 +44,7 @@ final class FileSender {
 	 */
 	static @Nullable Opened open(HttpServerResponse response, StoredFile source) {
 		Channel channel = channel(response);
-		if (channel == null || channel.parent() != null || channel.pipeline().get(SslHandler.class) != null) {
+		if (channel == null || !plain(channel)) {
 			return null;
 		}
 		Path local = Objects.requireNonNull(source.localFile());
@@ -83,6 +84,13 @@ final class FileSender {
 		boolean corked = cork(channel, true);
 		Mono<Void> sent = Mono.from(response.sendObject(region));
 		return corked ? sent.doFinally(signal -> cork(channel, false)) : sent;
+	}
+
+	/** Whether bytes written to the channel go to the socket as they are: no TLS, not an HTTP/2 stream. */
+	private static boolean plain(Channel channel) {
+		Channel parent = channel.parent();
+		boolean http2Stream = parent != null && parent.pipeline().get(NettyPipeline.H2MultiplexHandler) != null;
+		return !http2Stream && channel.pipeline().get(SslHandler.class) == null;
 	}
 
 	private static boolean cork(Channel channel, boolean on) {

@@ -7,10 +7,12 @@ import dev.wharf.core.storage.mount.MountRegistry;
 import dev.wharf.staticfiles.cache.FileCache;
 import dev.wharf.staticfiles.cache.LocalChangeWatcher;
 import dev.wharf.staticfiles.resolve.FileResolver;
+import dev.wharf.staticfiles.resolve.SharedChannel;
 import dev.wharf.staticfiles.site.Site;
 import dev.wharf.staticfiles.site.Sites;
 import dev.wharf.staticfiles.site.StaticFilesProperties;
 import dev.wharf.staticfiles.site.StaticFilesProperties.CacheProperties;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import org.apache.commons.logging.Log;
@@ -66,6 +68,14 @@ public final class StaticFileServer implements NettyRouteProvider, AutoCloseable
 		this.watcher = (maxWeight > 0 && this.sites.stream().anyMatch(Site::hasLocalFiles))
 				? watcher(this.cache, cache) : null;
 		this.handler = new StaticHandler(this.cache, new Responder(properties.maxRanges(), new StaticMetrics(meters)));
+		if (meters != null) {
+			Gauge.builder("wharf.static.cache.entries", this.cache, FileCache::size)
+				.description("Request paths whose files the static cache holds")
+				.register(meters);
+			Gauge.builder("wharf.static.open.files", SharedChannel::openCount)
+				.description("Local files the static cache keeps open for its responses")
+				.register(meters);
+		}
 		for (Site site : this.sites) {
 			logger.info("Static site " + site.name() + " serves mount '" + site.mount() + "' " + site.root()
 					+ " to everyone (no login)");
