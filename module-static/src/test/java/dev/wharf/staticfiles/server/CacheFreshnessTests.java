@@ -31,10 +31,7 @@ class CacheFreshnessTests {
 
 	@Test
 	void aLocalFileReplacedWhileCachedIsServedFresh() throws IOException {
-		Mount data = TestMounts.local("data", this.folder);
-		SiteFixture.write(data.storage());
-		try (StaticTestServer server = StaticTestServer.start(MountRegistry.of(data), "sites[0].mount=data",
-				"sites[0].root=/site", "cache.revalidate-after=1h")) {
+		try (StaticTestServer server = StaticTestServer.local(this.folder, "cache.revalidate-after=1h")) {
 			byte[] before = SiteFixture.SMALL;
 			byte[] after = "the new version, longer than before and cached as well: 0123456789 abcdefghij ..."
 				.repeat(2).getBytes(StandardCharsets.US_ASCII);
@@ -54,10 +51,7 @@ class CacheFreshnessTests {
 
 	@Test
 	void aLargeLocalFileReplacedWhileItsDescriptionIsCachedIsServedWhole() throws IOException {
-		Mount data = TestMounts.local("data", this.folder);
-		SiteFixture.write(data.storage());
-		try (StaticTestServer server = StaticTestServer.start(MountRegistry.of(data), "sites[0].mount=data",
-				"sites[0].root=/site", "cache.revalidate-after=1h")) {
+		try (StaticTestServer server = StaticTestServer.local(this.folder, "cache.revalidate-after=1h")) {
 			byte[] before = SiteFixture.BIG;
 			byte[] after = StorageTestSupport.randomBytes(9, 0, 150_000);
 			assertThat(get(server, "/static/big.bin").body()).isEqualTo(before);
@@ -69,10 +63,8 @@ class CacheFreshnessTests {
 
 	@Test
 	void aPrecompressedSiblingAddedLaterIsUsed() throws IOException {
-		Mount data = TestMounts.local("data", this.folder);
-		SiteFixture.write(data.storage());
-		try (StaticTestServer server = StaticTestServer.start(MountRegistry.of(data), "sites[0].mount=data",
-				"sites[0].root=/site", "sites[0].gzip.enabled=false", "cache.revalidate-after=1h")) {
+		try (StaticTestServer server = StaticTestServer.local(this.folder, "sites[0].gzip.enabled=false",
+				"cache.revalidate-after=1h")) {
 			assertThat(get(server, "/static/page.html", "Accept-Encoding: br").header("Content-Encoding")).isNull();
 			Files.writeString(this.folder.resolve("site/page.html.br"), "brotli");
 			await(() -> "br".equals(get(server, "/static/page.html", "Accept-Encoding: br").header("Content-Encoding")));
@@ -111,11 +103,8 @@ class CacheFreshnessTests {
 
 	@Test
 	void cachedHitsMakeNoStorageCall() throws IOException {
-		Mount memory = TestMounts.memory("mem");
-		CountingStorage storage = new CountingStorage(memory.storage());
-		SiteFixture.write(storage);
-		try (StaticTestServer server = StaticTestServer.start(MountRegistry.of(new Mount("mem", "memory", storage)),
-				"sites[0].mount=mem", "sites[0].root=/site", "cache.revalidate-after=1h")) {
+		CountingStorage storage = new CountingStorage(TestMounts.memory("mem").storage());
+		try (StaticTestServer server = countedMemory(storage, "cache.revalidate-after=1h")) {
 			for (String target : new String[] { "/static/small.txt", "/static/big.bin", "/static/docs/" }) {
 				get(server, target);
 				storage.calls().clear();
@@ -132,11 +121,8 @@ class CacheFreshnessTests {
 
 	@Test
 	void withTheCacheOffEveryRequestAsksTheStorage() throws IOException {
-		Mount memory = TestMounts.memory("mem");
-		CountingStorage storage = new CountingStorage(memory.storage());
-		SiteFixture.write(storage);
-		try (StaticTestServer server = StaticTestServer.start(MountRegistry.of(new Mount("mem", "memory", storage)),
-				"sites[0].mount=mem", "sites[0].root=/site", "cache.enabled=false")) {
+		CountingStorage storage = new CountingStorage(TestMounts.memory("mem").storage());
+		try (StaticTestServer server = countedMemory(storage, "cache.enabled=false")) {
 			storage.calls().clear();
 			for (int i = 0; i < 5; i++) {
 				assertThat(get(server, "/static/small.txt").body()).isEqualTo(SiteFixture.SMALL);
@@ -144,6 +130,13 @@ class CacheFreshnessTests {
 			assertThat(storage.calls()).filteredOn(call -> call.equals("stat /site/small.txt")).hasSize(5);
 			assertThat(server.files().cache().size()).isZero();
 		}
+	}
+
+	/** A server whose only site serves the fixture from a memory mount through a counting storage. */
+	static StaticTestServer countedMemory(CountingStorage storage, String cacheProperty) {
+		SiteFixture.write(storage);
+		return StaticTestServer.start(MountRegistry.of(new Mount("mem", "memory", storage)), "sites[0].mount=mem",
+				"sites[0].root=/site", cacheProperty);
 	}
 
 	static Response get(StaticTestServer server, String target, String... headers) throws IOException {

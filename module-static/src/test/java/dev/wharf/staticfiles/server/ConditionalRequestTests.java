@@ -1,15 +1,11 @@
 package dev.wharf.staticfiles.server;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Instant;
 
 import dev.wharf.staticfiles.http.HttpDates;
 import dev.wharf.staticfiles.server.RawHttp.Response;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -20,26 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code If-Modified-Since} give 304, {@code If-Match} and {@code If-Unmodified-Since} give 412, in the
  * RFC's order of precedence, on cached files, sendfile files and memory-mount files alike.
  */
-class ConditionalRequestTests {
-
-	@TempDir
-	static Path folder;
-
-	static StaticTestServer server;
-
-	@BeforeAll
-	static void start() {
-		server = StandardSites.start(folder);
-	}
-
-	@AfterAll
-	static void stop() {
-		server.close();
-	}
-
-	static Response get(String target, String... headers) throws IOException {
-		return RawHttp.exchange(server.port(), "GET", target, headers);
-	}
+class ConditionalRequestTests extends AbstractStandardSitesTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "/static/small.txt", "/static/big.bin", "/mem/big.bin", "/static/assets/app.1234.js" })

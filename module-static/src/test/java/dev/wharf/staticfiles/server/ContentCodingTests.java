@@ -3,14 +3,10 @@ package dev.wharf.staticfiles.server;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.util.zip.GZIPInputStream;
 
 import dev.wharf.staticfiles.server.RawHttp.Response;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,26 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * threshold (cached once, or streamed), never for images or tiny files, and {@code Vary} wherever the
  * answer depends on {@code Accept-Encoding}.
  */
-class ContentCodingTests {
-
-	@TempDir
-	static Path folder;
-
-	static StaticTestServer server;
-
-	@BeforeAll
-	static void start() {
-		server = StandardSites.start(folder);
-	}
-
-	@AfterAll
-	static void stop() {
-		server.close();
-	}
-
-	static Response get(String target, String... headers) throws IOException {
-		return RawHttp.exchange(server.port(), "GET", target, headers);
-	}
+class ContentCodingTests extends AbstractStandardSitesTests {
 
 	@ParameterizedTest
 	@CsvSource(value = { "gzip, deflate, br| br", "br| br", "gzip| gzip", "x-gzip| gzip", "br;q=0.5, gzip| gzip",

@@ -2,7 +2,6 @@ package dev.wharf.staticfiles.server;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,10 +9,7 @@ import java.util.Map;
 
 import dev.wharf.staticfiles.http.HttpDates;
 import dev.wharf.staticfiles.server.RawHttp.Response;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -25,22 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * bytes and sendfile) and a memory mount (a storage stream); HEAD is GET without the body; other methods
  * get 405; folders redirect to their slash.
  */
-class FileResponseTests {
-
-	@TempDir
-	static Path folder;
-
-	static StaticTestServer server;
-
-	@BeforeAll
-	static void start() {
-		server = StandardSites.start(folder);
-	}
-
-	@AfterAll
-	static void stop() {
-		server.close();
-	}
+class FileResponseTests extends AbstractStandardSitesTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "/static", "/mem" })
@@ -53,7 +34,7 @@ class FileResponseTests {
 	}
 
 	private static void assertBody(String target, byte[] expected) throws IOException {
-		Response response = RawHttp.exchange(server.port(), "GET", target);
+		Response response = get(target);
 		assertThat(response.status()).as(target).isEqualTo(200);
 		assertThat(response.body()).as(target).isEqualTo(expected);
 		assertThat(response.header("Content-Length")).as(target).isEqualTo(Integer.toString(expected.length));
@@ -61,7 +42,7 @@ class FileResponseTests {
 
 	@Test
 	void sendsTheValidatorsAndHeadersOfAFile() throws IOException {
-		Response response = RawHttp.exchange(server.port(), "GET", "/static/small.txt");
+		Response response = get("/static/small.txt");
 		Instant modified = Files.getLastModifiedTime(folder.resolve("site/small.txt")).toInstant();
 		assertThat(response.header("Content-Type")).isEqualTo("text/plain; charset=utf-8");
 		assertThat(response.header("Last-Modified")).isEqualTo(HttpDates.format(modified));
@@ -78,10 +59,10 @@ class FileResponseTests {
 
 	@Test
 	void entityTagChangesWithTheFile() throws IOException {
-		String before = RawHttp.exchange(server.port(), "GET", "/static/plain/readme.txt").header("ETag");
+		String before = get("/static/plain/readme.txt").header("ETag");
 		Files.setLastModifiedTime(folder.resolve("site/plain/readme.txt"),
 				java.nio.file.attribute.FileTime.from(Instant.now().plusSeconds(5)));
-		String after = eventually(() -> RawHttp.exchange(server.port(), "GET", "/static/plain/readme.txt").header("ETag"),
+		String after = eventually(() -> get("/static/plain/readme.txt").header("ETag"),
 				before);
 		assertThat(after).isNotEqualTo(before);
 	}
@@ -115,7 +96,7 @@ class FileResponseTests {
 			"/static/notes.wharfdoc, application/x-wharf-doc", "/static/data, application/octet-stream",
 			"/static/docs/, text/html; charset=utf-8", "/mem/notes.wharfdoc, application/octet-stream" })
 	void contentTypeComesFromTheExtensionAndTheSiteMap(String target, String type) throws IOException {
-		assertThat(RawHttp.exchange(server.port(), "GET", target).header("Content-Type")).isEqualTo(type);
+		assertThat(get(target).header("Content-Type")).isEqualTo(type);
 	}
 
 	@ParameterizedTest
@@ -123,7 +104,7 @@ class FileResponseTests {
 			"/static/page.html| no-cache", "/static/docs/| no-cache", "/static/small.txt| ",
 			"/mem/assets/app.1234.js| " }, delimiter = '|')
 	void cacheControlFollowsTheFirstMatchingRule(String target, String expected) throws IOException {
-		assertThat(RawHttp.exchange(server.port(), "GET", target).header("Cache-Control")).isEqualTo(expected);
+		assertThat(get(target).header("Cache-Control")).isEqualTo(expected);
 	}
 
 	@ParameterizedTest
@@ -172,29 +153,29 @@ class FileResponseTests {
 	@CsvSource({ "/static, /static/", "/static?x=1, /static/?x=1", "/static/docs, /static/docs/",
 			"/static/docs?a=b&c, /static/docs/?a=b&c", "/static/docs/guide, /static/docs/guide/" })
 	void folderWithoutSlashRedirectsKeepingTheQuery(String target, String location) throws IOException {
-		Response response = RawHttp.exchange(server.port(), "GET", target);
+		Response response = get(target);
 		assertThat(response.status()).isEqualTo(301);
 		assertThat(response.header("Location")).isEqualTo(location);
 	}
 
 	@Test
 	void aFileWithATrailingSlashIsNotFound() throws IOException {
-		assertThat(RawHttp.exchange(server.port(), "GET", "/static/small.txt/").status()).isEqualTo(404);
+		assertThat(get("/static/small.txt/").status()).isEqualTo(404);
 	}
 
 	@Test
 	void requestsOutsideEverySiteGoToTheRestOfWharf() throws IOException {
 		for (String target : List.of("/", "/staticx/small.txt", "/stati", "/api/files/ls", "/STATIC/small.txt")) {
-			Response response = RawHttp.exchange(server.port(), "GET", target);
+			Response response = get(target);
 			assertThat(response.text()).as(target).isEqualTo(StaticTestServer.FALLBACK);
 		}
 	}
 
 	@Test
 	void acceptsAbsoluteFormAndNonAsciiNames() throws IOException {
-		Response absolute = RawHttp.exchange(server.port(), "GET", "http://127.0.0.1/static/small.txt?q=/x");
+		Response absolute = get("http://127.0.0.1/static/small.txt?q=/x");
 		assertThat(absolute.body()).isEqualTo(SiteFixture.SMALL);
-		Response encoded = RawHttp.exchange(server.port(), "GET", "/static/na%C3%AFve%20caf%C3%A9.txt");
+		Response encoded = get("/static/na%C3%AFve%20caf%C3%A9.txt");
 		assertThat(encoded.text()).isEqualTo("utf8");
 	}
 

@@ -2,7 +2,6 @@ package dev.wharf.staticfiles.server;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -10,10 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.wharf.staticfiles.server.RawHttp.Response;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -25,26 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ignored (CVE-2011-3192), 416, and {@code If-Range}; on cached bytes (small), sendfile (big, local) and a
  * storage stream (big, memory).
  */
-class RangeRequestTests {
-
-	@TempDir
-	static Path folder;
-
-	static StaticTestServer server;
-
-	@BeforeAll
-	static void start() {
-		server = StandardSites.start(folder);
-	}
-
-	@AfterAll
-	static void stop() {
-		server.close();
-	}
-
-	static Response get(String target, String... headers) throws IOException {
-		return RawHttp.exchange(server.port(), "GET", target, headers);
-	}
+class RangeRequestTests extends AbstractStandardSitesTests {
 
 	static byte[] fixture(String target) {
 		return target.endsWith("small.txt") ? SiteFixture.SMALL : SiteFixture.BIG;

@@ -1,14 +1,14 @@
 package dev.wharf.staticfiles.server;
 
+import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 
+import dev.wharf.core.storage.mount.Mount;
 import dev.wharf.core.storage.mount.MountRegistry;
 import dev.wharf.core.web.KeepAliveReadResumer;
-import dev.wharf.staticfiles.site.StaticFilesProperties;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import dev.wharf.staticfiles.site.TestProperties;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
@@ -38,19 +38,26 @@ final class StaticTestServer implements AutoCloseable {
 	 * @param properties "name=value" pairs, names relative to {@code wharf.static}
 	 */
 	static StaticTestServer start(MountRegistry mounts, String... properties) {
-		Map<String, String> map = new LinkedHashMap<>();
-		for (String property : properties) {
-			int equals = property.indexOf('=');
-			map.put("wharf.static." + property.substring(0, equals), property.substring(equals + 1));
-		}
-		StaticFilesProperties bound = new Binder(new MapConfigurationPropertySource(map))
-			.bindOrCreate("wharf.static", StaticFilesProperties.class);
-		StaticFileServer files = new StaticFileServer(bound, mounts, "/actuator", null);
+		StaticFileServer files = new StaticFileServer(TestProperties.bind(properties), mounts, "/actuator", null);
 		DisposableServer server = KeepAliveReadResumer.install(HttpServer.create().host("127.0.0.1").port(0))
 			.route(routes -> files.apply(routes).route(request -> true,
 					(request, response) -> response.status(404).sendString(Mono.just(FALLBACK))))
 			.bindNow(Duration.ofSeconds(30));
 		return new StaticTestServer(files, server);
+	}
+
+	/**
+	 * Writes {@link SiteFixture} to a local mount named {@code data} on a folder and starts a server with
+	 * one site, {@code /static/} on its {@code /site} folder.
+	 * @param folder the mount's root
+	 * @param properties more properties (relative to {@code wharf.static})
+	 */
+	static StaticTestServer local(Path folder, String... properties) {
+		Mount data = TestMounts.local("data", folder);
+		SiteFixture.write(data.storage());
+		List<String> all = new ArrayList<>(List.of("sites[0].mount=data", "sites[0].root=/site"));
+		all.addAll(List.of(properties));
+		return start(MountRegistry.of(data), all.toArray(String[]::new));
 	}
 
 	int port() {

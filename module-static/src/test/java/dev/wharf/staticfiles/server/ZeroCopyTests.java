@@ -6,8 +6,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 import dev.wharf.core.storage.StorageTestSupport;
-import dev.wharf.core.storage.mount.Mount;
-import dev.wharf.core.storage.mount.MountRegistry;
 import dev.wharf.staticfiles.resolve.SharedChannel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,11 +24,8 @@ class ZeroCopyTests {
 
 	@Test
 	void cachedLocalFilesShareOneOpenChannelPerVersion() throws IOException {
-		Mount data = TestMounts.local("data", this.folder);
-		SiteFixture.write(data.storage());
 		int before = SharedChannel.openCount();
-		try (StaticTestServer server = StaticTestServer.start(MountRegistry.of(data), "sites[0].mount=data",
-				"sites[0].root=/site", "cache.revalidate-after=1h")) {
+		try (StaticTestServer server = StaticTestServer.local(this.folder, "cache.revalidate-after=1h")) {
 			try (RawHttp http = new RawHttp(server.port())) {
 				for (int i = 0; i < 10; i++) {
 					assertThat(http.send("GET", "/static/big.bin").body()).isEqualTo(SiteFixture.BIG);

@@ -1,8 +1,6 @@
 package dev.wharf.staticfiles.site;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import dev.wharf.core.config.InvalidConfigurationException;
@@ -18,8 +16,6 @@ import dev.wharf.core.storage.mount.MountRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.core.io.buffer.DataBuffer;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -38,14 +34,7 @@ class SitesTests {
 			new Mount("personal", "memory", new PassthroughStorage()));
 
 	static List<Site> sites(String... properties) {
-		Map<String, String> map = new LinkedHashMap<>();
-		for (String property : properties) {
-			int equals = property.indexOf('=');
-			map.put("wharf.static." + property.substring(0, equals), property.substring(equals + 1));
-		}
-		StaticFilesProperties bound = new Binder(new MapConfigurationPropertySource(map))
-			.bindOrCreate("wharf.static", StaticFilesProperties.class);
-		return Sites.create(bound, MOUNTS, "/actuator");
+		return Sites.create(TestProperties.bind(properties), MOUNTS, "/actuator");
 	}
 
 	@Test
