@@ -6,7 +6,7 @@
 #
 # Environment (all optional):
 #   PROFILE=p512     JVM profile from platform-app/src/main/jvm (p96, p128, p512) or "none" (JVM defaults)
-#   WARMUP=20        seconds of wrk per file against Wharf before measuring (JIT warm-up)
+#   WARMUP=20        seconds of wrk, then of ab -k, per file against Wharf before measuring (JIT warm-up)
 #   DURATION=10      seconds of each wrk cross-check
 #   ROUNDS=1         how many times the whole table is measured (servers alternate within a round)
 #   CACHE=on         "off" runs Wharf with wharf.static.cache.enabled=false, "metadata" with max-file-size 0
@@ -118,8 +118,10 @@ ticks() {
 }
 hz=$(getconf CLK_TCK)
 
+# The JIT compiles what it runs: warm Wharf with both clients (wrk speaks HTTP/1.1, ab HTTP/1.0 keep-alive).
 for file in 87b.txt 200k.bin 1m.bin; do
 	"${client_cpu[@]}" wrk -t1 -c100 -d"${WARMUP}s" "http://127.0.0.1:$WHARF_PORT/static/$file" > /dev/null
+	"${client_cpu[@]}" ab -k -c 100 -t "$WARMUP" -n 10000000 "http://127.0.0.1:$WHARF_PORT/static/$file" > /dev/null 2>&1
 	"${client_cpu[@]}" wrk -t1 -c100 -d2s "http://127.0.0.1:$NGINX_PORT/static/$file" > /dev/null
 done
 
@@ -149,6 +151,26 @@ for round in $(seq 1 "$ROUNDS"); do
 		done
 	done
 done
+
+median() {
+	# The median of column $3 (counting from 1 between the bars) of the rows for file $1 and server $2.
+	awk -F'|' -v f="$1" -v s="$2" -v c="$3" '{gsub(/ /, "")} $2 == f && $4 == s {print $(c + 1)}' "$table" |
+		sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'
+}
+if [ "$ROUNDS" -gt 1 ]; then
+	{
+		echo
+		echo "Medians of $ROUNDS rounds:"
+		echo
+		echo "| file | server | ab -k req/s | CPU µs/request | wrk req/s |"
+		echo "|---|---|---|---|---|"
+		for file in 87b.txt 200k.bin 1m.bin; do
+			for server in nginx wharf; do
+				echo "| $file | $server | $(median $file $server 4) | $(median $file $server 7) | $(median $file $server 8) |"
+			done
+		done
+	} | tee -a "$table"
+fi
 
 {
 	echo

@@ -12,6 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.reactor.netty.NettyRouteProvider;
+import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
@@ -33,6 +34,11 @@ public final class StaticFilesAutoConfiguration {
 			ObjectProvider<MeterRegistry> meters) {
 		return new StaticFileServer(properties, mounts,
 				environment.getProperty("management.endpoints.web.base-path", "/actuator"), meters.getIfAvailable());
+	}
+
+	@Bean
+	NettyServerCustomizer staticFastLane(StaticFileServer staticFileServer) {
+		return staticFileServer::install;
 	}
 
 }

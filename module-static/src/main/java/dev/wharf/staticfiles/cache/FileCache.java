@@ -99,6 +99,21 @@ public final class FileCache implements LocalChangeWatcher.Listener, AutoCloseab
 	}
 
 	/**
+	 * A cached file within its trust period, without claiming the check when it is due (unlike
+	 * {@link #fresh}); for callers that hand anything else to the regular path.
+	 * @param site the site
+	 * @param rawPath the request's raw path
+	 * @return the file, or {@code null}
+	 */
+	public @Nullable ResolvedFile peek(Site site, String rawPath) {
+		if (this.entries == null) {
+			return null;
+		}
+		Entry entry = this.entries.getIfPresent(new Key(site, rawPath));
+		return (entry != null && System.nanoTime() - entry.checkedAt < this.revalidateNanos) ? entry.file : null;
+	}
+
+	/**
 	 * Resolves a request path, through the cache.
 	 * @param site the site
 	 * @param rawPath the request's raw path (the cache key)

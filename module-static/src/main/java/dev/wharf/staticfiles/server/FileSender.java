@@ -87,13 +87,13 @@ final class FileSender {
 	}
 
 	/** Whether bytes written to the channel go to the socket as they are: no TLS, not an HTTP/2 stream. */
-	private static boolean plain(Channel channel) {
+	static boolean plain(Channel channel) {
 		Channel parent = channel.parent();
 		boolean http2Stream = parent != null && parent.pipeline().get(NettyPipeline.H2MultiplexHandler) != null;
 		return !http2Stream && channel.pipeline().get(SslHandler.class) == null;
 	}
 
-	private static boolean cork(Channel channel, boolean on) {
+	static boolean cork(Channel channel, boolean on) {
 		try {
 			return channel.isActive() && channel.config().setOption(TCP_CORK, on);
 		}
@@ -117,23 +117,6 @@ final class FileSender {
 	 * @param shared the shared channel the file belongs to, or {@code null} if the response owns it
 	 */
 	record Opened(Channel connection, FileChannel file, @Nullable SharedChannel shared) {
-	}
-
-	/** A region of a shared channel: gives its reference back instead of closing the channel. */
-	private static final class SharedRegion extends DefaultFileRegion {
-
-		private final SharedChannel shared;
-
-		SharedRegion(SharedChannel shared, long offset, long length) {
-			super(shared.channel(), offset, length);
-			this.shared = shared;
-		}
-
-		@Override
-		protected void deallocate() {
-			this.shared.release();
-		}
-
 	}
 
 }

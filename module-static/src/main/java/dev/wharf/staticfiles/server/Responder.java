@@ -105,7 +105,7 @@ final class Responder {
 	 * it (brotli preferred on equal quality), else the file itself. Requests with {@code Range} always get
 	 * the file itself, so ranges are of the bytes every client knows.
 	 */
-	private static Representation select(ResolvedFile file, @Nullable String acceptEncoding) {
+	static Representation select(ResolvedFile file, @Nullable String acceptEncoding) {
 		if (acceptEncoding == null
 				|| (file.brotli() == null && file.gzip() == null && file.gzipOnTheFly() == null)) {
 			return file.identity();
@@ -290,12 +290,22 @@ final class Responder {
 		return response.sendObject(head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(page));
 	}
 
-	/** Headers every response carries: {@code Date}, and keep-alive for HTTP/1.0 clients that ask. */
 	private static void common(HttpServerRequest request, HttpServerResponse response) {
-		response.header(HttpHeaderNames.DATE, HttpDates.now());
-		if (request.version() == HttpVersion.HTTP_1_0 && request.isKeepAlive()) {
-			// As dev.wharf.core.web.Http10KeepAliveFilter does for the rest of Wharf, which these routes bypass.
-			response.header(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+		addCommonHeaders(response.responseHeaders(), request.version(), request.isKeepAlive());
+	}
+
+	/**
+	 * Adds the headers every response carries: {@code Date}, and keep-alive for HTTP/1.0 clients that ask
+	 * (as {@code dev.wharf.core.web.Http10KeepAliveFilter} does for the rest of Wharf, which static
+	 * responses bypass).
+	 * @param headers the response's headers
+	 * @param version the request's version
+	 * @param keepAlive whether the request asks to keep the connection
+	 */
+	static void addCommonHeaders(HttpHeaders headers, HttpVersion version, boolean keepAlive) {
+		headers.set(HttpHeaderNames.DATE, HttpDates.now());
+		if (version == HttpVersion.HTTP_1_0 && keepAlive) {
+			headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
 		}
 	}
 

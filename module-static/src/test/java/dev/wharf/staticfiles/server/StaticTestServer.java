@@ -15,13 +15,17 @@ import reactor.netty.http.server.HttpServer;
 
 /**
  * The real static routes on a real Reactor Netty server on 127.0.0.1 and a free port, configured with the
- * same property names as {@code application.yaml} ({@code wharf.static.*}), with a stand-in for the rest
- * of Wharf behind them that answers 404 with the body {@value #FALLBACK}.
+ * same property names as {@code application.yaml} ({@code wharf.static.*}), with the fast lane, and with a
+ * stand-in for the rest of Wharf behind them that answers {@value #SLOW} slowly and anything else with 404
+ * and the body {@value #FALLBACK}.
  */
 final class StaticTestServer implements AutoCloseable {
 
 	/** What the stand-in for the rest of Wharf answers. */
 	static final String FALLBACK = "not a static request";
+
+	/** A path of the stand-in that answers "slow" after 300 ms, on another thread. */
+	static final String SLOW = "/slow";
 
 	private final StaticFileServer files;
 
@@ -39,9 +43,10 @@ final class StaticTestServer implements AutoCloseable {
 	 */
 	static StaticTestServer start(MountRegistry mounts, String... properties) {
 		StaticFileServer files = new StaticFileServer(TestProperties.bind(properties), mounts, "/actuator", null);
-		DisposableServer server = KeepAliveReadResumer.install(HttpServer.create().host("127.0.0.1").port(0))
-			.route(routes -> files.apply(routes).route(request -> true,
-					(request, response) -> response.status(404).sendString(Mono.just(FALLBACK))))
+		DisposableServer server = files.install(KeepAliveReadResumer.install(HttpServer.create().host("127.0.0.1").port(0)))
+			.route(routes -> files.apply(routes)
+				.get(SLOW, (request, response) -> response.sendString(Mono.delay(Duration.ofMillis(300)).thenReturn("slow")))
+				.route(request -> true, (request, response) -> response.status(404).sendString(Mono.just(FALLBACK))))
 			.bindNow(Duration.ofSeconds(30));
 		return new StaticTestServer(files, server);
 	}
