@@ -33,7 +33,8 @@ public final class StaticFilesAutoConfiguration {
 	StaticFileServer staticFileServer(StaticFilesProperties properties, MountRegistry mounts, Environment environment,
 			ObjectProvider<MeterRegistry> meters) {
 		return new StaticFileServer(properties, mounts,
-				environment.getProperty("management.endpoints.web.base-path", "/actuator"), meters.getIfAvailable());
+				environment.getProperty("management.endpoints.web.base-path", "/actuator"),
+				environment.getProperty("server.compression.enabled", Boolean.class, false), meters.getIfAvailable());
 	}
 
 	@Bean

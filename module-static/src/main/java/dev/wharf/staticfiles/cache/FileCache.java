@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -36,6 +36,9 @@ public final class FileCache implements LocalChangeWatcher.Listener, AutoCloseab
 
 	/** The key of a site's SPA fallback file; never a request path, which starts with '/'. */
 	private static final String FALLBACK_KEY = "*spa-fallback";
+
+	/** How long a claimed check may take before another request may claim it (its request may be gone). */
+	private static final long CHECK_TIMEOUT_NANOS = Duration.ofSeconds(30).toNanos();
 
 	private final FileResolver resolver;
 
@@ -91,26 +94,42 @@ public final class FileCache implements LocalChangeWatcher.Listener, AutoCloseab
 		if (entry == null) {
 			return null;
 		}
-		if (System.nanoTime() - entry.checkedAt < this.revalidateNanos) {
+		long now = System.nanoTime();
+		if (now - entry.checkedAt < this.revalidateNanos) {
 			return entry.file;
 		}
 		// One request checks; the others keep getting the known version until it is done.
-		return entry.checking.compareAndSet(false, true) ? null : entry.file;
+		long claimed = entry.checking.get();
+		if (isChecking(claimed, now)) {
+			return entry.file;
+		}
+		return entry.checking.compareAndSet(claimed, now) ? null : entry.file;
+	}
+
+	/** Whether a check claimed at a time is still under way (a claim whose request vanished expires). */
+	private static boolean isChecking(long claimed, long now) {
+		return claimed != 0 && now - claimed < CHECK_TIMEOUT_NANOS;
 	}
 
 	/**
-	 * A cached file within its trust period, without claiming the check when it is due (unlike
-	 * {@link #fresh}); for callers that hand anything else to the regular path.
+	 * A cached file that may be served without asking the storage, like {@link #fresh}, but without
+	 * claiming the check when one is due: for callers that hand anything else to the regular path, which
+	 * then makes the check.
 	 * @param site the site
 	 * @param rawPath the request's raw path
-	 * @return the file, or {@code null}
+	 * @return the file (within its trust period, or while another request checks it), or {@code null}
 	 */
 	public @Nullable ResolvedFile peek(Site site, String rawPath) {
 		if (this.entries == null) {
 			return null;
 		}
 		Entry entry = this.entries.getIfPresent(new Key(site, rawPath));
-		return (entry != null && System.nanoTime() - entry.checkedAt < this.revalidateNanos) ? entry.file : null;
+		if (entry == null) {
+			return null;
+		}
+		long now = System.nanoTime();
+		return (now - entry.checkedAt < this.revalidateNanos || isChecking(entry.checking.get(), now)) ? entry.file
+				: null;
 	}
 
 	/**
@@ -184,7 +203,7 @@ public final class FileCache implements LocalChangeWatcher.Listener, AutoCloseab
 			return resolution;
 		}).doFinally(signal -> {
 			if (existing != null) {
-				existing.checking.set(false);
+				existing.checking.set(0);
 			}
 		});
 	}
@@ -247,7 +266,8 @@ public final class FileCache implements LocalChangeWatcher.Listener, AutoCloseab
 
 		final int weight;
 
-		final AtomicBoolean checking = new AtomicBoolean();
+		/** When a request claimed the due check (System.nanoTime()), or 0. */
+		final AtomicLong checking = new AtomicLong();
 
 		volatile long checkedAt = System.nanoTime();
 

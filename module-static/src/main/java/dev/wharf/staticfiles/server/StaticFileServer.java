@@ -59,11 +59,13 @@ public final class StaticFileServer implements NettyRouteProvider, AutoCloseable
 	 * @param mounts the mounts the sites serve
 	 * @param excludedFromRoot a path prefix that a site at {@code /} leaves to the rest of Wharf (the
 	 * actuator's), or {@code null}
+	 * @param serverCompression whether the HTTP server compresses responses ({@code server.compression});
+	 * static responses opt out, having their own codings
 	 * @param meters where to count responses, or {@code null}
 	 * @throws dev.wharf.core.config.InvalidConfigurationException if a site is misconfigured
 	 */
 	public StaticFileServer(StaticFilesProperties properties, MountRegistry mounts, @Nullable String excludedFromRoot,
-			@Nullable MeterRegistry meters) {
+			boolean serverCompression, @Nullable MeterRegistry meters) {
 		this.sites = Sites.create(properties, mounts, excludedFromRoot);
 		CacheProperties cache = properties.cache();
 		long maxWeight = cache.enabled() ? cache.maxSize().toBytes() : 0;
@@ -73,7 +75,7 @@ public final class StaticFileServer implements NettyRouteProvider, AutoCloseable
 		this.watcher = (maxWeight > 0 && this.sites.stream().anyMatch(Site::hasLocalFiles))
 				? watcher(this.cache, cache) : null;
 		StaticMetrics metrics = new StaticMetrics(meters);
-		this.handler = new StaticHandler(this.cache, new Responder(properties.maxRanges(), metrics));
+		this.handler = new StaticHandler(this.cache, new Responder(properties.maxRanges(), metrics), serverCompression);
 		this.fastLane = (properties.fastLane() && maxWeight > 0 && !this.sites.isEmpty())
 				? new FastLane(this.sites, this.cache, metrics) : null;
 		if (meters != null) {

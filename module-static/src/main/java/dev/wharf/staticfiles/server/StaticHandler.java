@@ -34,9 +34,18 @@ final class StaticHandler {
 
 	private final Responder responder;
 
-	StaticHandler(FileCache cache, Responder responder) {
+	private final boolean serverCompression;
+
+	/**
+	 * @param cache the file cache
+	 * @param responder writes responses
+	 * @param serverCompression whether the HTTP server compresses responses ({@code server.compression}),
+	 * which static responses then opt out of
+	 */
+	StaticHandler(FileCache cache, Responder responder, boolean serverCompression) {
 		this.cache = cache;
 		this.responder = responder;
+		this.serverCompression = serverCompression;
 	}
 
 	/**
@@ -59,8 +68,10 @@ final class StaticHandler {
 			if (relative.isEmpty()) {
 				return this.responder.redirect(request, response, site, rawPath + "/" + RequestTargets.query(target));
 			}
-			// Static responses have their own codings; Reactor Netty's compression would undo zero-copy.
-			response.compression(false);
+			if (this.serverCompression) {
+				// Static responses have their own codings; Reactor Netty's compression would undo zero-copy.
+				response.compression(false);
+			}
 			ResolvedFile cached = this.cache.fresh(site, rawPath);
 			if (cached != null) {
 				try {

@@ -42,7 +42,7 @@ final class StaticTestServer implements AutoCloseable {
 	 * @param properties "name=value" pairs, names relative to {@code wharf.static}
 	 */
 	static StaticTestServer start(MountRegistry mounts, String... properties) {
-		StaticFileServer files = new StaticFileServer(TestProperties.bind(properties), mounts, "/actuator", null);
+		StaticFileServer files = new StaticFileServer(TestProperties.bind(properties), mounts, "/actuator", false, null);
 		DisposableServer server = files.install(KeepAliveReadResumer.install(HttpServer.create().host("127.0.0.1").port(0)))
 			.route(routes -> files.apply(routes)
 				.get(SLOW, (request, response) -> response.sendString(Mono.delay(Duration.ofMillis(300)).thenReturn("slow")))
