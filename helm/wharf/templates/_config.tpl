@@ -25,7 +25,8 @@ extraConfig is merged underneath, so the chart's own settings win.
 {{- $keystore := dict "certificate" "file:/etc/wharf/tls/tls.crt" "private-key" "file:/etc/wharf/tls/tls.key" -}}
 {{- $_ := set $spring "ssl" (dict "bundle" (dict "pem" (dict "wharf" (dict "reload-on-update" true "keystore" $keystore)))) -}}
 {{- end -}}
-{{- $management := dict "server" (dict "address" "0.0.0.0" "port" (int .Values.management.port)) -}}
+{{- /* Plain HTTP inside the cluster: the management server would otherwise take over server.ssl. */ -}}
+{{- $management := dict "server" (dict "address" "0.0.0.0" "port" (int .Values.management.port) "ssl" (dict "enabled" false)) -}}
 {{- $config := dict "server" $server "spring" $spring "management" $management "wharf" $wharf -}}
 {{- toYaml (mergeOverwrite (deepCopy .Values.extraConfig) $config) -}}
 {{- end -}}

@@ -94,6 +94,8 @@ class WharfChartTests {
 		assertThat(ports.get("http")).isEqualTo(config.at("/server/port").asInt());
 		assertThat(config.at("/server/address").asString()).isEqualTo("0.0.0.0");
 		assertThat(config.at("/management/server/address").asString()).isEqualTo("0.0.0.0");
+		// Plain HTTP for the kubelet and Prometheus, even when the HTTP port has TLS.
+		assertThat(config.at("/management/server/ssl/enabled").asBoolean(true)).isFalse();
 
 		JsonNode container = chart.container();
 		assertThat(container.at("/startupProbe/httpGet/path").asString()).isEqualTo("/actuator/health/liveness");
@@ -101,6 +103,7 @@ class WharfChartTests {
 		assertThat(container.at("/readinessProbe/httpGet/path").asString()).isEqualTo("/actuator/health/readiness");
 		for (String probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
 			assertThat(container.at("/" + probe + "/httpGet/port").asString()).isEqualTo("management");
+			assertThat(container.at("/" + probe + "/httpGet/scheme").asString("HTTP")).isEqualTo("HTTP");
 		}
 		// A slow start on a small CPU share must not be killed by liveness: start-up gets minutes.
 		JsonNode startup = container.path("startupProbe");
