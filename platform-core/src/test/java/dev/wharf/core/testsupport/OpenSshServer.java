@@ -205,8 +205,22 @@ public final class OpenSshServer implements AutoCloseable {
 	 * @param comment the key's comment
 	 */
 	public static void generateKey(Path file, String passphrase, String comment) throws IOException, InterruptedException {
-		Process keygen = new ProcessBuilder("ssh-keygen", "-q", "-t", "ed25519", "-N", passphrase, "-C", comment, "-f",
-				file.toString())
+		generateKey(file, passphrase, comment, "-t", "ed25519");
+	}
+
+	/**
+	 * Makes a key pair with {@code ssh-keygen} and further options.
+	 * @param file where the private key goes; the public key goes to {@code file.pub}
+	 * @param passphrase the passphrase, or empty for none
+	 * @param comment the key's comment
+	 * @param options such as {@code -t rsa -b 3072 -m PEM}
+	 */
+	public static void generateKey(Path file, String passphrase, String comment, String... options)
+			throws IOException, InterruptedException {
+		List<String> command = new ArrayList<>(List.of("ssh-keygen", "-q", "-N", passphrase, "-C", comment, "-f",
+				file.toString()));
+		command.addAll(List.of(options));
+		Process keygen = new ProcessBuilder(command)
 			.redirectErrorStream(true)
 			.start();
 		String output = new String(keygen.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

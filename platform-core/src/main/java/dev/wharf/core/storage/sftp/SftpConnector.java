@@ -2,16 +2,30 @@ package dev.wharf.core.storage.sftp;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 
 import dev.wharf.core.storage.BackendUnavailableException;
+import com.hierynomus.sshj.transport.cipher.BlockCiphers;
+import com.hierynomus.sshj.transport.cipher.ChachaPolyCiphers;
+import com.hierynomus.sshj.transport.cipher.GcmCiphers;
+import com.hierynomus.sshj.transport.kex.DHGroups;
+import com.hierynomus.sshj.transport.kex.ExtInfoClientFactory;
+import com.hierynomus.sshj.transport.kex.ExtendedDHGroups;
+import com.hierynomus.sshj.transport.mac.Macs;
 import net.schmizz.keepalive.KeepAliveProvider;
 import net.schmizz.sshj.Config;
 import net.schmizz.sshj.DefaultConfig;
 import net.schmizz.sshj.SSHClient;
+import net.schmizz.sshj.common.Factory;
+import net.schmizz.sshj.common.SecurityUtils;
 import net.schmizz.sshj.sftp.FileAttributes;
 import net.schmizz.sshj.sftp.FileMode;
 import net.schmizz.sshj.sftp.SFTPEngine;
 import net.schmizz.sshj.sftp.SFTPException;
+import net.schmizz.sshj.transport.cipher.Cipher;
+import net.schmizz.sshj.transport.kex.Curve25519SHA256;
+import net.schmizz.sshj.transport.kex.DHGexSHA256;
+import net.schmizz.sshj.transport.kex.ECDHNistP;
 import net.schmizz.sshj.transport.verification.HostKeyVerifier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -24,6 +38,15 @@ import org.apache.commons.logging.LogFactory;
 final class SftpConnector {
 
 	private static final Log logger = LogFactory.getLog(SftpConnector.class);
+
+	static {
+		// Once BouncyCastle is registered, sshj asks it for every algorithm, and its pure-Java AES and SHA-2 are
+		// several times slower than the JDK's accelerated ones. Register it (last, as sshj would) but let the JDK
+		// pick providers: the JDK's own serve what they have, and BouncyCastle the rest (ChaCha20, Poly1305).
+		SecurityUtils.registerSecurityProvider("org.bouncycastle.jce.provider.BouncyCastleProvider");
+		SecurityUtils.setRegisterBouncyCastle(false);
+		SecurityUtils.setSecurityProvider(null);
+	}
 
 	/** sshj's algorithms with keep-alives that drop a connection whose server stopped answering. */
 	private static final Config CONFIG = newConfig();
@@ -66,9 +89,30 @@ final class SftpConnector {
 		this.keepAliveSeconds = (int) keepAlive.toSeconds();
 	}
 
+	/**
+	 * sshj's defaults without the algorithms that are broken or deprecated (SHA-1 key exchanges, DSA keys, CBC
+	 * and other legacy ciphers, SHA-1 and MD5 MACs). AES-GCM comes first because the JDK accelerates it (about
+	 * 40 % less CPU per byte than ChaCha20-Poly1305, which only BouncyCastle's plain Java code provides; see
+	 * docs/benchmarks/sftp.md). Strict key exchange (the Terrapin fix) is always offered. Every OpenSSH since
+	 * 6.5 (2014) agrees to these.
+	 */
 	private static Config newConfig() {
 		DefaultConfig config = new DefaultConfig();
 		config.setKeepAliveProvider(KeepAliveProvider.KEEP_ALIVE);
+		config.setKeyExchangeFactories(new Curve25519SHA256.Factory(), new Curve25519SHA256.FactoryLibSsh(),
+				new ECDHNistP.Factory256(), new ECDHNistP.Factory384(), new ECDHNistP.Factory521(),
+				new DHGexSHA256.Factory(), DHGroups.Group16SHA512(), DHGroups.Group18SHA512(),
+				DHGroups.Group14SHA256(), ExtendedDHGroups.Group14SHA256AtSSH(),
+				ExtendedDHGroups.Group16SHA512AtSSH(), ExtendedDHGroups.Group18SHA512AtSSH(),
+				new ExtInfoClientFactory());
+		config.setKeyAlgorithms(config.getKeyAlgorithms()
+			.stream()
+			.filter(algorithm -> !algorithm.getName().contains("dss"))
+			.toList());
+		config.setCipherFactories(List.<Factory.Named<Cipher>>of(GcmCiphers.AES128GCM(), GcmCiphers.AES256GCM(),
+				ChachaPolyCiphers.CHACHA_POLY_OPENSSH(), BlockCiphers.AES128CTR(), BlockCiphers.AES192CTR(),
+				BlockCiphers.AES256CTR()));
+		config.setMACFactories(Macs.HMACSHA2256Etm(), Macs.HMACSHA2512Etm(), Macs.HMACSHA2256(), Macs.HMACSHA2512());
 		return config;
 	}
 

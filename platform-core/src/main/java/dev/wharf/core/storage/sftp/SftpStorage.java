@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
-import com.hierynomus.sshj.sftp.RemoteResourceSelector;
 import dev.wharf.core.storage.AlreadyExistsException;
 import dev.wharf.core.storage.ByteRange;
 import dev.wharf.core.storage.Capability;
@@ -29,7 +28,6 @@ import dev.wharf.core.storage.support.ChannelWrites;
 import net.schmizz.sshj.sftp.FileAttributes;
 import net.schmizz.sshj.sftp.FileMode;
 import net.schmizz.sshj.sftp.OpenMode;
-import net.schmizz.sshj.sftp.RemoteDirectory;
 import net.schmizz.sshj.sftp.RemoteFile;
 import net.schmizz.sshj.sftp.RemoteResourceInfo;
 import net.schmizz.sshj.sftp.RenameFlags;
@@ -146,8 +144,8 @@ public final class SftpStorage implements Storage {
 		SFTPEngine engine = connection.engine();
 		String folder = connection.paths().real(engine, directory);
 		List<RemoteResourceInfo> children;
-		try (RemoteDirectory handle = engine.openDir(folder)) {
-			children = handle.scan(RemoteResourceSelector.ALL);
+		try {
+			children = RemoteFolders.list(engine, folder);
 		}
 		catch (SFTPException ex) {
 			if (!SftpErrors.isConnectionFailure(ex) && isNotFolder(engine, folder)) {
@@ -406,10 +404,8 @@ public final class SftpStorage implements Storage {
 			if (SftpErrors.isConnectionFailure(ex)) {
 				throw ex;
 			}
-			try (RemoteDirectory handle = engine.openDir(remote)) {
-				if (!handle.scan(RemoteResourceSelector.ALL).isEmpty()) {
-					throw new ConflictException("Folder is not empty: " + path, ex);
-				}
+			if (!RemoteFolders.list(engine, remote).isEmpty()) {
+				throw new ConflictException("Folder is not empty: " + path, ex);
 			}
 			throw ex;
 		}
@@ -417,11 +413,7 @@ public final class SftpStorage implements Storage {
 
 	/** Deletes a folder and everything in it, never following links. */
 	private static void deleteTree(SFTPEngine engine, String folder) throws IOException {
-		List<RemoteResourceInfo> children;
-		try (RemoteDirectory handle = engine.openDir(folder)) {
-			children = handle.scan(RemoteResourceSelector.ALL);
-		}
-		for (RemoteResourceInfo child : children) {
+		for (RemoteResourceInfo child : RemoteFolders.list(engine, folder)) {
 			String remote = RemotePaths.child(folder, child.getName());
 			if (child.getAttributes().getType() == FileMode.Type.DIRECTORY) {
 				deleteTree(engine, remote);

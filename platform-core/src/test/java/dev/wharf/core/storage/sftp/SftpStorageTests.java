@@ -117,6 +117,18 @@ class SftpStorageTests {
 	}
 
 	@Test
+	void logsInWithRsaKeysInPemAndPkcs8Formats() throws Exception {
+		for (String format : List.of("PEM", "PKCS8")) {
+			Path key = this.temp.resolve("id_rsa_" + format);
+			OpenSshServer.generateKey(key, "", "wharf-test-rsa", "-t", "rsa", "-b", "3072", "-m", format);
+			server.authorize(this.temp.resolve("id_rsa_" + format + ".pub"));
+			try (SftpStorage storage = SftpTestMounts.create(keyLogin(), "private-key", Files.readString(key))) {
+				assertThat(storage.stat(StoragePath.root()).block(TIMEOUT).isDirectory()).as(format).isTrue();
+			}
+		}
+	}
+
+	@Test
 	void aFingerprintTrustsTheServerToo() {
 		try (SftpStorage storage = SftpTestMounts.create(keyLogin(), "known-hosts", null, "host-key-fingerprint",
 				server.hostKeyFingerprint())) {
