@@ -15,8 +15,15 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import static org.assertj.core.api.Assertions.fail;
 
@@ -26,9 +33,8 @@ import static org.assertj.core.api.Assertions.fail;
  * modes, SFTP only, {@code internal-sftp}) and a throwaway client key that every allowed user may log in
  * with; password logins work for system users with a password when the tests run as root (as in CI).
  *
- * <p>One server per test class is enough: start it in {@code @BeforeAll} and {@link #close()} it in
- * {@code @AfterAll}. {@link #kill()} and {@link #start()} simulate a server that dies and comes back on the
- * same port with the same keys.
+ * <p>One server per test class is enough ({@link PerClass} starts and stops it). {@link #kill()} and
+ * {@link #start()} simulate a server that dies and comes back on the same port with the same keys.
  */
 public final class OpenSshServer implements AutoCloseable {
 
@@ -274,6 +280,48 @@ public final class OpenSshServer implements AutoCloseable {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	/**
+	 * Starts one server for a test class and stops it after the class, in a temporary folder of its own:
+	 * {@code @RegisterExtension static final OpenSshServer.PerClass sshd = new OpenSshServer.PerClass();}.
+	 */
+	public static final class PerClass implements BeforeAllCallback, AfterAllCallback {
+
+		private @Nullable Path directory;
+
+		private @Nullable OpenSshServer server;
+
+		/** The running server. */
+		public OpenSshServer server() {
+			if (this.server == null) {
+				throw new IllegalStateException("The server starts before the test class's @BeforeAll methods");
+			}
+			return this.server;
+		}
+
+		@Override
+		public void beforeAll(ExtensionContext context) throws Exception {
+			this.directory = Files.createTempDirectory("wharf-sshd");
+			this.server = OpenSshServer.start(this.directory);
+		}
+
+		@Override
+		public void afterAll(ExtensionContext context) throws IOException {
+			if (this.server != null) {
+				this.server.close();
+				this.server = null;
+			}
+			if (this.directory != null) {
+				try (Stream<Path> files = Files.walk(this.directory)) {
+					for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+						Files.deleteIfExists(file);
+					}
+				}
+				this.directory = null;
+			}
+		}
+
 	}
 
 	private static int freePort() throws IOException {

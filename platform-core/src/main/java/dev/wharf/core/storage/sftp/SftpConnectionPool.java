@@ -322,6 +322,17 @@ final class SftpConnectionPool implements AutoCloseable {
 		closing.forEach(SftpConnection::close);
 	}
 
+	/**
+	 * Something done with a leased connection.
+	 * @param <T> what it gives
+	 */
+	@FunctionalInterface
+	interface Operation<T> {
+
+		@Nullable T apply(Lease lease) throws IOException;
+
+	}
+
 	/** One pooled connection, possibly still being opened. Fields other than {@code ready} are guarded by the pool. */
 	private static final class Slot {
 
@@ -372,6 +383,42 @@ final class SftpConnectionPool implements AutoCloseable {
 		void failed(Throwable error) {
 			if (SftpErrors.isConnectionFailure(error)) {
 				broken(this.slot, this.connection);
+			}
+		}
+
+		/**
+		 * Runs an operation, dropping the connection if it fails because of the connection.
+		 * @param <T> what the operation gives
+		 * @param operation the operation
+		 * @return what it gave
+		 */
+		<T> @Nullable T run(Operation<T> operation) throws IOException {
+			try {
+				return operation.apply(this);
+			}
+			catch (IOException | RuntimeException ex) {
+				failed(ex);
+				throw ex;
+			}
+		}
+
+		/**
+		 * Runs an operation that keeps this lease when it succeeds (to open a file), and closes it when it fails.
+		 * @param <T> what the operation gives
+		 * @param operation the operation
+		 * @return what it gave
+		 */
+		<T> T open(Operation<T> operation) throws IOException {
+			try {
+				T opened = run(operation);
+				if (opened == null) {
+					throw new IllegalStateException("Opening gave nothing");
+				}
+				return opened;
+			}
+			catch (IOException | RuntimeException ex) {
+				close();
+				throw ex;
 			}
 		}
 

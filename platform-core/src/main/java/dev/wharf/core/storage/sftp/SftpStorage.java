@@ -208,8 +208,7 @@ public final class SftpStorage implements Storage {
 
 	private ReadableByteChannel openForReading(ContextView context, StoragePath path, ByteRange range)
 			throws IOException {
-		SftpConnectionPool.Lease lease = this.pools.acquire(context);
-		try {
+		return this.pools.acquire(context).open(lease -> {
 			SftpConnection connection = lease.connection();
 			SFTPEngine engine = connection.engine();
 			String real = connection.paths().real(engine, path);
@@ -218,12 +217,7 @@ public final class SftpStorage implements Storage {
 			}
 			RemoteFile file = engine.open(real, EnumSet.of(OpenMode.READ));
 			return RemoteChannels.reader(file, range.offset(), range.length(), lease, this.io);
-		}
-		catch (IOException | RuntimeException ex) {
-			lease.failed(ex);
-			lease.close();
-			throw ex;
-		}
+		});
 	}
 
 	@Override
@@ -235,33 +229,23 @@ public final class SftpStorage implements Storage {
 				blocking(() -> Upload.start(this.pools.acquire(context), path, options.mode())),
 				upload -> ChannelWrites.write(content, upload.channel, options.expectedLength(), this.io)
 					.then(blocking(() -> commit(upload, path))),
-				upload -> blocking(upload::release), (upload, error) -> blocking(() -> upload.abandon(error)),
-				upload -> blocking(() -> upload.abandon(null))))
+				upload -> blocking(upload::release), (upload, error) -> blocking(() -> upload.undo(error)),
+				upload -> blocking(() -> upload.undo(null))))
 			.onErrorMap(error -> SftpErrors.map(error, path, this.mount));
 	}
 
-	private FileEntry commit(Upload upload, StoragePath path) throws IOException {
-		SftpConnection connection = upload.lease.connection();
-		SFTPEngine engine = connection.engine();
-		try {
-			upload.channel.finish();
-			// The attributes before publishing: a concurrent writer may replace the file right after.
-			FileAttributes written = upload.file.fetchAttributes();
-			upload.closeFile();
-			RemotePaths.Entry target = upload.target;
+	private @Nullable FileEntry commit(Upload upload, StoragePath path) throws IOException {
+		return upload.lease.run(lease -> {
+			FileAttributes written = upload.finish();
 			if (upload.mode == WriteMode.CREATE_NEW) {
-				renameWithoutReplacing(engine, upload.temp, target.remote(), path);
+				renameWithoutReplacing(lease.connection().engine(), upload.temp, upload.target.remote(), path);
 			}
 			else {
-				replace(upload.lease, upload.temp, target, path);
+				replace(lease, upload.temp, upload.target, path);
 			}
 			upload.committed = true;
 			return entry(path, written);
-		}
-		catch (IOException | RuntimeException ex) {
-			upload.lease.failed(ex);
-			throw ex;
-		}
+		});
 	}
 
 	private static void renameWithoutReplacing(SFTPEngine engine, String from, String to, StoragePath target)
@@ -365,8 +349,8 @@ public final class SftpStorage implements Storage {
 				blocking(() -> Appender.start(this.pools.acquire(context), path)),
 				appender -> ChannelWrites.write(content, appender.channel, options.expectedLength(), this.io)
 					.then(blocking(() -> appender.commit(path))),
-				appender -> blocking(appender::release), (appender, error) -> blocking(() -> appender.rollBack(error)),
-				appender -> blocking(() -> appender.rollBack(null))))
+				appender -> blocking(appender::release), (appender, error) -> blocking(() -> appender.undo(error)),
+				appender -> blocking(() -> appender.undo(null))))
 			.onErrorMap(error -> SftpErrors.map(error, path, this.mount));
 	}
 
@@ -531,16 +515,10 @@ public final class SftpStorage implements Storage {
 	}
 
 	/** Runs one operation on a pooled connection, on the I/O scheduler. */
-	private <T> Mono<T> call(StoragePath path, SftpCall<T> call) {
+	private <T> Mono<T> call(StoragePath path, SftpConnectionPool.Operation<T> operation) {
 		return Mono.deferContextual(context -> Mono.fromCallable(() -> {
 			try (SftpConnectionPool.Lease lease = this.pools.acquire(context)) {
-				try {
-					return call.apply(lease);
-				}
-				catch (IOException | RuntimeException ex) {
-					lease.failed(ex);
-					throw ex;
-				}
+				return lease.run(operation);
 			}
 		}).subscribeOn(this.io)).onErrorMap(error -> SftpErrors.map(error, path, this.mount));
 	}
@@ -564,23 +542,94 @@ public final class SftpStorage implements Storage {
 	}
 
 	@FunctionalInterface
-	private interface SftpCall<T> {
-
-		@Nullable T apply(SftpConnectionPool.Lease lease) throws IOException;
-
-	}
-
-	@FunctionalInterface
 	private interface IoCall<T> {
 
 		@Nullable T call() throws IOException;
 
 	}
 
-	/** A write in progress: the open temporary file beside its target, on a leased connection. */
-	private static final class Upload {
+	/** A file open for writing on a leased connection, and the channel that streams into it. */
+	private abstract static class OpenWrite {
 
 		final SftpConnectionPool.Lease lease;
+
+		final RemoteFile file;
+
+		final RemoteChannels.Writer channel;
+
+		private volatile boolean closed;
+
+		OpenWrite(SftpConnectionPool.Lease lease, RemoteFile file, long offset) {
+			this.lease = lease;
+			this.file = file;
+			this.channel = RemoteChannels.writer(file, offset);
+		}
+
+		/**
+		 * Sends what is left, waits until the server acknowledged every write, and closes the file.
+		 * @return the file's attributes once complete
+		 */
+		FileAttributes finish() throws IOException {
+			this.channel.finish();
+			FileAttributes written = this.file.fetchAttributes();
+			closeFile();
+			return written;
+		}
+
+		void closeFile() throws IOException {
+			if (!this.closed) {
+				this.closed = true;
+				this.file.close();
+			}
+		}
+
+		boolean isFileClosed() {
+			return this.closed;
+		}
+
+		@Nullable Void release() {
+			this.lease.close();
+			return null;
+		}
+
+		/** Undoes the write after a failure or cancellation, as far as possible, and hands the connection back. */
+		@Nullable Void undo(@Nullable Throwable error) {
+			try {
+				if (error != null) {
+					this.lease.failed(error);
+				}
+				this.channel.close();
+				if (this.lease.connection().isUsable()) {
+					this.lease.run(lease -> {
+						undoOnServer(lease.connection().engine());
+						return null;
+					});
+				}
+			}
+			catch (IOException | RuntimeException ex) {
+				logger.debug("Undoing a failed write failed", ex);
+			}
+			finally {
+				afterUndo();
+				this.lease.close();
+			}
+			return null;
+		}
+
+		/** Undoes the write through a working connection. */
+		abstract void undoOnServer(SFTPEngine engine) throws IOException;
+
+		/** Runs after {@link #undoOnServer}, whether or not the connection worked. */
+		void afterUndo() {
+		}
+
+	}
+
+	/**
+	 * A write in progress to a temporary file beside its target: renamed over the target on commit, deleted
+	 * otherwise (through the next working connection if this one broke).
+	 */
+	private static final class Upload extends OpenWrite {
 
 		final RemotePaths.Entry target;
 
@@ -588,28 +637,22 @@ public final class SftpStorage implements Storage {
 
 		final WriteMode mode;
 
-		final RemoteFile file;
-
-		final RemoteChannels.Writer channel;
-
-		volatile boolean fileClosed;
-
 		volatile boolean committed;
+
+		private volatile boolean deleted;
 
 		private Upload(SftpConnectionPool.Lease lease, RemotePaths.Entry target, String temp, WriteMode mode,
 				RemoteFile file) {
-			this.lease = lease;
+			super(lease, file, 0);
 			this.target = target;
 			this.temp = temp;
 			this.mode = mode;
-			this.file = file;
-			this.channel = RemoteChannels.writer(file, 0);
 		}
 
 		/** Checks the target and creates the temporary file beside it; the lease is closed if this fails. */
 		static Upload start(SftpConnectionPool.Lease lease, StoragePath path, WriteMode mode) throws IOException {
-			try {
-				SftpConnection connection = lease.connection();
+			return lease.open(leased -> {
+				SftpConnection connection = leased.connection();
 				SFTPEngine engine = connection.engine();
 				RemotePaths.Entry target = connection.paths().entry(engine, path, true);
 				if (target.isDirectory()) {
@@ -620,66 +663,37 @@ public final class SftpStorage implements Storage {
 				}
 				String temp = RemotePaths.child(target.folder(), TEMP_PREFIX + UUID.randomUUID());
 				RemoteFile file = engine.open(temp, EnumSet.of(OpenMode.WRITE, OpenMode.CREAT, OpenMode.EXCL));
-				return new Upload(lease, target, temp, mode, file);
-			}
-			catch (IOException | RuntimeException ex) {
-				lease.failed(ex);
-				lease.close();
-				throw ex;
-			}
+				return new Upload(leased, target, temp, mode, file);
+			});
 		}
 
-		void closeFile() throws IOException {
-			if (!this.fileClosed) {
-				this.fileClosed = true;
-				this.file.close();
+		@Override
+		void undoOnServer(SFTPEngine engine) throws IOException {
+			if (this.committed) {
+				return;
 			}
-		}
-
-		@Nullable Void release() {
-			this.lease.close();
-			return null;
-		}
-
-		/** Closes and deletes the temporary file after a failure or cancellation, then hands the connection back. */
-		@Nullable Void abandon(@Nullable Throwable error) {
 			try {
-				if (error != null) {
-					this.lease.failed(error);
-				}
-				this.channel.close();
-				if (this.lease.connection().isUsable()) {
-					try {
-						closeFile();
-					}
-					catch (IOException | RuntimeException ex) {
-						this.lease.failed(ex);
-					}
-				}
-				if (!this.committed) {
-					deleteTemporaryFile();
-				}
+				closeFile();
 			}
 			finally {
-				this.lease.close();
-			}
-			return null;
-		}
-
-		private void deleteTemporaryFile() {
-			if (this.lease.connection().isUsable()) {
 				try {
-					this.lease.connection().engine().remove(this.temp);
-					return;
+					engine.remove(this.temp);
+					this.deleted = true;
 				}
-				catch (IOException | RuntimeException ex) {
-					this.lease.failed(ex);
-					if (ex instanceof SFTPException sftp && sftp.getStatusCode() == Response.StatusCode.NO_SUCH_FILE) {
-						return;
+				catch (SFTPException ex) {
+					this.deleted = ex.getStatusCode() == Response.StatusCode.NO_SUCH_FILE;
+					if (!this.deleted) {
+						throw ex;
 					}
 				}
 			}
-			this.lease.pool().deleteLater(this.temp);
+		}
+
+		@Override
+		void afterUndo() {
+			if (!this.committed && !this.deleted) {
+				this.lease.pool().deleteLater(this.temp);
+			}
 		}
 
 	}
@@ -688,35 +702,25 @@ public final class SftpStorage implements Storage {
 	 * An append in progress to the file itself (appends are not atomic): on failure it is cut back to its
 	 * original length, or deleted if the append created it.
 	 */
-	private static final class Appender {
-
-		final SftpConnectionPool.Lease lease;
-
-		final String remote;
-
-		final RemoteFile file;
+	private static final class Appender extends OpenWrite {
 
 		final long originalSize;
 
 		final boolean created;
 
-		final RemoteChannels.Writer channel;
-
-		volatile boolean done;
+		final String remote;
 
 		private Appender(SftpConnectionPool.Lease lease, String remote, RemoteFile file, long originalSize,
 				boolean created) {
-			this.lease = lease;
+			super(lease, file, originalSize);
 			this.remote = remote;
-			this.file = file;
 			this.originalSize = originalSize;
 			this.created = created;
-			this.channel = RemoteChannels.writer(file, originalSize);
 		}
 
 		static Appender start(SftpConnectionPool.Lease lease, StoragePath path) throws IOException {
-			try {
-				SftpConnection connection = lease.connection();
+			return lease.open(leased -> {
+				SftpConnection connection = leased.connection();
 				SFTPEngine engine = connection.engine();
 				RemotePaths.Entry target = connection.paths().entry(engine, path, true);
 				String remote = target.remote();
@@ -730,62 +734,29 @@ public final class SftpStorage implements Storage {
 				}
 				RemoteFile file = engine.open(remote, EnumSet.of(OpenMode.WRITE, OpenMode.APPEND, OpenMode.CREAT));
 				try {
-					return new Appender(lease, remote, file, file.length(), attributes == null);
+					return new Appender(leased, remote, file, file.length(), attributes == null);
 				}
 				catch (IOException | RuntimeException ex) {
 					file.close();
 					throw ex;
 				}
-			}
-			catch (IOException | RuntimeException ex) {
-				lease.failed(ex);
-				lease.close();
-				throw ex;
-			}
+			});
 		}
 
-		FileEntry commit(StoragePath path) throws IOException {
-			try {
-				this.channel.finish();
-				this.done = true;
-				FileAttributes written = this.file.fetchAttributes();
-				this.file.close();
-				return entry(path, written);
-			}
-			catch (IOException | RuntimeException ex) {
-				this.lease.failed(ex);
-				throw ex;
-			}
+		@Nullable FileEntry commit(StoragePath path) throws IOException {
+			return this.lease.run(lease -> entry(path, finish()));
 		}
 
-		@Nullable Void release() {
-			this.lease.close();
-			return null;
-		}
-
-		@Nullable Void rollBack(@Nullable Throwable error) {
-			try {
-				if (error != null) {
-					this.lease.failed(error);
-				}
-				this.channel.close();
-				if (!this.done && this.lease.connection().isUsable()) {
-					this.done = true;
-					this.file.setLength(this.originalSize);
-					this.file.close();
-					if (this.created && this.originalSize == 0) {
-						this.lease.connection().engine().remove(this.remote);
-					}
-				}
+		@Override
+		void undoOnServer(SFTPEngine engine) throws IOException {
+			if (isFileClosed()) {
+				return;
 			}
-			catch (IOException | RuntimeException ex) {
-				this.lease.failed(ex);
-				logger.warn("Could not undo a failed append: " + ex.getMessage());
+			this.file.setLength(this.originalSize);
+			closeFile();
+			if (this.created && this.originalSize == 0) {
+				engine.remove(this.remote);
 			}
-			finally {
-				this.lease.close();
-			}
-			return null;
 		}
 
 	}

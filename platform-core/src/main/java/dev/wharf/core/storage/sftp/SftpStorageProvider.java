@@ -76,7 +76,9 @@ public final class SftpStorageProvider implements StorageProvider {
 				logger.info("Mount '" + mount + "': logs in to " + connector.server() + " as each user (passthrough)");
 				return new SftpStorage(mount, pools, io, false, usePosixRename);
 			}
-			SftpLogin login = new SftpLogin(properties.username(), properties.password(), key, false);
+			String password = (properties.password() == null || properties.password().isEmpty()) ? null
+					: properties.password();
+			SftpLogin login = new SftpLogin(properties.username(), password, key, false);
 			SftpPools pools = SftpPools.fixed(connector, login, properties.poolSize(), properties.idleTimeout(), wait, io);
 			return new SftpStorage(mount, pools, io, probeAtomicRename(pools, connector), usePosixRename);
 		}

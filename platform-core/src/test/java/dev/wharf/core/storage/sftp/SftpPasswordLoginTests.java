@@ -24,6 +24,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import static dev.wharf.core.storage.StorageTestSupport.TIMEOUT;
@@ -46,10 +47,8 @@ class SftpPasswordLoginTests {
 
 	static final String BOB = OpenSshServer.TEST_USERS.get(1);
 
-	@TempDir
-	static Path serverDirectory;
-
-	static OpenSshServer server;
+	@RegisterExtension
+	static final OpenSshServer.PerClass sshd = new OpenSshServer.PerClass();
 
 	static Map<String, String> passwords = new LinkedHashMap<>();
 
@@ -59,7 +58,7 @@ class SftpPasswordLoginTests {
 	Path shared;
 
 	@BeforeAll
-	static void startServerWithTestUsers() throws Exception {
+	static void giveTheTestUsersPasswords() throws Exception {
 		boolean root = "root".equals(System.getProperty("user.name"));
 		boolean usersExist = OpenSshServer.TEST_USERS.stream()
 			.allMatch(user -> Files.isDirectory(Path.of("/home", user)) && run("id", "-u", user) == 0);
@@ -75,14 +74,10 @@ class SftpPasswordLoginTests {
 			input.append(user).append(':').append(password).append('\n');
 		}
 		assertThat(runWithInput(input.toString(), "chpasswd")).isZero();
-		server = OpenSshServer.start(serverDirectory);
 	}
 
 	@AfterAll
-	static void lockTestUsers() throws Exception {
-		if (server != null) {
-			server.close();
-		}
+	static void lockTheTestUsers() {
 		for (String user : passwords.keySet()) {
 			assertThat(run("usermod", "--password", "!", user)).isZero();
 		}
@@ -98,11 +93,11 @@ class SftpPasswordLoginTests {
 
 	Map<String, String> passwordLogin(String user) {
 		Map<String, String> properties = new LinkedHashMap<>();
-		properties.put("host", server.host());
-		properties.put("port", Integer.toString(server.port()));
+		properties.put("host", sshd.server().host());
+		properties.put("port", Integer.toString(sshd.server().port()));
 		properties.put("username", user);
 		properties.put("password", passwords.get(user));
-		properties.put("host-key-fingerprint", server.hostKeyFingerprint());
+		properties.put("host-key-fingerprint", sshd.server().hostKeyFingerprint());
 		properties.put("root", this.shared.toString());
 		return properties;
 	}

@@ -10,43 +10,27 @@ import dev.wharf.core.storage.AbstractStorageContractTests;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.testsupport.OpenSshServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The storage contract against the {@code sftp} backend and a real OpenSSH {@code sshd} (one per class), plus
- * a check after every test that no temporary file was left on the server.
+ * a check after every test that no temporary file was left on the sshd.server().
  */
 class SftpStorageContractTests extends AbstractStorageContractTests {
 
-	@TempDir
-	static Path serverDirectory;
-
-	static OpenSshServer server;
+	@RegisterExtension
+	static final OpenSshServer.PerClass sshd = new OpenSshServer.PerClass();
 
 	private Path root;
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = OpenSshServer.start(serverDirectory);
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		if (server != null) {
-			server.close();
-		}
-	}
 
 	@Override
 	protected Storage createStorage(Path tempDir) throws Exception {
 		this.root = Files.createDirectory(tempDir.resolve("root"));
-		return SftpTestMounts.create(SftpTestMounts.keyLogin(server, this.root));
+		return SftpTestMounts.create(SftpTestMounts.keyLogin(sshd.server(), this.root));
 	}
 
 	@Override

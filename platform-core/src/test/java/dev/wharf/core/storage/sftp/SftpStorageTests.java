@@ -27,10 +27,9 @@ import dev.wharf.core.storage.NotFoundException;
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.WriteOptions;
 import dev.wharf.core.testsupport.OpenSshServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.reactivestreams.Subscription;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -56,27 +55,13 @@ import static org.awaitility.Awaitility.await;
  */
 class SftpStorageTests {
 
-	@TempDir
-	static Path serverDirectory;
-
-	static OpenSshServer server;
+	@RegisterExtension
+	static final OpenSshServer.PerClass sshd = new OpenSshServer.PerClass();
 
 	@TempDir
 	Path temp;
 
 	Path root;
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = OpenSshServer.start(serverDirectory);
-	}
-
-	@AfterAll
-	static void stopServer() throws Exception {
-		if (server != null) {
-			server.close();
-		}
-	}
 
 	@BeforeEach
 	void createRoot() throws Exception {
@@ -84,7 +69,7 @@ class SftpStorageTests {
 	}
 
 	Map<String, String> keyLogin() {
-		return SftpTestMounts.keyLogin(server, this.root);
+		return SftpTestMounts.keyLogin(sshd.server(), this.root);
 	}
 
 	static StoragePath path(String path) {
@@ -94,12 +79,12 @@ class SftpStorageTests {
 	@Test
 	void logsInWithAnInlineKeyAndWithAnEncryptedKeyFile() throws Exception {
 		try (SftpStorage inline = SftpTestMounts.create(keyLogin(), "private-key",
-				Files.readString(server.clientKey()))) {
+				Files.readString(sshd.server().clientKey()))) {
 			assertThat(inline.stat(StoragePath.root()).block(TIMEOUT).type()).isEqualTo(EntryType.DIRECTORY);
 		}
 		Path encrypted = this.temp.resolve("id_encrypted");
 		OpenSshServer.generateKey(encrypted, "correct horse", "wharf-test-encrypted");
-		server.authorize(this.temp.resolve("id_encrypted.pub"));
+		sshd.server().authorize(this.temp.resolve("id_encrypted.pub"));
 		try (SftpStorage storage = SftpTestMounts.create(keyLogin(), "private-key", "file:" + encrypted, "passphrase",
 				"correct horse")) {
 			storage.write(path("/k.txt"), content("key"), WriteOptions.replace()).block(TIMEOUT);
@@ -121,7 +106,7 @@ class SftpStorageTests {
 		for (String format : List.of("PEM", "PKCS8")) {
 			Path key = this.temp.resolve("id_rsa_" + format);
 			OpenSshServer.generateKey(key, "", "wharf-test-rsa", "-t", "rsa", "-b", "3072", "-m", format);
-			server.authorize(this.temp.resolve("id_rsa_" + format + ".pub"));
+			sshd.server().authorize(this.temp.resolve("id_rsa_" + format + ".pub"));
 			try (SftpStorage storage = SftpTestMounts.create(keyLogin(), "private-key", Files.readString(key))) {
 				assertThat(storage.stat(StoragePath.root()).block(TIMEOUT).isDirectory()).as(format).isTrue();
 			}
@@ -131,7 +116,7 @@ class SftpStorageTests {
 	@Test
 	void aFingerprintTrustsTheServerToo() {
 		try (SftpStorage storage = SftpTestMounts.create(keyLogin(), "known-hosts", null, "host-key-fingerprint",
-				server.hostKeyFingerprint())) {
+				sshd.server().hostKeyFingerprint())) {
 			assertThat(storage.stat(StoragePath.root()).block(TIMEOUT).isDirectory()).isTrue();
 		}
 	}
@@ -142,14 +127,14 @@ class SftpStorageTests {
 		OpenSshServer.generateKey(other, "", "not-the-server");
 		String otherKey = Files.readString(this.temp.resolve("other_host_key.pub")).strip();
 		String[] parts = otherKey.split("\\s+");
-		long logins = server.acceptedLogins();
+		long logins = sshd.server().acceptedLogins();
 		Path knownHostsFile = Files.writeString(this.temp.resolve("known_hosts"),
-				"[" + server.host() + "]:" + server.port() + " " + parts[0] + " " + parts[1] + "\n");
+				"[" + sshd.server().host() + "]:" + sshd.server().port() + " " + parts[0] + " " + parts[1] + "\n");
 		List<Map<String, String>> distrusting = List.of(
 				Map.of("known-hosts", "file:" + knownHostsFile),
 				Map.of("host-key-fingerprint", OpenSshServer.fingerprint(otherKey)),
 				// A known_hosts that does not know this host at all.
-				Map.of("known-hosts", "[192.0.2.1]:" + server.port() + " " + server.knownHostsLine().split(" ", 2)[1]));
+				Map.of("known-hosts", "[192.0.2.1]:" + sshd.server().port() + " " + sshd.server().knownHostsLine().split(" ", 2)[1]));
 		for (Map<String, String> trust : distrusting) {
 			Map<String, String> properties = new java.util.LinkedHashMap<>(keyLogin());
 			properties.remove("known-hosts");
@@ -160,7 +145,7 @@ class SftpStorageTests {
 					.hasMessageContaining("host key that is not trusted");
 			}
 		}
-		assertThat(server.acceptedLogins()).isEqualTo(logins);
+		assertThat(sshd.server().acceptedLogins()).isEqualTo(logins);
 	}
 
 	@Test
@@ -200,13 +185,13 @@ class SftpStorageTests {
 			};
 			storage.read(path("/big.bin"), ByteRange.all()).subscribe(download);
 			assertThat(started.await(60, TimeUnit.SECONDS)).isTrue();
-			server.kill();
+			sshd.server().kill();
 			download.request(Long.MAX_VALUE);
 			assertThat(ended.await(60, TimeUnit.SECONDS)).isTrue();
 			assertThat(failure.get()).as("the download must fail, not end short").isInstanceOf(BackendUnavailableException.class);
 			assertThat(received.get()).isLessThan(size);
 
-			server.start();
+			sshd.server().start();
 			assertThat(storage.stat(path("/big.bin")).block(TIMEOUT).size()).isEqualTo(size);
 			assertThat(sha256(storage.read(path("/big.bin"), ByteRange.all())).block(TIMEOUT))
 				.isEqualTo(sha256(random(9, size, 64 * 1024)).block(TIMEOUT));
@@ -220,7 +205,7 @@ class SftpStorageTests {
 			Files.writeString(this.root.resolve("six/file-" + i), "content " + i);
 		}
 		try (SftpStorage storage = SftpTestMounts.create(keyLogin(), "pool-size", "4")) {
-			long loginsBefore = server.acceptedLogins();
+			long loginsBefore = sshd.server().acceptedLogins();
 			List<Mono<List<FileEntry>>> listings = IntStream.range(0, 50)
 				.mapToObj(i -> storage.list(path("/six")).collectList())
 				.toList();
@@ -228,7 +213,7 @@ class SftpStorageTests {
 			assertThat(results).hasSize(50).allSatisfy(entries -> assertThat(entries).hasSize(6));
 			assertThat(storage.connections()).isBetween(1, 4);
 			// The mount opened one connection at start-up; at most three more may follow.
-			assertThat(server.acceptedLogins() - loginsBefore).isLessThanOrEqualTo(3);
+			assertThat(sshd.server().acceptedLogins() - loginsBefore).isLessThanOrEqualTo(3);
 		}
 	}
 
@@ -237,10 +222,10 @@ class SftpStorageTests {
 		try (SftpStorage storage = SftpTestMounts.create(keyLogin(), "idle-timeout", "1s")) {
 			storage.stat(StoragePath.root()).block(TIMEOUT);
 			assertThat(storage.connections()).isEqualTo(1);
-			long logins = server.acceptedLogins();
+			long logins = sshd.server().acceptedLogins();
 			await().atMost(Duration.ofSeconds(30)).until(() -> storage.connections() == 0);
 			assertThat(storage.stat(StoragePath.root()).block(TIMEOUT).isDirectory()).isTrue();
-			assertThat(server.acceptedLogins()).isEqualTo(logins + 1);
+			assertThat(sshd.server().acceptedLogins()).isEqualTo(logins + 1);
 		}
 	}
 
