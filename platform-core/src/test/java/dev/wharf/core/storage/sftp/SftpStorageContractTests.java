@@ -56,7 +56,7 @@ class SftpStorageContractTests extends AbstractStorageContractTests {
 	void noTemporaryFileIsLeftOnTheServer() throws Exception {
 		// Clean-up after a cancelled upload runs in the background: give it a moment.
 		List<Path> left = temporaryFiles();
-		for (int i = 0; i < 100 && !left.isEmpty(); i++) {
+		for (int i = 0; i < 400 && !left.isEmpty(); i++) {
 			Thread.sleep(50);
 			left = temporaryFiles();
 		}

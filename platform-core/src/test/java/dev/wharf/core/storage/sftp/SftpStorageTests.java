@@ -21,6 +21,7 @@ import dev.wharf.core.storage.AlreadyExistsException;
 import dev.wharf.core.storage.BackendUnavailableException;
 import dev.wharf.core.storage.ByteRange;
 import dev.wharf.core.storage.Capability;
+import dev.wharf.core.storage.ConflictException;
 import dev.wharf.core.storage.EntryType;
 import dev.wharf.core.storage.FileEntry;
 import dev.wharf.core.storage.NotFoundException;
@@ -221,9 +222,8 @@ class SftpStorageTests {
 	void idleConnectionsAreClosedAndReopenedOnUse() {
 		try (SftpStorage storage = SftpTestMounts.create(keyLogin(), "idle-timeout", "1s")) {
 			storage.stat(StoragePath.root()).block(TIMEOUT);
-			assertThat(storage.connections()).isEqualTo(1);
 			long logins = sshd.server().acceptedLogins();
-			await().atMost(Duration.ofSeconds(30)).until(() -> storage.connections() == 0);
+			await().atMost(Duration.ofSeconds(60)).until(() -> storage.connections() == 0);
 			assertThat(storage.stat(StoragePath.root()).block(TIMEOUT).isDirectory()).isTrue();
 			assertThat(sshd.server().acceptedLogins()).isEqualTo(logins + 1);
 		}
@@ -350,14 +350,17 @@ class SftpStorageTests {
 			storage.move(path("/other.txt"), path("/r.txt"), true).block(TIMEOUT);
 			assertThat(Files.readString(this.root.resolve("r.txt"))).isEqualTo("moved over");
 
-			int writers = 12;
-			List<Mono<FileEntry>> writes = IntStream.range(0, writers)
+			// Concurrent replaces race between their renames: each retries a few times, then gives up clearly.
+			List<Mono<Integer>> writes = IntStream.range(0, 12)
 				.mapToObj(i -> storage.write(path("/contended.bin"), random(500 + i, 100_000, 16 * 1024),
-						WriteOptions.replace()))
+						WriteOptions.replace())
+					.thenReturn(i)
+					.onErrorResume(ConflictException.class, tooBusy -> Mono.empty()))
 				.toList();
-			Flux.merge(writes).collectList().block(TIMEOUT);
-			Set<String> candidates = IntStream.range(0, writers)
-				.mapToObj(i -> sha256(random(500 + i, 100_000, 16 * 1024)).block(TIMEOUT))
+			List<Integer> succeeded = Flux.merge(writes).collectList().block(TIMEOUT);
+			assertThat(succeeded).isNotEmpty();
+			Set<String> candidates = succeeded.stream()
+				.map(i -> sha256(random(500 + i, 100_000, 16 * 1024)).block(TIMEOUT))
 				.collect(Collectors.toSet());
 			assertThat(candidates).contains(sha256(storage.read(path("/contended.bin"), ByteRange.all())).block(TIMEOUT));
 		}
