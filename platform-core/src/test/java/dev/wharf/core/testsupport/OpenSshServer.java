@@ -96,6 +96,8 @@ public final class OpenSshServer implements AutoCloseable {
 			Files.createDirectories(Path.of("/run/sshd"));
 		}
 		OpenSshServer server = new OpenSshServer(sshd, directory, freePort());
+		// Even a test run that is killed or times out must not leave an sshd behind.
+		Runtime.getRuntime().addShutdownHook(new Thread(server::close, "wharf-test-sshd-stop"));
 		server.start();
 		return server;
 	}
@@ -292,6 +294,9 @@ public final class OpenSshServer implements AutoCloseable {
 
 		private @Nullable OpenSshServer server;
 
+		/** How many test classes are running: {@code @Nested} classes inherit the extension and share the server. */
+		private int classes;
+
 		/** The running server. */
 		public OpenSshServer server() {
 			if (this.server == null) {
@@ -301,13 +306,19 @@ public final class OpenSshServer implements AutoCloseable {
 		}
 
 		@Override
-		public void beforeAll(ExtensionContext context) throws Exception {
+		public synchronized void beforeAll(ExtensionContext context) throws Exception {
+			if (this.classes++ > 0) {
+				return;
+			}
 			this.directory = Files.createTempDirectory("wharf-sshd");
 			this.server = OpenSshServer.start(this.directory);
 		}
 
 		@Override
-		public void afterAll(ExtensionContext context) throws IOException {
+		public synchronized void afterAll(ExtensionContext context) throws IOException {
+			if (--this.classes > 0) {
+				return;
+			}
 			if (this.server != null) {
 				this.server.close();
 				this.server = null;
