@@ -18,7 +18,8 @@
 #                         each profile's limits (and /static/ with --with-static)
 #
 # options
-#   --profile P[,P…]      JVM profiles from platform-app/src/main/jvm (default: the table's own, see below)
+#   --profile P[,P…]      JVM profiles from platform-app/src/main/jvm (default: the table's own, see below);
+#                         P:SIZE runs a profile under another memory limit, e.g. p96:112M
 #   --java DIR            the JDK that runs Wharf (default: $JAVA_HOME, else the java on PATH)
 #   --scale X             multiply every request count by X (quick runs; the table says so)
 #   --backends B[,B…]     rbcs: memory,local,memcached (default all)
@@ -269,10 +270,11 @@ await_http() {     # await_http URL PID SECONDS
 
 # wharf_start NAME PROFILE [CPUS] [OVERLAY…]: Wharf with the profile's options, env and limits.
 wharf_start() {
-	local name=$1 profile=$2 cpus=${3:-} overlays="" o mem
+	local name=$1 profile=${2%%:*} cpus=${3:-} overlays="" o mem
+	mem=${memory_override:-$(profile_memory "$profile")}
+	case "$2" in *:*) mem=${2#*:} ;; esac   # p96:112M runs a profile under another limit
 	shift 2; [ $# -gt 0 ] && shift
 	for o in wharf-bench.yaml "$@"; do overlays="$overlays,file:$root/load-tests/config/$o"; done
-	mem=${memory_override:-$(profile_memory "$profile")}
 	cpus=${cpus:-$(profile_cpus "$profile")}
 	http_port=$(free_port); ftp_port=$(free_port)
 	wharf_url=http://127.0.0.1:$http_port
@@ -353,21 +355,23 @@ gatling_jvm_note="Gatling 3.15.1, -Xmx1g -XX:+UseParallelGC"
 case "$table" in
 	profiles)
 		for profile in ${profiles//,/ }; do
-			wharf_start "wharf-$profile" "$profile" || continue
-			gatling ActuatorSimulation "wharf-$profile" "$wharf_url" -Dlevels=1,10,100,1000 -Drequests=20000
-			$with_static && gatling SockoSimulation "wharf-$profile" "$wharf_url" \
+			name="wharf-${profile/:/@}"
+			wharf_start "$name" "$profile" || continue
+			gatling ActuatorSimulation "$name" "$wharf_url" -Dlevels=1,10,100,1000 -Drequests=20000
+			$with_static && gatling SockoSimulation "$name" "$wharf_url" \
 				-Dfiles=small.html:87:100000,medium.bin:204800:20000,large.bin:1048576:5000
-			wharf_stop "wharf-$profile"
+			wharf_stop "$name"
 		done ;;
 
 	filestash-benchmark)
 		sshd_start
 		for profile in ${profiles//,/ }; do
-			wharf_start "wharf-$profile" "$profile" "" wharf-bench-sftp.yaml || continue
-			probe "wharf-$profile" "POST /api/session" -X POST -H 'Content-Type: application/json' \
+			name="wharf-${profile/:/@}"
+			wharf_start "$name" "$profile" "" wharf-bench-sftp.yaml || continue
+			probe "$name" "POST /api/session" -X POST -H 'Content-Type: application/json' \
 				-H 'X-Requested-With: XmlHttpRequest' -d "{\"username\":\"bench\",\"password\":\"$password\"}" \
-				"$wharf_url/api/session" && gatling FilestashBenchmarkSimulation "wharf-$profile" "$wharf_url"
-			wharf_stop "wharf-$profile"
+				"$wharf_url/api/session" && gatling FilestashBenchmarkSimulation "$name" "$wharf_url"
+			wharf_stop "$name"
 		done ;;
 
 	filestash-loadtest)
