@@ -49,7 +49,7 @@ usage() { sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 [ $# -ge 1 ] || usage
 case "$1" in -h|--help) usage 0 ;; esac
 table=$1; shift
-command_line="load-tests/run.sh $table $*"
+command_line="load-tests/run.sh $table$(printf ' %q' "$@")"
 
 profiles="" java_home=${JAVA_HOME:-} scale=1 backends=memory,local,memcached cpus_list=1,2 runs=3
 keepalive=true peers=true with_static=false note="" out_dir=docs/benchmarks memory_override=""
@@ -209,9 +209,9 @@ layout() {         # layout CPUS -> sets server_cpus, loadgen_cpus, pin_note
 profile_options() { grep -v '^[[:space:]]*#' "platform-app/src/main/jvm/$1.options" | sed '/^[[:space:]]*$/d' | tr '\n' ' '; }
 profile_env() { grep -v '^[[:space:]]*#' "platform-app/src/main/jvm/$1.env" | sed '/^[[:space:]]*$/d' | tr '\n' ' '; }
 profile_memory() {  # the budget from the profile's first comment line ("# 128 MB, 2 cores.") -> 128M
-	grep -m1 -oE '[0-9]+ MB' "platform-app/src/main/jvm/$1.options" | tr -d ' B'
+	grep -m1 -oE '[0-9]+ MB' "platform-app/src/main/jvm/$1.options" | head -1 | tr -d ' B'
 }
-profile_cpus() { grep -m1 -oE '[0-9]+ cores?' "platform-app/src/main/jvm/$1.options" | grep -oE '[0-9]+'; }
+profile_cpus() { grep -m1 -oE '[0-9]+ cores?' "platform-app/src/main/jvm/$1.options" | head -1 | grep -oE '[0-9]+'; }
 
 # start NAME MEMORY CPUS LOGFILE -- COMMAND...: starts a server in its own cgroup, pinned; sets server_pid,
 # server_cg, sampler_pid. RSS of the process and its children is sampled every 250 ms to $run/rss-NAME.tsv.
@@ -292,7 +292,10 @@ wharf_start() {
 	if ! await_http "$wharf_url/actuator/health" "$server_pid" 180; then
 		echo "!! $name did not become healthy; its log:" >&2; tail -40 "$run/$name.log" >&2
 		stop_server "$name" "$profile" "$mem" "$cpus" "did not start" "$wharf_flags"
-		skipped="$skipped; $name: did not start under $mem (see its OOM kills)"
+		local reason
+		reason=$(grep -A12 'APPLICATION FAILED TO START' "$run/$name.log" | grep -E 'Property:|Reason:' \
+			| sed 's/^ *//; s/  */ /g' | tr '\n' ' ' || true)
+		skipped="$skipped; $name: did not start under $mem (${reason:-killed: see its OOM kills})"
 		return 1
 	fi
 	wharf_start_s=$(grep -oE 'Started WharfApplication in [0-9.]+ seconds' "$run/$name.log" | grep -oE '[0-9.]+' | head -1)
@@ -305,7 +308,7 @@ wharf_stop() { stop_server "$1" "$wharf_profile" "$wharf_mem" "$wharf_cpus" "${w
 gatling() {
 	local simulation=$1 target=$2 url=$3; shift 3
 	echo "-- $simulation against $target"
-	taskset -c "$loadgen_cpus" "$tool_java" -Xms512m -Xmx1g -XX:+UseParallelGC --add-opens=java.base/java.lang=ALL-UNNAMED \
+	taskset -c "$loadgen_cpus" "$tool_java" -Xms512m -Xmx1g -XX:+UseParallelGC --add-opens=java.base/java.lang=ALL-UNNAMED --enable-native-access=ALL-UNNAMED \
 		-DbaseUrl="$url" -Dtarget="$target" -Dresults="$results" -Dscale="$scale" -Duser=bench -Dpassword="$password" \
 		"$@" -cp "$classpath" io.gatling.app.Gatling -s "dev.wharf.loadtests.simulations.$simulation" \
 		-rf "$run/gatling" > "$run/gatling-$target-$simulation.log" 2>&1 \
@@ -317,6 +320,8 @@ gatling() {
 nginx_start() {    # nginx_start NAME CPUS: nginx on the fixtures, under the same limits as Wharf
 	local name=$1 cpus=$2 dir=$run/nginx-$1 port
 	port=$(free_port); mkdir -p "$dir" "$bench/nginx-cache"
+	# nginx started as root runs its workers as nobody; they store the PUTs.
+	if [ "$(id -u)" = 0 ]; then chown nobody "$bench/nginx-cache"; fi
 	sed -e "s|@PORT@|$port|; s|@ROOT@|$bench/www|; s|@CACHE@|$bench/nginx-cache|; s|@WORKERS@|${cpus%.*}|" \
 		load-tests/peers/nginx.conf > "$dir/nginx.conf"
 	echo "== $name: $(nginx -v 2>&1), $cpus CPUs"
@@ -377,19 +382,21 @@ case "$table" in
 	filestash-loadtest)
 		sshd_start
 		profile=${profiles%%,*}
-		wharf_start "wharf-$profile" "$profile" "" wharf-bench-sftp.yaml
-		probe "wharf-$profile" "POST /api/session" -X POST -H 'Content-Type: application/json' \
-			-H 'X-Requested-With: XmlHttpRequest' -d "{\"username\":\"bench\",\"password\":\"$password\"}" \
-			"$wharf_url/api/session" && gatling FilestashLoadTestSimulation "wharf-$profile" "$wharf_url"
-		wharf_stop "wharf-$profile" ;;
+		if wharf_start "wharf-$profile" "$profile" "" wharf-bench-sftp.yaml; then
+			probe "wharf-$profile" "POST /api/session" -X POST -H 'Content-Type: application/json' \
+				-H 'X-Requested-With: XmlHttpRequest' -d "{\"username\":\"bench\",\"password\":\"$password\"}" \
+				"$wharf_url/api/session" && gatling FilestashLoadTestSimulation "wharf-$profile" "$wharf_url"
+			wharf_stop "wharf-$profile"
+		fi ;;
 
 	socko)
 		profile=${profiles%%,*}
 		cpus=$(profile_cpus "$profile")
-		wharf_start "wharf-$profile" "$profile"
-		probe "wharf-$profile" "GET /static/small.html" "$wharf_url/static/small.html" \
-			&& gatling SockoSimulation "wharf-$profile" "$wharf_url" -DkeepAlive="$keepalive"
-		wharf_stop "wharf-$profile"
+		if wharf_start "wharf-$profile" "$profile"; then
+			probe "wharf-$profile" "GET /static/small.html" "$wharf_url/static/small.html" \
+				&& gatling SockoSimulation "wharf-$profile" "$wharf_url" -DkeepAlive="$keepalive"
+			wharf_stop "wharf-$profile"
+		fi
 		if $peers; then
 			peer_mem=$(profile_memory "$profile")
 			nginx_start nginx "$cpus" && {
@@ -428,13 +435,14 @@ case "$table" in
 
 	ftp-soak)
 		profile=${profiles%%,*}
-		wharf_start "wharf-$profile" "$profile"
-		(exec 3<>"/dev/tcp/127.0.0.1/$ftp_port") 2>/dev/null || skipped="$skipped; wharf-$profile: nothing listened on the FTP port (module-ftp not merged yet)"
-		echo "-- FtpLoadDriver against wharf-$profile"
-		taskset -c "$loadgen_cpus" "$tool_java" -Dport="$ftp_port" -Dpassword="$password" -Dtarget="wharf-$profile" \
-			-Dresults="$results" -Dclients=50 -Dseconds=60 -Dsize=1M -cp "$classpath" \
-			dev.wharf.loadtests.ftp.FtpLoadDriver | sed 's/^/   /' || echo "!! FTP operations failed" >&2
-		wharf_stop "wharf-$profile" ;;
+		if wharf_start "wharf-$profile" "$profile"; then
+			(exec 3<>"/dev/tcp/127.0.0.1/$ftp_port") 2>/dev/null || skipped="$skipped; wharf-$profile: nothing listened on the FTP port (module-ftp not merged yet)"
+			echo "-- FtpLoadDriver against wharf-$profile"
+			taskset -c "$loadgen_cpus" "$tool_java" -Dport="$ftp_port" -Dpassword="$password" -Dtarget="wharf-$profile" \
+				-Dresults="$results" -Dclients=50 -Dseconds=60 -Dsize=1M -cp "$classpath" \
+				dev.wharf.loadtests.ftp.FtpLoadDriver | sed 's/^/   /' || echo "!! FTP operations failed" >&2
+			wharf_stop "wharf-$profile"
+		fi ;;
 
 	pyftpdlib)
 		venv=${WHARF_LOADTESTS_VENV:-$HOME/.cache/wharf-loadtests/venv}
@@ -455,14 +463,15 @@ case "$table" in
 			done
 		}
 		ftp_passive="40000-40999"
-		wharf_start "wharf-$profile" "$profile"
-		if (exec 3<>"/dev/tcp/127.0.0.1/$ftp_port") 2>/dev/null; then
-			ftpbench "wharf-$profile" "$ftp_port" bench "$server_pid"
-		else
-			echo "!! wharf-$profile: nothing listens on FTP port $ftp_port: module-ftp is not there yet, skipping" >&2
-			skipped="$skipped; wharf-$profile: nothing listened on the FTP port (module-ftp not merged yet), not measured"
+		if wharf_start "wharf-$profile" "$profile"; then
+			if (exec 3<>"/dev/tcp/127.0.0.1/$ftp_port") 2>/dev/null; then
+				ftpbench "wharf-$profile" "$ftp_port" bench "$server_pid"
+			else
+				echo "!! wharf-$profile: nothing listens on FTP port $ftp_port: module-ftp is not there yet, skipping" >&2
+				skipped="$skipped; wharf-$profile: nothing listened on the FTP port (module-ftp not merged yet), not measured"
+			fi
+			wharf_stop "wharf-$profile"
 		fi
-		wharf_stop "wharf-$profile"
 		if $peers; then
 			peer_mem=$(profile_memory "$profile"); cpus=$(profile_cpus "$profile")
 			port=$(free_port); mkdir -p "$bench/ftp-pyftpdlib"

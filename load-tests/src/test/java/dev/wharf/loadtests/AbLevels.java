@@ -41,8 +41,9 @@ public final class AbLevels {
 
 	/**
 	 * The HTTP protocol every table uses: a base URL, no emulated browser cache (each request goes to the
-	 * server), URLs sent exactly as written (already percent-encoded like the originals' ab commands), and
-	 * {@code Connection: close} on every request when keep-alive is off (ab without {@code -k}).
+	 * server), no {@code Referer} header and no redirects followed (ab sends neither), URLs sent exactly as written
+	 * (already percent-encoded like the originals' ab commands), and {@code Connection: close} on every request
+	 * when keep-alive is off (ab without {@code -k}).
 	 * @param baseUrl such as {@code http://127.0.0.1:8334}
 	 * @param keepAlive whether connections are reused
 	 * @return the protocol
@@ -52,6 +53,7 @@ public final class AbLevels {
 			.disableCaching()
 			.disableUrlEncoding()
 			.disableFollowRedirect()
+			.disableAutoReferer()
 			.userAgentHeader("ApacheBench/2.3 (Gatling; Wharf load tests)");
 		return keepAlive ? protocol : protocol.header("Connection", "close");
 	}

@@ -133,7 +133,14 @@ public final class FtpLoadDriver {
 		List.of(this.login, this.stor, this.retr, this.list).forEach(LevelRecorder.Level::userStarted);
 		try {
 			long start = System.nanoTime();
-			boolean in = connect(ftp);
+			boolean in;
+			try {
+				in = connect(ftp);
+			}
+			catch (IOException ex) {
+				this.login.request(false, -1);
+				throw ex;
+			}
 			this.login.request(in, micros(start));
 			if (!in) {
 				this.failures.incrementAndGet();

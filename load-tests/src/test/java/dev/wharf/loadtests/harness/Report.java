@@ -227,6 +227,15 @@ public final class Report {
 			String backend = backendOf(target);
 			String cpus = (t != null) ? t.cpus() : "–";
 			Map<String, LevelResult[]> rows = new LinkedHashMap<>();
+			if (t != null && t.isWharf()) {
+				// Every published row of this backend, measured or not, so a skipped run still shows the original.
+				double quota = cpus.startsWith("1") ? 1.0 : 3.5;
+				for (Object[] o : Originals.RBCS_ROWS) {
+					if (o[0].equals(backend) && (Double) o[1] == quota) {
+						rows.put(dev.wharf.loadtests.Parameters.byteLabel((Integer) o[2]) + "|" + o[3], new LevelResult[2]);
+					}
+				}
+			}
 			for (LevelResult r : this.run.results(target)) {
 				String[] kind = r.part().split(" ", 2);
 				LevelResult[] pair = rows.computeIfAbsent(kind[1] + "|" + r.concurrency(), (k) -> new LevelResult[2]);
@@ -242,7 +251,8 @@ public final class Report {
 				table.row(backend, cpus, (t != null) ? t.memory() : "–", size, connections,
 						(put != null) ? Markdown.rate(put.requestsPerSecond()) : "–",
 						(get != null) ? Markdown.rate(get.requestsPerSecond()) : "–",
-						((put != null) ? put.failed() : 0) + ((get != null) ? get.failed() : 0),
+						(put == null && get == null) ? "not run"
+								: Long.toString(((put != null) ? put.failed() : 0) + ((get != null) ? get.failed() : 0)),
 						(original != null) ? original[4] : "–", (original != null) ? original[5] : "–");
 			}
 		}

@@ -47,7 +47,8 @@ final class BenchServer implements AutoCloseable {
 		this.ftpPort = freePort();
 		int passive = freePort();
 		this.log = dir.resolve("wharf.log");
-		List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx256m", "-jar", jar.toString(),
+		List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx256m",
+				"--enable-native-access=ALL-UNNAMED", "-jar", jar.toString(),
 				"--spring.config.additional-location=file:" + config.resolve("wharf-bench.yaml") + ",file:"
 						+ config.resolve("wharf-bench-cache-memory.yaml")));
 		ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
