@@ -28,12 +28,13 @@
 #   --no-keepalive        socko: a new connection per request, like Socko's ab without -k
 #   --no-peers            skip the peers
 #   --with-static         profiles: also measure /static/ (once module-static has merged)
+#   --cds                 start Wharf with bin/wharf --cds (extracted jar + AppCDS on JDK 17, AOT cache on 24+)
 #   --memory SIZE         override the profiles' memory limit (e.g. 112M: find a profile's smallest budget)
 #   --note TEXT           a note under the title, e.g. "preliminary, measured while other builds ran"
 #   --out DIR             where the Markdown goes (default docs/benchmarks)
 #
-# Wharf runs from platform-app/target/wharf.jar (built only when missing) with the profile's options and
-# environment, inside a cgroup (v2, or v1 nested under this shell's own) with the profile's memory and CPU
+# Wharf runs from platform-app/target/wharf.jar (built only when missing) through platform-app/bin/wharf, with
+# the profile's options and environment, inside a cgroup (v2, or v1 nested under this shell's own) with the profile's memory and CPU
 # quota, pinned with taskset to the first cores while the load generator (Gatling, ftpbench) is pinned to the
 # others when the machine has cores to spare. Every process this script starts is stopped at the end (SIGTERM,
 # then SIGKILL of its own pids after a timeout). Needs root for cgroups; without it, runs without limits and
@@ -52,7 +53,7 @@ table=$1; shift
 command_line="load-tests/run.sh $table$(printf ' %q' "$@")"
 
 profiles="" java_home=${JAVA_HOME:-} scale=1 backends=memory,local,memcached cpus_list=1,2 runs=3
-keepalive=true peers=true with_static=false note="" out_dir=docs/benchmarks memory_override=""
+keepalive=true peers=true with_static=false note="" out_dir=docs/benchmarks memory_override="" cds=false
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--profile) profiles=$2; shift ;;
@@ -66,6 +67,7 @@ while [ $# -gt 0 ]; do
 		--with-static) with_static=true ;;
 		--note) note=$2; shift ;;
 		--memory) memory_override=$2; shift ;;
+		--cds) cds=true ;;
 		--out) out_dir=$2; shift ;;
 		*) echo "unknown option: $1" >&2; usage ;;
 	esac
@@ -81,8 +83,8 @@ esac
 
 if [ -n "$java_home" ]; then java="$java_home/bin/java"; else java=$(command -v java); fi
 [ -x "$java" ] || { echo "no java at $java" >&2; exit 1; }
+java=$(readlink -f "$java"); java_home=$(dirname "$(dirname "$java")")
 jdk_version=$("$java" -version 2>&1 | head -1)
-jdk_major=$("$java" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}')
 
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" || true
 
@@ -206,8 +208,6 @@ layout() {         # layout CPUS -> sets server_cpus, loadgen_cpus, pin_note
 	fi
 }
 
-profile_options() { grep -v '^[[:space:]]*#' "platform-app/src/main/jvm/$1.options" | sed '/^[[:space:]]*$/d' | tr '\n' ' '; }
-profile_env() { grep -v '^[[:space:]]*#' "platform-app/src/main/jvm/$1.env" | sed '/^[[:space:]]*$/d' | tr '\n' ' '; }
 profile_memory() {  # the budget from the profile's first comment line ("# 128 MB, 2 cores.") -> 128M
 	grep -m1 -oE '[0-9]+ MB' "platform-app/src/main/jvm/$1.options" | head -1 | tr -d ' B'
 }
@@ -268,7 +268,8 @@ await_http() {     # await_http URL PID SECONDS
 	return 1
 }
 
-# wharf_start NAME PROFILE [CPUS] [OVERLAY…]: Wharf with the profile's options, env and limits.
+# wharf_start NAME PROFILE [CPUS] [OVERLAY…]: Wharf through platform-app/bin/wharf (the profile's options and
+# environment, --cds when asked), inside the profile's limits.
 wharf_start() {
 	local name=$1 profile=${2%%:*} cpus=${3:-} overlays="" o mem
 	mem=${memory_override:-$(profile_memory "$profile")}
@@ -278,17 +279,21 @@ wharf_start() {
 	cpus=${cpus:-$(profile_cpus "$profile")}
 	http_port=$(free_port); ftp_port=$(free_port)
 	wharf_url=http://127.0.0.1:$http_port
-	wharf_flags="$(profile_options "$profile")"
-	local extra=""
-	[ "${jdk_major%%.*}" -ge 24 ] 2>/dev/null && extra="--enable-native-access=ALL-UNNAMED"
-	echo "== $name: Wharf, profile $profile ($mem, $cpus CPUs), $jdk_version"
-	# shellcheck disable=SC2086
-	start "$name" "$mem" "$cpus" "$run/$name.log" -- env $(profile_env "$profile") \
+	local launcher=("$root/platform-app/bin/wharf" --profile "$profile" --java "$java_home")
+	if $cds; then
+		# The archive is written outside the limits: dumping it needs more memory than serving (OOM-killed at 112 MB).
+		"${launcher[@]}" --cds-prepare || echo "!! $name: no class-data archive; starting without" >&2
+		launcher+=(--cds)
+	fi
+	# What bin/wharf runs, for the report: its environment and JVM options.
+	wharf_flags=$("${launcher[@]}" --dry-run 2>/dev/null | sed -E "s| -jar .*||; s|^$java ||" | tr '\n' ' ')
+	echo "== $name: Wharf, profile $profile ($mem, $cpus CPUs$($cds && echo ', AppCDS/AOT cache')), $jdk_version"
+	start "$name" "$mem" "$cpus" "$run/$name.log" -- env \
 		WHARF_BENCH_DIR="$bench" WHARF_BENCH_HTTP_PORT="$http_port" WHARF_BENCH_FTP_PORT="$ftp_port" \
 		WHARF_BENCH_FTP_PASSIVE_PORTS="${ftp_passive:-30000-30099}" WHARF_BENCH_PASSWORD_HASH="$password_hash" \
 		WHARF_BENCH_CACHE_SIZE="${cache_size:-16MB}" WHARF_BENCH_MEMCACHED_PORT="${memcached_port:-0}" \
 		WHARF_BENCH_SSHD_PORT="${sshd_port:-0}" WHARF_BENCH_SSHD_USER="$(id -un)" \
-		"$java" $wharf_flags $extra -jar "$root/$jar" "--spring.config.additional-location=${overlays#,}"
+		"${launcher[@]}" "--spring.config.additional-location=${overlays#,}"
 	if ! await_http "$wharf_url/actuator/health" "$server_pid" 180; then
 		echo "!! $name did not become healthy; its log:" >&2; tail -40 "$run/$name.log" >&2
 		stop_server "$name" "$profile" "$mem" "$cpus" "did not start" "$wharf_flags"
@@ -302,7 +307,7 @@ wharf_start() {
 	wharf_mem=$mem wharf_cpus=$cpus wharf_profile=$profile
 	echo "   up in ${wharf_start_s:-?} s on $wharf_url ($pin_note)"
 }
-wharf_stop() { stop_server "$1" "$wharf_profile" "$wharf_mem" "$wharf_cpus" "${wharf_start_s:-}" "$wharf_flags $(profile_env "$wharf_profile")"; }
+wharf_stop() { stop_server "$1" "$wharf_profile" "$wharf_mem" "$wharf_cpus" "${wharf_start_s:-}" "$wharf_flags"; }
 
 # gatling SIMULATION TARGET BASE_URL [-Dname=value…]: one simulation, pinned to the load generator's cores.
 gatling() {
