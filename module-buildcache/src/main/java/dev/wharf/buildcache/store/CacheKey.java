@@ -1,0 +1,51 @@
+package dev.wharf.buildcache.store;
+
+import java.util.regex.Pattern;
+
+import dev.wharf.core.storage.InvalidStoragePathException;
+import dev.wharf.core.storage.StoragePath;
+
+/**
+ * A cache entry's key: one or more names, such as Gradle's {@code 0a1b…} or the Maven build-cache
+ * extension's {@code v1.1/org.example/demo/5f3c…/demo.jar}. Keys are parsed by core's path rules (so
+ * traversal, encoded separators, control characters and malformed UTF-8 are refused) and further limited
+ * to the characters real clients use, so that a key is also a safe file name everywhere.
+ *
+ * @param path the key as a path, relative to the cache's folder
+ */
+public record CacheKey(StoragePath path) {
+
+	/** Most names in a key. */
+	public static final int MAX_DEPTH = 16;
+
+	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._~+=@-]{1,255}");
+
+	/**
+	 * Parses the raw (percent-encoded) part of a request path after the base path and its slash.
+	 * @param raw such as {@code v1.1/org.example/demo/5f3c/buildinfo.xml}
+	 * @return the key
+	 * @throws InvalidStoragePathException if it is not a valid key
+	 */
+	public static CacheKey parse(String raw) {
+		if (raw.isEmpty() || raw.endsWith("/")) {
+			throw new InvalidStoragePathException(raw, "a key is one or more names, without a trailing '/'");
+		}
+		StoragePath path = StoragePath.parseUriPath(raw);
+		if (path.depth() > MAX_DEPTH) {
+			throw new InvalidStoragePathException(raw, "a key has at most " + MAX_DEPTH + " names");
+		}
+		for (String name : path.segments()) {
+			if (!NAME.matcher(name).matches()) {
+				throw new InvalidStoragePathException(raw,
+						"key names are letters, digits and . _ ~ + = @ - only");
+			}
+		}
+		return new CacheKey(path);
+	}
+
+	@Override
+	public String toString() {
+		return this.path.toString().substring(1);
+	}
+
+}
