@@ -43,9 +43,9 @@ public record BuildCacheProperties(@DefaultValue("true") boolean enabled, @Defau
 	private static final String PREFIX = "wharf.buildcache.";
 
 	public BuildCacheProperties {
-		if (!basePath.matches("(/[A-Za-z0-9._~-]+)+/?")) {
+		if (!basePath.matches("(/[A-Za-z0-9._~-]+)+/?") || basePath.matches(".*/\\.\\.?(/.*)?")) {
 			throw new InvalidConfigurationException(PREFIX + "base-path", basePath,
-					"must be a path such as /cache: '/' and names of letters, digits, '.', '_', '~' or '-'");
+					"must be a path such as /cache: '/' and names of letters, digits, '.', '_', '~' or '-' (not '.' or '..')");
 		}
 		if (maxEntrySize.toBytes() <= 0) {
 			throw new InvalidConfigurationException(PREFIX + "max-entry-size", maxEntrySize.toString(),

@@ -27,8 +27,8 @@ public record CacheKey(StoragePath path) {
 	 * @throws InvalidStoragePathException if it is not a valid key
 	 */
 	public static CacheKey parse(String raw) {
-		if (raw.isEmpty() || raw.endsWith("/")) {
-			throw new InvalidStoragePathException(raw, "a key is one or more names, without a trailing '/'");
+		if (raw.isEmpty() || raw.startsWith("/") || raw.endsWith("/")) {
+			throw new InvalidStoragePathException(raw, "a key is one or more names, without an empty name");
 		}
 		StoragePath path = StoragePath.parseUriPath(raw);
 		if (path.depth() > MAX_DEPTH) {

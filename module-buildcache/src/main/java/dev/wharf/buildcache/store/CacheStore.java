@@ -109,6 +109,11 @@ public final class CacheStore implements AutoCloseable {
 		}
 	}
 
+	/** The index, for tests; {@code null} when the backend evicts by itself. */
+	@Nullable LruIndex index() {
+		return this.index;
+	}
+
 	/** Whether this store bounds itself with an index (otherwise the backend evicts). */
 	public boolean isIndexed() {
 		return this.index != null;

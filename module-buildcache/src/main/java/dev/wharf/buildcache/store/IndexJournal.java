@@ -78,7 +78,7 @@ final class IndexJournal {
 				continue;
 			}
 			try {
-				lastUses.put(StoragePath.parse(line.substring(tab + 1)), Long.parseLong(line.substring(0, tab)));
+				lastUses.put(StoragePath.reserved(line.substring(tab + 1)), Long.parseLong(line.substring(0, tab)));
 			}
 			catch (NumberFormatException | InvalidStoragePathException ex) {
 				// A damaged line costs one entry its last-use time, nothing more.

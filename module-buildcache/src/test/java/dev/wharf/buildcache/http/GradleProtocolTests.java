@@ -253,7 +253,7 @@ class GradleProtocolTests {
 	@ValueSource(strings = { "/cache/..%2fsecret", "/cache/x/..%2f..%2fsecret", "/cache/%2e%2e/secret",
 			"/cache/x/../secret", "/cache/x/%2e%2e/secret", "/cache/a//b", "/cache/.wharf-index", "/cache/x/.wharf-tmp-1",
 			"/cache/a%00b", "/cache/a%5cb", "/cache/a%5c..%5csecret", "/cache/%c0%ae%c0%ae/secret", "/cache/%ff",
-			"/cache/a%20b", "/cache/caf%C3%A9", "/cache/abc/", "/cache/a%2fb", "/cache/%252e%252e/secret" })
+			"/cache/a%20b", "/cache/caf%C3%A9", "/cache/abc/", "/cache//abc", "/cache/a%2fb", "/cache/%252e%252e/secret" })
 	void badKeysAreRefused(String target) throws Exception {
 		try (RawHttp http = new RawHttp(this.port)) {
 			assertThat(http.exchange("PUT", "/cache/secret", headers(CacheTestUsers.writer()),
