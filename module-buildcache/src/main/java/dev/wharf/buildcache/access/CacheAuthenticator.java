@@ -18,9 +18,6 @@ import dev.wharf.core.security.Authenticator;
 import dev.wharf.core.security.Authenticator.LoginResult;
 import dev.wharf.core.security.User;
 import org.jspecify.annotations.Nullable;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.server.reactive.ServerHttpRequest;
-import org.springframework.http.server.reactive.SslInfo;
 import reactor.core.publisher.Mono;
 
 /**
@@ -33,6 +30,9 @@ public final class CacheAuthenticator {
 
 	/** The protocol name in audit lines. */
 	public static final String PROTOCOL = "buildcache";
+
+	/** The outcome of most anonymous requests, made once. */
+	private static final Mono<Outcome> ANONYMOUS = Mono.just(new Outcome.Authenticated(new CacheCaller(null, null)));
 
 	private final Authenticator authenticator;
 
@@ -51,16 +51,20 @@ public final class CacheAuthenticator {
 
 	/**
 	 * Authenticates a request.
-	 * @param request the request
+	 * @param authorization the {@code Authorization} header, or {@code null}
+	 * @param certificate the client's verified TLS certificate, or {@code null}
 	 * @param address the client's address, or {@code null}
 	 * @return the outcome; never fails
 	 */
-	public Mono<Outcome> authenticate(ServerHttpRequest request, @Nullable String address) {
-		String authorization = request.getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
+	public Mono<Outcome> authenticate(@Nullable String authorization, @Nullable X509Certificate certificate,
+			@Nullable String address) {
 		if (authorization != null) {
 			return basic(authorization, address);
 		}
-		User certified = certificateUser(request.getSslInfo());
+		User certified = certificateUser(certificate);
+		if (certified == null && address == null) {
+			return ANONYMOUS;
+		}
 		return Mono.just(new Outcome.Authenticated(new CacheCaller(certified, address)));
 	}
 
@@ -104,15 +108,11 @@ public final class CacheAuthenticator {
 		}
 	}
 
-	private @Nullable User certificateUser(@Nullable SslInfo ssl) {
-		if (this.certificateAttribute == null || ssl == null) {
+	private @Nullable User certificateUser(@Nullable X509Certificate certificate) {
+		if (this.certificateAttribute == null || certificate == null) {
 			return null;
 		}
-		X509Certificate[] chain = ssl.getPeerCertificates();
-		if (chain == null || chain.length == 0) {
-			return null;
-		}
-		String name = subjectAttribute(chain[0].getSubjectX500Principal(), this.certificateAttribute);
+		String name = subjectAttribute(certificate.getSubjectX500Principal(), this.certificateAttribute);
 		return (name != null) ? this.authenticator.directory().find(name).orElse(null) : null;
 	}
 

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 import dev.wharf.buildcache.access.CacheAuthenticator;
 import dev.wharf.buildcache.access.RequestQuotas;
-import dev.wharf.buildcache.http.BuildCacheWebFilter;
+import dev.wharf.buildcache.http.CacheRoutes;
 import dev.wharf.buildcache.http.CacheRequestHandler;
 import dev.wharf.buildcache.store.CacheMetrics;
 import dev.wharf.buildcache.store.CacheStore;
@@ -29,6 +29,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
+import org.springframework.boot.reactor.netty.NettyRouteProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.ReactiveHealthIndicator;
@@ -72,8 +73,8 @@ public final class BuildCacheAutoConfiguration {
 		}
 		long maxBytes = maxBytes(properties, mount);
 		if (maxBytes > 0 && properties.maxEntrySize().toBytes() > maxBytes) {
-			logger.warn("wharf.buildcache.max-entry-size (" + properties.maxEntrySize() + ") is more than the cache's "
-					+ "size budget (" + (maxBytes >> 20) + " MB)");
+			logger.warn("wharf.buildcache.max-entry-size (" + properties.maxEntrySize().toMegabytes()
+					+ " MB) is more than the cache's size budget (" + (maxBytes >> 20) + " MB)");
 		}
 		CacheStore store = new CacheStore(mount.name(), mount.storage(),
 				new CacheStore.Settings(folder, properties.keyDigest(), properties.compression(),
@@ -135,13 +136,15 @@ public final class BuildCacheAutoConfiguration {
 	CacheRequestHandler buildCacheRequestHandler(BuildCacheProperties properties, CacheStore store,
 			CacheAuthenticator authenticator, RequestQuotas quotas, CacheMetrics metrics, AuditLog audit) {
 		return new CacheRequestHandler(properties.mount(), store, authenticator, properties.anonymous(), quotas,
-				properties.maxEntrySize().toBytes(), properties.realm(), metrics, audit);
+				properties.maxEntrySize().toBytes(), properties.realm(), properties.clientCertificates().enabled(),
+				metrics, audit);
 	}
 
 	@Bean
 	@ConditionalOnWebApplication(type = Type.REACTIVE)
-	BuildCacheWebFilter buildCacheWebFilter(BuildCacheProperties properties, CacheRequestHandler handler) {
-		return new BuildCacheWebFilter(properties.normalizedBasePath(), handler);
+	@ConditionalOnClass(NettyRouteProvider.class)
+	CacheRoutes buildCacheRoutes(BuildCacheProperties properties, CacheRequestHandler handler) {
+		return new CacheRoutes(properties.normalizedBasePath(), handler);
 	}
 
 	/** {@code /actuator/health/buildcache}, when Actuator's health support is present. */

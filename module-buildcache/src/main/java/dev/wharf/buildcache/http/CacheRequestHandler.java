@@ -2,9 +2,12 @@ package dev.wharf.buildcache.http;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.Set;
+
+import javax.net.ssl.SSLPeerUnverifiedException;
 
 import dev.wharf.buildcache.access.AnonymousAccess;
 import dev.wharf.buildcache.access.CacheAuthenticator;
@@ -20,18 +23,24 @@ import dev.wharf.core.security.AuditLog;
 import dev.wharf.core.security.AuditLog.AuditEvent;
 import dev.wharf.core.storage.InvalidStoragePathException;
 import dev.wharf.core.storage.StorageException;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.ssl.SslHandler;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpMethod;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.HttpStatusCode;
-import org.springframework.http.MediaType;
-import org.springframework.http.server.reactive.ServerHttpRequest;
-import org.springframework.http.server.reactive.ServerHttpResponse;
-import org.springframework.web.server.ServerWebExchange;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.netty.Connection;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
 
 /**
  * The cache protocol that Gradle's {@code HttpBuildCache} and the Maven build-cache extension speak:
@@ -46,7 +55,8 @@ import reactor.core.publisher.Mono;
  * down), 507 (out of space) or 500; an error after the response started aborts the connection, so a
  * client never takes a truncated entry for a whole one.
  *
- * <p>Thread-safe; never blocks.
+ * <p>Works on Reactor Netty's request and response directly (see {@link CacheRoutes}). Thread-safe; never
+ * blocks.
  */
 public final class CacheRequestHandler {
 
@@ -54,9 +64,14 @@ public final class CacheRequestHandler {
 
 	private static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(3);
 
-	private static final HttpStatusCode INSUFFICIENT_STORAGE = HttpStatusCode.valueOf(507);
+	private static final String TEXT = "text/plain;charset=UTF-8";
 
-	private static final MediaType TEXT = new MediaType("text", "plain", StandardCharsets.UTF_8);
+	private static final String OCTET_STREAM = "application/octet-stream";
+
+	/** Entries up to this size are sent whole, in one message. */
+	private static final long WHOLE = 64 * 1024;
+
+	private static final NettyDataBufferFactory BUFFERS = new NettyDataBufferFactory(ByteBufAllocator.DEFAULT);
 
 	private final String mount;
 
@@ -72,6 +87,8 @@ public final class CacheRequestHandler {
 
 	private final String challenge;
 
+	private final boolean certificates;
+
 	private final CacheMetrics metrics;
 
 	private final AuditLog audit;
@@ -85,12 +102,13 @@ public final class CacheRequestHandler {
 	 * @param quotas request limits
 	 * @param maxEntrySize the largest entry, in bytes
 	 * @param realm the realm of the Basic challenge
+	 * @param certificates whether TLS client certificates may identify users
 	 * @param metrics where refusals are counted
 	 * @param audit where refused writes are recorded
 	 */
 	public CacheRequestHandler(String mount, CacheStore store, CacheAuthenticator authenticator,
-			AnonymousAccess anonymous, RequestQuotas quotas, long maxEntrySize, String realm, CacheMetrics metrics,
-			AuditLog audit) {
+			AnonymousAccess anonymous, RequestQuotas quotas, long maxEntrySize, String realm, boolean certificates,
+			CacheMetrics metrics, AuditLog audit) {
 		this.mount = mount;
 		this.store = store;
 		this.authenticator = authenticator;
@@ -98,24 +116,25 @@ public final class CacheRequestHandler {
 		this.quotas = quotas;
 		this.maxEntrySize = maxEntrySize;
 		this.challenge = "Basic realm=\"" + realm + "\", charset=\"UTF-8\"";
+		this.certificates = certificates;
 		this.metrics = metrics;
 		this.audit = audit;
 	}
 
 	/**
 	 * Handles a request for an entry.
-	 * @param exchange the exchange
+	 * @param request the request
+	 * @param response its response
 	 * @param rawKey the raw (percent-encoded) request path after the base path and its slash
 	 * @return completes when the response is sent
 	 */
-	public Mono<Void> handle(ServerWebExchange exchange, String rawKey) {
-		ServerHttpRequest request = exchange.getRequest();
-		ServerHttpResponse response = exchange.getResponse();
-		HttpMethod method = request.getMethod();
+	public Mono<Void> handle(HttpServerRequest request, HttpServerResponse response, String rawKey) {
+		Reply reply = new Reply(request, response);
+		HttpMethod method = request.method();
 		boolean write = HttpMethod.PUT.equals(method);
 		if (!write && !HttpMethod.GET.equals(method) && !HttpMethod.HEAD.equals(method)) {
-			response.getHeaders().setAllow(Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.PUT));
-			return respond(response, HttpStatus.METHOD_NOT_ALLOWED, "Use GET, HEAD or PUT");
+			response.header(HttpHeaderNames.ALLOW, "GET, HEAD, PUT");
+			return reply.text(HttpResponseStatus.METHOD_NOT_ALLOWED, "Use GET, HEAD or PUT");
 		}
 		CacheKey key;
 		try {
@@ -123,15 +142,20 @@ public final class CacheRequestHandler {
 		}
 		catch (InvalidStoragePathException ex) {
 			this.metrics.rejected("invalid-key");
-			return respond(response, HttpStatus.BAD_REQUEST, ex.getMessage());
+			return reply.text(HttpResponseStatus.BAD_REQUEST, ex.getMessage());
 		}
-		String address = address(request);
-		return this.authenticator.authenticate(request, address).flatMap(outcome -> {
+		HttpHeaders headers = request.requestHeaders();
+		String authorization = headers.get(HttpHeaderNames.AUTHORIZATION);
+		X509Certificate certificate = (this.certificates && authorization == null) ? peerCertificate(request) : null;
+		// The address costs a string per request: only worked out when something uses it.
+		String address = (authorization != null || certificate != null || this.quotas.isLimited() || write)
+				? address(request) : null;
+		return this.authenticator.authenticate(authorization, certificate, address).flatMap(outcome -> {
 			if (outcome instanceof Outcome.Throttled throttled) {
-				return throttled(response, throttled.retryAfter());
+				return throttled(reply, throttled.retryAfter());
 			}
 			if (!(outcome instanceof Outcome.Authenticated authenticated)) {
-				return unauthorized(response, "Wrong user name or password");
+				return unauthorized(reply, "Wrong user name or password");
 			}
 			CacheCaller caller = authenticated.caller();
 			if (!(write ? caller.mayWrite(this.anonymous) : caller.mayRead(this.anonymous))) {
@@ -140,154 +164,205 @@ public final class CacheRequestHandler {
 							this.mount + ":" + key, "denied", address));
 				}
 				if (caller.isAnonymous()) {
-					return unauthorized(response, "Log in to " + (write ? "store entries" : "read entries"));
+					return unauthorized(reply, "Log in to " + (write ? "store entries" : "read entries"));
 				}
 				this.metrics.rejected("forbidden");
-				return respond(response, HttpStatus.FORBIDDEN,
+				return reply.text(HttpResponseStatus.FORBIDDEN,
 						"User '" + caller.name() + "' may not " + (write ? "store" : "read") + " cache entries");
 			}
 			Optional<Duration> wait = this.quotas.take(caller);
 			if (wait.isPresent()) {
-				return throttled(response, wait.get());
+				return throttled(reply, wait.get());
 			}
-			return write ? put(request, response, key) : get(response, key, HttpMethod.HEAD.equals(method));
-		}).onErrorResume(error -> failed(response, error));
+			return write ? put(request, reply, key) : get(reply, key);
+		}).onErrorResume(error -> failed(reply, error));
 	}
 
-	private Mono<Void> get(ServerHttpResponse response, CacheKey key, boolean head) {
-		return this.store.get(key, !head)
-			.map(entry -> send(response, entry, head))
-			.defaultIfEmpty(Mono.defer(() -> {
-				response.setStatusCode(HttpStatus.NOT_FOUND);
-				response.getHeaders().setContentLength(0);
-				return response.setComplete();
-			}))
-			.flatMap(action -> action);
+	private Mono<Void> get(Reply reply, CacheKey key) {
+		return this.store.get(key, !reply.head)
+			.map(entry -> reply.entry(entry))
+			.defaultIfEmpty(Mono.defer(() -> reply.empty(HttpResponseStatus.NOT_FOUND)))
+			.flatMap(send -> send);
 	}
 
-	private static Mono<Void> send(ServerHttpResponse response, CacheEntry entry, boolean head) {
-		response.setStatusCode(HttpStatus.OK);
-		HttpHeaders headers = response.getHeaders();
-		headers.setContentLength(entry.length());
-		headers.setContentType(MediaType.APPLICATION_OCTET_STREAM);
-		return head ? response.setComplete() : response.writeWith(entry.content());
-	}
-
-	private Mono<Void> put(ServerHttpRequest request, ServerHttpResponse response, CacheKey key) {
-		long length = request.getHeaders().getContentLength();
+	private Mono<Void> put(HttpServerRequest request, Reply reply, CacheKey key) {
+		long length;
+		try {
+			String announced = request.requestHeaders().get(HttpHeaderNames.CONTENT_LENGTH);
+			length = (announced != null) ? Long.parseLong(announced.trim()) : -1;
+		}
+		catch (NumberFormatException ex) {
+			return reply.text(HttpResponseStatus.BAD_REQUEST, "Content-Length is not a number");
+		}
 		if (length > this.maxEntrySize) {
 			// Refused before the body is read: a client waiting for "100 Continue" never sends it.
-			return tooLarge(response);
+			return tooLarge(reply);
 		}
-		return this.store.put(key, request.getBody(), length).then(Mono.defer(() -> {
-			response.setStatusCode(HttpStatus.CREATED);
-			response.getHeaders().setContentLength(0);
-			return response.setComplete();
-		}));
+		// As Spring does: hold each buffer past Reactor Netty's own release; the storage releases it.
+		Flux<DataBuffer> body = request.receive().retain().map(BUFFERS::wrap);
+		return this.store.put(key, body, length).then(Mono.defer(() -> reply.empty(HttpResponseStatus.CREATED)));
 	}
 
 	/**
 	 * Answers a health check of the cache's storage: 200 {@code {"status":"UP"}} or 503
 	 * {@code {"status":"DOWN"}}, without authentication and without details.
-	 * @param exchange the exchange
+	 * @param request the request
+	 * @param response its response
 	 * @return completes when the response is sent
 	 */
-	public Mono<Void> health(ServerWebExchange exchange) {
-		ServerHttpResponse response = exchange.getResponse();
-		HttpMethod method = exchange.getRequest().getMethod();
+	public Mono<Void> health(HttpServerRequest request, HttpServerResponse response) {
+		Reply reply = new Reply(request, response);
+		HttpMethod method = request.method();
 		if (!HttpMethod.GET.equals(method) && !HttpMethod.HEAD.equals(method)) {
-			response.getHeaders().setAllow(Set.of(HttpMethod.GET, HttpMethod.HEAD));
-			return respond(response, HttpStatus.METHOD_NOT_ALLOWED, "Use GET or HEAD");
+			response.header(HttpHeaderNames.ALLOW, "GET, HEAD");
+			return reply.text(HttpResponseStatus.METHOD_NOT_ALLOWED, "Use GET or HEAD");
 		}
 		return this.store.checkHealth()
 			.timeout(HEALTH_TIMEOUT)
 			.then(Mono.just(true))
 			.onErrorResume(error -> Mono.just(false))
 			.flatMap(up -> {
-				response.setStatusCode(up ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE);
-				response.getHeaders().setContentType(MediaType.APPLICATION_JSON);
-				response.getHeaders().setCacheControl("no-store");
-				return write(response, up ? "{\"status\":\"UP\"}" : "{\"status\":\"DOWN\"}");
+				response.header(HttpHeaderNames.CACHE_CONTROL, "no-store");
+				return reply.bytes(up ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
+						"application/json", up ? "{\"status\":\"UP\"}" : "{\"status\":\"DOWN\"}");
 			});
 	}
 
-	private Mono<Void> failed(ServerHttpResponse response, Throwable error) {
-		if (response.isCommitted()) {
+	private Mono<Void> failed(Reply reply, Throwable error) {
+		if (reply.response.hasSentHeaders()) {
 			// Too late for a status: failing aborts the connection, so the client sees an error, never a
 			// short entry.
 			return Mono.error(error);
 		}
 		if (error instanceof EntryTooLargeException) {
-			return tooLarge(response);
+			return tooLarge(reply);
 		}
 		if (error instanceof StorageException storage) {
 			return switch (storage.kind()) {
-				case NOT_FOUND -> {
-					response.setStatusCode(HttpStatus.NOT_FOUND);
-					response.getHeaders().setContentLength(0);
-					yield response.setComplete();
-				}
+				case NOT_FOUND -> reply.empty(HttpResponseStatus.NOT_FOUND);
 				case BACKEND_UNAVAILABLE -> {
 					this.metrics.rejected("unavailable");
-					response.getHeaders().set(HttpHeaders.RETRY_AFTER, "5");
-					yield respond(response, HttpStatus.SERVICE_UNAVAILABLE, "The cache's storage is unavailable");
+					reply.response.header(HttpHeaderNames.RETRY_AFTER, "5");
+					yield reply.text(HttpResponseStatus.SERVICE_UNAVAILABLE, "The cache's storage is unavailable");
 				}
 				case QUOTA_EXCEEDED -> {
 					this.metrics.rejected("full");
-					yield respond(response, INSUFFICIENT_STORAGE, "The cache's storage is full");
+					yield reply.text(HttpResponseStatus.INSUFFICIENT_STORAGE, "The cache's storage is full");
 				}
-				case INVALID_PATH, INVALID_CONTENT -> respond(response, HttpStatus.BAD_REQUEST, storage.getMessage());
-				case CONFLICT, ALREADY_EXISTS -> respond(response, HttpStatus.CONFLICT, storage.getMessage());
-				case ACCESS_DENIED -> respond(response, HttpStatus.FORBIDDEN, "The cache's storage refused access");
-				case UNSUPPORTED -> respond(response, HttpStatus.NOT_IMPLEMENTED, storage.getMessage());
-				case IO_ERROR -> internalError(response, error);
+				case INVALID_PATH, INVALID_CONTENT -> reply.text(HttpResponseStatus.BAD_REQUEST, storage.getMessage());
+				case CONFLICT, ALREADY_EXISTS -> reply.text(HttpResponseStatus.CONFLICT, storage.getMessage());
+				case ACCESS_DENIED -> reply.text(HttpResponseStatus.FORBIDDEN, "The cache's storage refused access");
+				case UNSUPPORTED -> reply.text(HttpResponseStatus.NOT_IMPLEMENTED, storage.getMessage());
+				case IO_ERROR -> internalError(reply, error);
 			};
 		}
-		return internalError(response, error);
+		return internalError(reply, error);
 	}
 
-	private Mono<Void> internalError(ServerHttpResponse response, Throwable error) {
+	private Mono<Void> internalError(Reply reply, Throwable error) {
 		logger.warn("Build cache request failed", error);
-		return respond(response, HttpStatus.INTERNAL_SERVER_ERROR, "The cache failed to answer");
+		return reply.text(HttpResponseStatus.INTERNAL_SERVER_ERROR, "The cache failed to answer");
 	}
 
-	private Mono<Void> unauthorized(ServerHttpResponse response, String message) {
+	private Mono<Void> unauthorized(Reply reply, String message) {
 		this.metrics.rejected("unauthorized");
-		response.getHeaders().set(HttpHeaders.WWW_AUTHENTICATE, this.challenge);
-		return respond(response, HttpStatus.UNAUTHORIZED, message);
+		reply.response.header(HttpHeaderNames.WWW_AUTHENTICATE, this.challenge);
+		return reply.text(HttpResponseStatus.UNAUTHORIZED, message);
 	}
 
-	private Mono<Void> throttled(ServerHttpResponse response, Duration wait) {
+	private Mono<Void> throttled(Reply reply, Duration wait) {
 		this.metrics.rejected("throttled");
 		long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
-		response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(seconds));
-		return respond(response, HttpStatus.TOO_MANY_REQUESTS, "Too many requests; retry in " + seconds + " s");
+		reply.response.header(HttpHeaderNames.RETRY_AFTER, Long.toString(seconds));
+		return reply.text(HttpResponseStatus.TOO_MANY_REQUESTS, "Too many requests; retry in " + seconds + " s");
 	}
 
-	private Mono<Void> tooLarge(ServerHttpResponse response) {
+	private Mono<Void> tooLarge(Reply reply) {
 		this.metrics.rejected("too-large");
-		return respond(response, HttpStatus.PAYLOAD_TOO_LARGE,
+		return reply.text(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
 				"Entries are limited to " + this.maxEntrySize + " bytes");
 	}
 
-	private static Mono<Void> respond(ServerHttpResponse response, HttpStatusCode status, @Nullable String message) {
-		response.setStatusCode(status);
-		response.getHeaders().setContentType(TEXT);
-		return write(response, (message != null) ? message + "\n" : "\n");
-	}
-
-	private static Mono<Void> write(ServerHttpResponse response, String text) {
-		byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-		response.getHeaders().setContentLength(bytes.length);
-		return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(bytes)));
-	}
-
-	private static @Nullable String address(ServerHttpRequest request) {
-		InetSocketAddress remote = request.getRemoteAddress();
+	private static @Nullable String address(HttpServerRequest request) {
+		InetSocketAddress remote = request.remoteAddress();
 		if (remote == null) {
 			return null;
 		}
 		return (remote.getAddress() != null) ? remote.getAddress().getHostAddress() : remote.getHostString();
+	}
+
+	/** The verified certificate the client presented in the TLS handshake, if any. */
+	private static @Nullable X509Certificate peerCertificate(HttpServerRequest request) {
+		if (!(request instanceof Connection connection)) {
+			return null;
+		}
+		SslHandler ssl = connection.channel().pipeline().get(SslHandler.class);
+		if (ssl == null) {
+			return null;
+		}
+		try {
+			Certificate[] chain = ssl.engine().getSession().getPeerCertificates();
+			return (chain.length > 0 && chain[0] instanceof X509Certificate certificate) ? certificate : null;
+		}
+		catch (SSLPeerUnverifiedException none) {
+			return null;
+		}
+	}
+
+	/** Writes one response: headers every answer carries, and no body after HEAD. */
+	private static final class Reply {
+
+		private final HttpServerResponse response;
+
+		private final boolean head;
+
+		Reply(HttpServerRequest request, HttpServerResponse response) {
+			this.response = response;
+			this.head = HttpMethod.HEAD.equals(request.method());
+			// As Http10KeepAliveFilter does for WebFlux: HTTP/1.0 clients are told that the connection stays.
+			String connection = request.requestHeaders().get(HttpHeaderNames.CONNECTION);
+			if (connection != null && connection.equalsIgnoreCase("keep-alive")) {
+				response.header(HttpHeaderNames.CONNECTION, "keep-alive");
+			}
+		}
+
+		Mono<Void> entry(CacheEntry entry) {
+			this.response.status(HttpResponseStatus.OK)
+				.header(HttpHeaderNames.CONTENT_TYPE, OCTET_STREAM)
+				.header(HttpHeaderNames.CONTENT_LENGTH, Long.toString(entry.length()));
+			if (this.head) {
+				return this.response.send().then();
+			}
+			if (entry.length() <= WHOLE) {
+				// Small entries go out as one message with their headers (one write, one flush), and a storage
+				// error while reading them still gets a status.
+				return DataBufferUtils.join(entry.content())
+					.flatMap(buffer -> this.response.sendObject(NettyDataBufferFactory.toByteBuf(buffer)).then())
+					.switchIfEmpty(Mono.defer(() -> this.response.send().then()));
+			}
+			return this.response.send(entry.content().map(NettyDataBufferFactory::toByteBuf)).then();
+		}
+
+		Mono<Void> empty(HttpResponseStatus status) {
+			this.response.status(status).header(HttpHeaderNames.CONTENT_LENGTH, "0");
+			return this.response.send().then();
+		}
+
+		Mono<Void> text(HttpResponseStatus status, @Nullable String message) {
+			return bytes(status, TEXT, (message != null) ? message + "\n" : "\n");
+		}
+
+		Mono<Void> bytes(HttpResponseStatus status, String type, String text) {
+			byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+			this.response.status(status)
+				.header(HttpHeaderNames.CONTENT_TYPE, type)
+				.header(HttpHeaderNames.CONTENT_LENGTH, Integer.toString(bytes.length));
+			if (this.head) {
+				return this.response.send().then();
+			}
+			return this.response.sendObject(Unpooled.wrappedBuffer(bytes)).then();
+		}
+
 	}
 
 }

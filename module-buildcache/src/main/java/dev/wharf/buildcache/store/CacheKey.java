@@ -1,7 +1,5 @@
 package dev.wharf.buildcache.store;
 
-import java.util.regex.Pattern;
-
 import dev.wharf.core.storage.InvalidStoragePathException;
 import dev.wharf.core.storage.StoragePath;
 
@@ -18,8 +16,6 @@ public record CacheKey(StoragePath path) {
 	/** Most names in a key. */
 	public static final int MAX_DEPTH = 16;
 
-	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._~+=@-]{1,255}");
-
 	/**
 	 * Parses the raw (percent-encoded) part of a request path after the base path and its slash.
 	 * @param raw such as {@code v1.1/org.example/demo/5f3c/buildinfo.xml}
@@ -35,12 +31,25 @@ public record CacheKey(StoragePath path) {
 			throw new InvalidStoragePathException(raw, "a key has at most " + MAX_DEPTH + " names");
 		}
 		for (String name : path.segments()) {
-			if (!NAME.matcher(name).matches()) {
+			if (!isKeyName(name)) {
 				throw new InvalidStoragePathException(raw,
 						"key names are letters, digits and . _ ~ + = @ - only");
 			}
 		}
 		return new CacheKey(path);
+	}
+
+	/** A loop rather than a regular expression: this runs for every request. */
+	private static boolean isKeyName(String name) {
+		for (int i = 0; i < name.length(); i++) {
+			char c = name.charAt(i);
+			boolean allowed = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.'
+					|| c == '_' || c == '~' || c == '+' || c == '=' || c == '@' || c == '-';
+			if (!allowed) {
+				return false;
+			}
+		}
+		return !name.isEmpty();
 	}
 
 	@Override

@@ -1,7 +1,6 @@
 package dev.wharf.buildcache.store;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
@@ -99,7 +98,7 @@ public final class CacheStore implements AutoCloseable {
 				Math.max(2, Runtime.getRuntime().availableProcessors()), 10_000, "wharf-buildcache-deflate", 60, true)
 				: null;
 		if (settings.maxBytes() > 0 && storage.capabilities().contains(Capability.LIST)) {
-			this.index = new LruIndex(settings.maxBytes(), settings.maxAge().toMillis(), Clock.systemUTC());
+			this.index = new LruIndex(settings.maxBytes(), settings.maxAge().toMillis(), System::currentTimeMillis);
 			this.journal = new IndexJournal(storage, this.folder);
 			metrics.gauges(this.index);
 		}
@@ -180,7 +179,10 @@ public final class CacheStore implements AutoCloseable {
 		}).doOnNext(found -> {
 			if (this.index != null) {
 				this.index.touch(path);
-				this.changed.set(true);
+				// Read first: hits are frequent, and a write on every one would bounce the cache line.
+				if (!this.changed.get()) {
+					this.changed.set(true);
+				}
 			}
 			this.metrics.hit();
 		}).switchIfEmpty(Mono.fromRunnable(this.metrics::miss)).onErrorResume(NotFoundException.class, missing -> {
@@ -231,13 +233,24 @@ public final class CacheStore implements AutoCloseable {
 				return Mono.error(new EntryTooLargeException(this.maxEntrySize));
 			}
 			StoragePath path = pathOf(key);
-			Flux<DataBuffer> bounded = bounded(content);
+			AtomicBoolean read = new AtomicBoolean();
+			Flux<DataBuffer> bounded = bounded(content).doOnSubscribe(subscription -> read.set(true));
 			Flux<DataBuffer> stored = (this.codec != null) ? Deflating.deflate(bounded, this.codec) : bounded;
-			long storedLength = (this.codec != null) ? WriteOptions.UNKNOWN_LENGTH : length;
+			WriteOptions options = new WriteOptions(WriteMode.REPLACE,
+					(this.codec != null) ? WriteOptions.UNKNOWN_LENGTH : length);
 			if (this.index != null && length >= 0) {
 				evict(this.index.makeRoom(length), "size");
 			}
-			return parentOf(path).then(this.storage.write(path, stored, new WriteOptions(WriteMode.REPLACE, storedLength)))
+			return parentOf(path).then(this.storage.write(path, stored, options))
+				.onErrorResume(NotFoundException.class, gone -> {
+					// An eviction removed the folder just before the write began: make it again and retry,
+					// unless the body was already being read.
+					if (read.get() || path.parent() == null) {
+						return Mono.error(gone);
+					}
+					this.knownFolders.remove(path.parent());
+					return parentOf(path).then(this.storage.write(path, stored, options));
+				})
 				.doOnNext(written -> {
 					this.metrics.put();
 					if (this.index != null) {
@@ -291,24 +304,23 @@ public final class CacheStore implements AutoCloseable {
 		Flux.fromIterable(victims)
 			.flatMap(victim -> this.storage.delete(victim, false)
 				.onErrorResume(NotFoundException.class, gone -> Mono.empty())
-				.then(removeEmptyFolders(victim.parent())), 4)
+				.then(removeEmptyFolder(victim.parent())), 4)
 			.subscribe(null, error -> logger.warn("Build cache on mount '" + this.mount
 					+ "': could not delete an evicted entry: " + error.getMessage()));
 	}
 
 	/**
-	 * Removes the folders of a multi-name key once they are empty, so that evicted keys leave nothing
-	 * behind (a memory mount charges for every folder). A write into such a folder at the same moment
-	 * may fail; the client then just retries later.
+	 * Removes the folder of a multi-name key once it is empty (Maven's checksum folders: one per build of a
+	 * module), so that evicted keys leave nothing behind; a memory mount charges for every folder. The
+	 * folders above it are shared by many keys and stay. A write into the folder at the same moment makes it
+	 * again (see {@link #put}).
 	 */
-	private Mono<Void> removeEmptyFolders(@Nullable StoragePath folder) {
+	private Mono<Void> removeEmptyFolder(@Nullable StoragePath folder) {
 		if (!this.folders || folder == null || !folder.startsWith(this.folder) || folder.equals(this.folder)) {
 			return Mono.empty();
 		}
 		this.knownFolders.remove(folder);
-		return this.storage.delete(folder, false)
-			.then(Mono.defer(() -> removeEmptyFolders(folder.parent())))
-			.onErrorResume(notEmptyOrGone -> Mono.empty());
+		return this.storage.delete(folder, false).onErrorResume(notEmptyOrGone -> Mono.empty());
 	}
 
 	private Mono<Void> saveIndex() {

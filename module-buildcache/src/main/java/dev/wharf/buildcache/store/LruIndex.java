@@ -1,12 +1,12 @@
 package dev.wharf.buildcache.store;
 
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 import dev.wharf.core.storage.StoragePath;
 
@@ -15,15 +15,22 @@ import dev.wharf.core.storage.StoragePath;
  * budget and a maximum idle age. The index decides what to evict; the caller deletes it. Strict LRU (not a
  * frequency sketch) so that what goes first is predictable and the order can be saved and restored.
  *
+ * <p>Each entry counts {@value #ENTRY_CHARGE} bytes beyond its content against the budget: that is about
+ * what an entry costs in bookkeeping (the index's own, and a memory mount's nodes), so a cache of many
+ * tiny entries stays within the heap it was sized for.
+ *
  * <p>Thread-safe: every method holds the index's lock for a short, allocation-light step.
  */
 final class LruIndex {
+
+	/** Bytes each entry counts beyond its content. */
+	static final long ENTRY_CHARGE = 512;
 
 	private final long maxBytes;
 
 	private final long maxIdleMillis;
 
-	private final Clock clock;
+	private final LongSupplier clock;
 
 	private final LinkedHashMap<StoragePath, Entry> entries = new LinkedHashMap<>(1024, 0.75f, true);
 
@@ -33,9 +40,9 @@ final class LruIndex {
 	 * Creates an empty index.
 	 * @param maxBytes the byte budget
 	 * @param maxIdleMillis entries unused for longer expire; 0 for never
-	 * @param clock the time source
+	 * @param clock the time, in epoch milliseconds
 	 */
-	LruIndex(long maxBytes, long maxIdleMillis, Clock clock) {
+	LruIndex(long maxBytes, long maxIdleMillis, LongSupplier clock) {
 		this.maxBytes = maxBytes;
 		this.maxIdleMillis = maxIdleMillis;
 		this.clock = clock;
@@ -46,7 +53,7 @@ final class LruIndex {
 		return this.maxBytes;
 	}
 
-	/** Bytes of all entries. */
+	/** Bytes of all entries, with their charges. */
 	synchronized long bytes() {
 		return this.bytes;
 	}
@@ -63,7 +70,7 @@ final class LruIndex {
 	synchronized void touch(StoragePath path) {
 		Entry entry = this.entries.get(path);
 		if (entry != null) {
-			entry.lastUsed = this.clock.millis();
+			entry.lastUsed = this.clock.getAsLong();
 		}
 	}
 
@@ -74,10 +81,10 @@ final class LruIndex {
 	 * @return the removed entries, for the caller to delete
 	 */
 	synchronized List<StoragePath> makeRoom(long incoming) {
-		if (incoming > this.maxBytes) {
+		if (incoming + ENTRY_CHARGE > this.maxBytes) {
 			return List.of();
 		}
-		return evictUntil(this.maxBytes - incoming);
+		return evictUntil(this.maxBytes - incoming - ENTRY_CHARGE);
 	}
 
 	/**
@@ -88,8 +95,8 @@ final class LruIndex {
 	 * @return the removed entries, for the caller to delete
 	 */
 	synchronized List<StoragePath> record(StoragePath path, long size) {
-		Entry previous = this.entries.put(path, new Entry(size, this.clock.millis()));
-		this.bytes += size - ((previous != null) ? previous.size : 0);
+		Entry previous = this.entries.put(path, new Entry(size + ENTRY_CHARGE, this.clock.getAsLong()));
+		this.bytes += size + ENTRY_CHARGE - ((previous != null) ? previous.weight : 0);
 		return evictUntil(this.maxBytes, path);
 	}
 
@@ -107,13 +114,13 @@ final class LruIndex {
 		this.bytes = 0;
 		for (Snapshot snapshot : sorted) {
 			if (!since.containsKey(snapshot.path()) && !this.entries.containsKey(snapshot.path())) {
-				this.entries.put(snapshot.path(), new Entry(snapshot.size(), snapshot.lastUsed()));
-				this.bytes += snapshot.size();
+				this.entries.put(snapshot.path(), new Entry(snapshot.size() + ENTRY_CHARGE, snapshot.lastUsed()));
+				this.bytes += snapshot.size() + ENTRY_CHARGE;
 			}
 		}
 		since.forEach((path, entry) -> {
 			this.entries.put(path, entry);
-			this.bytes += entry.size;
+			this.bytes += entry.weight;
 		});
 		return evictUntil(this.maxBytes);
 	}
@@ -125,7 +132,7 @@ final class LruIndex {
 	synchronized void forget(StoragePath path) {
 		Entry removed = this.entries.remove(path);
 		if (removed != null) {
-			this.bytes -= removed.size;
+			this.bytes -= removed.weight;
 		}
 	}
 
@@ -146,7 +153,7 @@ final class LruIndex {
 		if (this.maxIdleMillis <= 0) {
 			return List.of();
 		}
-		long limit = this.clock.millis() - this.maxIdleMillis;
+		long limit = this.clock.getAsLong() - this.maxIdleMillis;
 		List<StoragePath> removed = new ArrayList<>();
 		// Access order: the eldest entries come first, so the scan stops at the first fresh one.
 		Iterator<Map.Entry<StoragePath, Entry>> it = this.entries.entrySet().iterator();
@@ -155,7 +162,7 @@ final class LruIndex {
 			if (next.getValue().lastUsed > limit) {
 				break;
 			}
-			this.bytes -= next.getValue().size;
+			this.bytes -= next.getValue().weight;
 			removed.add(next.getKey());
 			it.remove();
 		}
@@ -168,7 +175,7 @@ final class LruIndex {
 	 */
 	synchronized List<Snapshot> snapshot() {
 		List<Snapshot> snapshot = new ArrayList<>(this.entries.size());
-		this.entries.forEach((path, entry) -> snapshot.add(new Snapshot(path, entry.size, entry.lastUsed)));
+		this.entries.forEach((path, entry) -> snapshot.add(new Snapshot(path, entry.weight - ENTRY_CHARGE, entry.lastUsed)));
 		return snapshot;
 	}
 
@@ -183,7 +190,7 @@ final class LruIndex {
 			if (keep.length > 0 && next.getKey().equals(keep[0])) {
 				continue;
 			}
-			this.bytes -= next.getValue().size;
+			this.bytes -= next.getValue().weight;
 			removed.add(next.getKey());
 			it.remove();
 		}
@@ -202,12 +209,13 @@ final class LruIndex {
 
 	private static final class Entry {
 
-		private final long size;
+		/** The content's size plus the entry charge. */
+		private final long weight;
 
 		private long lastUsed;
 
-		Entry(long size, long lastUsed) {
-			this.size = size;
+		Entry(long weight, long lastUsed) {
+			this.weight = weight;
 			this.lastUsed = lastUsed;
 		}
 

@@ -4,13 +4,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.stream.Stream;
 
 import dev.wharf.buildcache.testsupport.BuildCacheTestApplication;
 import dev.wharf.buildcache.testsupport.CacheTestUsers;
 import dev.wharf.buildcache.testsupport.RawHttp;
 import dev.wharf.buildcache.testsupport.RawHttp.Response;
+import dev.wharf.core.storage.StorageTestSupport;
 import dev.wharf.core.testsupport.Tmpfs;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -58,9 +58,7 @@ class DiskFullTests {
 	}
 
 	private static byte[] entry(long seed, int size) {
-		byte[] bytes = new byte[size];
-		new SplittableRandom(seed).nextBytes(bytes);
-		return bytes;
+		return StorageTestSupport.randomBytes(seed, 0, size);
 	}
 
 	private Response exchange(String method, String key, String authorization, byte[] body) throws Exception {

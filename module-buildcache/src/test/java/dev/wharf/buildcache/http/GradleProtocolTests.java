@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -14,6 +13,7 @@ import dev.wharf.buildcache.testsupport.BuildCacheTestApplication;
 import dev.wharf.buildcache.testsupport.CacheTestUsers;
 import dev.wharf.buildcache.testsupport.RawHttp;
 import dev.wharf.buildcache.testsupport.RawHttp.Response;
+import dev.wharf.core.storage.StorageTestSupport;
 import dev.wharf.core.testsupport.WharfTestProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -63,9 +63,7 @@ class GradleProtocolTests {
 	}
 
 	private static byte[] entry(long seed, int size) {
-		byte[] bytes = new byte[size];
-		new SplittableRandom(seed).nextBytes(bytes);
-		return bytes;
+		return StorageTestSupport.randomBytes(seed, 0, size);
 	}
 
 	private static List<String> gradlePut(String... extra) {

@@ -4,12 +4,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 
 import dev.wharf.buildcache.testsupport.BuildCacheTestApplication;
 import dev.wharf.buildcache.testsupport.CacheTestUsers;
 import dev.wharf.buildcache.testsupport.RawHttp;
 import dev.wharf.buildcache.testsupport.RawHttp.Response;
+import dev.wharf.core.storage.StorageTestSupport;
 import dev.wharf.core.storage.memcached.MemcachedProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -65,9 +65,7 @@ class MemcachedBuildCacheTests {
 	}
 
 	private static byte[] entry(long seed, int size) {
-		byte[] bytes = new byte[size];
-		new SplittableRandom(seed).nextBytes(bytes);
-		return bytes;
+		return StorageTestSupport.randomBytes(seed, 0, size);
 	}
 
 	private static String key(int i) {

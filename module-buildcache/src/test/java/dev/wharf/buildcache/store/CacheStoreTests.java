@@ -85,7 +85,8 @@ class CacheStoreTests {
 	@Test
 	void theIndexSurvivesARestartWithItsOrder() throws Exception {
 		Storage storage = local();
-		CacheStore first = store(storage, 10_000, Compression.NONE, KeyDigest.NONE);
+		long budget = 3 * (3000 + LruIndex.ENTRY_CHARGE) + 100;
+		CacheStore first = store(storage, budget, Compression.NONE, KeyDigest.NONE);
 		for (String key : List.of("a", "b", "c")) {
 			put(first, key, randomBytes(1, 0, 3000));
 			Thread.sleep(20);
@@ -94,12 +95,12 @@ class CacheStoreTests {
 		first.close();
 		assertThat(this.temp.resolve(".wharf-buildcache/.wharf-index")).isRegularFile();
 
-		CacheStore second = store(storage, 10_000, Compression.NONE, KeyDigest.NONE);
+		CacheStore second = store(storage, budget, Compression.NONE, KeyDigest.NONE);
 		for (int i = 0; i < 200 && second.index().size() < 3; i++) {
 			Thread.sleep(20);
 		}
 		assertThat(second.index().size()).isEqualTo(3);
-		assertThat(second.index().bytes()).isEqualTo(9000);
+		assertThat(second.index().bytes()).isEqualTo(3 * (3000 + LruIndex.ENTRY_CHARGE));
 		// Least recently used: b (a was read after c was written).
 		put(second, "d", randomBytes(2, 0, 3000));
 		awaitGone(second, "b");
@@ -111,18 +112,30 @@ class CacheStoreTests {
 	}
 
 	@Test
-	void evictingAMavenEntryRemovesItsEmptyFolders() throws Exception {
+	void evictingAMavenEntryRemovesItsEmptyFolder() throws Exception {
 		Storage storage = local();
-		CacheStore store = store(storage, 5000, Compression.NONE, KeyDigest.NONE);
+		CacheStore store = store(storage, 5000 + LruIndex.ENTRY_CHARGE, Compression.NONE, KeyDigest.NONE);
 		put(store, "v1.1/org.example/demo/0011/buildinfo.xml", randomBytes(1, 0, 3000));
 		Thread.sleep(20);
 		put(store, "v1.1/org.example/other/0022/buildinfo.xml", randomBytes(2, 0, 3000));
 		awaitGone(store, "v1.1/org.example/demo/0011/buildinfo.xml");
-		for (int i = 0; i < 200 && Files.exists(this.temp.resolve(".wharf-buildcache/v1.1/org.example/demo")); i++) {
+		for (int i = 0; i < 200 && Files.exists(this.temp.resolve(".wharf-buildcache/v1.1/org.example/demo/0011")); i++) {
 			Thread.sleep(20);
 		}
-		assertThat(this.temp.resolve(".wharf-buildcache/v1.1/org.example/demo")).doesNotExist();
+		assertThat(this.temp.resolve(".wharf-buildcache/v1.1/org.example/demo/0011")).doesNotExist();
 		assertThat(this.temp.resolve(".wharf-buildcache/v1.1/org.example/other/0022/buildinfo.xml")).isRegularFile();
+		store.close();
+	}
+
+	@Test
+	void aFolderRemovedUnderAWriteIsMadeAgain() throws Exception {
+		Storage storage = local();
+		CacheStore store = store(storage, 10_000_000, Compression.NONE, KeyDigest.NONE);
+		put(store, "v1.1/g/a/01/first", randomBytes(1, 0, 10));
+		// As an eviction of the folder's last entry would, just before the next write into it.
+		storage.delete(StoragePath.reserved("/.wharf-buildcache/v1.1/g/a/01"), true).block(TIMEOUT);
+		put(store, "v1.1/g/a/01/second", randomBytes(2, 0, 10));
+		assertThat(get(store, "v1.1/g/a/01/second")).isEqualTo(randomBytes(2, 0, 10));
 		store.close();
 	}
 

@@ -1,10 +1,8 @@
 package dev.wharf.buildcache.store;
 
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 import dev.wharf.core.storage.StoragePath;
 import org.junit.jupiter.api.Test;
@@ -18,24 +16,10 @@ class LruIndexTests {
 
 	private final AtomicLong now = new AtomicLong(1_000_000);
 
-	private final Clock clock = new Clock() {
+	private final LongSupplier clock = this.now::get;
 
-		@Override
-		public java.time.ZoneId getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(java.time.ZoneId zone) {
-			return this;
-		}
-
-		@Override
-		public Instant instant() {
-			return Instant.ofEpochMilli(LruIndexTests.this.now.get());
-		}
-
-	};
+	/** Content plus charge of a 100-byte entry. */
+	private static final long W = 100 + LruIndex.ENTRY_CHARGE;
 
 	private static StoragePath p(String name) {
 		return StoragePath.parse("/" + name);
@@ -47,7 +31,7 @@ class LruIndexTests {
 
 	@Test
 	void evictsTheLeastRecentlyUsedFirstWhenTheBudgetIsPassed() {
-		LruIndex index = new LruIndex(300, 0, this.clock);
+		LruIndex index = new LruIndex(3 * W, 0, this.clock);
 		assertThat(index.record(p("a"), 100)).isEmpty();
 		later();
 		assertThat(index.record(p("b"), 100)).isEmpty();
@@ -56,32 +40,32 @@ class LruIndexTests {
 		later();
 		index.touch(p("a"));
 		assertThat(index.record(p("d"), 100)).containsExactly(p("b"));
-		assertThat(index.makeRoom(150)).containsExactly(p("c"), p("a"));
-		assertThat(index.bytes()).isEqualTo(100);
+		assertThat(index.makeRoom(W + 50)).containsExactly(p("c"), p("a"));
+		assertThat(index.bytes()).isEqualTo(W);
 		assertThat(index.size()).isEqualTo(1);
 	}
 
 	@Test
 	void aRecordedEntryIsNeverItsOwnVictimAndReplacingCountsOnce() {
-		LruIndex index = new LruIndex(100, 0, this.clock);
+		LruIndex index = new LruIndex(W, 0, this.clock);
 		index.record(p("a"), 60);
 		index.record(p("a"), 80);
-		assertThat(index.bytes()).isEqualTo(80);
-		assertThat(index.record(p("huge"), 500)).containsExactly(p("a"));
+		assertThat(index.bytes()).isEqualTo(80 + LruIndex.ENTRY_CHARGE);
+		assertThat(index.record(p("huge"), 5 * W)).containsExactly(p("a"));
 		assertThat(index.size()).isEqualTo(1);
 		// An entry larger than the whole budget evicts nothing beforehand.
-		assertThat(index.makeRoom(1000)).isEmpty();
+		assertThat(index.makeRoom(10 * W)).isEmpty();
 	}
 
 	@Test
 	void shrinkFreesAtLeastWhatIsAskedFromTheOldest() {
-		LruIndex index = new LruIndex(10_000, 0, this.clock);
+		LruIndex index = new LruIndex(100 * W, 0, this.clock);
 		for (String name : List.of("a", "b", "c", "d")) {
 			index.record(p(name), 100);
 			later();
 		}
-		assertThat(index.shrink(150)).containsExactly(p("a"), p("b"));
-		assertThat(index.bytes()).isEqualTo(200);
+		assertThat(index.shrink(W + 1)).containsExactly(p("a"), p("b"));
+		assertThat(index.bytes()).isEqualTo(2 * W);
 	}
 
 	@Test
@@ -104,7 +88,7 @@ class LruIndexTests {
 
 	@Test
 	void restoredEntriesCountAsOlderThanEverythingUsedSinceStartUp() {
-		LruIndex index = new LruIndex(400, 0, this.clock);
+		LruIndex index = new LruIndex(4 * W, 0, this.clock);
 		index.record(p("fresh"), 100);
 		index.record(p("rewritten"), 100);
 		List<StoragePath> evicted = index.restore(List.of(new LruIndex.Snapshot(p("second"), 100, 20),
@@ -113,9 +97,10 @@ class LruIndexTests {
 		assertThat(evicted).containsExactly(p("first"));
 		assertThat(index.snapshot()).extracting(LruIndex.Snapshot::path)
 			.containsExactly(p("second"), p("third"), p("fresh"), p("rewritten"));
-		assertThat(index.bytes()).isEqualTo(400);
+		assertThat(index.bytes()).isEqualTo(4 * W);
+		assertThat(index.snapshot()).extracting(LruIndex.Snapshot::size).containsOnly(100L);
 		index.forget(p("third"));
-		assertThat(index.bytes()).isEqualTo(300);
+		assertThat(index.bytes()).isEqualTo(3 * W);
 	}
 
 }

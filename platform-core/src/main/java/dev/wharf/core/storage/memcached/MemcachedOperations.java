@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -199,47 +200,27 @@ final class MemcachedOperations implements AutoCloseable {
 	}
 
 	private <T> Mono<T> fetch(Supplier<Future<T>> operation) {
-		return Mono.create(sink -> {
-			Future<T> future;
-			try {
-				future = operation.get();
-			}
-			catch (RuntimeException ex) {
-				sink.error(notQueued(ex));
-				return;
-			}
-			Settled settled = watch(sink, future);
-			Runnable completed = () -> {
-				if (!settled.settle()) {
-					return;
-				}
-				OperationStatus status = status(future);
-				if (status.isSuccess()) {
-					try {
-						T value = future.get();
-						if (value != null) {
-							sink.success(value);
-						}
-						else {
-							sink.success();
-						}
+		return call(operation, (future, sink) -> {
+			OperationStatus status = status(future);
+			if (status.isSuccess()) {
+				try {
+					T value = future.get();
+					if (value != null) {
+						sink.success(value);
 					}
-					catch (Exception ex) {
-						sink.error(new StorageIoException("Mount '" + this.mount + "': memcached read failed", ex));
+					else {
+						sink.success();
 					}
 				}
-				else if (status.getStatusCode() == StatusCode.ERR_NOT_FOUND) {
-					sink.success();
+				catch (Exception ex) {
+					sink.error(new StorageIoException("Mount '" + this.mount + "': memcached read failed", ex));
 				}
-				else {
-					sink.error(failure(status));
-				}
-			};
-			if (future instanceof GetFuture<T> get) {
-				get.addListener(done -> completed.run());
+			}
+			else if (status.getStatusCode() == StatusCode.ERR_NOT_FOUND) {
+				sink.success();
 			}
 			else {
-				((OperationFuture<?>) future).addListener(done -> completed.run());
+				sink.error(failure(status));
 			}
 		});
 	}
@@ -251,7 +232,7 @@ final class MemcachedOperations implements AutoCloseable {
 	 * @return completes once memcached stored it
 	 */
 	Mono<Void> set(String key, byte[] value) {
-		return store(key, () -> this.client.set(key, this.expirationSeconds, value, BytesTranscoder.INSTANCE))
+		return store(() -> this.client.set(key, this.expirationSeconds, value, BytesTranscoder.INSTANCE))
 			.flatMap(stored -> stored ? Mono.empty()
 					: Mono.error(new StorageIoException("Mount '" + this.mount + "': memcached did not store an item")));
 	}
@@ -263,7 +244,7 @@ final class MemcachedOperations implements AutoCloseable {
 	 * @return whether it was stored; {@code false} if the key exists
 	 */
 	Mono<Boolean> add(String key, byte[] value) {
-		return store(key, () -> this.client.add(key, this.expirationSeconds, value, BytesTranscoder.INSTANCE));
+		return store(() -> this.client.add(key, this.expirationSeconds, value, BytesTranscoder.INSTANCE));
 	}
 
 	/**
@@ -272,7 +253,7 @@ final class MemcachedOperations implements AutoCloseable {
 	 * @return whether it existed
 	 */
 	Mono<Boolean> delete(String key) {
-		return store(key, () -> this.client.delete(key));
+		return store(() -> this.client.delete(key));
 	}
 
 	/**
@@ -282,37 +263,51 @@ final class MemcachedOperations implements AutoCloseable {
 	 * @return whether it was deleted; {@code false} if it is gone or was replaced meanwhile
 	 */
 	Mono<Boolean> delete(String key, long cas) {
-		return store(key, () -> this.client.delete(key, cas));
+		return store(() -> this.client.delete(key, cas));
 	}
 
-	private Mono<Boolean> store(String key, Supplier<OperationFuture<Boolean>> operation) {
+	private Mono<Boolean> store(Supplier<OperationFuture<Boolean>> operation) {
+		return call(operation, (future, sink) -> {
+			OperationStatus status = status(future);
+			if (status.isSuccess()) {
+				sink.success(true);
+			}
+			else if (status.getStatusCode() == StatusCode.ERR_EXISTS || status.getStatusCode() == StatusCode.ERR_NOT_FOUND
+					|| status.getStatusCode() == StatusCode.ERR_NOT_STORED) {
+				sink.success(false);
+			}
+			else {
+				sink.error(failure(status));
+			}
+		});
+	}
+
+	/**
+	 * Starts an operation on subscription and settles the sink from its future once, by whichever comes
+	 * first: its completion (on the callback pool), the time-out, or cancellation.
+	 */
+	private <F extends Future<?>, T> Mono<T> call(Supplier<? extends F> start, BiConsumer<F, MonoSink<T>> complete) {
 		return Mono.create(sink -> {
-			OperationFuture<Boolean> future;
+			F future;
 			try {
-				future = operation.get();
+				future = start.get();
 			}
 			catch (RuntimeException ex) {
 				sink.error(notQueued(ex));
 				return;
 			}
 			Settled settled = watch(sink, future);
-			future.addListener(done -> {
-				if (!settled.settle()) {
-					return;
+			Runnable completed = () -> {
+				if (settled.settle()) {
+					complete.accept(future, sink);
 				}
-				OperationStatus status = status(future);
-				if (status.isSuccess()) {
-					sink.success(true);
-				}
-				else if (status.getStatusCode() == StatusCode.ERR_EXISTS
-						|| status.getStatusCode() == StatusCode.ERR_NOT_FOUND
-						|| status.getStatusCode() == StatusCode.ERR_NOT_STORED) {
-					sink.success(false);
-				}
-				else {
-					sink.error(failure(status));
-				}
-			});
+			};
+			if (future instanceof GetFuture<?> get) {
+				get.addListener(done -> completed.run());
+			}
+			else {
+				((OperationFuture<?>) future).addListener(done -> completed.run());
+			}
 		});
 	}
 

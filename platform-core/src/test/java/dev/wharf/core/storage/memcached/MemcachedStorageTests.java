@@ -77,6 +77,14 @@ class MemcachedStorageTests {
 		storage.write(StoragePath.parse(path), content(text), WriteOptions.replace()).block(TIMEOUT);
 	}
 
+	/** Stores {@code /key-0} to {@code /key-39}, holding {@code value-0} to {@code value-39}. */
+	private static MemcachedStorage storeKeys(MemcachedStorage storage) {
+		for (int i = 0; i < 40; i++) {
+			put(storage, "/key-" + i, "value-" + i);
+		}
+		return storage;
+	}
+
 	private static String get(MemcachedStorage storage, String path) {
 		return text(storage.read(StoragePath.parse(path), ByteRange.all()));
 	}
@@ -85,10 +93,7 @@ class MemcachedStorageTests {
 	void spreadsKeysOverEveryServerAndReadsThemBack() throws Exception {
 		MemcachedProcess first = memcached();
 		MemcachedProcess second = memcached();
-		MemcachedStorage storage = storage(properties(first, second));
-		for (int i = 0; i < 40; i++) {
-			put(storage, "/key-" + i, "value-" + i);
-		}
+		MemcachedStorage storage = storeKeys(storage(properties(first, second)));
 		assertThat(first.items()).isPositive();
 		assertThat(second.items()).isPositive();
 		assertThat(first.items() + second.items()).isEqualTo(40);
@@ -129,10 +134,7 @@ class MemcachedStorageTests {
 	void withOneOfTwoServersDownOnlyItsKeysFail() throws Exception {
 		MemcachedProcess first = memcached();
 		MemcachedProcess second = memcached();
-		MemcachedStorage storage = storage(properties(first, second));
-		for (int i = 0; i < 40; i++) {
-			put(storage, "/key-" + i, "value-" + i);
-		}
+		MemcachedStorage storage = storeKeys(storage(properties(first, second)));
 		long onSecond = second.items();
 		second.kill();
 		awaitFailure(storage);
