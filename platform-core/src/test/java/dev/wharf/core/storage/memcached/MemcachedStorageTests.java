@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.util.unit.DataSize;
+import reactor.test.StepVerifier;
 
 import static dev.wharf.core.storage.StorageTestSupport.TIMEOUT;
 import static dev.wharf.core.storage.StorageTestSupport.bytes;
@@ -128,6 +129,21 @@ class MemcachedStorageTests {
 		// The restarted memcached is empty.
 		assertThatThrownBy(() -> storage.stat(StoragePath.parse("/before")).block(TIMEOUT))
 			.isInstanceOf(NotFoundException.class);
+	}
+
+	@Test
+	void aServerKilledDuringAReadFailsTheReadInsteadOfEndingItShort() throws Exception {
+		MemcachedProcess memcached = memcached();
+		MemcachedStorage storage = storage(properties(memcached));
+		StoragePath path = StoragePath.parse("/large");
+		storage.write(path, random(6, 1024 * 1024, 8192), WriteOptions.replace()).block(TIMEOUT);
+		StepVerifier.create(storage.read(path, ByteRange.all()), 1)
+			.assertNext(DataBufferUtils::release)
+			.then(memcached::kill)
+			.thenRequest(Long.MAX_VALUE)
+			.thenConsumeWhile(buffer -> DataBufferUtils.release(buffer) || true)
+			.expectErrorSatisfies(error -> assertThat(error).isInstanceOf(BackendUnavailableException.class))
+			.verify(TIMEOUT);
 	}
 
 	@Test
