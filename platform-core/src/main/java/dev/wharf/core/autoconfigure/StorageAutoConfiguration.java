@@ -3,6 +3,7 @@ package dev.wharf.core.autoconfigure;
 import java.time.Duration;
 
 import dev.wharf.core.storage.local.LocalStorageProvider;
+import dev.wharf.core.storage.memcached.MemcachedStorageProvider;
 import dev.wharf.core.storage.memory.MemoryStorageProvider;
 import dev.wharf.core.storage.metrics.MeteredStorage;
 import dev.wharf.core.storage.mount.MountRegistry;
@@ -47,6 +48,18 @@ public final class StorageAutoConfiguration {
 		return MountRegistry.create(Binder.get(environment), providers.orderedStream().toList(),
 				(meters != null) ? (mount, type, storage) -> new MeteredStorage(storage, meters, mount, type)
 						: MountRegistry.Decorator.NONE);
+	}
+
+	/** The {@code memcached} backend, unless spymemcached was left out of the application. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "net.spy.memcached.MemcachedClient")
+	static class MemcachedConfiguration {
+
+		@Bean
+		MemcachedStorageProvider memcachedStorageProvider() {
+			return new MemcachedStorageProvider();
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
