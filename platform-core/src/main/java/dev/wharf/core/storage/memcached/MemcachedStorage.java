@@ -35,6 +35,7 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -144,7 +145,9 @@ public final class MemcachedStorage implements Storage {
 					int from = (int) (Math.max(offset, chunkStart) - chunkStart);
 					int to = (int) (Math.min(offset + length, chunkStart + bytes.length) - chunkStart);
 					return wrap(bytes, from, to - from);
-				}), READ_AHEAD, 1);
+				}), READ_AHEAD, 1)
+				// Several chunks in flight fail together when a server dies; the caller wants one typed error.
+				.onErrorMap(Exceptions::isMultiple, error -> Exceptions.unwrapMultiple(error).get(0));
 		});
 	}
 
