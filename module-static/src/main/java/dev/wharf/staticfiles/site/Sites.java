@@ -92,7 +92,8 @@ public final class Sites {
 		List<String> hosts = hosts(property + ".hosts", site.hosts());
 		if (site.mount() == null || site.mount().isBlank()) {
 			throw new InvalidConfigurationException(property + ".mount", null,
-					"every site needs a mount; configured mounts: " + mounts.names());
+					"every site needs a mount; configured mounts: "
+							+ String.join(", ", mounts.all().stream().map(Mount::name).toList()));
 		}
 		Mount mount = mounts.require(property + ".mount", site.mount());
 		if (mount.storage().needsUserCredentials()) {

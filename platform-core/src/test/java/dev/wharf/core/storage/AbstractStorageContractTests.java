@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.NettyDataBuffer;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -339,6 +340,20 @@ public abstract class AbstractStorageContractTests {
 			assertFails(storage.write(path("/released"), random(1, 100_000, 8192, buffers), WriteOptions.createNew()),
 					AlreadyExistsException.class);
 			assertThat(buffers.unreleased()).isZero();
+		}
+
+		@Test
+		void writeReleasesEachBufferExactlyOnce() {
+			// Like a server's request body: the buffer's producer keeps its own reference and drops it later.
+			List<NettyDataBuffer> sent = new ArrayList<>();
+			Flux<DataBuffer> content = random(3, 300_000, 8192, buffers).doOnNext(buffer -> {
+				NettyDataBuffer netty = (NettyDataBuffer) buffer;
+				netty.retain();
+				sent.add(netty);
+			});
+			storage.write(path("/once"), content, WriteOptions.replace()).block(TIMEOUT);
+			assertThat(sent).isNotEmpty().allSatisfy(buffer -> assertThat(buffer.getNativeBuffer().refCnt()).isEqualTo(1));
+			sent.forEach(NettyDataBuffer::release);
 		}
 
 		@Test

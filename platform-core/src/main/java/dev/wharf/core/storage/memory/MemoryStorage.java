@@ -138,9 +138,11 @@ public final class MemoryStorage implements Storage {
 				finally {
 					DataBufferUtils.release(buffer);
 				}
-			}).then(Mono.fromCallable(() -> upload.commit(path, options.mode())))
-				.doFinally(signal -> upload.releaseIfUncommitted())
-				.doOnDiscard(DataBuffer.class, DataBufferUtils::release);
+			})
+				// Before then(): then() discards every element it ignores, which doOnNext already released.
+				.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
+				.then(Mono.fromCallable(() -> upload.commit(path, options.mode())))
+				.doFinally(signal -> upload.releaseIfUncommitted());
 		});
 	}
 

@@ -61,14 +61,17 @@ public final class ChannelWrites {
 				finally {
 					DataBufferUtils.release(buffer);
 				}
-			}).then(Mono.fromCallable(() -> {
-				long total = written.get();
-				if (expectedLength >= 0 && total != expectedLength) {
-					throw new InvalidContentException("Content ended after " + total + " of the announced "
-							+ expectedLength + " bytes");
-				}
-				return total;
-			})).doOnDiscard(DataBuffer.class, DataBufferUtils::release);
+			})
+				// Before then(): then() discards every element it ignores, which doOnNext already released.
+				.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
+				.then(Mono.fromCallable(() -> {
+					long total = written.get();
+					if (expectedLength >= 0 && total != expectedLength) {
+						throw new InvalidContentException("Content ended after " + total + " of the announced "
+								+ expectedLength + " bytes");
+					}
+					return total;
+				}));
 		});
 	}
 
