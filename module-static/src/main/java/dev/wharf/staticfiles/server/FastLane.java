@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
 import dev.wharf.staticfiles.cache.FileCache;
-import dev.wharf.staticfiles.http.RequestTargets;
+import dev.wharf.core.web.RequestTargets;
 import dev.wharf.staticfiles.resolve.Representation;
 import dev.wharf.staticfiles.resolve.ResolvedFile;
 import dev.wharf.staticfiles.resolve.SharedChannel;

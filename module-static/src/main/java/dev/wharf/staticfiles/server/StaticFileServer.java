@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.List;
 
 import dev.wharf.core.storage.mount.MountRegistry;
+import dev.wharf.core.web.RouteOrder;
 import dev.wharf.staticfiles.cache.FileCache;
 import dev.wharf.staticfiles.cache.LocalChangeWatcher;
 import dev.wharf.staticfiles.resolve.FileResolver;
@@ -14,12 +15,13 @@ import dev.wharf.staticfiles.site.StaticFilesProperties;
 import dev.wharf.staticfiles.site.StaticFilesProperties.CacheProperties;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.reactor.netty.NettyRouteProvider;
-import io.netty.channel.ChannelPipeline;
+import org.springframework.core.Ordered;
 import reactor.netty.NettyPipeline;
 import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerRoutes;
@@ -29,14 +31,15 @@ import reactor.netty.http.server.HttpServerRoutes;
  * Netty routes that answer requests under a site's prefix. The routes sit in front of Spring WebFlux: a
  * static request is answered directly on Reactor Netty, without WebFlux's exchange, filter chain and
  * handler mapping (which would cost several times nginx's work for a small file); every other request
- * goes on to WebFlux unchanged. Sites are tried most specific first.
+ * goes on to WebFlux unchanged. Sites are tried most specific first, and after other modules' own endpoints
+ * ({@link RouteOrder#SITES}): a site at {@code /} leaves the build cache's base path to the build cache.
  *
  * <p>Because of this, static requests do not pass through WebFlux filters or Spring's request metrics;
  * static sites are public and have their own counter ({@code wharf.static.requests}).
  *
  * <p>Thread-safe. {@link #close} stops the change watcher and empties the cache.
  */
-public final class StaticFileServer implements NettyRouteProvider, AutoCloseable {
+public final class StaticFileServer implements NettyRouteProvider, Ordered, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(StaticFileServer.class);
 
@@ -138,6 +141,11 @@ public final class StaticFileServer implements NettyRouteProvider, AutoCloseable
 	/** How many requests the fast lane answered, for tests. */
 	long fastLaneAnswers() {
 		return (this.fastLane != null) ? this.fastLane.answered() : 0;
+	}
+
+	@Override
+	public int getOrder() {
+		return RouteOrder.SITES;
 	}
 
 	@Override

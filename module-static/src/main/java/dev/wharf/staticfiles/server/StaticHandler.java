@@ -7,7 +7,7 @@ import dev.wharf.core.storage.StorageException;
 import dev.wharf.core.storage.StorageIoException;
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.staticfiles.cache.FileCache;
-import dev.wharf.staticfiles.http.RequestTargets;
+import dev.wharf.core.web.RequestTargets;
 import dev.wharf.staticfiles.resolve.ResolvedFile;
 import dev.wharf.staticfiles.resolve.Resolution;
 import dev.wharf.staticfiles.site.Site;

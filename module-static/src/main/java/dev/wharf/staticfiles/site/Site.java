@@ -6,7 +6,7 @@ import java.util.Map;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.StoragePath;
-import dev.wharf.staticfiles.http.RequestTargets;
+import dev.wharf.core.web.RequestTargets;
 import org.jspecify.annotations.Nullable;
 
 /**

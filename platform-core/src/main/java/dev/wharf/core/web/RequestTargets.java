@@ -1,4 +1,4 @@
-package dev.wharf.staticfiles.http;
+package dev.wharf.core.web;
 
 /**
  * The raw (still percent-encoded) path of a request target (RFC 9112, section 3.2): the origin form
