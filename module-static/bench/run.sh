@@ -67,9 +67,11 @@ if [ "$PIN" = yes ]; then
 	client_cpu=(taskset -c 1)
 fi
 
-sed -e "s#@ROOT@#$work/www#g" -e "s#@PORT@#$NGINX_PORT#g" -e "s#@RUN@#$work/run#g" \
-	module-static/bench/nginx.conf > "$work/nginx.conf"
-"${server_cpu[@]}" nginx -c "$work/nginx.conf" -p "$work/run" &
+# The harness's nginx (load-tests/peers/nginx.conf), one worker per core.
+mkdir -p "$work/run/cache"
+sed -e "s#@ROOT@#$work/www#g" -e "s#@PORT@#$NGINX_PORT#g" -e "s#@CACHE@#$work/run/cache#g" \
+	-e "s#@WORKERS@#$(nproc)#g" load-tests/peers/nginx.conf > "$work/nginx.conf"
+"${server_cpu[@]}" nginx -c "$work/nginx.conf" -p "$work/run" -g 'daemon off;' &
 nginx_pid=$!
 
 case "$CACHE" in
@@ -93,19 +95,21 @@ fi
 	--server.port="$WHARF_PORT" --server.shutdown=immediate --wharf.state-dir="$work/state" \
 	--wharf.storage.mounts.bench.type=local --wharf.storage.mounts.bench.root="$work/www/static" \
 	"--wharf.static.sites[0].prefix=/static/" "--wharf.static.sites[0].mount=bench" $cache \
+	--wharf.buildcache.enabled=false --wharf.filemanager.enabled=false --wharf.ftp.enabled=false \
 	> "$work/wharf.log" 2>&1) &
 wharf_pid=$!
 
 wait_for() {
 	for _ in $(seq 1 240); do
 		curl -sf -o /dev/null "$1" && return 0
+		kill -0 "$2" 2> /dev/null || break
 		sleep 0.5
 	done
 	echo "not answering: $1 (see $work)" >&2
 	exit 1
 }
-wait_for "http://127.0.0.1:$NGINX_PORT/static/87b.txt"
-wait_for "http://127.0.0.1:$WHARF_PORT/static/87b.txt"
+wait_for "http://127.0.0.1:$NGINX_PORT/static/87b.txt" "$nginx_pid"
+wait_for "http://127.0.0.1:$WHARF_PORT/static/87b.txt" "$wharf_pid"
 cmp <(curl -s "http://127.0.0.1:$NGINX_PORT/static/1m.bin") <(curl -s "http://127.0.0.1:$WHARF_PORT/static/1m.bin")
 
 # CPU time (user + system, in clock ticks) of a process and its children (nginx's workers).
@@ -176,7 +180,7 @@ fi
 	echo
 	echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(uname -sr)"
 	echo "load before the run ended: $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "nginx: $(nginx -v 2>&1 | cut -d/ -f2), config module-static/bench/nginx.conf"
+	echo "nginx: $(nginx -v 2>&1 | cut -d/ -f2), config load-tests/peers/nginx.conf"
 	echo "Wharf: $("$JAVA" -version 2>&1 | head -1), profile $PROFILE (${jvm_options[*]:-JVM defaults}), cache $CACHE, pinned $PIN"
 	echo "ab: $(ab -V | head -1); wrk: -t1 -c100 -d${DURATION}s"
 } | tee -a "$table"
