@@ -87,10 +87,7 @@ public final class FileCache implements LocalChangeWatcher.Listener, AutoCloseab
 	 * {@link #resolve})
 	 */
 	public @Nullable ResolvedFile fresh(Site site, String rawPath) {
-		if (this.entries == null) {
-			return null;
-		}
-		Entry entry = this.entries.getIfPresent(new Key(site, rawPath));
+		Entry entry = entry(site, rawPath);
 		if (entry == null) {
 			return null;
 		}
@@ -120,16 +117,17 @@ public final class FileCache implements LocalChangeWatcher.Listener, AutoCloseab
 	 * @return the file (within its trust period, or while another request checks it), or {@code null}
 	 */
 	public @Nullable ResolvedFile peek(Site site, String rawPath) {
-		if (this.entries == null) {
-			return null;
-		}
-		Entry entry = this.entries.getIfPresent(new Key(site, rawPath));
+		Entry entry = entry(site, rawPath);
 		if (entry == null) {
 			return null;
 		}
 		long now = System.nanoTime();
 		return (now - entry.checkedAt < this.revalidateNanos || isChecking(entry.checking.get(), now)) ? entry.file
 				: null;
+	}
+
+	private @Nullable Entry entry(Site site, String rawPath) {
+		return (this.entries != null) ? this.entries.getIfPresent(new Key(site, rawPath)) : null;
 	}
 
 	/**

@@ -2,13 +2,11 @@ package dev.wharf.staticfiles.autoconfigure;
 
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
-import dev.wharf.core.testsupport.Requirements;
+import dev.wharf.core.testsupport.ApacheBench;
 import dev.wharf.core.testsupport.WharfTestProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -109,17 +107,7 @@ class StaticFilesApplicationTests {
 
 	@Test
 	void apacheBenchKeepAliveCompletes() throws Exception {
-		Path ab = Requirements.requireExecutable("ab", "apache2-utils");
-		Process process = new ProcessBuilder(ab.toString(), "-k", "-c", "10", "-n", "2000", "-s", "20",
-				"http://127.0.0.1:" + this.port + "/static/hello.txt")
-			.redirectErrorStream(true)
-			.start();
-		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-		assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
-		assertThat(process.exitValue()).as(output).isZero();
-		assertThat(output).contains("Complete requests:      2000")
-			.contains("Failed requests:        0")
-			.contains("Keep-Alive requests:    2000")
+		assertThat(ApacheBench.keepAlive("http://127.0.0.1:" + this.port + "/static/hello.txt", 10, 2000))
 			.contains("Document Length:        13 bytes");
 	}
 
