@@ -131,7 +131,9 @@ public final class MemoryStorage implements Storage {
 				return null;
 			});
 			Upload upload = new Upload(options.expectedLength());
-			return content.doOnNext(buffer -> {
+			// The discard hook sits upstream of doOnNext: then() discards every element it ignores, and each
+			// one was already released once.
+			return content.doOnDiscard(DataBuffer.class, DataBufferUtils::release).doOnNext(buffer -> {
 				try {
 					upload.append(buffer);
 				}
@@ -139,8 +141,7 @@ public final class MemoryStorage implements Storage {
 					DataBufferUtils.release(buffer);
 				}
 			}).then(Mono.fromCallable(() -> upload.commit(path, options.mode())))
-				.doFinally(signal -> upload.releaseIfUncommitted())
-				.doOnDiscard(DataBuffer.class, DataBufferUtils::release);
+				.doFinally(signal -> upload.releaseIfUncommitted());
 		});
 	}
 

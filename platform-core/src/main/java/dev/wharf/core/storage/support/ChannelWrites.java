@@ -39,7 +39,9 @@ public final class ChannelWrites {
 			Scheduler scheduler) {
 		return Mono.defer(() -> {
 			AtomicLong written = new AtomicLong();
-			return content.publishOn(scheduler, PREFETCH).doOnNext(buffer -> {
+			// The discard hook sits upstream of doOnNext: then() discards every element it ignores, and each
+			// one was already released once.
+			return content.publishOn(scheduler, PREFETCH).doOnDiscard(DataBuffer.class, DataBufferUtils::release).doOnNext(buffer -> {
 				try {
 					long total = written.addAndGet(buffer.readableByteCount());
 					if (expectedLength >= 0 && total > expectedLength) {
@@ -68,7 +70,7 @@ public final class ChannelWrites {
 							+ expectedLength + " bytes");
 				}
 				return total;
-			})).doOnDiscard(DataBuffer.class, DataBufferUtils::release);
+			}));
 		});
 	}
 
