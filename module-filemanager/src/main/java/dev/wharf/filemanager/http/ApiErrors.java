@@ -10,6 +10,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
+import reactor.netty.channel.AbortedException;
 
 /**
  * The one place where errors become HTTP statuses and messages: {@link StorageErrorKind}s, the API's own
@@ -56,6 +57,10 @@ public final class ApiErrors {
 				logger.warn("Storage failure: " + storage.getMessage(), storage.getCause());
 			}
 			return new Answer(status, storage.getMessage(), null);
+		}
+		if (error instanceof AbortedException) {
+			// The client went away: nobody reads this answer, and nothing went wrong on the server.
+			return new Answer(HttpStatus.BAD_REQUEST, "Connection closed", null);
 		}
 		if (error instanceof RejectedExecutionException) {
 			return new Answer(HttpStatus.SERVICE_UNAVAILABLE, "Server busy, try again", Duration.ofSeconds(1));

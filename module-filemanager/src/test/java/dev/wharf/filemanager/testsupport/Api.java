@@ -190,6 +190,35 @@ public final class Api {
 			return body(text.getBytes(StandardCharsets.UTF_8));
 		}
 
+		/**
+		 * Sends it through a plain socket, byte for byte as written, for targets that are not even a valid URI
+		 * (a bare {@code %}, a backslash); the connection is closed after the answer.
+		 */
+		public Answer sendRaw() throws Exception {
+			byte[] content = this.body;
+			StringBuilder head = new StringBuilder(this.method + " " + this.target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+					+ "Connection: close\r\n");
+			this.headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
+			head.append("Content-Length: ").append((content != null) ? content.length : 0).append("\r\n\r\n");
+			byte[] headBytes = head.toString().getBytes(StandardCharsets.ISO_8859_1);
+			byte[] request = new byte[headBytes.length + ((content != null) ? content.length : 0)];
+			System.arraycopy(headBytes, 0, request, 0, headBytes.length);
+			if (content != null) {
+				System.arraycopy(content, 0, request, headBytes.length, content.length);
+			}
+			String response = raw(request, false);
+			int end = response.indexOf("\r\n\r\n");
+			assertThat(end).as(response).isPositive();
+			String[] lines = response.substring(0, end).split("\r\n");
+			Map<String, String> headers = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+			for (int i = 1; i < lines.length; i++) {
+				int colon = lines[i].indexOf(':');
+				headers.put(lines[i].substring(0, colon).trim(), lines[i].substring(colon + 1).trim());
+			}
+			byte[] body = response.substring(end + 4).getBytes(StandardCharsets.ISO_8859_1);
+			return new Answer(Integer.parseInt(lines[0].split(" ")[1]), headers, body);
+		}
+
 		/** Sends it and waits for the whole answer. */
 		public Answer send() {
 			byte[] content = this.body;

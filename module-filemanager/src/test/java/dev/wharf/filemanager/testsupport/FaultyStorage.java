@@ -1,5 +1,6 @@
 package dev.wharf.filemanager.testsupport;
 
+import java.time.Duration;
 import java.util.Set;
 
 import dev.wharf.core.storage.ByteRange;
@@ -18,7 +19,7 @@ import reactor.core.publisher.Mono;
 /**
  * A memory storage whose disk "fails" for some files: reading a file whose name starts with
  * {@code unreadable} fails with an I/O error (at once, or after the first bytes for names starting with
- * {@code unreadable-late}). Root can read any local file, so a real unreadable file cannot be made in CI.
+ * {@code unreadable-late}, as a disk that fails part-way). Root can read any local file, so a real unreadable file cannot be made in CI.
  */
 final class FaultyStorage implements Storage {
 
@@ -63,7 +64,8 @@ final class FaultyStorage implements Storage {
 	public Flux<DataBuffer> read(StoragePath path, ByteRange range) {
 		if (path.name().startsWith("unreadable-late")) {
 			return this.delegate.read(path, ByteRange.of(range.offset(), 3))
-				.concatWith(Mono.error(new StorageIoException("I/O error on " + path, null)));
+				.concatWith(Mono.delay(Duration.ofMillis(200))
+					.then(Mono.error(new StorageIoException("I/O error on " + path, null))));
 		}
 		if (path.name().startsWith("unreadable")) {
 			return Flux.error(new StorageIoException("I/O error on " + path, null));
