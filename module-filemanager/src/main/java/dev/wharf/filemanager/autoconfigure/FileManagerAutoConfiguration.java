@@ -65,7 +65,7 @@ public final class FileManagerAutoConfiguration {
 		FileManagerProperties.Thumbnails thumbnails = properties.thumbnails();
 		// CPU-bound work: one thread per core and a short queue; past it requests get 503, not a long wait.
 		return new ThumbnailService(thumbnails.size(), thumbnails.maxPixels(), thumbnails.maxFileSize().toBytes(),
-				thumbnails.cacheSize().toBytes(),
+				thumbnails.effectiveCacheBytes(),
 				Schedulers.newBoundedElastic(thumbnails.effectiveThreads(), 64, "wharf-thumbnail", 60, true));
 	}
 

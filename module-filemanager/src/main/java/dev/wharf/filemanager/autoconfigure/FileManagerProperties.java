@@ -38,7 +38,8 @@ public record FileManagerProperties(@DefaultValue("true") boolean enabled, @Defa
 	 * Image previews ({@code cat?thumbnail=true}).
 	 *
 	 * @param size the short side of a thumbnail, in pixels
-	 * @param cacheSize the memory the thumbnail cache may use; 0 turns the cache off
+	 * @param cacheSize the memory the thumbnail cache may use, at most an eighth of the JVM's heap; 0 turns
+	 * the cache off
 	 * @param maxPixels the most pixels (width × height) an image may declare; larger images are refused
 	 * before they are decoded
 	 * @param maxFileSize the largest image file read
@@ -63,6 +64,12 @@ public record FileManagerProperties(@DefaultValue("true") boolean enabled, @Defa
 				throw new InvalidConfigurationException(PREFIX + "thumbnails.threads", Integer.toString(threads),
 						"must be 0 (one per CPU) or more");
 			}
+		}
+
+		/** The cache's size in bytes: as configured, but at most an eighth of the heap (small JVM profiles). */
+		public long effectiveCacheBytes() {
+			long heap = Runtime.getRuntime().maxMemory();
+			return (heap == Long.MAX_VALUE) ? this.cacheSize.toBytes() : Math.min(this.cacheSize.toBytes(), heap / 8);
 		}
 
 		/** The threads to start. */

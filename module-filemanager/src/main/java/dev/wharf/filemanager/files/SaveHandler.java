@@ -8,10 +8,10 @@ import dev.wharf.filemanager.auth.AuthenticatedHandler;
 import dev.wharf.filemanager.auth.Caller;
 import dev.wharf.filemanager.http.ApiException;
 import dev.wharf.filemanager.http.ApiResponses;
+import dev.wharf.filemanager.http.BodyLimit;
 import dev.wharf.filemanager.http.Conditions;
 import dev.wharf.filemanager.http.Query;
 import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.server.ServerWebExchange;
@@ -64,32 +64,11 @@ public final class SaveHandler implements AuthenticatedHandler {
 				.onErrorResume(NotFoundException.class, missing -> Mono.empty());
 		}
 		WriteOptions options = (length >= 0) ? WriteOptions.replace().withExpectedLength(length) : WriteOptions.replace();
-		Flux<DataBuffer> body = limited(exchange.getRequest().getBody(), this.maxUploadBytes);
+		long max = this.maxUploadBytes;
+		Flux<DataBuffer> body = BodyLimit.limit(exchange.getRequest().getBody(), max, () -> tooLarge(max));
 		Mono<?> write = precondition.then(storage.write(location.path(), body, options));
 		return this.audit.record(exchange, caller, "write", location.auditTarget(), write)
 			.then(Mono.defer(() -> ApiResponses.ok(exchange)));
-	}
-
-	/**
-	 * Fails a body once it passes a size, releasing the buffer that passed it.
-	 * @param body the request body
-	 * @param max the most bytes allowed
-	 * @return the body, cut off with a 413 error past the limit
-	 */
-	public static Flux<DataBuffer> limited(Flux<DataBuffer> body, long max) {
-		return Flux.defer(() -> {
-			long[] seen = { 0 };
-			return body.handle((buffer, sink) -> {
-				seen[0] += buffer.readableByteCount();
-				if (seen[0] > max) {
-					DataBufferUtils.release(buffer);
-					sink.error(tooLarge(max));
-				}
-				else {
-					sink.next(buffer);
-				}
-			});
-		});
 	}
 
 	static ApiException tooLarge(long max) {

@@ -15,6 +15,7 @@ import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.WriteMode;
 import dev.wharf.core.storage.WriteOptions;
 import dev.wharf.filemanager.http.ApiException;
+import dev.wharf.filemanager.http.BodyLimit;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -129,7 +130,8 @@ final class UploadStore {
 	Mono<Long> append(Storage storage, UploadState state, long offset, Flux<DataBuffer> body,
 			@Nullable UploadChecksum checksum) {
 		StoragePath folder = folder(state.id());
-		Flux<DataBuffer> limited = limit(body, state.length() - offset);
+		Flux<DataBuffer> limited = BodyLimit.limit(body, state.length() - offset,
+				() -> new ApiException(HttpStatus.CONTENT_TOO_LARGE, "The body goes past Upload-Length"));
 		if (checksum != null) {
 			return writeChunk(storage, folder, offset, checksum.verify(limited));
 		}
@@ -232,22 +234,6 @@ final class UploadStore {
 
 	private static long offsetOf(FileEntry chunk) {
 		return Long.parseUnsignedLong(chunk.name().substring(1), 16);
-	}
-
-	private static Flux<DataBuffer> limit(Flux<DataBuffer> body, long remaining) {
-		return Flux.defer(() -> {
-			long[] seen = { 0 };
-			return body.handle((buffer, sink) -> {
-				seen[0] += buffer.readableByteCount();
-				if (seen[0] > remaining) {
-					DataBufferUtils.release(buffer);
-					sink.error(new ApiException(HttpStatus.CONTENT_TOO_LARGE, "The body goes past Upload-Length"));
-				}
-				else {
-					sink.next(buffer);
-				}
-			});
-		});
 	}
 
 	/**

@@ -16,6 +16,9 @@ public final class Secrets {
 
 	private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
 
+	/** Cloned for each digest: cheaper than looking the algorithm up among the providers every time. */
+	private static final MessageDigest SHA256 = sha256();
+
 	private Secrets() {
 	}
 
@@ -37,9 +40,19 @@ public final class Secrets {
 	 * @return its SHA-256, in unpadded base64url
 	 */
 	public static String digest(String secret) {
+		MessageDigest digest;
 		try {
-			MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
-			return BASE64URL.encodeToString(sha256.digest(secret.getBytes(StandardCharsets.UTF_8)));
+			digest = (MessageDigest) SHA256.clone();
+		}
+		catch (CloneNotSupportedException ex) {
+			digest = sha256();
+		}
+		return BASE64URL.encodeToString(digest.digest(secret.getBytes(StandardCharsets.UTF_8)));
+	}
+
+	private static MessageDigest sha256() {
+		try {
+			return MessageDigest.getInstance("SHA-256");
 		}
 		catch (NoSuchAlgorithmException ex) {
 			throw new IllegalStateException("SHA-256 is unavailable", ex);
