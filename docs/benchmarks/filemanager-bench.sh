@@ -19,7 +19,7 @@ export LANG=C.UTF-8
 work=$(mktemp -d)
 server=""
 cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
+trap cleanup EXIT INT TERM
 
 password=bench-password-1
 hash=$(printf '%s\n' "$password" | java -jar "$jar" hash-password | tail -1)
@@ -69,14 +69,18 @@ run() { # $1 = title, $2 = connections, $3 = URL path, rest = wrk options
 	wrk -t2 -c"$connections" -d"$duration" --latency "$@" "$url" | grep -E 'Latency|Requests/sec|Non-2xx|errors|requests in|50%|99%'
 }
 
-start "${THUMBNAIL_CACHE:-32MB}"
-cookie=$(login)
-h=(-H "Cookie: $cookie" -H "X-Requested-With: XmlHttpRequest")
-for name in 1M.bin 10M.bin 100M.bin 1G.bin 10G.bin 100G.bin; do   # Filestash's blackhole folder, by name
-	curl -sf "${h[@]}" --data-binary "content of $name" "http://127.0.0.1:$port/api/files/save?path=/bench/files/$name" > /dev/null
-done
-curl -sf "${h[@]}" --data-binary @"$work/photo.jpg" "http://127.0.0.1:$port/api/files/save?path=/bench/photo.jpg" > /dev/null
+populate() { # the memory mount starts empty: Filestash's blackhole folder (by name) and the photo
+	cookie=$(login)
+	h=(-H "Cookie: $cookie" -H "X-Requested-With: XmlHttpRequest")
+	curl -sf "${h[@]}" -X POST "http://127.0.0.1:$port/api/files/mkdir?path=/bench/files" > /dev/null
+	for name in 1M.bin 10M.bin 100M.bin 1G.bin 10G.bin 100G.bin; do
+		curl -sf "${h[@]}" --data-binary "content of $name" "http://127.0.0.1:$port/api/files/save?path=/bench/files/$name" > /dev/null
+	done
+	curl -sf "${h[@]}" --data-binary @"$work/photo.jpg" "http://127.0.0.1:$port/api/files/save?path=/bench/photo.jpg" > /dev/null
+}
 
+start "${THUMBNAIL_CACHE:-32MB}"
+populate
 echo "Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "JVM: $(java -version 2>&1 | head -1); options: $jvm_opts"
 run "ls of a 6-entry folder on a memory mount" 32 "/api/files/ls?path=%2Fbench%2Ffiles%2F" "${h[@]}"
@@ -85,7 +89,7 @@ run "thumbnail of a 2-megapixel JPEG, cached" 10 "/api/files/cat?path=%2Fbench%2
 stop
 
 start 0
-cookie=$(login)
+populate
 run "thumbnail of a 2-megapixel JPEG, made every time (cache off)" 10 "/api/files/cat?path=%2Fbench%2Fphoto.jpg&thumbnail=true" \
 	-H "Cookie: $cookie"
 stop

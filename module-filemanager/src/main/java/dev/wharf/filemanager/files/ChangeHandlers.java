@@ -1,5 +1,7 @@
 package dev.wharf.filemanager.files;
 
+import java.util.function.BiFunction;
+
 import dev.wharf.core.storage.AccessDeniedException;
 import dev.wharf.core.storage.WriteMode;
 import dev.wharf.core.storage.WriteOptions;
@@ -71,41 +73,36 @@ public final class ChangeHandlers {
 
 	/** {@code mv}. */
 	public AuthenticatedHandler mv() {
-		return (exchange, caller) -> {
-			Location from = locate(exchange, caller, "from").requireEntry("move");
-			Location to = locate(exchange, caller, "to").requireEntry("move onto");
-			Mono<?> move;
-			if (from.requireMount().name().equals(to.requireMount().name())) {
-				move = from.requireStorage().move(from.path(), to.path(), false);
+		return (exchange, caller) -> transfer(exchange, caller, "move", (from, to) -> {
+			if (sameMount(from, to)) {
+				return from.requireStorage().move(from.path(), to.path(), false);
 			}
-			else if (!from.access().canWrite()) {
+			if (!from.access().canWrite()) {
 				// Checked first, so a read-only source is not copied before the delete is refused.
-				move = Mono.error(new AccessDeniedException("No write access to mount '" + from.requireMount().name() + "'"));
+				return Mono.error(new AccessDeniedException("No write access to mount '" + from.requireMount().name() + "'"));
 			}
-			else {
-				move = CrossMountCopy.copy(from.requireStorage(), from.path(), to.requireStorage(), to.path())
-					.then(from.requireStorage().delete(from.path(), true));
-			}
-			return done(exchange,
-					this.audit.record(exchange, caller, "move", from.auditTarget() + " -> " + to.auditTarget(), move));
-		};
+			return CrossMountCopy.copy(from.requireStorage(), from.path(), to.requireStorage(), to.path())
+				.then(from.requireStorage().delete(from.path(), true));
+		});
 	}
 
 	/** {@code cp}. */
 	public AuthenticatedHandler cp() {
-		return (exchange, caller) -> {
-			Location from = locate(exchange, caller, "from").requireEntry("copy");
-			Location to = locate(exchange, caller, "to").requireEntry("copy onto");
-			Mono<?> copy;
-			if (from.requireMount().name().equals(to.requireMount().name())) {
-				copy = from.requireStorage().copy(from.path(), to.path(), false);
-			}
-			else {
-				copy = CrossMountCopy.copy(from.requireStorage(), from.path(), to.requireStorage(), to.path());
-			}
-			return done(exchange,
-					this.audit.record(exchange, caller, "copy", from.auditTarget() + " -> " + to.auditTarget(), copy));
-		};
+		return (exchange, caller) -> transfer(exchange, caller, "copy", (from, to) -> sameMount(from, to)
+				? from.requireStorage().copy(from.path(), to.path(), false)
+				: CrossMountCopy.copy(from.requireStorage(), from.path(), to.requireStorage(), to.path()));
+	}
+
+	private Mono<Void> transfer(ServerWebExchange exchange, Caller caller, String action,
+			BiFunction<Location, Location, Mono<?>> operation) {
+		Location from = locate(exchange, caller, "from").requireEntry(action);
+		Location to = locate(exchange, caller, "to").requireEntry(action + " onto");
+		return done(exchange, this.audit.record(exchange, caller, action, from.auditTarget() + " -> " + to.auditTarget(),
+				operation.apply(from, to)));
+	}
+
+	private static boolean sameMount(Location from, Location to) {
+		return from.requireMount().name().equals(to.requireMount().name());
 	}
 
 	private Location locate(ServerWebExchange exchange, Caller caller, String parameter) {

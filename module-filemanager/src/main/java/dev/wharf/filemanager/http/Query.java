@@ -32,28 +32,11 @@ public final class Query {
 	 * @throws dev.wharf.core.storage.InvalidStoragePathException if its encoding is malformed
 	 */
 	public @Nullable String optional(String name) {
-		String raw = this.raw;
-		if (raw == null) {
-			return null;
+		List<String> values = rawValues(name);
+		if (values.size() > 1) {
+			throw ApiException.badRequest("Parameter '" + name + "' is given more than once");
 		}
-		String found = null;
-		int start = 0;
-		int length = raw.length();
-		while (start <= length) {
-			int end = raw.indexOf('&', start);
-			if (end < 0) {
-				end = length;
-			}
-			String value = valueOf(raw, start, end, name);
-			if (value != null) {
-				if (found != null) {
-					throw ApiException.badRequest("Parameter '" + name + "' is given more than once");
-				}
-				found = value;
-			}
-			start = end + 1;
-		}
-		return (found != null) ? PercentDecoding.decodeQueryValue(found) : null;
+		return values.isEmpty() ? null : PercentDecoding.decodeQueryValue(values.get(0));
 	}
 
 	/**
@@ -76,7 +59,13 @@ public final class Query {
 	 * @return the decoded values, in order
 	 */
 	public List<String> all(String name) {
-		List<String> values = new ArrayList<>();
+		List<String> values = rawValues(name);
+		values.replaceAll(PercentDecoding::decodeQueryValue);
+		return values;
+	}
+
+	private List<String> rawValues(String name) {
+		List<String> values = new ArrayList<>(1);
 		String raw = this.raw;
 		if (raw == null) {
 			return values;
@@ -90,7 +79,7 @@ public final class Query {
 			}
 			String value = valueOf(raw, start, end, name);
 			if (value != null) {
-				values.add(PercentDecoding.decodeQueryValue(value));
+				values.add(value);
 			}
 			start = end + 1;
 		}
