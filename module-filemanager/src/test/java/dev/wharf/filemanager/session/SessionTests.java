@@ -30,6 +30,14 @@ class SessionTests extends FileManagerTestBase {
 	}
 
 	@Test
+	void theCookieIsSecureWhenTheClientUsesTls() {
+		Answer answer = this.api.post("/api/session").header("X-Forwarded-Proto", "https")
+			.json("{\"username\":\"alice\",\"password\":\"" + ALICE_PASSWORD + "\"}").send();
+		assertThat(answer.status()).isEqualTo(200);
+		assertThat(answer.header("Set-Cookie")).contains("Secure").contains("SameSite=Strict");
+	}
+
+	@Test
 	void aFormLoginWorksToo() {
 		Answer answer = this.api.post("/api/session").header("Content-Type", "application/x-www-form-urlencoded")
 			.body("username=alice&password=" + ALICE_PASSWORD).send();

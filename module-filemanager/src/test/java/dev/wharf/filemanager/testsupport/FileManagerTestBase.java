@@ -71,6 +71,8 @@ public abstract class FileManagerTestBase {
 		registry.add("wharf.filemanager.max-upload-size", () -> MAX_UPLOAD + "B");
 		registry.add("wharf.filemanager.uploads.segment-size", () -> SEGMENT + "B");
 		registry.add("wharf.filemanager.max-concurrent-zips", () -> "2");
+		// As behind a TLS-terminating proxy: X-Forwarded-Proto says whether the client used https.
+		registry.add("server.forward-headers-strategy", () -> "framework");
 	}
 
 	private static void user(DynamicPropertyRegistry registry, int index, String name, String role, String... mounts) {
