@@ -4,12 +4,14 @@
 #
 #   docs/benchmarks/filemanager-bench.sh [path/to/wharf.jar]
 #
-# Environment: DURATION (default 10s), PORT (default 18434), JVM_OPTS (default: the p128 profile's options),
+# Environment: DURATION (default 10s), WARMUP (default 30s: C2 needs it on a busy 2-core machine), PORT (default
+# 18434), JVM_OPTS (default: the p128 profile's options),
 # THUMBNAIL_CACHE (default 32MB; the cold run always uses 0).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 jar=${1:-platform-app/target/wharf.jar}
 duration=${DURATION:-10s}
+warmup=${WARMUP:-30s}
 port=${PORT:-18434}
 jvm_opts=${JVM_OPTS:-$(grep -v '^#' platform-app/src/main/jvm/p128.options | tr '\n' ' ')}
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
@@ -64,9 +66,16 @@ login() {
 
 run() { # $1 = title, $2 = connections, $3 = URL path, rest = wrk options
 	local title=$1 connections=$2 url="http://127.0.0.1:$port$3"; shift 3
-	wrk -t2 -c"$connections" -d5s "$@" "$url" > /dev/null   # JIT warm-up
+	wrk -t2 -c"$connections" -d"$warmup" "$@" "$url" > /dev/null   # JIT warm-up
 	echo "== $title: wrk -t2 -c$connections -d$duration $url"
-	wrk -t2 -c"$connections" -d"$duration" --latency "$@" "$url" | grep -E 'Latency|Requests/sec|Non-2xx|errors|requests in|50%|99%'
+	local before after out
+	before=$(awk '{print $14 + $15}' "/proc/$server/stat")
+	out=$(wrk -t2 -c"$connections" -d"$duration" --latency "$@" "$url")
+	after=$(awk '{print $14 + $15}' "/proc/$server/stat")
+	echo "$out" | grep -E 'Latency|Requests/sec|Non-2xx|errors|requests in|50%|99%'
+	# Server CPU per request: meaningful even when other work shares the machine.
+	echo "$out" | awk -v ticks=$((after - before)) -v hz="$(getconf CLK_TCK)" \
+		'/requests in/ { printf "  server CPU per request: %.1f us\n", ticks / hz * 1e6 / $1 }'
 }
 
 populate() { # the memory mount starts empty: Filestash's blackhole folder (by name) and the photo

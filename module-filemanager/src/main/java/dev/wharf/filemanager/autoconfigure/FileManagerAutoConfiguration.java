@@ -15,7 +15,7 @@ import dev.wharf.filemanager.files.DownloadHandler;
 import dev.wharf.filemanager.files.ListHandler;
 import dev.wharf.filemanager.files.MountTree;
 import dev.wharf.filemanager.files.SaveHandler;
-import dev.wharf.filemanager.http.ApiHandlerMapping;
+import dev.wharf.filemanager.http.ApiDispatcher;
 import dev.wharf.filemanager.http.ApiRoute;
 import dev.wharf.filemanager.http.ApiRoute.Method;
 import dev.wharf.filemanager.search.SearchHandler;
@@ -82,13 +82,13 @@ public final class FileManagerAutoConfiguration {
 	}
 
 	@Bean
-	ApiHandlerMapping fileManagerHandlerMapping(MountTree tree, CallerResolver callers, AuditTrail audit,
+	ApiDispatcher fileManagerApiDispatcher(MountTree tree, CallerResolver callers, AuditTrail audit,
 			ThumbnailService thumbnails, ZipHandler zip, UploadHandlers uploads, Authenticator authenticator,
 			Sessions sessions, ApiTokens tokens, FileManagerProperties properties) {
 		long maxUpload = properties.maxUploadSize().toBytes();
 		ChangeHandlers changes = new ChangeHandlers(tree, audit);
 		FileManagerProperties.Search search = properties.search();
-		return new ApiHandlerMapping(List.of(
+		return new ApiDispatcher(List.of(
 				new ApiRoute("/api/files/ls", Method.of(Method.GET),
 						callers.protect(new ListHandler(tree, properties.maxListEntries()), false)),
 				new ApiRoute("/api/files/cat", Method.of(Method.GET, Method.HEAD),

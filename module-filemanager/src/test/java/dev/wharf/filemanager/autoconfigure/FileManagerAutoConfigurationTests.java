@@ -7,7 +7,7 @@ import dev.wharf.core.autoconfigure.SessionAutoConfiguration;
 import dev.wharf.core.autoconfigure.StorageAutoConfiguration;
 import dev.wharf.core.config.InvalidConfigurationException;
 import dev.wharf.filemanager.files.MountTree;
-import dev.wharf.filemanager.http.ApiHandlerMapping;
+import dev.wharf.filemanager.http.ApiDispatcher;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -34,15 +34,15 @@ class FileManagerAutoConfigurationTests {
 
 	@Test
 	void isOnByDefaultAndOffWhenDisabled() {
-		runner().run(context -> assertThat(context).hasSingleBean(ApiHandlerMapping.class));
+		runner().run(context -> assertThat(context).hasSingleBean(ApiDispatcher.class));
 		runner().withPropertyValues("wharf.filemanager.enabled=false")
-			.run(context -> assertThat(context).doesNotHaveBean(ApiHandlerMapping.class));
+			.run(context -> assertThat(context).doesNotHaveBean(ApiDispatcher.class));
 	}
 
 	@Test
 	void needsAReactiveWebApplication() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(FileManagerAutoConfiguration.class))
-			.run(context -> assertThat(context).doesNotHaveBean(ApiHandlerMapping.class));
+			.run(context -> assertThat(context).doesNotHaveBean(ApiDispatcher.class));
 	}
 
 	@Test

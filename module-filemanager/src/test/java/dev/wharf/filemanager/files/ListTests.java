@@ -121,4 +121,12 @@ class ListTests extends FileManagerTestBase {
 		assertThat(this.api.get("/api/files/nothing").browser(cookie).send().status()).isEqualTo(404);
 	}
 
+	@Test
+	void pathsOutsideTheApiAreLeftToTheRestOfTheApplication() {
+		// "/" is the web UI's, which is not part of this module: whatever answers, it is not the file API.
+		Answer root = this.api.get("/").send();
+		assertThat(root.status()).isEqualTo(404);
+		assertThat(root.text()).doesNotContain("\"status\":\"error\"");
+	}
+
 }
