@@ -10,10 +10,12 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 
 import dev.wharf.buildcache.autoconfigure.BuildCacheProperties;
+import dev.wharf.core.session.SessionProperties;
 import dev.wharf.core.storage.local.LocalStorageProperties;
 import dev.wharf.core.storage.memcached.MemcachedStorageProperties;
 import dev.wharf.core.storage.memory.MemoryStorageProperties;
 import dev.wharf.core.storage.sftp.SftpStorageProperties;
+import dev.wharf.filemanager.autoconfigure.FileManagerProperties;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -48,7 +50,9 @@ class WharfChartSchemaCoverageTests {
 				arguments("#/definitions/sftpMount", SftpStorageProperties.class,
 						Set.of("type", "!password", "!passphrase")),
 				arguments("#/definitions/memcachedMount", MemcachedStorageProperties.class, Set.of("type")),
-				arguments("#/properties/wharf/properties/buildcache", BuildCacheProperties.class, Set.of()));
+				arguments("#/properties/wharf/properties/buildcache", BuildCacheProperties.class, Set.of()),
+				arguments("#/properties/wharf/properties/filemanager", FileManagerProperties.class, Set.of()),
+				arguments("#/properties/wharf/properties/sessions", SessionProperties.class, Set.of()));
 	}
 
 	/**
