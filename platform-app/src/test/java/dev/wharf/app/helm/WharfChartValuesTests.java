@@ -28,6 +28,8 @@ class WharfChartValuesTests {
 				arguments(ValueSet.DEFAULTS, "wharf: {static: {sites: [{prefix: /s, mount: data, listng: true}]}}",
 						"additional properties 'listng'"),
 				arguments(ValueSet.DEFAULTS, "wharf: {static: {cache: {max-sise: 1MB}}}", "additional properties 'max-sise'"),
+				arguments(ValueSet.DEFAULTS, "wharf: {filemanager: {thumbnails: {sise: 100}}}", "additional properties 'sise'"),
+				arguments(ValueSet.DEFAULTS, "wharf: {sessions: {idle-timout: 1h}}", "additional properties 'idle-timout'"),
 				// Bad values.
 				arguments(ValueSet.DEFAULTS, "profile: tiny", "at '/profile'"),
 				arguments(ValueSet.DEFAULTS, "wharf: {storage: {mounts: {data: {type: nfs}}}}", "at '/wharf/storage/mounts/data/type'"),
@@ -41,6 +43,10 @@ class WharfChartValuesTests {
 						"at '/wharf/storage/mounts/remote/private-key'"),
 				arguments(ValueSet.DEFAULTS, "cpu: {limit: lots}", "at '/cpu/limit'"),
 				arguments(ValueSet.DEFAULTS, "wharf: {static: {max-ranges: 0}}", "at '/wharf/static/max-ranges'"),
+				arguments(ValueSet.DEFAULTS, "wharf: {filemanager: {search: {time-budget: soon}}}",
+						"at '/wharf/filemanager/search/time-budget'"),
+				arguments(ValueSet.DEFAULTS, "wharf: {filemanager: {max-upload-size: lots}}",
+						"at '/wharf/filemanager/max-upload-size'"),
 				// Checks across values, at render time.
 				arguments(ValueSet.FTP_NODE_PORT, "wharf: {ftp: {passive-ports: 30104-30100}}", "starts after it ends"),
 				arguments(ValueSet.FTP_NODE_PORT, "wharf: {ftp: {passive-ports: 30000-30200}}", "more than 100 ports"),
