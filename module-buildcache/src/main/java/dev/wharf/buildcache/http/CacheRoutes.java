@@ -1,6 +1,9 @@
 package dev.wharf.buildcache.http;
 
+import dev.wharf.core.web.RequestTargets;
+import dev.wharf.core.web.RouteOrder;
 import org.springframework.boot.reactor.netty.NettyRouteProvider;
+import org.springframework.core.Ordered;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerRoutes;
 
@@ -10,9 +13,10 @@ import reactor.netty.http.server.HttpServerRoutes;
  * every other request goes on to WebFlux. The cache is a hot path of tiny requests, and WebFlux's
  * adapter, exchange, observation, filter chain and handler mapping cost more per request than the cache
  * itself (measured: docs/benchmarks/buildcache.md); the cache keeps its own metrics instead, and reads the
- * raw, still encoded path, which core's path rules decode exactly once.
+ * raw, still encoded path, which core's path rules decode exactly once. Its routes come before static sites'
+ * ({@link RouteOrder#ENDPOINTS}), so a site at {@code /} never takes the cache's requests.
  */
-public final class CacheRoutes implements NettyRouteProvider {
+public final class CacheRoutes implements NettyRouteProvider, Ordered {
 
 	private final String basePath;
 
@@ -26,6 +30,11 @@ public final class CacheRoutes implements NettyRouteProvider {
 	public CacheRoutes(String basePath, CacheRequestHandler handler) {
 		this.basePath = basePath;
 		this.handler = handler;
+	}
+
+	@Override
+	public int getOrder() {
+		return RouteOrder.ENDPOINTS;
 	}
 
 	@Override
@@ -47,9 +56,7 @@ public final class CacheRoutes implements NettyRouteProvider {
 
 	/** The request target's path, raw, without the query. */
 	private static String path(HttpServerRequest request) {
-		String uri = request.uri();
-		int query = uri.indexOf('?');
-		return (query < 0) ? uri : uri.substring(0, query);
+		return RequestTargets.path(request.uri());
 	}
 
 }

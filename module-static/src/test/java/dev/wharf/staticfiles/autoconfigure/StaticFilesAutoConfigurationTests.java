@@ -1,8 +1,14 @@
 package dev.wharf.staticfiles.autoconfigure;
 
+import dev.wharf.core.config.InvalidConfigurationException;
+import dev.wharf.core.storage.memory.MemoryStorage;
+import dev.wharf.core.storage.mount.Mount;
+import dev.wharf.core.storage.mount.MountRegistry;
+import dev.wharf.staticfiles.server.StaticFileServer;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,14 +17,50 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class StaticFilesAutoConfigurationTests {
 
-	final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(StaticFilesAutoConfiguration.class));
+	final ReactiveWebApplicationContextRunner runner = new ReactiveWebApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(StaticFilesAutoConfiguration.class))
+		.withBean(MountRegistry.class, () -> MountRegistry.of(new Mount("data", "memory", new MemoryStorage("data", 1024))));
 
 	@Test
 	void isOnByDefaultAndOffWhenDisabled() {
-		this.runner.run(context -> assertThat(context).hasSingleBean(StaticFilesAutoConfiguration.class));
+		this.runner.run(context -> assertThat(context).hasSingleBean(StaticFileServer.class));
 		this.runner.withPropertyValues("wharf.static.enabled=false")
-			.run(context -> assertThat(context).doesNotHaveBean(StaticFilesAutoConfiguration.class));
+			.run(context -> assertThat(context).doesNotHaveBean(StaticFileServer.class));
+	}
+
+	@Test
+	void publishesNothingUntilASiteIsConfigured() {
+		this.runner.run(context -> assertThat(context.getBean(StaticFileServer.class).sites()).isEmpty());
+		this.runner.withPropertyValues("wharf.static.sites[0].mount=data")
+			.run(context -> assertThat(context.getBean(StaticFileServer.class).sites())
+				.singleElement()
+				.satisfies(site -> assertThat(site.prefix()).isEqualTo("/static")));
+	}
+
+	@Test
+	void aBadSiteStopsStartUpNamingTheProperty() {
+		this.runner.withPropertyValues("wharf.static.sites[0].mount=nope").run(context -> assertThat(context)
+			.getFailure()
+			.rootCause()
+			.isInstanceOf(InvalidConfigurationException.class)
+			.hasMessageContaining("wharf.static.sites[0].mount"));
+		this.runner.withPropertyValues("wharf.static.sites[0].mount=data", "wharf.static.sites[0].prefix=/a b")
+			.run(context -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("wharf.static.sites[0].prefix"));
+	}
+
+	@Test
+	void anUnknownPropertyStopsStartUp() {
+		this.runner.withPropertyValues("wharf.static.sites[0].mount=data", "wharf.static.sites[0].listings=true")
+			.run(context -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(UnboundConfigurationPropertiesException.class)
+				.hasMessageContaining("wharf.static.sites[0].listings"));
+		this.runner.withPropertyValues("wharf.static.chache.enabled=false")
+			.run(context -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("wharf.static.chache.enabled"));
 	}
 
 }

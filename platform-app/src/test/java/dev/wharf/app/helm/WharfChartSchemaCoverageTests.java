@@ -17,6 +17,7 @@ import dev.wharf.core.storage.memcached.MemcachedStorageProperties;
 import dev.wharf.core.storage.memory.MemoryStorageProperties;
 import dev.wharf.core.storage.sftp.SftpStorageProperties;
 import dev.wharf.filemanager.autoconfigure.FileManagerProperties;
+import dev.wharf.staticfiles.site.StaticFilesProperties;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -54,7 +55,8 @@ class WharfChartSchemaCoverageTests {
 				arguments("#/properties/wharf/properties/security", SecurityProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/sessions", SessionProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/filemanager", FileManagerProperties.class, Set.of()),
-				arguments("#/properties/wharf/properties/buildcache", BuildCacheProperties.class, Set.of()));
+				arguments("#/properties/wharf/properties/buildcache", BuildCacheProperties.class, Set.of()),
+				arguments("#/properties/wharf/properties/static", StaticFilesProperties.class, Set.of()));
 	}
 
 	/**

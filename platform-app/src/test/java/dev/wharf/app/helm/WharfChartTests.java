@@ -75,6 +75,17 @@ class WharfChartTests {
 	}
 
 	@Test
+	void staticSiteSettingsReachWharfAsWritten() {
+		JsonNode config = WharfChart.render(ValueSet.ALL_MODULES).applicationConfig().at("/wharf/static");
+		assertThat(config.at("/sites/0/cache-control/0/value").asString())
+			.isEqualTo("public, max-age=31536000, immutable");
+		assertThat(config.at("/sites/0/gzip/min-size").asString()).isEqualTo("2KB");
+		assertThat(config.at("/sites/0/headers/Content-Security-Policy").asString()).isEqualTo("default-src 'self'");
+		assertThat(config.at("/cache/max-size").asString()).isEqualTo("8MB");
+		assertThat(config.at("/max-ranges").asInt()).isEqualTo(8);
+	}
+
+	@Test
 	void withoutFtpThereIsNoFtpServiceNorPort() {
 		RenderedChart chart = WharfChart.render(ValueSet.DEFAULTS);
 		assertThat(chart.find("Service", "wharf-ftp")).isEmpty();

@@ -25,6 +25,9 @@ class WharfChartValuesTests {
 				arguments(ValueSet.DEFAULTS, "service: {http: {typ: NodePort}}", "additional properties 'typ'"),
 				arguments(ValueSet.DEFAULTS, "probes: {liveness: {periodSecond: 5}}", "additional properties 'periodSecond'"),
 				arguments(ValueSet.DEFAULTS, "memcached: {memoryMb: 64}", "additional properties 'memoryMb'"),
+				arguments(ValueSet.DEFAULTS, "wharf: {static: {sites: [{prefix: /s, mount: data, listng: true}]}}",
+						"additional properties 'listng'"),
+				arguments(ValueSet.DEFAULTS, "wharf: {static: {cache: {max-sise: 1MB}}}", "additional properties 'max-sise'"),
 				arguments(ValueSet.DEFAULTS, "wharf: {filemanager: {thumbnails: {sise: 100}}}", "additional properties 'sise'"),
 				arguments(ValueSet.DEFAULTS, "wharf: {sessions: {idle-timout: 1h}}", "additional properties 'idle-timout'"),
 				// Bad values.
@@ -39,6 +42,7 @@ class WharfChartValuesTests {
 				arguments(ValueSet.DEFAULTS, "wharf: {storage: {mounts: {remote: {type: sftp, host: h, private-key: \"-----BEGIN OPENSSH PRIVATE KEY-----\"}}}}",
 						"at '/wharf/storage/mounts/remote/private-key'"),
 				arguments(ValueSet.DEFAULTS, "cpu: {limit: lots}", "at '/cpu/limit'"),
+				arguments(ValueSet.DEFAULTS, "wharf: {static: {max-ranges: 0}}", "at '/wharf/static/max-ranges'"),
 				arguments(ValueSet.DEFAULTS, "wharf: {filemanager: {search: {time-budget: soon}}}",
 						"at '/wharf/filemanager/search/time-budget'"),
 				arguments(ValueSet.DEFAULTS, "wharf: {filemanager: {max-upload-size: lots}}",

@@ -1,0 +1,45 @@
+package dev.wharf.staticfiles.server;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+import dev.wharf.core.storage.StorageTestSupport;
+import dev.wharf.staticfiles.resolve.SharedChannel;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Local files of cached entries are sent from one shared open channel (nginx's open file cache): one
+ * channel per cached file however many responses, a new one for a new version, none left open when the
+ * server stops. Files too large for the cache's bytes go this way.
+ */
+class ZeroCopyTests {
+
+	@TempDir
+	Path folder;
+
+	@Test
+	void cachedLocalFilesShareOneOpenChannelPerVersion() throws IOException {
+		int before = SharedChannel.openCount();
+		try (StaticTestServer server = StaticTestServer.local(this.folder, "cache.revalidate-after=1h")) {
+			try (RawHttp http = new RawHttp(server.port())) {
+				for (int i = 0; i < 10; i++) {
+					assertThat(http.send("GET", "/static/big.bin").body()).isEqualTo(SiteFixture.BIG);
+					assertThat(http.send("GET", "/static/big.bin", "Range: bytes=100-199").status()).isEqualTo(206);
+				}
+			}
+			assertThat(SharedChannel.openCount()).isEqualTo(before + 1);
+			byte[] next = StorageTestSupport.randomBytes(8, 0, 300_000);
+			Path temp = Files.write(this.folder.resolve("site/.next"), next);
+			Files.move(temp, this.folder.resolve("site/big.bin"), StandardCopyOption.ATOMIC_MOVE);
+			CacheFreshnessTests.awaitBody(server, "/static/big.bin", SiteFixture.BIG, next);
+			assertThat(SharedChannel.openCount()).isEqualTo(before + 1);
+		}
+		assertThat(SharedChannel.openCount()).isEqualTo(before);
+	}
+
+}
