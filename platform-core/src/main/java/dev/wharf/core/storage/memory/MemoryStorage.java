@@ -131,7 +131,8 @@ public final class MemoryStorage implements Storage {
 				return null;
 			});
 			Upload upload = new Upload(options.expectedLength());
-			return content.doOnNext(buffer -> {
+			// handle() consumes each buffer without passing it on: then() would discard (release) it a second time.
+			return content.<DataBuffer>handle((buffer, sink) -> {
 				try {
 					upload.append(buffer);
 				}
