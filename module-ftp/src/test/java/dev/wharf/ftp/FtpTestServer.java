@@ -8,7 +8,9 @@ import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.EnumSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -21,7 +23,14 @@ import dev.wharf.core.security.ConfiguredUserDirectory;
 import dev.wharf.core.security.LoginThrottle;
 import dev.wharf.core.security.PasswordHashing;
 import dev.wharf.core.security.SecurityProperties.UserProperties;
+import dev.wharf.core.storage.ByteRange;
+import dev.wharf.core.storage.Capability;
+import dev.wharf.core.storage.FileEntry;
 import dev.wharf.core.storage.Storage;
+import dev.wharf.core.storage.StoragePath;
+import dev.wharf.core.storage.UnsupportedCapabilityException;
+import dev.wharf.core.storage.WriteMode;
+import dev.wharf.core.storage.WriteOptions;
 import dev.wharf.core.storage.local.LocalStorage;
 import dev.wharf.core.storage.memory.MemoryStorage;
 import dev.wharf.core.storage.mount.Mount;
@@ -32,6 +41,9 @@ import dev.wharf.ftp.tls.FtpTls;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslStoreBundle;
+import org.springframework.core.io.buffer.DataBuffer;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
@@ -70,7 +82,7 @@ public final class FtpTestServer implements AutoCloseable {
 		if (options.scratch) {
 			MemoryStorage memory = new MemoryStorage("scratch", 64L * 1024 * 1024);
 			this.storages.add(memory);
-			mounts.add(new Mount("scratch", "memory", memory));
+			mounts.add(new Mount("scratch", "memory", options.scratchAppends ? memory : new WithoutAppend(memory)));
 		}
 		List<UserProperties> users = List.of(
 				new UserProperties(ALICE, HASHES.get(ALICE), List.of("user"), Map.of("data", "rw", "scratch", "rw")),
@@ -237,6 +249,62 @@ public final class FtpTestServer implements AutoCloseable {
 		public boolean tlsRequired;
 
 		public boolean scratch;
+
+		public boolean scratchAppends = true;
+
+	}
+
+	/** A storage that cannot append, like an object store. */
+	private static final class WithoutAppend implements Storage {
+
+		private final Storage delegate;
+
+		WithoutAppend(Storage delegate) {
+			this.delegate = delegate;
+		}
+
+		@Override
+		public Set<Capability> capabilities() {
+			Set<Capability> capabilities = EnumSet.copyOf(this.delegate.capabilities());
+			capabilities.remove(Capability.APPEND);
+			return capabilities;
+		}
+
+		@Override
+		public Mono<FileEntry> stat(StoragePath path) {
+			return this.delegate.stat(path);
+		}
+
+		@Override
+		public Flux<FileEntry> list(StoragePath directory) {
+			return this.delegate.list(directory);
+		}
+
+		@Override
+		public Flux<DataBuffer> read(StoragePath path, ByteRange range) {
+			return this.delegate.read(path, range);
+		}
+
+		@Override
+		public Mono<FileEntry> write(StoragePath path, Flux<DataBuffer> content, WriteOptions options) {
+			return (options.mode() == WriteMode.APPEND)
+					? Mono.error(new UnsupportedCapabilityException(Capability.APPEND, "scratch")) : this.delegate.write(path, content, options);
+		}
+
+		@Override
+		public Mono<Void> delete(StoragePath path, boolean recursive) {
+			return this.delegate.delete(path, recursive);
+		}
+
+		@Override
+		public Mono<FileEntry> createDirectory(StoragePath path) {
+			return this.delegate.createDirectory(path);
+		}
+
+		@Override
+		public Mono<FileEntry> move(StoragePath source, StoragePath target, boolean replace) {
+			return this.delegate.move(source, target, replace);
+		}
 
 	}
 

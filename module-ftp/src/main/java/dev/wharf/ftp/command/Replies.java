@@ -6,6 +6,7 @@ import java.util.concurrent.TimeoutException;
 
 import dev.wharf.core.storage.InvalidStoragePathException;
 import dev.wharf.core.storage.StorageException;
+import dev.wharf.ftp.data.TransferInterruptedException;
 import org.apache.ftpserver.ftplet.DefaultFtpReply;
 import org.apache.ftpserver.ftplet.FtpReply;
 import org.apache.ftpserver.impl.FtpIoSession;
@@ -108,6 +109,9 @@ public final class Replies {
 	 * @return a storage error's reply, {@code 425} if the data connection could not be opened, otherwise {@code 426}
 	 */
 	public static FtpReply forTransferError(Throwable error, String path) {
+		if (TransferInterruptedException.in(error) != null) {
+			return of(426, "Connection closed; transfer aborted.");
+		}
 		if (error instanceof StorageException storage) {
 			return forStorageError(storage, path);
 		}

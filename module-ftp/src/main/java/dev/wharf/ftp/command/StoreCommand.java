@@ -1,6 +1,5 @@
 package dev.wharf.ftp.command;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
@@ -9,6 +8,7 @@ import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.NotFoundException;
 import dev.wharf.core.storage.WriteOptions;
 import dev.wharf.ftp.data.DataChannel;
+import dev.wharf.ftp.data.TransferInterruptedException;
 import dev.wharf.ftp.filesystem.Location;
 import dev.wharf.ftp.session.SessionContext;
 import org.apache.ftpserver.ftplet.FtpReply;
@@ -114,7 +114,7 @@ final class StoreCommand extends WharfCommand {
 			return received;
 		}
 		return received.concatWith(Mono.delay(PLAIN_UPLOAD_SETTLE).then(Mono.defer(() -> stillConnected(session)
-				? Mono.empty() : Mono.error(new IOException("The control connection closed during the upload")))));
+				? Mono.empty() : Mono.error(new TransferInterruptedException("The control connection closed during the upload", null)))));
 	}
 
 	private static boolean stillConnected(FtpIoSession session) {

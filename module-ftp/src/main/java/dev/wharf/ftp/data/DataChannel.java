@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.DefaultFileRegion;
+import dev.wharf.core.storage.StorageException;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import reactor.core.publisher.Flux;
@@ -67,8 +68,16 @@ public final class DataChannel {
 				sent.addAndGet(buffer.readableByteCount());
 				return NettyDataBufferFactory.toByteBuf(buffer);
 			});
-			return this.connection.outbound().send(buffers).then().then(checked(sent));
+			return this.connection.outbound().send(buffers).then().then(checked(sent)).onErrorMap(DataChannel::interrupted);
 		});
+	}
+
+	/** Network failures become {@link TransferInterruptedException}; storage failures stay what they are. */
+	private static Throwable interrupted(Throwable error) {
+		if (error instanceof StorageException || TransferInterruptedException.in(error) != null) {
+			return error;
+		}
+		return new TransferInterruptedException("The data connection failed: " + error.getMessage(), error);
 	}
 
 	/**
@@ -93,6 +102,7 @@ public final class DataChannel {
 					region.retain();
 					return this.connection.outbound().sendObject(region).then()
 						.then(checked(new AtomicLong(count)))
+						.onErrorMap(DataChannel::interrupted)
 						.doFinally(signal -> region.release());
 				}), channel -> close(channel), (channel, error) -> close(channel), channel -> close(channel));
 	}
@@ -116,16 +126,20 @@ public final class DataChannel {
 	 */
 	public Flux<DataBuffer> receive(NettyDataBufferFactory buffers) {
 		return this.inbound.flux().<DataBuffer>map(buffers::wrap)
+			// After close_notify the encrypted stream is known to be complete: a reset that follows ends it, no more.
+			.onErrorResume(error -> this.secure && this.watch.closeNotifyReceived(), error -> Mono.empty())
 			.concatWith(Mono.defer(() -> {
-				IOException failure = this.watch.failure();
+				TransferInterruptedException failure = this.watch.failure();
 				if (failure != null) {
 					return Mono.error(failure);
 				}
 				if (this.secure && !this.watch.closeNotifyReceived()) {
-					return Mono.error(new IOException("The TLS data connection ended without close_notify: the upload may be truncated"));
+					return Mono.error(new TransferInterruptedException(
+							"The TLS data connection ended without close_notify: the upload may be truncated", null));
 				}
 				return Mono.empty();
-			}));
+			}))
+			.onErrorMap(DataChannel::interrupted);
 	}
 
 	/** A buffer factory on this connection's allocator. */
@@ -135,7 +149,7 @@ public final class DataChannel {
 
 	private Mono<Long> checked(AtomicLong sent) {
 		return Mono.defer(() -> {
-			IOException failure = this.watch.failure();
+			TransferInterruptedException failure = this.watch.failure();
 			return (failure != null) ? Mono.error(failure) : Mono.just(sent.get());
 		});
 	}
@@ -154,7 +168,7 @@ public final class DataChannel {
 
 	/** Closes the connection at once, such as for {@code ABOR}; safe to call more than once. */
 	public void abort() {
-		this.watch.fail(new IOException("Transfer aborted"));
+		this.watch.fail(new TransferInterruptedException("Transfer aborted", null));
 		this.inbound.cancel();
 		this.connection.dispose();
 	}

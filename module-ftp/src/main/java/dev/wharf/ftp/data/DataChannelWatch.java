@@ -1,7 +1,5 @@
 package dev.wharf.ftp.data;
 
-import java.io.IOException;
-
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslCloseCompletionEvent;
@@ -21,7 +19,7 @@ final class DataChannelWatch extends ChannelInboundHandlerAdapter {
 
 	private volatile boolean closeNotifyReceived;
 
-	private volatile @Nullable IOException failure;
+	private volatile @Nullable TransferInterruptedException failure;
 
 	/**
 	 * Starts reading for a TLS handshake: Reactor Netty reads only on demand, and a download never asks, but the
@@ -41,20 +39,27 @@ final class DataChannelWatch extends ChannelInboundHandlerAdapter {
 			this.closeNotifyReceived = true;
 		}
 		else if (event instanceof IdleStateEvent) {
-			fail(new DataTimeoutException("The data connection made no progress for too long"));
+			fail(new TransferInterruptedException("The data connection made no progress for too long", null));
 			ctx.close();
 			return;
 		}
 		super.userEventTriggered(ctx, event);
 	}
 
+	/**
+	 * Records a failure, except after the peer's {@code close_notify}: the TLS stream was then complete, and a
+	 * reset that follows is a client closing with unread data (such as TLS 1.3 session tickets it never asked
+	 * for).
+	 */
 	@Override
 	public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
-		fail((cause instanceof IOException io) ? io : new IOException(cause.getMessage(), cause));
+		if (!this.closeNotifyReceived) {
+			fail(new TransferInterruptedException("The data connection failed: " + cause.getMessage(), cause));
+		}
 		super.exceptionCaught(ctx, cause);
 	}
 
-	void fail(IOException cause) {
+	void fail(TransferInterruptedException cause) {
 		if (this.failure == null) {
 			this.failure = cause;
 		}
@@ -64,19 +69,8 @@ final class DataChannelWatch extends ChannelInboundHandlerAdapter {
 		return this.closeNotifyReceived;
 	}
 
-	@Nullable IOException failure() {
+	@Nullable TransferInterruptedException failure() {
 		return this.failure;
-	}
-
-	/** The data connection was idle for longer than the data timeout. */
-	static final class DataTimeoutException extends IOException {
-
-		private static final long serialVersionUID = 1L;
-
-		DataTimeoutException(String message) {
-			super(message);
-		}
-
 	}
 
 }

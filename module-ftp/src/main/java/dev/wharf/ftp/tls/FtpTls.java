@@ -23,6 +23,11 @@ import org.springframework.boot.ssl.SslBundles;
  * and limited to TLS 1.2 and 1.3. When the bundle is reloaded (its files changed), new connections use the new
  * key and certificate.
  *
+ * <p>Data connections use TLS 1.2 whenever it is allowed. A TLS 1.3 server sends session tickets after the
+ * handshake; a client that only uploads never reads them, and closing a socket with unread data makes the
+ * kernel reset the connection and drop what was still queued: lftp's uploads were cut short that way (and then
+ * refused, having no {@code close_notify}). In TLS 1.2 tickets are part of the handshake.
+ *
  * <p>Thread-safe.
  */
 public final class FtpTls implements SslConfiguration {
@@ -32,6 +37,8 @@ public final class FtpTls implements SslConfiguration {
 
 	private final String[] protocols;
 
+	private final String[] dataProtocols;
+
 	private final String @Nullable [] ciphers;
 
 	private volatile SSLContext context;
@@ -39,6 +46,7 @@ public final class FtpTls implements SslConfiguration {
 	private FtpTls(SSLContext context, String[] protocols, String @Nullable [] ciphers) {
 		this.context = context;
 		this.protocols = protocols;
+		this.dataProtocols = List.of(protocols).contains("TLSv1.2") ? new String[] { "TLSv1.2" } : protocols.clone();
 		this.ciphers = ciphers;
 	}
 
@@ -91,7 +99,7 @@ public final class FtpTls implements SslConfiguration {
 	 * @return a new handler
 	 */
 	public SslHandler newDataHandler(Duration handshakeTimeout) {
-		SslHandler handler = new SslHandler(newEngine());
+		SslHandler handler = new SslHandler(newEngine(this.dataProtocols));
 		handler.setHandshakeTimeoutMillis(handshakeTimeout.toMillis());
 		return handler;
 	}
@@ -109,10 +117,10 @@ public final class FtpTls implements SslConfiguration {
 		return filter;
 	}
 
-	private SSLEngine newEngine() {
+	private SSLEngine newEngine(String[] enabledProtocols) {
 		SSLEngine engine = this.context.createSSLEngine();
 		engine.setUseClientMode(false);
-		engine.setEnabledProtocols(this.protocols.clone());
+		engine.setEnabledProtocols(enabledProtocols.clone());
 		if (this.ciphers != null) {
 			engine.setEnabledCipherSuites(this.ciphers.clone());
 		}
