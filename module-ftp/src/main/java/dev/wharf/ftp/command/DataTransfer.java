@@ -1,5 +1,8 @@
 package dev.wharf.ftp.command;
 
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 import dev.wharf.ftp.data.DataChannel;
@@ -7,7 +10,9 @@ import dev.wharf.ftp.session.SessionContext;
 import dev.wharf.ftp.session.SessionDataConnection;
 import org.apache.ftpserver.ftplet.FtpReply;
 import org.apache.ftpserver.impl.FtpIoSession;
+import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * What every command that uses a data connection shares: the checks before it ({@code PASV}/{@code PORT} first,
@@ -15,6 +20,9 @@ import reactor.core.publisher.Mono;
  * the whole transfer as an abortable operation.
  */
 final class DataTransfer {
+
+	/** How long {@code 150} waits for the data connection to open. */
+	static final Duration ANNOUNCE_GRACE = Duration.ofSeconds(1);
 
 	private final boolean tlsRequired;
 
@@ -54,7 +62,7 @@ final class DataTransfer {
 	}
 
 	/**
-	 * Replies {@code 150}, opens the data connection, runs the transfer, closes the connection (gracefully on
+	 * Opens the data connection and replies {@code 150}, runs the transfer, closes the connection (gracefully on
 	 * success, at once otherwise) and gives the final reply, without holding a thread. {@code ABOR} or a closed
 	 * control connection stop it at any point.
 	 * @param session the session
@@ -69,8 +77,19 @@ final class DataTransfer {
 		// A reply or error before the transfer gives up the set-up before the reply goes out: the next command may
 		// already set up another one.
 		Mono<FtpReply> whole = preparation.doOnNext(refused -> data.closeDataConnection()).switchIfEmpty(Mono.defer(() -> {
-			session.write(Replies.of(150, opening));
+			// 150 goes out once the data connection is open (as vsftpd does), so a client that races ahead to its
+			// next transfer never finds its passive ports still waiting; a client that connects only after 150
+			// gets it after a short grace.
+			AtomicBoolean announced = new AtomicBoolean();
+			Runnable announce = () -> {
+				if (announced.compareAndSet(false, true)) {
+					session.write(Replies.of(150, opening));
+				}
+			};
+			Disposable grace = Schedulers.parallel().schedule(announce, ANNOUNCE_GRACE.toMillis(), TimeUnit.MILLISECONDS);
 			Mono<DataChannel> opened = data.open()
+				.doOnNext(channel -> announce.run())
+				.doFinally(signal -> grace.dispose())
 				.onErrorMap(error -> new Replies.DataConnectionNotOpened(String.valueOf(error.getMessage()), error));
 			return Mono.usingWhen(opened, transfer, DataChannel::close, (channel, error) -> abort(channel),
 					DataTransfer::abort);

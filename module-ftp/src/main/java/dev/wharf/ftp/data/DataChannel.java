@@ -37,13 +37,17 @@ public final class DataChannel {
 
 	private final EarlyReceiver inbound = new EarlyReceiver();
 
+	private final ReceiveBudget budget;
+
 	/**
 	 * Wraps a connection as soon as it is open, on its event loop, before it can receive anything.
 	 * @param connection the connection
 	 * @param secure whether it is encrypted
 	 * @param files where files are opened for zero-copy sends
+	 * @param budget sizes the reads of uploads
 	 */
-	DataChannel(Connection connection, boolean secure, Scheduler files) {
+	DataChannel(Connection connection, boolean secure, Scheduler files, ReceiveBudget budget) {
+		this.budget = budget;
 		this.connection = connection;
 		this.watch = connection.channel().pipeline().get(DataChannelWatch.class);
 		this.secure = secure;
@@ -125,7 +129,10 @@ public final class DataChannel {
 	 * (under TLS) ended without {@code close_notify}
 	 */
 	public Flux<DataBuffer> receive(NettyDataBufferFactory buffers) {
-		return this.inbound.flux().<DataBuffer>map(buffers::wrap)
+		return this.inbound.flux()
+			.doOnSubscribe(subscription -> this.budget.started())
+			.doFinally(signal -> this.budget.ended())
+			.<DataBuffer>map(buffers::wrap)
 			// After close_notify the encrypted stream is known to be complete: a reset that follows ends it, no more.
 			.onErrorResume(error -> this.secure && this.watch.closeNotifyReceived(), error -> Mono.empty())
 			.concatWith(Mono.defer(() -> {

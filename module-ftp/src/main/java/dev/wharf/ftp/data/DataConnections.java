@@ -13,10 +13,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.wharf.ftp.tls.FtpTls;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.internal.PlatformDependent;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -47,6 +50,8 @@ public final class DataConnections implements AutoCloseable {
 
 	private static final String TLS_HANDLER = "wharf-ftp-tls";
 
+	private static final ByteBufAllocator ALLOCATOR = new UnpooledByteBufAllocator(true);
+
 	private final String bindAddress;
 
 	private final PassivePortRange ports;
@@ -60,6 +65,10 @@ public final class DataConnections implements AutoCloseable {
 	private final Scheduler files;
 
 	private final Map<Integer, PassivePort> passivePorts = new ConcurrentHashMap<>();
+
+	// A quarter of direct memory, at most 16 MiB, for the read buffers of all uploads together.
+	private final ReceiveBudget receiveBudget = new ReceiveBudget(
+			Math.min(16L * 1024 * 1024, Math.max(1024L * 1024, PlatformDependent.maxDirectMemory() / 4)));
 
 	private volatile boolean closed;
 
@@ -77,7 +86,8 @@ public final class DataConnections implements AutoCloseable {
 		this.ports = ports;
 		this.timeout = timeout;
 		this.tls = tls;
-		this.loops = LoopResources.create("wharf-ftp-data", eventLoops, true);
+		// One thread of its own accepts passive connections, so a burst of transfers cannot delay them.
+		this.loops = LoopResources.create("wharf-ftp-data", 1, eventLoops, true);
 		this.files = Schedulers.newBoundedElastic(Math.max(2, eventLoops), 10_000, "wharf-ftp-files", 60, true);
 	}
 
@@ -195,6 +205,10 @@ public final class DataConnections implements AutoCloseable {
 	}
 
 	private void configure(Channel channel, boolean secure) {
+		// Receive buffers are sized by a budget shared by all uploads and freed as soon as they are written:
+		// hundreds of concurrent uploads stay within a small part of direct memory, and nothing stays reserved.
+		channel.config().setAllocator(ALLOCATOR);
+		channel.config().setRecvByteBufAllocator(this.receiveBudget.allocator());
 		ChannelPipeline pipeline = channel.pipeline();
 		long idle = this.timeout.toMillis();
 		pipeline.addFirst(DataChannelWatch.NAME, new DataChannelWatch());
@@ -208,7 +222,7 @@ public final class DataConnections implements AutoCloseable {
 	}
 
 	DataChannel channel(Connection connection, boolean secure) {
-		return new DataChannel(connection, secure, this.files);
+		return new DataChannel(connection, secure, this.files, this.receiveBudget);
 	}
 
 	/** Closes every passive port and stops the event loops. */
