@@ -139,9 +139,11 @@ public final class MemoryStorage implements Storage {
 				finally {
 					DataBufferUtils.release(buffer);
 				}
-			}).then(Mono.fromCallable(() -> upload.commit(path, options.mode())))
-				.doFinally(signal -> upload.releaseIfUncommitted())
-				.doOnDiscard(DataBuffer.class, DataBufferUtils::release);
+			})
+				// Buffers still queued upstream when the write fails or is cancelled are released here.
+				.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
+				.then(Mono.fromCallable(() -> upload.commit(path, options.mode())))
+				.doFinally(signal -> upload.releaseIfUncommitted());
 		});
 	}
 

@@ -62,14 +62,17 @@ public final class ChannelWrites {
 				finally {
 					DataBufferUtils.release(buffer);
 				}
-			}).then(Mono.fromCallable(() -> {
-				long total = written.get();
-				if (expectedLength >= 0 && total != expectedLength) {
-					throw new InvalidContentException("Content ended after " + total + " of the announced "
-							+ expectedLength + " bytes");
-				}
-				return total;
-			})).doOnDiscard(DataBuffer.class, DataBufferUtils::release);
+			})
+				// Buffers still queued upstream when the write fails or is cancelled are released here.
+				.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
+				.then(Mono.fromCallable(() -> {
+					long total = written.get();
+					if (expectedLength >= 0 && total != expectedLength) {
+						throw new InvalidContentException("Content ended after " + total + " of the announced "
+								+ expectedLength + " bytes");
+					}
+					return total;
+				}));
 		});
 	}
 
