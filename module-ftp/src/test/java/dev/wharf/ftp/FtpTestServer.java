@@ -48,7 +48,8 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * A real Wharf FTP server on 127.0.0.1 and a free port, for tests: a {@code local} mount {@code data} on a
- * temporary folder (and optionally a {@code memory} mount {@code scratch}), and three users: {@code alice}
+ * temporary folder (and optionally a {@code memory} mount {@code scratch} and any mount as {@code remote}), and
+ * three users: {@code alice}
  * (read-write), {@code bob} (read-only) and {@code carol} (no FTP mount).
  */
 public final class FtpTestServer implements AutoCloseable {
@@ -84,8 +85,12 @@ public final class FtpTestServer implements AutoCloseable {
 			this.storages.add(memory);
 			mounts.add(new Mount("scratch", "memory", options.scratchAppends ? memory : new WithoutAppend(memory)));
 		}
+		if (options.remote != null) {
+			this.storages.add(options.remote);
+			mounts.add(new Mount("remote", "sftp", options.remote));
+		}
 		List<UserProperties> users = List.of(
-				new UserProperties(ALICE, HASHES.get(ALICE), List.of("user"), Map.of("data", "rw", "scratch", "rw")),
+				new UserProperties(ALICE, HASHES.get(ALICE), List.of("user"), Map.of("data", "rw", "scratch", "rw", "remote", "rw")),
 				new UserProperties(BOB, HASHES.get(BOB), List.of("user"), Map.of("data", "ro")),
 				new UserProperties(CAROL, HASHES.get(CAROL), List.of("user"), Map.of()));
 		this.authenticator = new Authenticator(new ConfiguredUserDirectory(users, name -> true), new LoginThrottle(),
@@ -251,6 +256,9 @@ public final class FtpTestServer implements AutoCloseable {
 		public boolean scratch;
 
 		public boolean scratchAppends = true;
+
+		/** A third mount, {@code remote} (read-write for alice), closed with the server. */
+		public @Nullable Storage remote;
 
 	}
 
