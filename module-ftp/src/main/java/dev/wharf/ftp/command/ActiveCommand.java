@@ -83,25 +83,13 @@ final class ActiveCommand extends WharfCommand {
 			return null;
 		}
 		String[] parts = argument.split(",");
-		byte[] address = new byte[4];
-		for (int i = 0; i < 4; i++) {
-			int value = Integer.parseInt(parts[i]);
-			if (value > 255) {
-				return null;
-			}
-			address[i] = (byte) value;
-		}
+		InetAddress address = ipv4(String.join(".", parts[0], parts[1], parts[2], parts[3]));
 		int high = Integer.parseInt(parts[4]);
 		int low = Integer.parseInt(parts[5]);
-		if (high > 255 || low > 255) {
+		if (address == null || high > 255 || low > 255) {
 			return null;
 		}
-		try {
-			return new InetSocketAddress(InetAddress.getByAddress(address), (high << 8) | low);
-		}
-		catch (UnknownHostException ex) {
-			return null;
-		}
+		return new InetSocketAddress(address, (high << 8) | low);
 	}
 
 	/** {@code <d><proto><d><address><d><port><d>}, such as {@code |1|10.0.0.5|6275|}. */
