@@ -166,7 +166,10 @@ public final class LocalStorage implements Storage {
 		if (options.mode() == WriteMode.APPEND) {
 			return append(path, content, options);
 		}
-		return Mono.usingWhen(blocking(path, () -> TempFile.open(this.paths, path, options.mode())),
+		// A cancel that arrives while the temporary file is being opened drops it unseen by usingWhen: the
+		// discard hook deletes it then.
+		return Mono.usingWhen(blocking(path, () -> TempFile.open(this.paths, path, options.mode()))
+			.doOnDiscard(TempFile.class, TempFile::discardQuietly),
 				temp -> ChannelWrites.write(content, temp.channel(), options.expectedLength(), this.io)
 					.then(blocking(path, () -> commit(temp, path, options.mode()))),
 				temp -> discard(path, temp), (temp, error) -> discard(path, temp), temp -> discard(path, temp))
@@ -479,6 +482,15 @@ public final class LocalStorage implements Storage {
 
 		void committed() {
 			this.committed = true;
+		}
+
+		void discardQuietly() {
+			try {
+				discard();
+			}
+			catch (IOException ex) {
+				logger.warn("Could not remove an abandoned temporary file; it goes at the next start");
+			}
 		}
 
 		void discard() throws IOException {

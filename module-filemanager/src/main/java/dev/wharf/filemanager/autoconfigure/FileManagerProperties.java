@@ -1,0 +1,122 @@
+package dev.wharf.filemanager.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.wharf.core.config.InvalidConfigurationException;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * The file manager ({@code wharf.filemanager}).
+ *
+ * @param enabled whether the file manager is on
+ * @param mounts the mounts it shows, each as a folder at the top level; empty for every mount
+ * @param maxUploadSize the largest file accepted by {@code save} and resumable uploads
+ * @param maxListEntries the most entries a folder listing may have (a larger folder gets 413)
+ * @param maxConcurrentZips how many zip downloads are written at once (each holds a thread)
+ * @param thumbnails image previews
+ * @param search name search
+ * @param uploads resumable uploads
+ */
+@ConfigurationProperties("wharf.filemanager")
+public record FileManagerProperties(@DefaultValue("true") boolean enabled, @DefaultValue List<String> mounts,
+		@DefaultValue("10GB") DataSize maxUploadSize, @DefaultValue("100000") int maxListEntries,
+		@DefaultValue("4") int maxConcurrentZips, @DefaultValue Thumbnails thumbnails, @DefaultValue Search search,
+		@DefaultValue Uploads uploads) {
+
+	private static final String PREFIX = "wharf.filemanager.";
+
+	public FileManagerProperties {
+		positive("max-upload-size", maxUploadSize.toBytes(), maxUploadSize.toString());
+		positive("max-list-entries", maxListEntries, Integer.toString(maxListEntries));
+		positive("max-concurrent-zips", maxConcurrentZips, Integer.toString(maxConcurrentZips));
+	}
+
+	/**
+	 * Image previews ({@code cat?thumbnail=true}).
+	 *
+	 * @param size the short side of a thumbnail, in pixels
+	 * @param cacheSize the memory the thumbnail cache may use, at most an eighth of the JVM's heap; 0 turns
+	 * the cache off
+	 * @param maxPixels the most pixels (width × height) an image may declare; larger images are refused
+	 * before they are decoded
+	 * @param maxFileSize the largest image file read
+	 * @param threads threads that make thumbnails; 0 for one per CPU
+	 */
+	public record Thumbnails(@DefaultValue("200") int size, @DefaultValue("32MB") DataSize cacheSize,
+			@DefaultValue("100000000") long maxPixels, @DefaultValue("50MB") DataSize maxFileSize,
+			@DefaultValue("0") int threads) {
+
+		public Thumbnails {
+			if (size < 16 || size > 2048) {
+				throw new InvalidConfigurationException(PREFIX + "thumbnails.size", Integer.toString(size),
+						"must be from 16 to 2048 pixels");
+			}
+			if (cacheSize.toBytes() < 0) {
+				throw new InvalidConfigurationException(PREFIX + "thumbnails.cache-size", cacheSize.toString(),
+						"must not be negative");
+			}
+			positive("thumbnails.max-pixels", maxPixels, Long.toString(maxPixels));
+			positive("thumbnails.max-file-size", maxFileSize.toBytes(), maxFileSize.toString());
+			if (threads < 0) {
+				throw new InvalidConfigurationException(PREFIX + "thumbnails.threads", Integer.toString(threads),
+						"must be 0 (one per CPU) or more");
+			}
+		}
+
+		/** The cache's size in bytes: as configured, but at most an eighth of the heap (small JVM profiles). */
+		public long effectiveCacheBytes() {
+			long heap = Runtime.getRuntime().maxMemory();
+			return (heap == Long.MAX_VALUE) ? this.cacheSize.toBytes() : Math.min(this.cacheSize.toBytes(), heap / 8);
+		}
+
+		/** The threads to start. */
+		public int effectiveThreads() {
+			return (this.threads > 0) ? this.threads : Math.max(1, Runtime.getRuntime().availableProcessors());
+		}
+
+	}
+
+	/**
+	 * Name search.
+	 *
+	 * @param timeBudget how long one search may walk the folders
+	 * @param maxResults the most results of one search
+	 */
+	public record Search(@DefaultValue("2s") Duration timeBudget, @DefaultValue("1000") int maxResults) {
+
+		public Search {
+			positive("search.time-budget", timeBudget.toMillis(), timeBudget.toString());
+			positive("search.max-results", maxResults, Integer.toString(maxResults));
+		}
+
+	}
+
+	/**
+	 * Resumable uploads.
+	 *
+	 * @param expiry how long an unfinished upload is kept after its last data
+	 * @param segmentSize a long request body is stored in pieces of about this size, so a transfer that breaks
+	 * keeps what arrived
+	 * @param sweepInterval how often expired uploads are removed
+	 */
+	public record Uploads(@DefaultValue("24h") Duration expiry, @DefaultValue("8MB") DataSize segmentSize,
+			@DefaultValue("1h") Duration sweepInterval) {
+
+		public Uploads {
+			positive("uploads.expiry", expiry.toMillis(), expiry.toString());
+			positive("uploads.segment-size", segmentSize.toBytes(), segmentSize.toString());
+			positive("uploads.sweep-interval", sweepInterval.toMillis(), sweepInterval.toString());
+		}
+
+	}
+
+	private static void positive(String property, long value, String text) {
+		if (value <= 0) {
+			throw new InvalidConfigurationException(PREFIX + property, text, "must be more than 0");
+		}
+	}
+
+}

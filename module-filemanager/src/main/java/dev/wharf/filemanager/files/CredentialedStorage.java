@@ -1,0 +1,104 @@
+package dev.wharf.filemanager.files;
+
+import java.nio.file.Path;
+import java.util.Set;
+
+import dev.wharf.core.security.Credentials;
+import dev.wharf.core.storage.ByteRange;
+import dev.wharf.core.storage.Capability;
+import dev.wharf.core.storage.FileEntry;
+import dev.wharf.core.storage.Storage;
+import dev.wharf.core.storage.StoragePath;
+import dev.wharf.core.storage.WriteOptions;
+import org.springframework.core.io.buffer.DataBuffer;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.util.context.Context;
+
+/**
+ * A user's view of a passthrough mount ({@link Storage#needsUserCredentials()}): every call carries the
+ * user's login in its Reactor context, wherever it is subscribed (a response body, a zip worker, the
+ * thumbnail pool), so no caller can forget it.
+ */
+final class CredentialedStorage implements Storage {
+
+	private final Storage delegate;
+
+	private final Context context;
+
+	CredentialedStorage(Storage delegate, Credentials credentials) {
+		this.delegate = delegate;
+		this.context = credentials.context();
+	}
+
+	@Override
+	public Set<Capability> capabilities() {
+		return this.delegate.capabilities();
+	}
+
+	@Override
+	public Mono<FileEntry> stat(StoragePath path) {
+		return this.delegate.stat(path).contextWrite(this.context);
+	}
+
+	@Override
+	public Flux<FileEntry> list(StoragePath directory) {
+		return this.delegate.list(directory).contextWrite(this.context);
+	}
+
+	@Override
+	public Flux<DataBuffer> read(StoragePath path, ByteRange range) {
+		return this.delegate.read(path, range).contextWrite(this.context);
+	}
+
+	@Override
+	public Mono<FileEntry> write(StoragePath path, Flux<DataBuffer> content, WriteOptions options) {
+		return this.delegate.write(path, content, options).contextWrite(this.context);
+	}
+
+	@Override
+	public Mono<Void> delete(StoragePath path, boolean recursive) {
+		return this.delegate.delete(path, recursive).contextWrite(this.context);
+	}
+
+	@Override
+	public Mono<FileEntry> createDirectory(StoragePath path) {
+		return this.delegate.createDirectory(path).contextWrite(this.context);
+	}
+
+	@Override
+	public Mono<FileEntry> createDirectories(StoragePath path) {
+		return this.delegate.createDirectories(path).contextWrite(this.context);
+	}
+
+	@Override
+	public Mono<FileEntry> move(StoragePath source, StoragePath target, boolean replace) {
+		return this.delegate.move(source, target, replace).contextWrite(this.context);
+	}
+
+	@Override
+	public Mono<FileEntry> copy(StoragePath source, StoragePath target, boolean replace) {
+		return this.delegate.copy(source, target, replace).contextWrite(this.context);
+	}
+
+	@Override
+	public Mono<Path> localFile(StoragePath path) {
+		return this.delegate.localFile(path).contextWrite(this.context);
+	}
+
+	@Override
+	public boolean needsUserCredentials() {
+		return true;
+	}
+
+	@Override
+	public Mono<Void> checkHealth() {
+		return this.delegate.checkHealth().contextWrite(this.context);
+	}
+
+	/** Does nothing: the mount owns the backend. */
+	@Override
+	public void close() {
+	}
+
+}

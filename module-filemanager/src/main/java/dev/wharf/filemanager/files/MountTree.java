@@ -1,0 +1,138 @@
+package dev.wharf.filemanager.files;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.wharf.core.security.AuthorizedStorage;
+import dev.wharf.core.security.Credentials;
+import dev.wharf.core.security.MountAccess;
+import dev.wharf.core.security.User;
+import dev.wharf.core.storage.Storage;
+import dev.wharf.core.storage.StoragePath;
+import dev.wharf.core.storage.mount.Mount;
+import dev.wharf.core.storage.mount.MountRegistry;
+import dev.wharf.filemanager.auth.Caller;
+import dev.wharf.filemanager.http.ApiException;
+import org.springframework.http.HttpStatus;
+
+/**
+ * The file manager's tree: every exposed mount the user may read is a folder at the top level
+ * ({@code /data/…}, {@code /scratch/…}). Paths are parsed here, once, and each mount is reached only
+ * through {@link AuthorizedStorage#of}, so rights are checked in one place on every operation. A mount the
+ * user has no right on does not exist for them (404, not 403, so names do not leak). Thread-safe.
+ */
+public final class MountTree {
+
+	private final Map<String, Mount> mounts;
+
+	private final Map<String, StoragePath> mountPaths;
+
+	private final boolean needsCredentials;
+
+	/**
+	 * Creates the tree.
+	 * @param mounts the exposed mounts
+	 */
+	public MountTree(List<Mount> mounts) {
+		Map<String, Mount> byName = new LinkedHashMap<>();
+		Map<String, StoragePath> paths = new LinkedHashMap<>();
+		boolean credentials = false;
+		for (Mount mount : mounts) {
+			byName.put(mount.name(), mount);
+			paths.put(mount.name(), StoragePath.root().resolve(mount.name()));
+			credentials |= mount.storage().needsUserCredentials();
+		}
+		this.mounts = byName;
+		this.mountPaths = paths;
+		this.needsCredentials = credentials;
+	}
+
+	/**
+	 * The tree of the configured mounts.
+	 * @param registry every mount
+	 * @param names the mounts to expose ({@code wharf.filemanager.mounts}); empty for all
+	 * @return the tree
+	 * @throws dev.wharf.core.config.InvalidConfigurationException if a name is not a mount
+	 */
+	public static MountTree of(MountRegistry registry, List<String> names) {
+		if (names.isEmpty()) {
+			return new MountTree(new ArrayList<>(registry.all()));
+		}
+		List<Mount> mounts = new ArrayList<>();
+		for (String name : names) {
+			mounts.add(registry.require("wharf.filemanager.mounts", name));
+		}
+		mounts.sort((a, b) -> a.name().compareTo(b.name()));
+		return new MountTree(mounts);
+	}
+
+	/** Every exposed mount, by name. */
+	public Collection<Mount> mounts() {
+		return this.mounts.values();
+	}
+
+	/** Whether some exposed mount logs in as the user, so sessions must keep the login. */
+	public boolean needsCredentials() {
+		return this.needsCredentials;
+	}
+
+	/**
+	 * The exposed mounts a user may read, by name.
+	 * @param user the user
+	 * @return the mounts
+	 */
+	public List<Mount> visible(User user) {
+		List<Mount> visible = new ArrayList<>(this.mounts.size());
+		for (Mount mount : this.mounts.values()) {
+			if (user.access(mount.name()).canRead()) {
+				visible.add(mount);
+			}
+		}
+		return visible;
+	}
+
+	/**
+	 * Resolves a path of the API.
+	 * @param caller who asks
+	 * @param path the decoded path, such as {@code /data/photos/}
+	 * @return the location
+	 * @throws dev.wharf.core.storage.InvalidStoragePathException if the path is malformed (400)
+	 * @throws ApiException 404 if the first name is not a mount the caller may see
+	 */
+	public Location locate(Caller caller, String path) {
+		StoragePath virtual = StoragePath.parse(path);
+		if (virtual.isRoot()) {
+			return new Location(virtual, null, null, virtual, MountAccess.READ_ONLY);
+		}
+		String name = virtual.segments().get(0);
+		Mount mount = this.mounts.get(name);
+		User user = caller.user();
+		MountAccess access = user.access(name);
+		if (mount == null || !access.canRead()) {
+			throw new ApiException(HttpStatus.NOT_FOUND, "Not found: " + virtual);
+		}
+		Storage storage = AuthorizedStorage.of(mount, user);
+		Credentials credentials = caller.credentials();
+		if (credentials != null && mount.storage().needsUserCredentials()) {
+			storage = new CredentialedStorage(storage, credentials);
+		}
+		return new Location(virtual, mount, storage, virtual.relativeTo(this.mountPaths.get(name)), access);
+	}
+
+	/**
+	 * Resolves a path that must lie inside a mount.
+	 * @param caller who asks
+	 * @param path the decoded path
+	 * @return the location
+	 * @throws ApiException 403 for the top level, 404 for an unknown mount
+	 */
+	public Location locateInMount(Caller caller, String path) {
+		Location location = locate(caller, path);
+		location.requireStorage();
+		return location;
+	}
+
+}

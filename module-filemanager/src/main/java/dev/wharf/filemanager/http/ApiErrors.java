@@ -1,0 +1,98 @@
+package dev.wharf.filemanager.http;
+
+import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
+
+import dev.wharf.core.storage.StorageErrorKind;
+import dev.wharf.core.storage.StorageException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import reactor.netty.channel.AbortedException;
+
+/**
+ * The one place where errors become HTTP statuses and messages: {@link StorageErrorKind}s, the API's own
+ * {@link ApiException}s, an overloaded worker pool, and anything unexpected (500, logged, never shown).
+ * Storage messages name mount-relative paths only, so they are safe to show.
+ */
+public final class ApiErrors {
+
+	private static final Log logger = LogFactory.getLog(ApiErrors.class);
+
+	private ApiErrors() {
+	}
+
+	/**
+	 * The status for a kind of storage error.
+	 * @param kind the kind
+	 * @return the status
+	 */
+	public static HttpStatus status(StorageErrorKind kind) {
+		return switch (kind) {
+			case NOT_FOUND -> HttpStatus.NOT_FOUND;
+			case ALREADY_EXISTS, CONFLICT -> HttpStatus.CONFLICT;
+			case ACCESS_DENIED -> HttpStatus.FORBIDDEN;
+			case UNSUPPORTED -> HttpStatus.NOT_IMPLEMENTED;
+			case BACKEND_UNAVAILABLE -> HttpStatus.BAD_GATEWAY;
+			case QUOTA_EXCEEDED -> HttpStatus.CONTENT_TOO_LARGE;
+			case INVALID_PATH, INVALID_CONTENT -> HttpStatus.BAD_REQUEST;
+			case IO_ERROR -> HttpStatus.INTERNAL_SERVER_ERROR;
+		};
+	}
+
+	/**
+	 * What to answer for an error.
+	 * @param error what went wrong
+	 * @return the status, message and optional retry delay
+	 */
+	public static Answer answer(Throwable error) {
+		if (error instanceof ApiException api) {
+			return new Answer(api.status(), api.getMessage(), api.retryAfter());
+		}
+		if (error instanceof StorageException storage) {
+			HttpStatus status = status(storage.kind());
+			if (storage.kind() == StorageErrorKind.IO_ERROR || storage.kind() == StorageErrorKind.BACKEND_UNAVAILABLE) {
+				logger.warn("Storage failure: " + storage.getMessage(), storage.getCause());
+			}
+			return new Answer(status, storage.getMessage(), null);
+		}
+		if (error instanceof AbortedException) {
+			// The client went away: nobody reads this answer, and nothing went wrong on the server.
+			return new Answer(HttpStatus.BAD_REQUEST, "Connection closed", null);
+		}
+		if (error instanceof RejectedExecutionException) {
+			return new Answer(HttpStatus.SERVICE_UNAVAILABLE, "Server busy, try again", Duration.ofSeconds(1));
+		}
+		logger.error("Unexpected error in the file API", error);
+		return new Answer(HttpStatus.INTERNAL_SERVER_ERROR, "Internal Error", null);
+	}
+
+	/**
+	 * The outcome word for the audit log.
+	 * @param error what went wrong
+	 * @return such as {@code not_found} or {@code denied}
+	 */
+	public static String outcome(Throwable error) {
+		if (error instanceof StorageException storage) {
+			return (storage.kind() == StorageErrorKind.ACCESS_DENIED) ? "denied"
+					: storage.kind().name().toLowerCase(java.util.Locale.ROOT);
+		}
+		if (error instanceof ApiException api) {
+			return (api.status().value() == 403) ? "denied" : "refused_" + api.status().value();
+		}
+		return "error";
+	}
+
+	/**
+	 * What the client is told.
+	 *
+	 * @param status the HTTP status
+	 * @param message the message for the envelope
+	 * @param retryAfter the delay for {@code Retry-After}, or {@code null}
+	 */
+	public record Answer(HttpStatusCode status, String message, @Nullable Duration retryAfter) {
+	}
+
+}

@@ -1,0 +1,165 @@
+package dev.wharf.filemanager.search;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.wharf.core.storage.EntryType;
+import dev.wharf.core.storage.FileEntry;
+import dev.wharf.core.storage.Storage;
+import dev.wharf.core.storage.StoragePath;
+import dev.wharf.core.storage.mount.Mount;
+import dev.wharf.filemanager.auth.AuthenticatedHandler;
+import dev.wharf.filemanager.auth.Caller;
+import dev.wharf.filemanager.files.Location;
+import dev.wharf.filemanager.files.MountTree;
+import dev.wharf.filemanager.http.ApiException;
+import dev.wharf.filemanager.http.ApiResponses;
+import dev.wharf.filemanager.http.JsonWriter;
+import dev.wharf.filemanager.http.Query;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * {@code GET /api/files/search?path=&q=}: files and folders below {@code path} (default: everything the
+ * user may see) whose name contains {@code q}, ignoring case, as
+ * {@code {"status":"ok","results":[{"name","type","size","time","path"}…]}}. The folders are walked breadth
+ * first, nearest results first, and results are streamed as they are found; the walk stops after a time
+ * budget or a number of results, so a search over a huge tree answers quickly with what it found (like
+ * Filestash's 1.5 s crawl). Folders that cannot be read are skipped.
+ */
+public final class SearchHandler implements AuthenticatedHandler {
+
+	/** Longest search term. */
+	static final int MAX_TERM_LENGTH = 256;
+
+	private static final int BATCH = 64;
+
+	private final MountTree tree;
+
+	private final Duration budget;
+
+	private final int maxResults;
+
+	/**
+	 * Creates the handler.
+	 * @param tree the mounts
+	 * @param budget how long a search may walk
+	 * @param maxResults the most results
+	 */
+	public SearchHandler(MountTree tree, Duration budget, int maxResults) {
+		this.tree = tree;
+		this.budget = budget;
+		this.maxResults = maxResults;
+	}
+
+	@Override
+	public Mono<Void> handle(ServerWebExchange exchange, Caller caller) {
+		Query query = new Query(exchange.getRequest().getURI().getRawQuery());
+		String term = query.required("q").strip();
+		if (term.isEmpty() || term.length() > MAX_TERM_LENGTH) {
+			throw ApiException.badRequest("The search term must have 1 to " + MAX_TERM_LENGTH + " characters");
+		}
+		String path = query.optional("path");
+		Location start = this.tree.locate(caller, (path != null) ? path : "/");
+		return roots(caller, start).collectList().flatMap(roots -> {
+			Flux<Found> matches = Flux.fromIterable(roots)
+				.expand(this::children)
+				.filter(found -> !found.root() && containsIgnoreCase(found.entry().name(), term))
+				.take(this.maxResults)
+				.take(this.budget);
+			ServerHttpResponse response = exchange.getResponse();
+			ApiResponses.jsonHeaders(response, "no-cache");
+			return response.writeWith(json(matches, response.bufferFactory()));
+		});
+	}
+
+	private Flux<Found> roots(Caller caller, Location start) {
+		if (start.isTop()) {
+			List<Location> mounts = new ArrayList<>();
+			for (Mount mount : this.tree.visible(caller.user())) {
+				mounts.add(this.tree.locate(caller, "/" + mount.name()));
+			}
+			return Flux.fromIterable(mounts).concatMap(mount -> root(mount).onErrorResume(error -> Mono.empty()));
+		}
+		return root(start).flux();
+	}
+
+	private static Mono<Found> root(Location location) {
+		Storage storage = location.requireStorage();
+		return storage.stat(location.path()).map(entry -> {
+			if (!entry.isDirectory()) {
+				throw new ApiException(HttpStatus.CONFLICT, "Not a folder: " + location);
+			}
+			return new Found(location, entry, true);
+		});
+	}
+
+	private Flux<Found> children(Found found) {
+		if (!found.entry().isDirectory()) {
+			return Flux.empty();
+		}
+		return found.location()
+			.requireStorage()
+			.list(found.entry().path())
+			.filter(entry -> entry.type() != EntryType.OTHER)
+			.map(entry -> new Found(found.location(), entry, false))
+			.onErrorResume(error -> Flux.empty());
+	}
+
+	private static Flux<DataBuffer> json(Flux<Found> matches, DataBufferFactory factory) {
+		boolean[] first = { true };
+		Flux<DataBuffer> results = matches.bufferTimeout(BATCH, Duration.ofMillis(200)).map(batch -> {
+			JsonWriter json = new JsonWriter(batch.size() * 128);
+			// Each batch is a run of array members; the writer's own commas cannot span batches.
+			json.beginArray();
+			for (Found found : batch) {
+				FileEntry entry = found.entry();
+				StoragePath path = found.location().virtual(entry.path());
+				json.beginObject()
+					.name("name").value(entry.name())
+					.name("type").value(entry.isDirectory() ? "directory" : "file")
+					.name("size").value(entry.size())
+					.name("time").value(entry.lastModified().toEpochMilli())
+					.name("path").value(entry.isDirectory() ? path + "/" : path.toString())
+					.endObject();
+			}
+			json.endArray();
+			byte[] bytes = json.toByteArray();
+			// Strip the brackets, and prefix a comma after the first batch.
+			int start = first[0] ? 1 : 0;
+			if (!first[0]) {
+				bytes[0] = ',';
+			}
+			first[0] = false;
+			return factory.wrap(ByteBuffer.wrap(bytes, start, bytes.length - 1 - start));
+		});
+		return Flux.concat(Mono.fromSupplier(() -> bytes(factory, "{\"status\":\"ok\",\"results\":[")), results,
+				Mono.fromSupplier(() -> bytes(factory, "]}")));
+	}
+
+	private static DataBuffer bytes(DataBufferFactory factory, String ascii) {
+		return factory.wrap(ascii.getBytes(StandardCharsets.US_ASCII));
+	}
+
+	static boolean containsIgnoreCase(String name, String term) {
+		int last = name.length() - term.length();
+		for (int i = 0; i <= last; i++) {
+			if (name.regionMatches(true, i, term, 0, term.length())) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private record Found(Location location, FileEntry entry, boolean root) {
+	}
+
+}

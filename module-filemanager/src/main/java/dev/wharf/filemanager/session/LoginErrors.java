@@ -1,0 +1,22 @@
+package dev.wharf.filemanager.session;
+
+import dev.wharf.core.security.Authenticator.LoginResult;
+import dev.wharf.filemanager.http.ApiException;
+import org.springframework.http.HttpStatus;
+
+/** The answer to a login that did not succeed, the same for a session and for minting a token. */
+final class LoginErrors {
+
+	private LoginErrors() {
+	}
+
+	static ApiException of(LoginResult result) {
+		if (result instanceof LoginResult.Throttled throttled) {
+			return new ApiException(HttpStatus.TOO_MANY_REQUESTS, "Too many failed logins, try again later",
+					throttled.retryAfter());
+		}
+		// One message for an unknown name and a wrong password, so names cannot be probed.
+		return new ApiException(HttpStatus.UNAUTHORIZED, "Invalid account");
+	}
+
+}

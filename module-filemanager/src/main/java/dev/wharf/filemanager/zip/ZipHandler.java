@@ -1,0 +1,163 @@
+package dev.wharf.filemanager.zip;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.wharf.core.storage.FileEntry;
+import dev.wharf.core.storage.mount.Mount;
+import dev.wharf.filemanager.auth.AuthenticatedHandler;
+import dev.wharf.filemanager.auth.Caller;
+import dev.wharf.filemanager.files.Location;
+import dev.wharf.filemanager.files.MountTree;
+import dev.wharf.filemanager.http.ApiException;
+import dev.wharf.filemanager.http.ApiResponses;
+import dev.wharf.filemanager.http.Query;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.ContentDisposition;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * {@code GET /api/files/zip?path=…&path=…}: the given files and folders as one zip, streamed as it is
+ * written ({@link ZipWriter}), named {@code <name>.zip} for one path and {@code download.zip} otherwise.
+ * {@code path=/} zips every mount the user may see. The paths are checked before anything is sent (400,
+ * 404); after that, an unreadable entry only lands in {@code error.log} inside the zip. A bounded number
+ * of zips are written at once, each on its own worker thread (zipping blocks on the storage and on the
+ * client); past that, 503 with {@code Retry-After}.
+ */
+public final class ZipHandler implements AuthenticatedHandler, AutoCloseable {
+
+	/** The most paths one zip may name. */
+	static final int MAX_PATHS = 1000;
+
+	private static final int CHUNK_SIZE = 64 * 1024;
+
+	private final MountTree tree;
+
+	private final Semaphore slots;
+
+	private final ExecutorService workers;
+
+	/**
+	 * Creates the handler.
+	 * @param tree the mounts
+	 * @param maxConcurrent the most zips written at once
+	 */
+	public ZipHandler(MountTree tree, int maxConcurrent) {
+		this.tree = tree;
+		this.slots = new Semaphore(maxConcurrent);
+		AtomicInteger threads = new AtomicInteger();
+		ThreadPoolExecutor executor = new ThreadPoolExecutor(maxConcurrent, maxConcurrent, 60, TimeUnit.SECONDS,
+				new LinkedBlockingQueue<>(), task -> {
+					Thread thread = new Thread(task, "wharf-zip-" + threads.incrementAndGet());
+					thread.setDaemon(true);
+					return thread;
+				});
+		executor.allowCoreThreadTimeOut(true);
+		this.workers = executor;
+	}
+
+	@Override
+	public Mono<Void> handle(ServerWebExchange exchange, Caller caller) {
+		List<String> paths = new Query(exchange.getRequest().getURI().getRawQuery()).all("path");
+		if (paths.isEmpty() || paths.size() > MAX_PATHS) {
+			throw ApiException.badRequest("Give 1 to " + MAX_PATHS + " 'path' parameters");
+		}
+		List<Location> locations = new ArrayList<>();
+		for (String path : paths) {
+			Location location = this.tree.locate(caller, path);
+			if (location.isTop()) {
+				for (Mount mount : this.tree.visible(caller.user())) {
+					locations.add(this.tree.locate(caller, "/" + mount.name()));
+				}
+			}
+			else {
+				locations.add(location);
+			}
+		}
+		String fileName = (paths.size() == 1 && !locations.isEmpty() && !this.tree.locate(caller, paths.get(0)).isTop())
+				? name(locations.get(0)) + ".zip" : "download.zip";
+		return Flux.fromIterable(locations)
+			.concatMap(location -> location.requireStorage().stat(location.path()).map(entry -> new Pending(location, entry)))
+			.collectList()
+			.flatMap(found -> {
+				List<ZipItem> items = new ArrayList<>();
+				Set<String> names = new HashSet<>();
+				for (Pending pending : found) {
+					items.add(new ZipItem(pending.location().requireStorage(), pending.entry(),
+							unique(names, name(pending.location()))));
+				}
+				return send(exchange, fileName, items);
+			});
+	}
+
+	private Mono<Void> send(ServerWebExchange exchange, String fileName, List<ZipItem> items) {
+		ServerHttpResponse response = exchange.getResponse();
+		HttpHeaders headers = response.getHeaders();
+		headers.setContentType(MediaType.parseMediaType("application/zip"));
+		headers.setContentDisposition(ContentDisposition.attachment().filename(fileName, StandardCharsets.UTF_8).build());
+		headers.set(HttpHeaders.CACHE_CONTROL, "private, no-store");
+		headers.set(ApiResponses.X_CONTENT_TYPE_OPTIONS, ApiResponses.NOSNIFF);
+		ZipWriter writer = new ZipWriter(items);
+		// The slot is taken when the body is subscribed and given back however it ends; a refusal is the
+		// body's first signal, so it arrives before anything is sent and becomes a 503.
+		Flux<DataBuffer> body = Flux.using(this::takeSlot,
+				slot -> DataBufferUtils.outputStreamPublisher(out -> {
+					try {
+						writer.write(out);
+					}
+					catch (IOException ex) {
+						throw new UncheckedIOException(ex);
+					}
+				}, response.bufferFactory(), this.workers, CHUNK_SIZE), slot -> this.slots.release());
+		return response.writeWith(body);
+	}
+
+	private Semaphore takeSlot() {
+		if (!this.slots.tryAcquire()) {
+			throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "Too many zips are being made, try again",
+					Duration.ofSeconds(5));
+		}
+		return this.slots;
+	}
+
+	private static String name(Location location) {
+		return location.isMountRoot() ? location.requireMount().name() : location.path().name();
+	}
+
+	private static String unique(Set<String> taken, String name) {
+		String candidate = name;
+		for (int i = 2; !taken.add(candidate); i++) {
+			candidate = name + " (" + i + ")";
+		}
+		return candidate;
+	}
+
+	/** Stops the workers. */
+	@Override
+	public void close() {
+		this.workers.shutdownNow();
+	}
+
+	private record Pending(Location location, FileEntry entry) {
+	}
+
+}

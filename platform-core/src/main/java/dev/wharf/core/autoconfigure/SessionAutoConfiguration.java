@@ -1,0 +1,57 @@
+package dev.wharf.core.autoconfigure;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+
+import dev.wharf.core.config.PlatformProperties;
+import dev.wharf.core.session.ApiTokenStore;
+import dev.wharf.core.session.ApiTokens;
+import dev.wharf.core.session.FileApiTokenStore;
+import dev.wharf.core.session.InMemorySessionStore;
+import dev.wharf.core.session.SessionProperties;
+import dev.wharf.core.session.SessionStore;
+import dev.wharf.core.session.Sessions;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for sessions
+ * and API tokens: an in-memory {@link SessionStore} and a {@link FileApiTokenStore} in
+ * {@code wharf.state-dir}, each replaceable by a bean of its SPI (a shared store for replicas).
+ */
+@AutoConfiguration(after = SecurityAutoConfiguration.class)
+@EnableConfigurationProperties({ SessionProperties.class, PlatformProperties.class })
+public final class SessionAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	SessionStore sessionStore(SessionProperties properties) {
+		return new InMemorySessionStore(properties.maximumSessions());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	Sessions sessions(SessionStore store, SessionProperties properties) {
+		return new Sessions(store, properties, Clock.systemUTC());
+	}
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	ApiTokenStore apiTokenStore(PlatformProperties platform) {
+		Path file = Path.of(platform.stateDir()).toAbsolutePath().normalize().resolve(FileApiTokenStore.FILE_NAME);
+		// Token changes are rare and small: one thread is plenty, and it never runs on an event loop.
+		return new FileApiTokenStore(file, Schedulers.newBoundedElastic(1, 1000, "wharf-api-tokens", 60, true),
+				Duration.ofSeconds(5));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ApiTokens apiTokens(ApiTokenStore store) {
+		return new ApiTokens(store, Clock.systemUTC());
+	}
+
+}
