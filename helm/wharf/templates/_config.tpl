@@ -13,6 +13,12 @@ extraConfig is merged underneath, so the chart's own settings win.
 {{- if not (index $wharf.ftp "external-address") -}}
 {{- $_ := unset $wharf.ftp "external-address" -}}
 {{- end -}}
+{{- /* FTP listens like HTTP on every interface of the pod (Wharf's own default is 127.0.0.1). */ -}}
+{{- $_ := set $wharf.ftp "address" "0.0.0.0" -}}
+{{- /* FTPS without a named bundle uses the chart's certificate (tls.enabled). */ -}}
+{{- if and $wharf.ftp.tls .Values.tls.enabled (not (index $wharf.ftp.tls "bundle")) -}}
+{{- $_ := set $wharf.ftp.tls "bundle" "wharf" -}}
+{{- end -}}
 {{- range $name, $mount := $wharf.storage.mounts -}}
 {{- if and $mount (eq $mount.type "memcached") (not (index $mount "servers")) $.Values.memcached.enabled -}}
 {{- $_ := set $mount "servers" (list (printf "%s.%s.svc:11211" (include "wharf.memcachedName" $) $.Release.Namespace)) -}}

@@ -49,7 +49,9 @@ class RunnableJarIT {
 		int port = freePort();
 		Path log = this.workDir.resolve("wharf.log");
 		Process wharf = new ProcessBuilder(javaHome.resolve("bin/java").toString(), "-jar", jar.toString(),
-				"--server.port=" + port)
+				"--server.port=" + port,
+				// FTP is on by default (port 2121): free ports, so parallel builds cannot collide.
+				"--wharf.ftp.port=0", "--wharf.ftp.passive-ports=0")
 			.directory(this.workDir.toFile())
 			.redirectErrorStream(true)
 			.redirectOutput(log.toFile())
@@ -63,7 +65,8 @@ class RunnableJarIT {
 			assertThat(metrics.body()).contains("jvm_memory_used_bytes");
 			assertThat(this.workDir.resolve("data")).isDirectory();
 			assertThat(this.workDir.resolve("state/initial-admin")).exists();
-			assertThat(Files.readString(log)).contains("password: ").contains("Netty started on port " + port);
+			assertThat(Files.readString(log)).contains("password: ").contains("Netty started on port " + port)
+				.contains("FTP server listening on 127.0.0.1:");
 		}
 		finally {
 			wharf.destroy();

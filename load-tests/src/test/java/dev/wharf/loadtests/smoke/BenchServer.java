@@ -45,7 +45,6 @@ final class BenchServer implements AutoCloseable {
 		Fixtures.create(dir);
 		this.httpPort = freePort();
 		this.ftpPort = freePort();
-		int passive = freePort();
 		this.log = dir.resolve("wharf.log");
 		List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx256m",
 				"--enable-native-access=ALL-UNNAMED", "-jar", jar.toString(),
@@ -58,7 +57,9 @@ final class BenchServer implements AutoCloseable {
 		env.put("WHARF_BENCH_DIR", dir.toString());
 		env.put("WHARF_BENCH_HTTP_PORT", Integer.toString(this.httpPort));
 		env.put("WHARF_BENCH_FTP_PORT", Integer.toString(this.ftpPort));
-		env.put("WHARF_BENCH_FTP_PASSIVE_PORTS", passive + "-" + passive);
+		// A free port per transfer: one shared port serves one waiting session per client address at a time, and
+		// the FTP smoke's clients all come from 127.0.0.1.
+		env.put("WHARF_BENCH_FTP_PASSIVE_PORTS", "0");
 		env.put("WHARF_BENCH_PASSWORD_HASH", hash(java, jar, this.password));
 		this.process = builder.start();
 	}

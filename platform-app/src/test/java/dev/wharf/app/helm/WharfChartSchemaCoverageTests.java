@@ -18,6 +18,7 @@ import dev.wharf.core.storage.memory.MemoryStorageProperties;
 import dev.wharf.core.storage.sftp.SftpStorageProperties;
 import dev.wharf.filemanager.autoconfigure.FileManagerProperties;
 import dev.wharf.staticfiles.site.StaticFilesProperties;
+import dev.wharf.ftp.autoconfigure.FtpProperties;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -56,7 +57,9 @@ class WharfChartSchemaCoverageTests {
 				arguments("#/properties/wharf/properties/sessions", SessionProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/filemanager", FileManagerProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/buildcache", BuildCacheProperties.class, Set.of()),
-				arguments("#/properties/wharf/properties/static", StaticFilesProperties.class, Set.of()));
+				arguments("#/properties/wharf/properties/static", StaticFilesProperties.class, Set.of()),
+				// The chart sets the FTP address itself (0.0.0.0: every interface of the pod).
+				arguments("#/properties/wharf/properties/ftp", FtpProperties.class, Set.of("!address")));
 	}
 
 	/**

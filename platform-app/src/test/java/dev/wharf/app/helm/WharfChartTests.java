@@ -86,6 +86,27 @@ class WharfChartTests {
 	}
 
 	@Test
+	void ftpListensOnEveryInterfaceAndFtpsUsesTheChartsCertificate() {
+		String ftps = """
+				wharf: {ftp: {idle-timeout: 10m, data-timeout: 30s, max-logins: 200, max-logins-per-address: 20,
+				  active-mode: false, tls: {mode: explicit, required: true}}}
+				tls: {enabled: true, existingSecret: wharf-tls}""";
+		JsonNode ftp = WharfChart.render(ValueSet.FTP_NODE_PORT, ftps).applicationConfig().at("/wharf/ftp");
+		// Wharf's own default (127.0.0.1) would be unreachable through the Service.
+		assertThat(ftp.at("/address").asString()).isEqualTo("0.0.0.0");
+		assertThat(ftp.at("/idle-timeout").asString()).isEqualTo("10m");
+		assertThat(ftp.at("/max-logins-per-address").asInt()).isEqualTo(20);
+		assertThat(ftp.at("/active-mode").asBoolean(true)).isFalse();
+		assertThat(ftp.at("/tls/mode").asString()).isEqualTo("explicit");
+		assertThat(ftp.at("/tls/bundle").asString()).isEqualTo("wharf");
+		assertThat(ftp.at("/tls/required").asBoolean()).isTrue();
+		JsonNode named = WharfChart.render(ValueSet.FTP_NODE_PORT, "wharf: {ftp: {tls: {mode: implicit, bundle: partners}}}")
+			.applicationConfig()
+			.at("/wharf/ftp/tls");
+		assertThat(named.at("/bundle").asString()).isEqualTo("partners");
+	}
+
+	@Test
 	void withoutFtpThereIsNoFtpServiceNorPort() {
 		RenderedChart chart = WharfChart.render(ValueSet.DEFAULTS);
 		assertThat(chart.find("Service", "wharf-ftp")).isEmpty();

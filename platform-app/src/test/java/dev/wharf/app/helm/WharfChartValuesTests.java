@@ -34,6 +34,8 @@ class WharfChartValuesTests {
 				arguments(ValueSet.DEFAULTS, "profile: tiny", "at '/profile'"),
 				arguments(ValueSet.DEFAULTS, "wharf: {storage: {mounts: {data: {type: nfs}}}}", "at '/wharf/storage/mounts/data/type'"),
 				arguments(ValueSet.DEFAULTS, "wharf: {ftp: {passive-ports: 30000}}", "at '/wharf/ftp/passive-ports'"),
+				arguments(ValueSet.DEFAULTS, "wharf: {ftp: {tls: {mode: on}}}", "at '/wharf/ftp/tls/mode'"),
+				arguments(ValueSet.DEFAULTS, "wharf: {ftp: {idle-timeout: forever}}", "at '/wharf/ftp/idle-timeout'"),
 				arguments(ValueSet.DEFAULTS, "server: {port: 80}", "at '/server/port'"),
 				arguments(ValueSet.DEFAULTS, "wharf: {security: {users: [{name: alice, password: secret}]}}",
 						"at '/wharf/security/users/0/password'"),

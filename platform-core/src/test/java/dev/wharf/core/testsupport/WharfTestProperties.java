@@ -6,7 +6,8 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * Properties every {@code @SpringBootTest} of Wharf needs so that it touches nothing outside its own
- * temporary folder: the state folder there, and one mount named {@code data}.
+ * temporary folder: the state folder there, and one mount named {@code data}; and so that it listens on no fixed
+ * port that another build could hold (the FTP server's control and passive ports are picked free).
  */
 public final class WharfTestProperties {
 
@@ -21,6 +22,7 @@ public final class WharfTestProperties {
 	public static void memoryMount(DynamicPropertyRegistry registry, Path temp) {
 		registry.add("wharf.state-dir", () -> temp.resolve("state").toString());
 		registry.add("wharf.storage.mounts.data.type", () -> "memory");
+		freePorts(registry);
 	}
 
 	/**
@@ -33,6 +35,12 @@ public final class WharfTestProperties {
 		registry.add("wharf.state-dir", () -> temp.resolve("state").toString());
 		registry.add("wharf.storage.mounts.data.type", () -> "local");
 		registry.add("wharf.storage.mounts.data.root", () -> temp.resolve("data").toString());
+		freePorts(registry);
+	}
+
+	private static void freePorts(DynamicPropertyRegistry registry) {
+		registry.add("wharf.ftp.port", () -> "0");
+		registry.add("wharf.ftp.passive-ports", () -> "0");
 	}
 
 }

@@ -131,7 +131,8 @@ public final class MemoryStorage implements Storage {
 				return null;
 			});
 			Upload upload = new Upload(options.expectedLength());
-			return content.doOnNext(buffer -> {
+			// handle() consumes each buffer without passing it on: then() would discard (release) it a second time.
+			return content.<DataBuffer>handle((buffer, sink) -> {
 				try {
 					upload.append(buffer);
 				}
@@ -139,7 +140,7 @@ public final class MemoryStorage implements Storage {
 					DataBufferUtils.release(buffer);
 				}
 			})
-				// Before then(): then() discards every element it ignores, which doOnNext already released.
+				// Buffers still queued upstream when the write fails or is cancelled are released here.
 				.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
 				.then(Mono.fromCallable(() -> upload.commit(path, options.mode())))
 				.doFinally(signal -> upload.releaseIfUncommitted());

@@ -39,7 +39,8 @@ public final class ChannelWrites {
 			Scheduler scheduler) {
 		return Mono.defer(() -> {
 			AtomicLong written = new AtomicLong();
-			return content.publishOn(scheduler, PREFETCH).doOnNext(buffer -> {
+			// handle() consumes each buffer without passing it on: then() would discard (release) it a second time.
+			return content.publishOn(scheduler, PREFETCH).<DataBuffer>handle((buffer, sink) -> {
 				try {
 					long total = written.addAndGet(buffer.readableByteCount());
 					if (expectedLength >= 0 && total > expectedLength) {
@@ -62,7 +63,7 @@ public final class ChannelWrites {
 					DataBufferUtils.release(buffer);
 				}
 			})
-				// Before then(): then() discards every element it ignores, which doOnNext already released.
+				// Buffers still queued upstream when the write fails or is cancelled are released here.
 				.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
 				.then(Mono.fromCallable(() -> {
 					long total = written.get();

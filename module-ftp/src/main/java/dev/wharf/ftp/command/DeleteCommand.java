@@ -1,0 +1,46 @@
+package dev.wharf.ftp.command;
+
+import dev.wharf.ftp.filesystem.Location;
+import org.apache.ftpserver.ftplet.FtpRequest;
+import org.apache.ftpserver.impl.FtpIoSession;
+import reactor.core.publisher.Mono;
+
+/** {@code DELE} (files) and {@code RMD} (empty folders). */
+final class DeleteCommand extends WharfCommand {
+
+	private final boolean folder;
+
+	private final Audit audit;
+
+	/**
+	 * Creates the command.
+	 * @param folder whether this is {@code RMD}
+	 * @param audit records deletions
+	 */
+	DeleteCommand(boolean folder, Audit audit) {
+		this.folder = folder;
+		this.audit = audit;
+	}
+
+	@Override
+	void execute(FtpIoSession session, FtpRequest request) {
+		session.resetState();
+		Location.InMount in = changeable(session, request.getArgument());
+		if (in == null) {
+			return;
+		}
+		String path = in.virtualPath().toString();
+		respond(session, path, in.mount().call(storage -> storage.stat(in.path())).flatMap(entry -> {
+			if (this.folder && !entry.isDirectory()) {
+				return Mono.just(Replies.of(550, path + ": Not a folder; use DELE."));
+			}
+			if (!this.folder && entry.isDirectory()) {
+				return Mono.just(Replies.of(550, path + ": Is a folder; use RMD."));
+			}
+			return this.audit.recorded(session, "delete", Audit.target(in),
+					in.mount().call(storage -> storage.delete(in.path(), false)))
+				.then(Mono.fromSupplier(() -> Replies.of(250, path + ": Deleted.")));
+		}));
+	}
+
+}

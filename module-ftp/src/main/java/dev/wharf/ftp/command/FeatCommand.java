@@ -1,0 +1,54 @@
+package dev.wharf.ftp.command;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.ftpserver.ftplet.FtpReply;
+import org.apache.ftpserver.ftplet.FtpRequest;
+import org.apache.ftpserver.impl.FtpIoSession;
+
+/**
+ * {@code FEAT} (RFC 2389): answered before login too, and listing only what this server really offers with its
+ * configuration.
+ */
+final class FeatCommand extends WharfCommand {
+
+	private final FtpReply reply;
+
+	/**
+	 * Creates the command.
+	 * @param explicitTls whether {@code AUTH TLS} is offered
+	 * @param tls whether TLS is available at all ({@code PBSZ}, {@code PROT})
+	 * @param activeMode whether {@code EPRT} is allowed
+	 */
+	FeatCommand(boolean explicitTls, boolean tls, boolean activeMode) {
+		List<String> lines = new ArrayList<>();
+		lines.add("Extensions supported:");
+		if (explicitTls) {
+			lines.add(" AUTH TLS");
+		}
+		if (tls) {
+			lines.add(" PBSZ");
+			lines.add(" PROT");
+		}
+		if (activeMode) {
+			lines.add(" EPRT");
+		}
+		lines.add(" EPSV");
+		lines.add(" MDTM");
+		lines.add(" MLST " + String.join("", Listings.FACTS.stream().map(fact -> fact + "*;").toList()));
+		lines.add(" REST STREAM");
+		lines.add(" SIZE");
+		lines.add(" TVFS");
+		lines.add(" UTF8");
+		lines.add("End");
+		this.reply = Replies.lines(211, lines);
+	}
+
+	@Override
+	void execute(FtpIoSession session, FtpRequest request) {
+		session.resetState();
+		session.write(this.reply);
+	}
+
+}

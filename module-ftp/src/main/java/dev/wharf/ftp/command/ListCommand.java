@@ -1,0 +1,82 @@
+package dev.wharf.ftp.command;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+
+import dev.wharf.ftp.filesystem.Location;
+import org.apache.ftpserver.ftplet.FtpReply;
+import org.apache.ftpserver.ftplet.FtpRequest;
+import org.apache.ftpserver.impl.FtpIoSession;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * {@code LIST}, {@code NLST} and {@code MLSD}: a folder's entries over the data connection, streamed in
+ * batches of lines.
+ */
+final class ListCommand extends WharfCommand {
+
+	private static final int LINES_PER_BUFFER = 256;
+
+	/** Which of the three commands. */
+	enum Kind {
+
+		LIST, NLST, MLSD
+
+	}
+
+	private final Kind kind;
+
+	private final DataTransfer transfers;
+
+	/**
+	 * Creates the command.
+	 * @param kind which command
+	 * @param transfers the data connection handling
+	 */
+	ListCommand(Kind kind, DataTransfer transfers) {
+		this.kind = kind;
+		this.transfers = transfers;
+	}
+
+	@Override
+	void execute(FtpIoSession session, FtpRequest request) {
+		session.resetState();
+		if (!this.transfers.ready(session)) {
+			return;
+		}
+		String argument = (this.kind == Kind.MLSD) ? request.getArgument() : DirectoryListing.withoutOptions(request.getArgument());
+		Location location = (argument == null) ? view(session).locate((String) null) : locate(session, argument);
+		if (location == null) {
+			this.transfers.giveUp(session);
+			return;
+		}
+		String path = location.virtualPath().toString();
+		Instant now = Instant.now();
+		List<String> facts = Listings.chosenFacts(session.getAttribute(Listings.FACTS_ATTRIBUTE));
+		Function<Listings.Listed, String> format = switch (this.kind) {
+			case LIST -> listed -> Listings.list(listed, now);
+			case NLST -> Listings::name;
+			case MLSD -> listed -> Listings.facts(listed, facts) + listed.name() + "\r\n";
+		};
+		// The path is checked before 150, so a missing folder gets 550 and no data connection.
+		AtomicReference<Flux<Listings.Listed>> entries = new AtomicReference<>(Flux.empty());
+		Mono<FtpReply> checks = DirectoryListing.prepare(location, this.kind == Kind.MLSD)
+			.doOnNext(entries::set)
+			.then(Mono.<FtpReply>empty())
+			.onErrorResume(DirectoryListing.NotAFolder.class, notAFolder -> Mono.just(Replies.of(501, path + ": Not a folder.")));
+		this.transfers.start(session, checks, "Here comes the listing of " + path + ".",
+				channel -> channel.send(entries.get().map(format).buffer(LINES_PER_BUFFER).map(ListCommand::toBuffer))
+					.map(bytes -> Replies.of(226, "Listing sent.")), path);
+	}
+
+	private static DataBuffer toBuffer(List<String> lines) {
+		return DefaultDataBufferFactory.sharedInstance.wrap(String.join("", lines).getBytes(StandardCharsets.UTF_8));
+	}
+
+}

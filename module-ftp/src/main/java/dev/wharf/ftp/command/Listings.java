@@ -1,0 +1,151 @@
+package dev.wharf.ftp.command;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+import dev.wharf.core.storage.Capability;
+import dev.wharf.core.storage.FileEntry;
+import dev.wharf.ftp.filesystem.SessionMount;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The lines of directory listings: {@code LIST} (the {@code ls -l} form clients parse), {@code NLST} (names)
+ * and the facts of {@code MLSD}/{@code MLST} (RFC 3659). Times are in UTC. Names come from the storage layer,
+ * which never lists a name with a control character, so a name cannot break a line.
+ */
+final class Listings {
+
+	/** The facts Wharf offers, in the spelling {@code OPTS MLST} stores (Apache FtpServer's). */
+	static final List<String> FACTS = List.of("Type", "Size", "Modify", "Perm");
+
+	/** Where Apache FtpServer's {@code OPTS MLST} keeps the chosen facts. */
+	static final String FACTS_ATTRIBUTE = "MLST.types";
+
+	private static final DateTimeFormatter FACT_TIME = DateTimeFormatter.ofPattern("yyyyMMddHHmmss", Locale.ROOT)
+		.withZone(ZoneOffset.UTC);
+
+	private static final DateTimeFormatter RECENT = DateTimeFormatter.ofPattern("MMM dd HH:mm", Locale.ENGLISH)
+		.withZone(ZoneOffset.UTC);
+
+	private static final DateTimeFormatter OLD = DateTimeFormatter.ofPattern("MMM dd  yyyy", Locale.ENGLISH)
+		.withZone(ZoneOffset.UTC);
+
+	private static final Duration HALF_YEAR = Duration.ofDays(183);
+
+	private Listings() {
+	}
+
+	/**
+	 * One entry with what the user may do with it.
+	 *
+	 * @param name the name to show
+	 * @param entry the entry
+	 * @param mount the mount it is in, for the user's rights and the mount's abilities
+	 */
+	record Listed(String name, FileEntry entry, SessionMount mount) {
+	}
+
+	/** An {@code ls -l} line. */
+	static String list(Listed listed, Instant now) {
+		FileEntry entry = listed.entry();
+		boolean writable = listed.mount().storage().access().canWrite();
+		StringBuilder line = new StringBuilder(80);
+		if (entry.isDirectory()) {
+			line.append(writable ? "drwxr-xr-x" : "dr-xr-xr-x");
+		}
+		else {
+			line.append(writable ? "-rw-r--r--" : "-r--r--r--");
+		}
+		line.append(" 1 ftp ftp ");
+		String size = Long.toString(entry.size());
+		line.append(" ".repeat(Math.max(0, 13 - size.length()))).append(size).append(' ');
+		Instant modified = entry.lastModified();
+		boolean recent = Duration.between(modified, now).abs().compareTo(HALF_YEAR) < 0;
+		line.append((recent ? RECENT : OLD).format(modified)).append(' ').append(listed.name()).append("\r\n");
+		return line.toString();
+	}
+
+	/** An {@code NLST} line. */
+	static String name(Listed listed) {
+		return listed.name() + "\r\n";
+	}
+
+	/**
+	 * The facts of an entry, as {@code MLSD} and {@code MLST} show them, ending with a space.
+	 * @param listed the entry
+	 * @param facts the chosen facts, from {@link #FACTS}
+	 * @return such as {@code Type=file;Size=3;Modify=20260101120000;Perm=radfw; }
+	 */
+	static String facts(Listed listed, List<String> facts) {
+		FileEntry entry = listed.entry();
+		StringBuilder line = new StringBuilder(64);
+		for (String fact : facts) {
+			switch (fact) {
+				case "Type" -> line.append("Type=").append(entry.isFile() ? "file" : entry.isDirectory() ? "dir" : "OS.unix=other");
+				case "Size" -> line.append("Size=").append(entry.size());
+				case "Modify" -> line.append("Modify=").append(FACT_TIME.format(entry.lastModified()));
+				case "Perm" -> line.append("Perm=").append(permissions(listed));
+				default -> throw new IllegalArgumentException(fact);
+			}
+			line.append(';');
+		}
+		return line.append(' ').toString();
+	}
+
+	/** The time in the form of {@code MDTM} and {@code Modify=}. */
+	static String time(Instant time) {
+		return FACT_TIME.format(time);
+	}
+
+	/** RFC 3659 section 7.5.5 permissions, from the user's rights and the mount's abilities. */
+	private static String permissions(Listed listed) {
+		boolean writable = listed.mount().storage().access().canWrite();
+		Set<Capability> abilities = listed.mount().storage().capabilities();
+		boolean canMove = abilities.contains(Capability.MOVE);
+		StringBuilder perm = new StringBuilder(8);
+		if (listed.entry().isDirectory()) {
+			perm.append("el");
+			if (writable) {
+				perm.append("cp");
+				if (abilities.contains(Capability.DIRECTORIES)) {
+					perm.append('m');
+				}
+			}
+		}
+		else {
+			perm.append('r');
+			if (writable) {
+				perm.append('w');
+				if (abilities.contains(Capability.APPEND)) {
+					perm.append('a');
+				}
+			}
+		}
+		if (writable && !listed.entry().path().isRoot()) {
+			perm.append('d');
+			if (canMove) {
+				perm.append('f');
+			}
+		}
+		return perm.toString();
+	}
+
+	/**
+	 * The facts a session chose with {@code OPTS MLST}, or all of them.
+	 * @param chosen the attribute {@code OPTS MLST} stored, or {@code null}
+	 * @return the facts in Wharf's order
+	 */
+	static List<String> chosenFacts(@Nullable Object chosen) {
+		if (!(chosen instanceof String[] names)) {
+			return FACTS;
+		}
+		List<String> selected = List.of(names);
+		return FACTS.stream().filter(selected::contains).toList();
+	}
+
+}

@@ -1,0 +1,33 @@
+package dev.wharf.ftp.command;
+
+import dev.wharf.ftp.filesystem.Location;
+import org.apache.ftpserver.ftplet.FtpRequest;
+import org.apache.ftpserver.impl.FtpIoSession;
+
+/** {@code MKD}: creates one folder; its parent must exist. */
+final class MkdCommand extends WharfCommand {
+
+	private final Audit audit;
+
+	/**
+	 * Creates the command.
+	 * @param audit records new folders
+	 */
+	MkdCommand(Audit audit) {
+		this.audit = audit;
+	}
+
+	@Override
+	void execute(FtpIoSession session, FtpRequest request) {
+		session.resetState();
+		Location.InMount in = changeable(session, request.getArgument());
+		if (in == null) {
+			return;
+		}
+		String path = in.virtualPath().toString();
+		respond(session, path, this.audit.recorded(session, "mkdir", Audit.target(in),
+				in.mount().call(storage -> storage.createDirectory(in.path())))
+			.map(created -> Replies.of(257, Replies.quoted(path) + " created.")));
+	}
+
+}

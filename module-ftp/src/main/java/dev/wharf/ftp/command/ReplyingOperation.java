@@ -1,0 +1,85 @@
+package dev.wharf.ftp.command;
+
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+
+import dev.wharf.ftp.session.AsyncOperation;
+import dev.wharf.ftp.session.SessionContext;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.ftpserver.ftplet.FtpReply;
+import org.apache.ftpserver.impl.FtpIoSession;
+import org.jspecify.annotations.Nullable;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+
+/**
+ * A command's work as a {@link Mono} of its final reply, run without holding a command thread. The reply is
+ * written when the work completed, including its clean-up (a data connection is closed before {@code 226}).
+ * An abortable operation that {@code ABOR} or a closed control connection stops writes nothing: the caller
+ * replies for it.
+ */
+final class ReplyingOperation extends AsyncOperation {
+
+	private static final Log logger = LogFactory.getLog(ReplyingOperation.class);
+
+	private final FtpIoSession session;
+
+	private final SessionContext context;
+
+	private final boolean abortable;
+
+	private final AtomicReference<@Nullable Disposable> subscription = new AtomicReference<>();
+
+	private ReplyingOperation(FtpIoSession session, boolean abortable) {
+		this.session = session;
+		this.context = SessionContext.of(session);
+		this.abortable = abortable;
+	}
+
+	/**
+	 * Starts the work; the session's next commands wait until it replied.
+	 * @param session the session
+	 * @param abortable whether {@code ABOR} may stop it
+	 * @param work emits the reply, once
+	 * @param onError the reply for a failure
+	 */
+	static void start(FtpIoSession session, boolean abortable, Mono<FtpReply> work,
+			Function<Throwable, FtpReply> onError) {
+		ReplyingOperation operation = new ReplyingOperation(session, abortable);
+		operation.context.begin(operation);
+		AtomicReference<@Nullable FtpReply> reply = new AtomicReference<>();
+		Disposable running = work.subscribe(reply::set, error -> {
+			logger.debug("FTP command failed", error);
+			operation.complete(onError.apply(error));
+		}, () -> {
+			FtpReply result = reply.get();
+			operation.complete((result != null) ? result : Replies.of(451, "Local error in processing."));
+		});
+		operation.subscription.set(running);
+		if (operation.hasEnded() && !running.isDisposed() && operation.abortable) {
+			running.dispose();
+		}
+	}
+
+	@Override
+	public boolean isAbortable() {
+		return this.abortable;
+	}
+
+	private void complete(FtpReply reply) {
+		if (finish()) {
+			Replies.send(this.session, reply);
+			this.context.ended(this);
+		}
+	}
+
+	@Override
+	protected void stop() {
+		Disposable running = this.subscription.get();
+		if (running != null) {
+			running.dispose();
+		}
+	}
+
+}

@@ -1,0 +1,54 @@
+package dev.wharf.ftp.command;
+
+import java.net.SocketAddress;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.wharf.ftp.filesystem.Location;
+import dev.wharf.ftp.session.SessionContext;
+import org.apache.ftpserver.ftplet.FtpRequest;
+import org.apache.ftpserver.impl.FtpIoSession;
+
+/**
+ * {@code STAT}: the session's status, or (with a path) a listing over the control connection, cut at
+ * {@value #MAX_LINES} entries.
+ */
+final class StatCommand extends WharfCommand {
+
+	static final int MAX_LINES = 1000;
+
+	@Override
+	void execute(FtpIoSession session, FtpRequest request) {
+		session.resetState();
+		String argument = DirectoryListing.withoutOptions(request.getArgument());
+		if (argument == null) {
+			SocketAddress client = session.getRemoteAddress();
+			session.write(Replies.lines(211, List.of("Wharf FTP server status:",
+					" Connected from " + client,
+					" Logged in as " + session.getUser().getName(),
+					" TYPE: binary (TYPE A is sent unchanged), STRUcture: file, MODE: stream",
+					" Data connection: " + (SessionContext.of(session).data().isReady() ? "set up" : "none"),
+					" Protection: " + (SessionContext.of(session).data().isSecure() ? "private (TLS)" : "clear"),
+					"End of status.")));
+			return;
+		}
+		Location location = locate(session, argument);
+		if (location == null) {
+			return;
+		}
+		String path = location.virtualPath().toString();
+		Instant now = Instant.now();
+		respond(session, path, DirectoryListing.prepare(location, false)
+			.flatMap(entries -> entries.take(MAX_LINES).map(listed -> Listings.list(listed, now).stripTrailing()).collectList())
+			.map(lines -> {
+				List<String> reply = new ArrayList<>(lines.size() + 2);
+				reply.add("Status of " + path + ":");
+				lines.forEach(line -> reply.add(" " + line));
+				reply.add((lines.size() >= MAX_LINES) ? "End of status (first " + MAX_LINES + " entries; use LIST for all)."
+						: "End of status.");
+				return Replies.lines(213, reply);
+			}));
+	}
+
+}

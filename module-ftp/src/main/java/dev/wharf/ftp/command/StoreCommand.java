@@ -1,0 +1,128 @@
+package dev.wharf.ftp.command;
+
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
+
+import dev.wharf.core.storage.Capability;
+import dev.wharf.core.storage.NotFoundException;
+import dev.wharf.core.storage.WriteOptions;
+import dev.wharf.ftp.data.DataChannel;
+import dev.wharf.ftp.data.TransferInterruptedException;
+import dev.wharf.ftp.filesystem.Location;
+import dev.wharf.ftp.session.SessionContext;
+import org.apache.ftpserver.ftplet.FtpReply;
+import org.apache.ftpserver.ftplet.FtpRequest;
+import org.apache.ftpserver.impl.FtpIoSession;
+import org.springframework.core.io.buffer.DataBuffer;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * {@code STOR}, {@code APPE} and {@code STOU}: receive a file through the storage layer. A {@code STOR} is
+ * atomic: the file appears (or replaces the old one) only once complete, and an upload that is aborted, reset,
+ * stalled, cut off under TLS (no {@code close_notify}), or whose control connection closed, leaves nothing.
+ * {@code APPE}, and {@code STOR} after {@code REST} (resuming at the file's current size), append, and only
+ * where the mount can append; elsewhere they get {@code 504}.
+ *
+ * <p>Plain FTP cannot tell a complete upload from a client that died: both close the data connection. A dying
+ * client's control connection closes at the same moment, so a plain upload is committed only after a short
+ * pause in which the control connection is still open.
+ */
+final class StoreCommand extends WharfCommand {
+
+	/**
+	 * How long a plain upload waits, after its end, for a sign that the client died instead. 20 ms was not enough
+	 * on a loaded machine (a killed client's partial file was committed before the control connection's close was
+	 * handled); 100 ms costs each plain upload that much latency, which FTPS ({@code close_notify}) does not pay.
+	 */
+	static final Duration PLAIN_UPLOAD_SETTLE = Duration.ofMillis(100);
+
+	/** Which of the three commands. */
+	enum Kind {
+
+		STOR, APPE, STOU
+
+	}
+
+	private final Kind kind;
+
+	private final DataTransfer transfers;
+
+	private final Audit audit;
+
+	/**
+	 * Creates the command.
+	 * @param kind which command
+	 * @param transfers the data connection handling
+	 * @param audit records uploads
+	 */
+	StoreCommand(Kind kind, DataTransfer transfers, Audit audit) {
+		this.kind = kind;
+		this.transfers = transfers;
+		this.audit = audit;
+	}
+
+	@Override
+	void execute(FtpIoSession session, FtpRequest request) {
+		long offset = session.getFileOffset();
+		session.resetState();
+		if (!this.transfers.ready(session)) {
+			return;
+		}
+		String argument = request.getArgument();
+		if (this.kind == Kind.STOU) {
+			String prefix = (argument != null) ? argument : "upload";
+			argument = prefix + "." + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+		}
+		Location.InMount in = changeable(session, argument);
+		if (in == null) {
+			this.transfers.giveUp(session);
+			return;
+		}
+		String path = in.virtualPath().toString();
+		boolean appending = this.kind == Kind.APPE || offset > 0;
+		if (!in.mount().storage().access().canWrite()) {
+			this.transfers.giveUp(session);
+			reply(session, 550, path + ": Permission denied.");
+			return;
+		}
+		if (appending && !in.mount().storage().capabilities().contains(Capability.APPEND)) {
+			this.transfers.giveUp(session);
+			reply(session, 504, path + ": This mount cannot append to files, so APPE and resumed uploads (REST) are not available; upload the whole file with STOR.");
+			return;
+		}
+		WriteOptions options = (this.kind == Kind.STOU) ? WriteOptions.createNew()
+				: appending ? WriteOptions.append() : WriteOptions.replace();
+		Mono<FtpReply> checks = (offset > 0) ? resumable(in, offset, path) : Mono.empty();
+		String opening = (this.kind == Kind.STOU) ? "FILE: " + in.path().name() : "Ready to receive " + path + ".";
+		this.transfers.start(session, checks, opening, channel -> this.audit
+			.recorded(session, (this.kind == Kind.APPE) ? "append" : "write", Audit.target(in),
+					in.mount().call(storage -> storage.write(in.path(), upload(session, channel), options)))
+			.map(written -> Replies.of(226, "Transfer complete (" + path + ", " + written.size() + " bytes).")), path);
+	}
+
+	/** A {@code STOR} after {@code REST} resumes only at the file's current end. */
+	private static Mono<FtpReply> resumable(Location.InMount in, long offset, String path) {
+		return in.mount().call(storage -> storage.stat(in.path())).flatMap(entry -> (entry.isFile() && entry.size() == offset)
+				? Mono.<FtpReply>empty()
+				: Mono.just(Replies.of(554, "Restart position " + offset + " does not match the size of " + path + " ("
+						+ entry.size() + " bytes): uploads resume at the end of the file.")))
+			.onErrorResume(NotFoundException.class,
+					missing -> Mono.just(Replies.of(554, path + ": No partial file to resume; send STOR without REST.")));
+	}
+
+	private static Flux<DataBuffer> upload(FtpIoSession session, DataChannel channel) {
+		Flux<DataBuffer> received = channel.receive(channel.bufferFactory());
+		if (channel.isSecure()) {
+			return received;
+		}
+		return received.concatWith(Mono.delay(PLAIN_UPLOAD_SETTLE).then(Mono.defer(() -> stillConnected(session)
+				? Mono.empty() : Mono.error(new TransferInterruptedException("The control connection closed during the upload", null)))));
+	}
+
+	private static boolean stillConnected(FtpIoSession session) {
+		return session.isConnected() && !session.isClosing() && !SessionContext.of(session).isClosed();
+	}
+
+}

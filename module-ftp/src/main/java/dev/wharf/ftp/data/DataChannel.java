@@ -1,0 +1,188 @@
+package dev.wharf.ftp.data;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.DefaultFileRegion;
+import dev.wharf.core.storage.StorageException;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.netty.Connection;
+
+/**
+ * One open data connection of a session: sends a download, receives an upload, then closes. The client's end
+ * of stream is the end of an upload (FTP stream mode), so an upload that ends with a reset, a stall past the
+ * data timeout or, under TLS, without the peer's {@code close_notify} fails instead of completing.
+ *
+ * <p>All I/O is non-blocking on the data event loops; opening a file for a zero-copy send runs on a bounded
+ * scheduler. Methods may be called from any thread; {@link #send}, {@link #sendFile} and {@link #receive} are
+ * each used at most once, one of them per connection.
+ */
+public final class DataChannel {
+
+	private final Connection connection;
+
+	private final DataChannelWatch watch;
+
+	private final boolean secure;
+
+	private final Scheduler files;
+
+	private final EarlyReceiver inbound = new EarlyReceiver();
+
+	private final ReceiveBudget budget;
+
+	/**
+	 * Wraps a connection as soon as it is open, on its event loop, before it can receive anything.
+	 * @param connection the connection
+	 * @param secure whether it is encrypted
+	 * @param files where files are opened for zero-copy sends
+	 * @param budget sizes the reads of uploads
+	 */
+	DataChannel(Connection connection, boolean secure, Scheduler files, ReceiveBudget budget) {
+		this.budget = budget;
+		this.connection = connection;
+		this.watch = connection.channel().pipeline().get(DataChannelWatch.class);
+		this.secure = secure;
+		this.files = files;
+		connection.inbound().receive().subscribe(this.inbound);
+	}
+
+	/** Whether the connection is encrypted. */
+	public boolean isSecure() {
+		return this.secure;
+	}
+
+	/**
+	 * Sends content to the client.
+	 * @param content the bytes; each buffer is released once sent, or on failure or cancellation
+	 * @return the number of bytes sent, once all were handed to the network; fails if the connection broke
+	 */
+	public Mono<Long> send(Flux<DataBuffer> content) {
+		return Mono.defer(() -> {
+			AtomicLong sent = new AtomicLong();
+			Flux<ByteBuf> buffers = content.map(buffer -> {
+				sent.addAndGet(buffer.readableByteCount());
+				return NettyDataBufferFactory.toByteBuf(buffer);
+			});
+			return this.connection.outbound().send(buffers).then().then(checked(sent)).onErrorMap(DataChannel::interrupted);
+		});
+	}
+
+	/** Network failures become {@link TransferInterruptedException}; storage failures stay what they are. */
+	private static Throwable interrupted(Throwable error) {
+		if (error instanceof StorageException || TransferInterruptedException.in(error) != null) {
+			return error;
+		}
+		return new TransferInterruptedException("The data connection failed: " + error.getMessage(), error);
+	}
+
+	/**
+	 * Sends part of a local file without copying it through Java (the kernel's {@code sendfile}). Only for
+	 * connections that are not encrypted.
+	 * @param file the file
+	 * @param offset the first byte to send
+	 * @return the number of bytes sent
+	 */
+	public Mono<Long> sendFile(Path file, long offset) {
+		if (this.secure) {
+			return Mono.error(new IllegalStateException("Zero-copy cannot go through TLS"));
+		}
+		return Mono.usingWhen(Mono.fromCallable(() -> FileChannel.open(file, StandardOpenOption.READ)).subscribeOn(this.files),
+				channel -> Mono.fromCallable(channel::size).subscribeOn(this.files).flatMap(size -> {
+					long count = Math.max(0, size - offset);
+					if (count == 0) {
+						return Mono.just(0L);
+					}
+					// The region does not own the channel: usingWhen closes it once the send is done.
+					DefaultFileRegion region = new DefaultFileRegion(channel, offset, count);
+					region.retain();
+					return this.connection.outbound().sendObject(region).then()
+						.then(checked(new AtomicLong(count)))
+						.onErrorMap(DataChannel::interrupted)
+						.doFinally(signal -> region.release());
+				}), channel -> close(channel), (channel, error) -> close(channel), channel -> close(channel));
+	}
+
+	private Mono<Void> close(FileChannel channel) {
+		return Mono.<Void>fromRunnable(() -> {
+			try {
+				channel.close();
+			}
+			catch (IOException ex) {
+				// Read-only: nothing to lose.
+			}
+		}).subscribeOn(this.files);
+	}
+
+	/**
+	 * Receives an upload until the client closes the connection.
+	 * @param buffers wraps the received bytes
+	 * @return the bytes; the subscriber releases each buffer; fails if the connection was reset, stalled, or
+	 * (under TLS) ended without {@code close_notify}
+	 */
+	public Flux<DataBuffer> receive(NettyDataBufferFactory buffers) {
+		return this.inbound.flux()
+			.doOnSubscribe(subscription -> this.budget.started())
+			.doFinally(signal -> this.budget.ended())
+			.<DataBuffer>map(buffers::wrap)
+			// After close_notify the encrypted stream is known to be complete: a reset that follows ends it, no more.
+			.onErrorResume(error -> this.secure && this.watch.closeNotifyReceived(), error -> Mono.empty())
+			.concatWith(Mono.defer(() -> {
+				TransferInterruptedException failure = this.watch.failure();
+				if (failure != null) {
+					return Mono.error(failure);
+				}
+				if (this.secure && !this.watch.closeNotifyReceived()) {
+					return Mono.error(new TransferInterruptedException(
+							"The TLS data connection ended without close_notify: the upload may be truncated", null));
+				}
+				return Mono.empty();
+			}))
+			.onErrorMap(DataChannel::interrupted);
+	}
+
+	/** A buffer factory on this connection's allocator. */
+	public NettyDataBufferFactory bufferFactory() {
+		return new NettyDataBufferFactory(this.connection.outbound().alloc());
+	}
+
+	private Mono<Long> checked(AtomicLong sent) {
+		return Mono.defer(() -> {
+			TransferInterruptedException failure = this.watch.failure();
+			return (failure != null) ? Mono.error(failure) : Mono.just(sent.get());
+		});
+	}
+
+	/**
+	 * Closes the connection after what was sent (under TLS, after sending {@code close_notify}).
+	 * @return completes when the connection is closed
+	 */
+	public Mono<Void> close() {
+		return Mono.defer(() -> {
+			this.inbound.cancel();
+			this.connection.dispose();
+			return this.connection.onDispose();
+		});
+	}
+
+	/** Closes the connection at once, such as for {@code ABOR}; safe to call more than once. */
+	public void abort() {
+		this.watch.fail(new TransferInterruptedException("Transfer aborted", null));
+		this.inbound.cancel();
+		this.connection.dispose();
+	}
+
+	/** Whether the connection is closed. */
+	public boolean isClosed() {
+		return this.connection.isDisposed();
+	}
+
+}

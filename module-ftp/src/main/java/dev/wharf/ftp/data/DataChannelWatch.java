@@ -1,0 +1,76 @@
+package dev.wharf.ftp.data;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslCloseCompletionEvent;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.timeout.IdleStateEvent;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Watches one data connection for what Reactor Netty's streams do not tell apart: a TLS peer's
+ * {@code close_notify} (without it, an encrypted upload may have been cut short), a connection that stalled
+ * for longer than the data timeout, and a connection reset. Runs on the channel's event loop; the fields are
+ * read from other threads once the channel is closed.
+ */
+final class DataChannelWatch extends ChannelInboundHandlerAdapter {
+
+	static final String NAME = "wharf-ftp-watch";
+
+	private volatile boolean closeNotifyReceived;
+
+	private volatile @Nullable TransferInterruptedException failure;
+
+	/**
+	 * Starts reading for a TLS handshake: Reactor Netty reads only on demand, and a download never asks, but the
+	 * handler reads on by itself once started until the handshake is done.
+	 */
+	@Override
+	public void channelActive(ChannelHandlerContext ctx) throws Exception {
+		if (ctx.pipeline().get(SslHandler.class) != null && !ctx.channel().config().isAutoRead()) {
+			ctx.read();
+		}
+		super.channelActive(ctx);
+	}
+
+	@Override
+	public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+		if (event instanceof SslCloseCompletionEvent closed && closed.isSuccess()) {
+			this.closeNotifyReceived = true;
+		}
+		else if (event instanceof IdleStateEvent) {
+			fail(new TransferInterruptedException("The data connection made no progress for too long", null));
+			ctx.close();
+			return;
+		}
+		super.userEventTriggered(ctx, event);
+	}
+
+	/**
+	 * Records a failure, except after the peer's {@code close_notify}: the TLS stream was then complete, and a
+	 * reset that follows is a client closing with unread data (such as TLS 1.3 session tickets it never asked
+	 * for).
+	 */
+	@Override
+	public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
+		if (!this.closeNotifyReceived) {
+			fail(new TransferInterruptedException("The data connection failed: " + cause.getMessage(), cause));
+		}
+		super.exceptionCaught(ctx, cause);
+	}
+
+	void fail(TransferInterruptedException cause) {
+		if (this.failure == null) {
+			this.failure = cause;
+		}
+	}
+
+	boolean closeNotifyReceived() {
+		return this.closeNotifyReceived;
+	}
+
+	@Nullable TransferInterruptedException failure() {
+		return this.failure;
+	}
+
+}

@@ -1,0 +1,176 @@
+package dev.wharf.ftp.filesystem;
+
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.wharf.core.storage.InvalidStoragePathException;
+import dev.wharf.core.storage.StoragePath;
+import org.apache.ftpserver.ftplet.FileSystemView;
+import org.apache.ftpserver.ftplet.FtpFile;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One FTP session's file system: the mounts the user may read, and the working folder. With one mount
+ * configured for FTP, its root is {@code /}; with several, {@code /} is a read-only folder holding one folder
+ * per mount the user may read (named as the mount), so the layout depends on the configuration, never on a
+ * user's rights.
+ *
+ * <p>Paths from clients are parsed once with {@link StoragePath}: a bad path ({@code ..} or {@code .} names,
+ * backslashes, control characters, empty names, ...) is refused, never repaired or clamped at the root. The
+ * only exception is {@code CWD ..}, which means {@code CDUP}.
+ *
+ * <p>A session's commands run one at a time, but the working folder is read from transfer threads too, so it
+ * is volatile.
+ */
+public final class MountFileSystemView implements FileSystemView {
+
+	private final Map<String, SessionMount> mounts;
+
+	private final boolean singleMount;
+
+	private volatile StoragePath workingDirectory = StoragePath.root();
+
+	/**
+	 * Creates the view.
+	 * @param mounts the mounts the user may read, in the configured order
+	 * @param singleMount whether FTP serves exactly one mount, which is then the root
+	 */
+	public MountFileSystemView(Collection<SessionMount> mounts, boolean singleMount) {
+		Map<String, SessionMount> byName = new LinkedHashMap<>();
+		mounts.forEach(mount -> byName.put(mount.name(), mount));
+		this.mounts = byName;
+		this.singleMount = singleMount;
+		if (singleMount && byName.size() != 1) {
+			throw new IllegalArgumentException("A single-mount view needs exactly one mount");
+		}
+	}
+
+	/** The mounts the user may read. */
+	public Collection<SessionMount> mounts() {
+		return this.mounts.values();
+	}
+
+	/** The working folder, as a virtual path. */
+	public StoragePath workingDirectoryPath() {
+		return this.workingDirectory;
+	}
+
+	/**
+	 * Sets the working folder; the caller checked that it is a folder.
+	 * @param directory the new working folder
+	 */
+	public void changeWorkingDirectory(StoragePath directory) {
+		this.workingDirectory = directory;
+	}
+
+	/**
+	 * Parses a path argument against the working folder.
+	 * @param argument the argument as the client sent it; {@code null} or empty for the working folder
+	 * @return the virtual path
+	 * @throws InvalidStoragePathException if the path is not acceptable
+	 */
+	public StoragePath resolve(@Nullable String argument) {
+		if (argument == null || argument.isEmpty()) {
+			return this.workingDirectory;
+		}
+		if (argument.startsWith("/")) {
+			return StoragePath.parse(argument);
+		}
+		return StoragePath.parse(this.workingDirectory.isRoot() ? "/" + argument : this.workingDirectory + "/" + argument);
+	}
+
+	/**
+	 * Finds where a virtual path leads.
+	 * @param virtualPath the path
+	 * @return the location
+	 */
+	public Location locate(StoragePath virtualPath) {
+		if (this.singleMount) {
+			return new Location.InMount(virtualPath, this.mounts.values().iterator().next(), virtualPath);
+		}
+		if (virtualPath.isRoot()) {
+			return new Location.VirtualRoot(virtualPath, List.copyOf(this.mounts.values()));
+		}
+		SessionMount mount = this.mounts.get(virtualPath.segments().get(0));
+		if (mount == null) {
+			return new Location.NoMount(virtualPath);
+		}
+		StoragePath mountRoot = StoragePath.root().resolve(mount.name());
+		return new Location.InMount(virtualPath, mount, virtualPath.relativeTo(mountRoot));
+	}
+
+	/**
+	 * Resolves and locates a path argument.
+	 * @param argument the argument as the client sent it
+	 * @return the location
+	 * @throws InvalidStoragePathException if the path is not acceptable
+	 */
+	public Location locate(@Nullable String argument) {
+		return locate(resolve(argument));
+	}
+
+	@Override
+	public FtpFile getHomeDirectory() {
+		return new MountFtpFile(locate(StoragePath.root()));
+	}
+
+	@Override
+	public FtpFile getWorkingDirectory() {
+		return new MountFtpFile(locate(this.workingDirectory));
+	}
+
+	/**
+	 * Changes the working folder for Apache FtpServer's own commands; Wharf's {@code CWD} reports errors more
+	 * precisely.
+	 * @param dir the argument
+	 * @return whether it is now the working folder
+	 */
+	@Override
+	public boolean changeWorkingDirectory(String dir) {
+		try {
+			StoragePath target = "..".equals(dir) ? parentOfWorkingDirectory() : resolve(dir);
+			if (target == null || !new MountFtpFile(locate(target)).isDirectory()) {
+				return false;
+			}
+			this.workingDirectory = target;
+			return true;
+		}
+		catch (InvalidStoragePathException ex) {
+			return false;
+		}
+	}
+
+	/** The working folder's parent, or {@code null} at the root. */
+	public @Nullable StoragePath parentOfWorkingDirectory() {
+		return this.workingDirectory.parent();
+	}
+
+	/**
+	 * A file object for Apache FtpServer's own commands and for Ftplets.
+	 * @param file the argument
+	 * @return the file; a bad path gives a file that does not exist
+	 */
+	@Override
+	public FtpFile getFile(String file) {
+		try {
+			return new MountFtpFile(locate(file));
+		}
+		catch (InvalidStoragePathException ex) {
+			return new MountFtpFile(new Location.NoMount(StoragePath.root()));
+		}
+	}
+
+	/** Reads can start at an offset on every backend. */
+	@Override
+	public boolean isRandomAccessible() {
+		return true;
+	}
+
+	/** Nothing to release: mounts belong to the server, credentials are dropped with the session. */
+	@Override
+	public void dispose() {
+	}
+
+}

@@ -1,0 +1,61 @@
+package dev.wharf.ftp.filesystem;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.wharf.core.security.AuthorizedStorage;
+import dev.wharf.core.storage.mount.Mount;
+import org.apache.ftpserver.ftplet.FileSystemFactory;
+import org.apache.ftpserver.ftplet.FtpException;
+import org.apache.ftpserver.ftplet.User;
+
+/**
+ * Apache FtpServer's file systems on Wharf's mounts: each logged-in user gets a {@link MountFileSystemView} of
+ * the FTP mounts they may read, each through {@link AuthorizedStorage#of}, so rights are enforced by the storage
+ * layer. Thread-safe.
+ */
+public final class StorageFileSystemFactory implements FileSystemFactory {
+
+	private final List<Mount> mounts;
+
+	/**
+	 * Creates the factory.
+	 * @param mounts the mounts FTP serves, in the configured order
+	 */
+	public StorageFileSystemFactory(List<Mount> mounts) {
+		if (mounts.isEmpty()) {
+			throw new IllegalArgumentException("FTP needs at least one mount");
+		}
+		this.mounts = List.copyOf(mounts);
+	}
+
+	/**
+	 * The view for a user.
+	 * @param user an {@link FtpUser}
+	 * @return the view; it may hold no mount at all if the user may read none (callers refuse such a login)
+	 */
+	@Override
+	public MountFileSystemView createFileSystemView(User user) throws FtpException {
+		if (!(user instanceof FtpUser ftpUser)) {
+			throw new FtpException("Not a Wharf user: " + user.getName());
+		}
+		List<SessionMount> visible = new ArrayList<>();
+		for (Mount mount : this.mounts) {
+			if (ftpUser.user().access(mount.name()).canRead()) {
+				visible.add(new SessionMount(mount.name(), AuthorizedStorage.of(mount, ftpUser.user()), ftpUser.credentials()));
+			}
+		}
+		boolean single = this.mounts.size() == 1;
+		return new MountFileSystemView(visible, single && visible.size() == 1);
+	}
+
+	/**
+	 * Whether a user may read at least one FTP mount.
+	 * @param user the user
+	 * @return whether FTP has anything to show them
+	 */
+	public boolean canUse(dev.wharf.core.security.User user) {
+		return this.mounts.stream().anyMatch(mount -> user.access(mount.name()).canRead());
+	}
+
+}

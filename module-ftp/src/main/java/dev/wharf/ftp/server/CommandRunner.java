@@ -1,0 +1,130 @@
+package dev.wharf.ftp.server;
+
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+
+import dev.wharf.ftp.command.Replies;
+import dev.wharf.ftp.session.AsyncOperation;
+import dev.wharf.ftp.session.SessionContext;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.ftpserver.command.Command;
+import org.apache.ftpserver.ftplet.FtpRequest;
+import org.apache.ftpserver.impl.FtpIoSession;
+import org.apache.ftpserver.impl.FtpServerContext;
+import org.apache.mina.core.session.IoSession;
+
+/**
+ * Runs each session's commands in order on a bounded pool of command threads, replacing Apache FtpServer's
+ * {@code DefaultFtpHandler} dispatch. Commands arrive on MINA's I/O threads and are only queued there. While a
+ * command's asynchronous work runs (a transfer, a password check), the session's next commands wait, except
+ * {@code ABOR}, which stops a running transfer at once: {@code 426} for the transfer, then {@code 226}.
+ *
+ * <p>Before login only {@code USER}, {@code PASS}, {@code AUTH}, {@code PBSZ}, {@code PROT}, {@code FEAT},
+ * {@code SYST}, {@code OPTS}, {@code HELP}, {@code NOOP} and {@code QUIT} are accepted; where TLS is required,
+ * {@code USER} and {@code PASS} need a secured control connection. Thread-safe.
+ */
+final class CommandRunner {
+
+	private static final Log logger = LogFactory.getLog(CommandRunner.class);
+
+	private static final Set<String> BEFORE_LOGIN = Set.of("USER", "PASS", "AUTH", "PBSZ", "PROT", "FEAT", "SYST",
+			"OPTS", "HELP", "NOOP", "QUIT");
+
+	private final ExecutorService threads;
+
+	private final boolean tlsRequired;
+
+	private final FtpServerContext context;
+
+	/**
+	 * Creates the runner.
+	 * @param threads the bounded command threads
+	 * @param tlsRequired whether logins need TLS
+	 * @param context the server's context
+	 */
+	CommandRunner(ExecutorService threads, boolean tlsRequired, FtpServerContext context) {
+		this.threads = threads;
+		this.tlsRequired = tlsRequired;
+		this.context = context;
+	}
+
+	/**
+	 * Takes a command from the I/O thread: queues it, or aborts the running transfer at once for {@code ABOR}.
+	 * @param session the session
+	 * @param request the command
+	 */
+	void received(IoSession session, FtpRequest request) {
+		SessionContext state = SessionContext.of(session);
+		if ("ABOR".equals(request.getCommand()) && abortRunningTransfer(session, state)) {
+			return;
+		}
+		boolean start;
+		try {
+			start = state.enqueue(request);
+		}
+		catch (IllegalStateException tooMany) {
+			logger.debug("Closing an FTP session that sent too many commands ahead of the replies");
+			session.closeNow();
+			return;
+		}
+		if (start) {
+			resume(session);
+		}
+	}
+
+	private boolean abortRunningTransfer(IoSession session, SessionContext state) {
+		AsyncOperation running = state.active();
+		if (running == null || !running.abort()) {
+			return false;
+		}
+		state.data().closeDataConnection();
+		session.write(Replies.of(426, "Transfer aborted."));
+		session.write(Replies.of(226, "ABOR command successful."));
+		state.ended(running);
+		return true;
+	}
+
+	/**
+	 * Runs the session's queued commands on a command thread, until the queue is empty or a command goes on
+	 * asynchronously.
+	 * @param session the session
+	 */
+	void resume(IoSession session) {
+		this.threads.execute(() -> drain(session));
+	}
+
+	private void drain(IoSession session) {
+		SessionContext state = SessionContext.of(session);
+		FtpRequest request;
+		while ((request = state.next()) != null) {
+			run(new FtpIoSession(session, this.context), request);
+		}
+	}
+
+	private void run(FtpIoSession session, FtpRequest request) {
+		session.updateLastAccessTime();
+		String name = request.getCommand();
+		if (!session.isLoggedIn() && !BEFORE_LOGIN.contains(name)) {
+			session.write(Replies.of(530, "Please log in with USER and PASS first."));
+			return;
+		}
+		if (this.tlsRequired && !session.isSecure() && ("USER".equals(name) || "PASS".equals(name))) {
+			session.write(Replies.of(530, "TLS is required: send AUTH TLS first."));
+			return;
+		}
+		Command command = this.context.getCommandFactory().getCommand(name);
+		if (command == null) {
+			session.write(Replies.of(502, "Command " + ((name.length() > 16) ? name.substring(0, 16) + "..." : name) + " not implemented."));
+			return;
+		}
+		try {
+			command.execute(session, this.context, request);
+		}
+		catch (Exception | LinkageError ex) {
+			logger.warn("FTP command " + name + " failed", ex);
+			session.write(Replies.of(451, "Local error in processing."));
+		}
+	}
+
+}

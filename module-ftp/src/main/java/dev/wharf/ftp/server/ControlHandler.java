@@ -1,0 +1,148 @@
+package dev.wharf.ftp.server;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+
+import javax.net.ssl.SSLException;
+
+import dev.wharf.core.security.AuditLog;
+import dev.wharf.core.security.AuditLog.AuditEvent;
+import dev.wharf.ftp.command.Replies;
+import dev.wharf.ftp.data.DataConnections;
+import dev.wharf.ftp.session.SessionContext;
+import dev.wharf.ftp.session.SessionDataConnection;
+import dev.wharf.ftp.tls.FtpTls;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.ftpserver.ftplet.User;
+import org.apache.ftpserver.impl.FtpIoSession;
+import org.apache.ftpserver.impl.FtpServerContext;
+import org.apache.ftpserver.listener.Listener;
+import org.apache.mina.core.service.IoHandlerAdapter;
+import org.apache.mina.core.session.IdleStatus;
+import org.apache.mina.core.session.IoSession;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * MINA's handler for control connections: enforces the connection limits, sets up each session (Wharf's data
+ * connections, implicit TLS), greets, hands command lines to the {@link CommandRunner}, and closes idle
+ * sessions, but never one with a transfer running. Every method runs on a MINA I/O thread and does not block.
+ */
+final class ControlHandler extends IoHandlerAdapter {
+
+	private static final Log logger = LogFactory.getLog(ControlHandler.class);
+
+	/** Where Apache FtpServer looks for a session's data connection set-up. */
+	private static final String DATA_CONNECTION = FtpIoSession.ATTRIBUTE_PREFIX + "data-connection";
+
+	private static final String COUNTED = ControlHandler.class.getName() + ".counted";
+
+	private final FtpServerContext context;
+
+	private final Listener listener;
+
+	private final CommandRunner runner;
+
+	private final ConnectionLimits limits;
+
+	private final DataConnections data;
+
+	private final @Nullable FtpTls implicitTls;
+
+	private final AuditLog audit;
+
+	ControlHandler(FtpServerContext context, Listener listener, CommandRunner runner, ConnectionLimits limits,
+			DataConnections data, @Nullable FtpTls implicitTls, AuditLog audit) {
+		this.context = context;
+		this.listener = listener;
+		this.runner = runner;
+		this.limits = limits;
+		this.data = data;
+		this.implicitTls = implicitTls;
+		this.audit = audit;
+	}
+
+	@Override
+	public void sessionCreated(IoSession session) {
+		if (!(session.getRemoteAddress() instanceof InetSocketAddress client)
+				|| !(session.getLocalAddress() instanceof InetSocketAddress local)) {
+			session.closeNow();
+			return;
+		}
+		if (!this.limits.tryOpen(client.getAddress())) {
+			return;
+		}
+		session.setAttribute(COUNTED, client.getAddress());
+		FtpIoSession ftp = new FtpIoSession(session, this.context);
+		ftp.setListener(this.listener);
+		SessionDataConnection connection = new SessionDataConnection(this.data, local, client);
+		session.setAttribute(DATA_CONNECTION, connection);
+		SessionContext.attach(session, connection, () -> this.runner.resume(session));
+		if (this.implicitTls != null) {
+			session.getFilterChain().addFirst("sslSessionFilter", this.implicitTls.newControlFilter());
+		}
+	}
+
+	@Override
+	public void sessionOpened(IoSession session) {
+		if (session.getAttribute(COUNTED) == null) {
+			session.write(Replies.of(421, "Too many connections; try again later."));
+			session.closeOnFlush();
+			return;
+		}
+		session.write(Replies.of(220, "Wharf FTP server ready."));
+	}
+
+	@Override
+	public void messageReceived(IoSession session, Object message) {
+		if (session.getAttribute(COUNTED) == null) {
+			return;
+		}
+		if (message instanceof ControlLineDecoder.BadLine bad) {
+			session.write(Replies.of(bad.code(), bad.text()));
+			if (bad == ControlLineDecoder.BadLine.TOO_LONG) {
+				session.closeOnFlush();
+			}
+			return;
+		}
+		this.runner.received(session, new ControlRequest((String) message));
+	}
+
+	@Override
+	public void sessionIdle(IoSession session, IdleStatus status) {
+		SessionContext state = SessionContext.find(session);
+		if (state != null && state.active() != null) {
+			return;
+		}
+		session.write(Replies.of(421, "Idle timeout; closing the connection."));
+		session.closeOnFlush();
+	}
+
+	@Override
+	public void sessionClosed(IoSession session) {
+		Object counted = session.getAttribute(COUNTED);
+		if (counted == null) {
+			return;
+		}
+		this.limits.release((InetAddress) counted);
+		SessionContext.of(session).close();
+		User user = new FtpIoSession(session, this.context).getUser();
+		if (user != null) {
+			String client = ((InetAddress) counted).getHostAddress();
+			this.audit.record(new AuditEvent("ftp", user.getName(), "logout", null, "success", client));
+		}
+	}
+
+	@Override
+	public void exceptionCaught(IoSession session, Throwable cause) {
+		if (cause instanceof IOException && !(cause instanceof SSLException)) {
+			logger.debug("FTP control connection failed: " + cause.getMessage());
+		}
+		else {
+			logger.debug("FTP control connection failed", cause);
+		}
+		session.closeNow();
+	}
+
+}

@@ -1,0 +1,153 @@
+package dev.wharf.ftp.server;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.wharf.core.security.AuditLog;
+import dev.wharf.core.security.Authenticator;
+import dev.wharf.ftp.command.WharfCommandFactory;
+import dev.wharf.ftp.data.DataConnections;
+import dev.wharf.ftp.filesystem.StorageFileSystemFactory;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.ftpserver.ConnectionConfigFactory;
+import org.apache.ftpserver.ftplet.FtpException;
+import org.apache.ftpserver.impl.DefaultFtpServer;
+import org.apache.ftpserver.impl.DefaultFtpServerContext;
+import org.jspecify.annotations.Nullable;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Wharf's FTP and FTPS server: Apache FtpServer for the control protocol, with Wharf's listener, command
+ * dispatch, commands, file systems on the storage layer, logins through the shared {@link Authenticator}, and
+ * Netty data connections.
+ *
+ * <p>Threads: MINA's I/O threads (one per core) for control connections, a bounded pool of command threads
+ * ({@code wharf-ftp-command-*}) that never wait on storage or network, and a few Netty event loops
+ * ({@code wharf-ftp-data-*}) for every data connection; storage backends use their own bounded pools.
+ *
+ * <p>Started and stopped by Spring as a {@link SmartLifecycle}; thread-safe.
+ */
+public final class WharfFtpServer implements SmartLifecycle {
+
+	private static final Log logger = LogFactory.getLog(WharfFtpServer.class);
+
+	private final FtpServerConfig config;
+
+	private final Authenticator authenticator;
+
+	private final AuditLog audit;
+
+	private @Nullable Running running;
+
+	/**
+	 * Creates the server; nothing listens until {@link #start()}.
+	 * @param config the configuration
+	 * @param authenticator logs users in
+	 * @param audit the audit log
+	 */
+	public WharfFtpServer(FtpServerConfig config, Authenticator authenticator, AuditLog audit) {
+		this.config = config;
+		this.authenticator = authenticator;
+		this.audit = audit;
+	}
+
+	@Override
+	public synchronized void start() {
+		if (this.running != null) {
+			return;
+		}
+		FtpServerConfig c = this.config;
+		int cores = Math.max(1, Runtime.getRuntime().availableProcessors());
+		DataConnections data = new DataConnections(c.address(), c.passivePorts(), c.dataTimeout(), c.tls(), Math.max(2, cores));
+		ExecutorService commandThreads = commandThreads(Math.max(8, 4 * cores));
+		StorageFileSystemFactory fileSystems = new StorageFileSystemFactory(c.mounts());
+		boolean passthrough = c.mounts().stream().anyMatch(mount -> mount.storage().needsUserCredentials());
+		DefaultFtpServerContext context = new DefaultFtpServerContext();
+		context.setFileSystemManager(fileSystems);
+		context.setMessageResource(new WharfMessages());
+		context.setCommandFactory(new WharfCommandFactory(new WharfCommandFactory.Settings(this.authenticator,
+				fileSystems, this.audit, passthrough, c.tls() != null && !c.implicitTls(), c.tls() != null,
+				c.tlsRequired(), c.activeMode(), c.externalAddress())));
+		ConnectionConfigFactory connections = new ConnectionConfigFactory();
+		connections.setAnonymousLoginEnabled(false);
+		connections.setMaxLogins(c.maxConnections());
+		connections.setLoginFailureDelay(0);
+		context.setConnectionConfig(connections.createConnectionConfig());
+		ControlListener listener = new ControlListener(new ControlListener.Settings(c.address(), c.port(),
+				(int) Math.max(1, c.idleTimeout().toSeconds()), c.maxConnections(), c.maxConnectionsPerAddress(), data,
+				commandThreads, c.tls(), c.implicitTls(), c.tlsRequired(), this.audit));
+		// FtpServer clears the map when it stops, so it must be mutable.
+		context.setListeners(new HashMap<>(Map.of("default", listener)));
+		DefaultFtpServer server = new DefaultFtpServer(context);
+		try {
+			server.start();
+		}
+		catch (FtpException | RuntimeException ex) {
+			data.close();
+			commandThreads.shutdownNow();
+			throw new IllegalStateException("The FTP server could not start: " + ex.getMessage(), ex);
+		}
+		this.running = new Running(server, listener, data, commandThreads);
+		logger.info("FTP server listening on " + c.address() + ":" + listener.getPort()
+				+ ((c.tls() == null) ? "" : c.implicitTls() ? " (implicit FTPS)" : " (FTPS with AUTH TLS)"));
+	}
+
+	private static ExecutorService commandThreads(int threads) {
+		AtomicInteger count = new AtomicInteger();
+		ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+				new LinkedBlockingQueue<>(), task -> {
+					Thread thread = new Thread(task, "wharf-ftp-command-" + count.incrementAndGet());
+					thread.setDaemon(true);
+					return thread;
+				});
+		executor.allowCoreThreadTimeOut(true);
+		return executor;
+	}
+
+	@Override
+	public synchronized void stop() {
+		Running current = this.running;
+		if (current == null) {
+			return;
+		}
+		this.running = null;
+		current.server().stop();
+		current.data().close();
+		current.commandThreads().shutdownNow();
+	}
+
+	@Override
+	public synchronized boolean isRunning() {
+		return this.running != null;
+	}
+
+	/**
+	 * The control port, once started (useful with port 0).
+	 * @return the port
+	 * @throws IllegalStateException if the server is not running
+	 */
+	public synchronized int port() {
+		Running current = this.running;
+		if (current == null) {
+			throw new IllegalStateException("The FTP server is not running");
+		}
+		return current.listener().getPort();
+	}
+
+	/** How many control connections are open. */
+	public synchronized int openConnections() {
+		Running current = this.running;
+		return (current != null) ? current.listener().openConnections() : 0;
+	}
+
+	private record Running(DefaultFtpServer server, ControlListener listener, DataConnections data,
+			ExecutorService commandThreads) {
+	}
+
+}

@@ -1,0 +1,179 @@
+package dev.wharf.ftp;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+
+import dev.wharf.core.testsupport.Requirements;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Wharf's FTP and FTPS server with the clients people use: curl, lftp and Python's ftplib.
+ */
+class FtpClientToolsTests {
+
+	@TempDir
+	static Path temp;
+
+	static FtpTestServer plain;
+
+	static FtpTestServer secure;
+
+	static Path local;
+
+	@BeforeAll
+	static void start() throws IOException {
+		plain = FtpTestServer.start(temp.resolve("plain"));
+		secure = FtpTestServer.start(temp.resolve("secure"), options -> options.tls = FtpTestServer.TlsMode.EXPLICIT);
+		local = Files.createDirectories(temp.resolve("local"));
+	}
+
+	@AfterAll
+	static void stop() {
+		plain.close();
+		secure.close();
+	}
+
+	static Path file(String name, int size, long seed) throws IOException {
+		byte[] bytes = new byte[size];
+		new SplittableRandom(seed).nextBytes(bytes);
+		return Files.write(local.resolve(name), bytes);
+	}
+
+	record Result(int exit, String output) {
+	}
+
+	static Result run(String... command) throws IOException, InterruptedException {
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).directory(local.toFile()).start();
+		process.getOutputStream().close();
+		byte[] output = process.getInputStream().readAllBytes();
+		if (!process.waitFor(120, TimeUnit.SECONDS)) {
+			process.destroyForcibly();
+			throw new AssertionError("Timed out: " + String.join(" ", command));
+		}
+		return new Result(process.exitValue(), new String(output, StandardCharsets.UTF_8));
+	}
+
+	static String url(FtpTestServer server, String path) {
+		return "ftp://127.0.0.1:" + server.port() + "/" + path;
+	}
+
+	@Test
+	void curlUploadsListsAndDownloadsInEveryMode() throws Exception {
+		String curl = Requirements.requireExecutable("curl", "curl").toString();
+		Path upload = file("curl.bin", 1_500_000, 1);
+		String user = "alice:alice-pw";
+		assertThat(run(curl, "-sS", "-u", user, "-T", upload.toString(), url(plain, "curl/up.bin"), "--ftp-create-dirs").exit()).isZero();
+		assertThat(plain.dataRoot().resolve("curl/up.bin")).hasSameBinaryContentAs(upload);
+		for (List<String> mode : List.of(List.<String>of(), List.of("--disable-epsv"), List.of("-P", "127.0.0.1"),
+				List.of("-P", "127.0.0.1", "--disable-eprt"))) {
+			Path target = local.resolve("curl-down.bin");
+			Files.deleteIfExists(target);
+			List<String> command = new ArrayList<>(List.of(curl, "-sS", "-u", user));
+			command.addAll(mode);
+			command.addAll(List.of("-o", target.toString(), url(plain, "curl/up.bin")));
+			Result result = run(command.toArray(String[]::new));
+			assertThat(result.exit()).as(mode + ": " + result.output()).isZero();
+			assertThat(target).as(mode.toString()).hasSameBinaryContentAs(upload);
+		}
+		assertThat(run(curl, "-sS", "-u", user, url(plain, "curl/")).output()).contains("up.bin").contains("1500000");
+		assertThat(run(curl, "-sS", "-u", user, "-l", url(plain, "curl/")).output().trim()).isEqualTo("up.bin");
+		// Resume a partial download, then append.
+		Path partial = Files.write(local.resolve("partial.bin"), Files.readAllBytes(upload), java.nio.file.StandardOpenOption.CREATE);
+		Files.write(partial, java.util.Arrays.copyOf(Files.readAllBytes(upload), 700_000));
+		assertThat(run(curl, "-sS", "-u", user, "-C", "-", "-o", partial.toString(), url(plain, "curl/up.bin")).exit()).isZero();
+		assertThat(partial).hasSameBinaryContentAs(upload);
+		Path tail = Files.writeString(local.resolve("tail.txt"), "tail");
+		assertThat(run(curl, "-sS", "-u", user, "-T", tail.toString(), "--append", url(plain, "curl/up.bin")).exit()).isZero();
+		assertThat(Files.size(plain.dataRoot().resolve("curl/up.bin"))).isEqualTo(1_500_004);
+		assertThat(run(curl, "-sS", "-u", "alice:wrong", url(plain, "")).exit()).isEqualTo(67);
+	}
+
+	@Test
+	void curlSpeaksExplicitFtps() throws Exception {
+		String curl = Requirements.requireExecutable("curl", "curl").toString();
+		String ca = FtpTestServer.certificatePem().toString();
+		Path upload = file("tls.bin", 600_000, 2);
+		Result put = run(curl, "-sS", "--ssl-reqd", "--cacert", ca, "-u", "alice:alice-pw", "-T", upload.toString(), url(secure, "tls.bin"));
+		assertThat(put.exit()).as(put.output()).isZero();
+		assertThat(secure.dataRoot().resolve("tls.bin")).hasSameBinaryContentAs(upload);
+		Path target = local.resolve("tls-down.bin");
+		Result get = run(curl, "-sS", "--ssl-reqd", "--cacert", ca, "-u", "alice:alice-pw", "-o", target.toString(), url(secure, "tls.bin"));
+		assertThat(get.exit()).as(get.output()).isZero();
+		assertThat(target).hasSameBinaryContentAs(upload);
+	}
+
+	@Test
+	void lftpManagesFilesAndMirrorsFolders() throws Exception {
+		String lftp = Requirements.requireExecutable("lftp", "lftp").toString();
+		Path folder = Files.createDirectories(local.resolve("tree/sub"));
+		file("tree/a.bin", 100_000, 3);
+		file("tree/sub/b.bin", 200_000, 4);
+		Files.writeString(folder.resolve("Grüße.txt"), "utf-8");
+		String script = String.join("; ", "set net:max-retries 1", "set net:timeout 30", "mirror -R tree mirrored",
+				"mkdir made", "mv mirrored/a.bin made/a.bin", "rm mirrored/sub/b.bin", "cls -1 made mirrored/sub", "bye");
+		Result result = run(lftp, "-u", "alice,alice-pw", "-p", Integer.toString(plain.port()), "-e", script, "127.0.0.1");
+		assertThat(result.exit()).as(result.output()).isZero();
+		assertThat(result.output()).contains("made/a.bin").contains("mirrored/sub/Grüße.txt");
+		assertThat(plain.dataRoot().resolve("made/a.bin")).hasSameBinaryContentAs(local.resolve("tree/a.bin"));
+		assertThat(plain.dataRoot().resolve("mirrored/sub/Grüße.txt")).hasContent("utf-8");
+		assertThat(plain.dataRoot().resolve("mirrored/sub/b.bin")).doesNotExist();
+	}
+
+	@Test
+	void lftpSpeaksExplicitFtps() throws Exception {
+		String lftp = Requirements.requireExecutable("lftp", "lftp").toString();
+		file("lftp-tls.bin", 300_000, 5);
+		String script = String.join("; ", "set ssl:ca-file " + FtpTestServer.certificatePem(), "set ssl:check-hostname no",
+				"set ftp:ssl-force yes", "set ftp:ssl-protect-data yes", "set net:max-retries 1", "set net:timeout 30",
+				"put lftp-tls.bin", "get lftp-tls.bin -o lftp-back.bin", "bye");
+		Result result = run(lftp, "-u", "alice,alice-pw", "-p", Integer.toString(secure.port()), "-e", script, "127.0.0.1");
+		assertThat(result.exit()).as(result.output()).isZero();
+		assertThat(secure.dataRoot().resolve("lftp-tls.bin")).hasSameBinaryContentAs(local.resolve("lftp-tls.bin"));
+		assertThat(local.resolve("lftp-back.bin")).hasSameBinaryContentAs(local.resolve("lftp-tls.bin"));
+	}
+
+	@Test
+	void pythonFtplibUsesFeatMlsdAndFtps() throws Exception {
+		String python = Requirements.requireExecutable("python3", "python3").toString();
+		String script = String.join("\n", "import ftplib, io, ssl, sys",
+				"plain, secure, ca = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]",
+				"f = ftplib.FTP()",
+				"f.connect('127.0.0.1', plain, timeout=60)",
+				"print('FEAT', f.sendcmd('FEAT').replace('\\n', '|'))",
+				"f.login('alice', 'alice-pw')",
+				"f.mkd('py')",
+				"f.storbinary('STOR py/data.bin', io.BytesIO(b'p' * 70000))",
+				"print('MLSD', sorted((n, facts['type'], facts.get('size')) for n, facts in f.mlsd('py', ['type', 'size'])))",
+				"out = io.BytesIO(); f.retrbinary('RETR py/data.bin', out.write, rest=69990); print('REST', len(out.getvalue()))",
+				"f.quit()",
+				"context = ssl.create_default_context(cafile=ca)",
+				"context.check_hostname = False",
+				"t = ftplib.FTP_TLS(context=context)",
+				"t.connect('127.0.0.1', secure, timeout=60)",
+				"t.login('alice', 'alice-pw')",
+				"t.prot_p()",
+				"t.storbinary('STOR tls.txt', io.BytesIO(b'over tls'))",
+				"out = io.BytesIO(); t.retrbinary('RETR tls.txt', out.write); print('TLS', out.getvalue().decode())",
+				"t.quit()");
+		Result result = run(python, "-c", script, Integer.toString(plain.port()), Integer.toString(secure.port()),
+				FtpTestServer.certificatePem().toString());
+		assertThat(result.exit()).as(result.output()).isZero();
+		assertThat(result.output()).contains("FEAT 211-").contains(" MLST ").contains(" UTF8")
+			.contains("MLSD [('data.bin', 'file', '70000')]")
+			.contains("REST 10")
+			.contains("TLS over tls");
+		assertThat(secure.dataRoot().resolve("tls.txt")).hasContent("over tls");
+	}
+
+}

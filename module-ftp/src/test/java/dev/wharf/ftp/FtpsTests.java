@@ -1,0 +1,204 @@
+package dev.wharf.ftp;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import javax.net.ssl.SSLSocket;
+
+import dev.wharf.core.testsupport.Requirements;
+import org.apache.commons.net.ftp.FTPSClient;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * FTPS: explicit ({@code AUTH TLS}) and implicit, TLS 1.2 and 1.3 only, required TLS, and uploads that end
+ * without TLS {@code close_notify}.
+ */
+class FtpsTests {
+
+	@TempDir
+	Path temp;
+
+	static byte[] random(int size) {
+		byte[] bytes = new byte[size];
+		new SplittableRandom(7).nextBytes(bytes);
+		return bytes;
+	}
+
+	static FTPSClient login(FtpTestServer server, boolean implicit) throws IOException {
+		FTPSClient client = new FTPSClient(implicit, FtpTestServer.clientTls());
+		FtpClients.configure(client);
+		client.connect("127.0.0.1", server.port());
+		assertThat(client.login(FtpTestServer.ALICE, FtpTestServer.password(FtpTestServer.ALICE))).as(client.getReplyString()).isTrue();
+		client.execPBSZ(0);
+		client.execPROT("P");
+		client.enterLocalPassiveMode();
+		client.setFileType(FTPSClient.BINARY_FILE_TYPE);
+		return client;
+	}
+
+	static void roundTrip(FtpTestServer server, FTPSClient client) throws IOException {
+		byte[] content = random(2 * 1024 * 1024 + 3);
+		assertThat(client.storeFile("secret.bin", new ByteArrayInputStream(content))).as(client.getReplyString()).isTrue();
+		assertThat(server.dataRoot().resolve("secret.bin")).hasBinaryContent(content);
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		assertThat(client.retrieveFile("secret.bin", out)).as(client.getReplyString()).isTrue();
+		assertThat(out.toByteArray()).isEqualTo(content);
+		assertThat(client.listNames()).contains("secret.bin");
+		assertThat(client.mlistDir()).isNotEmpty();
+	}
+
+	@ParameterizedTest
+	@ValueSource(booleans = { false, true })
+	void explicitAndImplicitFtpsTransferEncrypted(boolean implicit) throws IOException {
+		try (FtpTestServer server = FtpTestServer.start(this.temp,
+				options -> options.tls = implicit ? FtpTestServer.TlsMode.IMPLICIT : FtpTestServer.TlsMode.EXPLICIT)) {
+			FTPSClient client = login(server, implicit);
+			try {
+				roundTrip(server, client);
+				client.enterLocalActiveMode();
+				client.setActiveExternalIPAddress("127.0.0.1");
+				ByteArrayOutputStream out = new ByteArrayOutputStream();
+				assertThat(client.retrieveFile("secret.bin", out)).as(client.getReplyString()).isTrue();
+				assertThat(out.size()).isEqualTo(2 * 1024 * 1024 + 3);
+			}
+			finally {
+				FtpClients.close(client);
+			}
+		}
+	}
+
+	@Test
+	void featAnnouncesOnlyWhatTheTlsModeOffers() throws IOException {
+		try (FtpTestServer explicit = FtpTestServer.start(this.temp.resolve("e"), options -> options.tls = FtpTestServer.TlsMode.EXPLICIT);
+				RawFtp ftp = RawFtp.connect(explicit.port())) {
+			assertThat(ftp.command("FEAT")).contains("\n AUTH TLS\n").contains("\n PBSZ\n").contains("\n PROT\n");
+		}
+		try (FtpTestServer implicit = FtpTestServer.start(this.temp.resolve("i"), options -> options.tls = FtpTestServer.TlsMode.IMPLICIT)) {
+			FTPSClient client = login(implicit, true);
+			try {
+				assertThat(client.features()).isTrue();
+				assertThat(client.getReplyStrings()).contains(" PBSZ", " PROT").noneMatch(line -> line.contains("AUTH"));
+				assertThat(client.sendCommand("AUTH", "TLS")).isEqualTo(534);
+			}
+			finally {
+				FtpClients.close(client);
+			}
+		}
+	}
+
+	@Test
+	void requiredTlsRefusesPlainLoginsAndClearData() throws IOException {
+		try (FtpTestServer server = FtpTestServer.start(this.temp, options -> {
+			options.tls = FtpTestServer.TlsMode.EXPLICIT;
+			options.tlsRequired = true;
+		})) {
+			try (RawFtp plain = RawFtp.connect(server.port())) {
+				assertThat(plain.command("FEAT")).startsWith("211-");
+				assertThat(plain.command("USER alice")).startsWith("530").contains("TLS");
+				assertThat(plain.command("PASS alice-pw")).startsWith("530");
+				assertThat(plain.command("PWD")).startsWith("530");
+			}
+			FTPSClient client = new FTPSClient(false, FtpTestServer.clientTls());
+			FtpClients.configure(client);
+			client.connect("127.0.0.1", server.port());
+			try {
+				assertThat(client.login(FtpTestServer.ALICE, FtpTestServer.password(FtpTestServer.ALICE))).isTrue();
+				client.enterLocalPassiveMode();
+				assertThat(client.sendCommand("PROT", "C")).isEqualTo(534);
+				// Without PROT P, no data connection is opened.
+				assertThat(client.listNames()).isNull();
+				assertThat(client.getReplyCode()).isEqualTo(522);
+				client.execPBSZ(0);
+				client.execPROT("P");
+				client.setFileType(FTPSClient.BINARY_FILE_TYPE);
+				roundTrip(server, client);
+			}
+			finally {
+				FtpClients.close(client);
+			}
+		}
+	}
+
+	@Test
+	void anEncryptedUploadCutWithoutCloseNotifyIsNotStored() throws Exception {
+		try (FtpTestServer server = FtpTestServer.start(this.temp, options -> options.tls = FtpTestServer.TlsMode.IMPLICIT)) {
+			FTPSClient client = login(server, true);
+			try {
+				String reply = sendAndRead(client, "EPSV");
+				Matcher matcher = Pattern.compile("\\|\\|\\|(\\d+)\\|").matcher(reply);
+				assertThat(matcher.find()).isTrue();
+				Socket plain = new Socket();
+				plain.connect(new InetSocketAddress("127.0.0.1", Integer.parseInt(matcher.group(1))), 30_000);
+				SSLSocket tls = (SSLSocket) FtpTestServer.clientTls().getSocketFactory().createSocket(plain, "127.0.0.1",
+						plain.getPort(), false);
+				tls.startHandshake();
+				assertThat(client.sendCommand("STOR", "truncated.bin")).isEqualTo(150);
+				tls.getOutputStream().write(new byte[300_000]);
+				tls.getOutputStream().flush();
+				// Close the TCP connection under the TLS session: no close_notify, as an attacker's forged FIN.
+				plain.close();
+				assertThat(client.getReply()).isEqualTo(426);
+			}
+			finally {
+				FtpClients.close(client);
+			}
+			assertThat(server.dataRoot().resolve("truncated.bin")).doesNotExist();
+		}
+	}
+
+	private static String sendAndRead(FTPSClient client, String command) throws IOException {
+		client.sendCommand(command);
+		return client.getReplyString();
+	}
+
+	@Test
+	void onlyTls12And13AreOffered() throws Exception {
+		Path openssl = Requirements.requireExecutable("openssl", "openssl");
+		try (FtpTestServer server = FtpTestServer.start(this.temp, options -> options.tls = FtpTestServer.TlsMode.IMPLICIT)) {
+			assertThat(handshake(openssl, server, "-tls1_3")).contains("New, TLSv1.3,");
+			assertThat(handshake(openssl, server, "-tls1_2")).contains("New, TLSv1.2,");
+			// The client is allowed to offer the old protocols (so a refusal is the server's): no session comes of it.
+			assertRefused(handshake(openssl, server, "-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"));
+			assertRefused(handshake(openssl, server, "-tls1", "-cipher", "DEFAULT@SECLEVEL=0"));
+		}
+		try (FtpTestServer server = FtpTestServer.start(this.temp.resolve("explicit"), options -> options.tls = FtpTestServer.TlsMode.EXPLICIT)) {
+			assertThat(handshake(openssl, server, "-starttls", "ftp", "-tls1_3")).contains("New, TLSv1.3,");
+			assertRefused(handshake(openssl, server, "-starttls", "ftp", "-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"));
+		}
+	}
+
+	private static void assertRefused(String output) {
+		assertThat(output).contains("New, (NONE), Cipher is (NONE)").doesNotContain("no protocols available")
+			.containsAnyOf("alert protocol version", "unexpected eof");
+	}
+
+	private static String handshake(Path openssl, FtpTestServer server, String... options) throws Exception {
+		List<String> command = new ArrayList<>(List.of(openssl.toString(), "s_client", "-connect", "127.0.0.1:" + server.port(),
+				"-servername", "localhost"));
+		command.addAll(List.of(options));
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+		process.getOutputStream().close();
+		byte[] output = process.getInputStream().readAllBytes();
+		if (!process.waitFor(60, TimeUnit.SECONDS)) {
+			process.destroyForcibly();
+		}
+		return new String(output, StandardCharsets.UTF_8);
+	}
+
+}
