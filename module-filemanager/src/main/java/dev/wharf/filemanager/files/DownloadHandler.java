@@ -1,6 +1,7 @@
 package dev.wharf.filemanager.files;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Optional;
 
 import dev.wharf.core.storage.ByteRange;
@@ -9,6 +10,7 @@ import dev.wharf.core.storage.ConflictException;
 import dev.wharf.core.storage.FileEntry;
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.StoragePath;
+import dev.wharf.core.web.RangeHeader;
 import dev.wharf.filemanager.auth.AuthenticatedHandler;
 import dev.wharf.filemanager.auth.Caller;
 import dev.wharf.filemanager.http.ApiResponses;
@@ -101,12 +103,15 @@ public final class DownloadHandler implements AuthenticatedHandler {
 			response.setStatusCode(HttpStatus.NOT_MODIFIED);
 			return response.setComplete();
 		}
-		ByteRange range = Conditions.rangeStillValid(request, etag, entry.lastModified())
-				? ByteRanges.parse(request.getFirst(HttpHeaders.RANGE), size) : null;
-		if (range == ByteRanges.UNSATISFIABLE) {
+		String rangeHeader = request.getFirst(HttpHeaders.RANGE);
+		// One range at most, as Filestash: a header asking for several is ignored and the whole file sent.
+		List<ByteRange> ranges = (rangeHeader != null && Conditions.rangeStillValid(request, etag, entry.lastModified()))
+				? RangeHeader.evaluate(rangeHeader, size, 1) : null;
+		if (ranges != null && ranges.isEmpty()) {
 			headers.set(HttpHeaders.CONTENT_RANGE, "bytes */" + size);
 			return ApiResponses.error(exchange, HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE, "Range Not Satisfiable");
 		}
+		ByteRange range = (ranges != null) ? ranges.get(0) : null;
 		if (range == null) {
 			range = ByteRange.of(0, size);
 		}

@@ -11,7 +11,7 @@ import dev.wharf.staticfiles.http.AcceptEncoding;
 import dev.wharf.staticfiles.http.Gzip;
 import dev.wharf.staticfiles.http.HttpDates;
 import dev.wharf.staticfiles.http.Preconditions;
-import dev.wharf.staticfiles.http.RangeHeader;
+import dev.wharf.core.web.RangeHeader;
 import dev.wharf.staticfiles.resolve.Representation;
 import dev.wharf.staticfiles.resolve.ResolvedFile;
 import dev.wharf.staticfiles.resolve.StoredFile;

@@ -1,4 +1,4 @@
-package dev.wharf.staticfiles.http;
+package dev.wharf.core.web;
 
 import java.util.List;
 import java.util.Random;
@@ -47,6 +47,13 @@ class RangeHeaderTests {
 		String header = "bytes=" + "0-1,".repeat(16) + "0-1";
 		assertThat(RangeHeader.evaluate(header, 100, 16)).isNull();
 		assertThat(RangeHeader.evaluate("bytes=" + "0-1,".repeat(15) + "0-1", 100, 16)).hasSize(1);
+	}
+
+	@Test
+	void withOneRangeAllowedSeveralAreIgnoredAsTheFileManagerWants() {
+		assertThat(RangeHeader.evaluate("bytes=0-0,5-6", 100, 1)).isNull();
+		assertThat(RangeHeader.evaluate("bytes=90-", 100, 1)).containsExactly(ByteRange.of(90, 10));
+		assertThat(RangeHeader.evaluate("bytes=150-160", 100, 1)).isEmpty();
 	}
 
 	@Test
