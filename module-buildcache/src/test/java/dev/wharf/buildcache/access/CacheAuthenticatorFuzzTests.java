@@ -1,5 +1,7 @@
 package dev.wharf.buildcache.access;
 
+import java.util.Locale;
+
 import javax.security.auth.x500.X500Principal;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
@@ -26,8 +28,8 @@ class CacheAuthenticatorFuzzTests {
 		}
 		String value = CacheAuthenticator.subjectAttribute(subject, attribute);
 		if (value != null) {
-			assertThat(subject.getName(X500Principal.RFC2253).toUpperCase(java.util.Locale.ROOT))
-				.contains(attribute.toUpperCase(java.util.Locale.ROOT) + "=");
+			assertThat(subject.getName(X500Principal.RFC2253).toUpperCase(Locale.ROOT))
+				.contains(attribute.toUpperCase(Locale.ROOT) + "=");
 		}
 	}
 
