@@ -2,6 +2,8 @@ package dev.wharf.core.autoconfigure;
 
 import dev.wharf.core.web.Http10KeepAliveFilter;
 import dev.wharf.core.web.KeepAliveReadResumer;
+import dev.wharf.core.web.TlsPolicy;
+import dev.wharf.core.web.TlsPolicyCustomizer;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -13,7 +15,7 @@ import reactor.netty.http.server.HttpServer;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of the HTTP
  * server fixes every HTTP module relies on: HTTP/1.0 keep-alive and keep-alive connections that must not
- * stall (see {@link KeepAliveReadResumer}).
+ * stall (see {@link KeepAliveReadResumer}), and the TLS policy (see {@link TlsPolicy}) when TLS is on.
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = Type.REACTIVE)
@@ -28,6 +30,11 @@ public final class WebServerAutoConfiguration {
 	@Bean
 	NettyServerCustomizer keepAliveReadResumer() {
 		return KeepAliveReadResumer::install;
+	}
+
+	@Bean
+	TlsPolicyCustomizer tlsPolicyCustomizer() {
+		return new TlsPolicyCustomizer();
 	}
 
 }

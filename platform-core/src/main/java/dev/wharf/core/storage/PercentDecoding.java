@@ -4,8 +4,9 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Strict percent-decoding for paths taken from URIs: malformed escapes, encoded separators and NUL, and
- * malformed UTF-8 are rejected rather than replaced, unlike {@link java.net.URLDecoder}.
+ * Strict percent-decoding for paths taken from URIs: malformed escapes, encoded separators, NUL (encoded
+ * or literal), unpaired surrogates and malformed UTF-8 are rejected rather than replaced, unlike
+ * {@link java.net.URLDecoder}.
  */
 public final class PercentDecoding {
 
@@ -36,8 +37,7 @@ public final class PercentDecoding {
 	}
 
 	private static String decode(String raw, boolean plusIsSpace, boolean refuseEncodedSeparators) {
-		if (raw.indexOf('%') < 0 && (!plusIsSpace || raw.indexOf('+') < 0)) {
-			// Nothing to decode; the path parser still checks every character.
+		if (!needsDecoding(raw, plusIsSpace)) {
 			return raw;
 		}
 		ByteArrayOutputStream bytes = new ByteArrayOutputStream(raw.length());
@@ -62,6 +62,10 @@ public final class PercentDecoding {
 				bytes.write(b);
 				i += 2;
 			}
+			else if (c == 0) {
+				// Refused like %00: a NUL must not reach a caller whichever way it was sent.
+				throw new InvalidStoragePathException(raw, "NUL is not allowed");
+			}
 			else if (c == '+' && plusIsSpace) {
 				bytes.write(' ');
 			}
@@ -80,6 +84,20 @@ public final class PercentDecoding {
 			}
 		}
 		return StoragePath.decodeUtf8Strictly(bytes.toByteArray());
+	}
+
+	/**
+	 * Whether the input must go through the decoding loop: it has escapes, or characters the loop refuses
+	 * (NUL, unpaired surrogates). Plain text is returned as it is, without copying.
+	 */
+	private static boolean needsDecoding(String raw, boolean plusIsSpace) {
+		for (int i = 0; i < raw.length(); i++) {
+			char c = raw.charAt(i);
+			if (c == '%' || c == 0 || (c == '+' && plusIsSpace) || Character.isSurrogate(c)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 }

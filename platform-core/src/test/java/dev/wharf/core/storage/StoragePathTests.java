@@ -108,6 +108,11 @@ class StoragePathTests {
 		assertThat(PercentDecoding.decodeQueryValue("%2Fa+b%2Fc")).isEqualTo("/a b/c");
 		assertThatThrownBy(() -> PercentDecoding.decodeQueryValue("%c0%af")).isInstanceOf(InvalidStoragePathException.class);
 		assertThatThrownBy(() -> PercentDecoding.decodeQueryValue("%00")).isInstanceOf(InvalidStoragePathException.class);
+		// Found by PercentDecodingFuzzTests: a literal NUL or lone surrogate got through when nothing was escaped.
+		assertThatThrownBy(() -> PercentDecoding.decodeQueryValue("a\0b")).isInstanceOf(InvalidStoragePathException.class);
+		assertThatThrownBy(() -> PercentDecoding.decodeQueryValue("a\0+b")).isInstanceOf(InvalidStoragePathException.class);
+		assertThatThrownBy(() -> PercentDecoding.decodeQueryValue("a\ud800")).isInstanceOf(InvalidStoragePathException.class);
+		assertThat(PercentDecoding.decodeQueryValue("plain")).isEqualTo("plain");
 	}
 
 	@Test
