@@ -3,12 +3,15 @@ package dev.wharf.core.autoconfigure;
 import java.time.Duration;
 
 import dev.wharf.core.storage.local.LocalStorageProvider;
+import dev.wharf.core.storage.memcached.MemcachedStorageProvider;
 import dev.wharf.core.storage.memory.MemoryStorageProvider;
 import dev.wharf.core.storage.metrics.MeteredStorage;
 import dev.wharf.core.storage.mount.MountRegistry;
 import dev.wharf.core.storage.mount.MountsHealthContributor;
 import dev.wharf.core.storage.mount.StorageProvider;
+import dev.wharf.core.storage.sftp.SftpStorageProvider;
 import io.micrometer.core.instrument.MeterRegistry;
+import net.schmizz.sshj.SSHClient;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -21,7 +24,7 @@ import org.springframework.core.env.Environment;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for the
- * storage layer: the built-in backend providers and the {@link MountRegistry} built from
+ * storage layer: the built-in backend providers ({@code sftp} only where sshj is on the class path) and the {@link MountRegistry} built from
  * {@code wharf.storage.mounts}.
  */
 @AutoConfiguration
@@ -45,6 +48,29 @@ public final class StorageAutoConfiguration {
 		return MountRegistry.create(Binder.get(environment), providers.orderedStream().toList(),
 				(meters != null) ? (mount, type, storage) -> new MeteredStorage(storage, meters, mount, type)
 						: MountRegistry.Decorator.NONE);
+	}
+
+	/** The {@code memcached} backend, unless spymemcached was left out of the application. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "net.spy.memcached.MemcachedClient")
+	static class MemcachedConfiguration {
+
+		@Bean
+		MemcachedStorageProvider memcachedStorageProvider() {
+			return new MemcachedStorageProvider();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(SSHClient.class)
+	static class SftpConfiguration {
+
+		@Bean
+		SftpStorageProvider sftpStorageProvider() {
+			return new SftpStorageProvider();
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

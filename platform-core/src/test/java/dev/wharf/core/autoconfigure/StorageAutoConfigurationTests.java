@@ -65,7 +65,7 @@ class StorageAutoConfigurationTests {
 			assertThat(context).hasFailed();
 			InvalidConfigurationException cause = rootCause(context.getStartupFailure());
 			assertThat(cause.property()).isEqualTo("wharf.storage.mounts.data.type");
-			assertThat(cause.reason()).contains("known types: local, memory");
+			assertThat(cause.reason()).contains("known types: local, memcached, memory");
 		});
 	}
 

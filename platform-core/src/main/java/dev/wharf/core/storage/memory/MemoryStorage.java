@@ -131,16 +131,17 @@ public final class MemoryStorage implements Storage {
 				return null;
 			});
 			Upload upload = new Upload(options.expectedLength());
-			// The discard hook sits upstream of doOnNext: then() discards every element it ignores, and each
-			// one was already released once.
-			return content.doOnDiscard(DataBuffer.class, DataBufferUtils::release).doOnNext(buffer -> {
+			return content.doOnNext(buffer -> {
 				try {
 					upload.append(buffer);
 				}
 				finally {
 					DataBufferUtils.release(buffer);
 				}
-			}).then(Mono.fromCallable(() -> upload.commit(path, options.mode())))
+			})
+				// Before then(): then() discards every element it ignores, which doOnNext already released.
+				.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
+				.then(Mono.fromCallable(() -> upload.commit(path, options.mode())))
 				.doFinally(signal -> upload.releaseIfUncommitted());
 		});
 	}

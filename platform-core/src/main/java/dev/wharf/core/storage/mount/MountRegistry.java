@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 import dev.wharf.core.config.InvalidConfigurationException;
 import dev.wharf.core.storage.NotFoundException;
@@ -154,11 +153,6 @@ public final class MountRegistry implements AutoCloseable {
 	/** Every mount, sorted by name. */
 	public Collection<Mount> all() {
 		return this.mounts.values();
-	}
-
-	/** The names of every mount, sorted. */
-	public String names() {
-		return this.mounts.keySet().stream().collect(Collectors.joining(", "));
 	}
 
 	@Override

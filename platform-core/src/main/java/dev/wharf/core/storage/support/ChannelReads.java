@@ -6,6 +6,7 @@ import java.nio.channels.ReadableByteChannel;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import reactor.core.publisher.Flux;
@@ -64,7 +65,7 @@ public final class ChannelReads {
 			this.remaining = (length < 0) ? Long.MAX_VALUE : length;
 		}
 
-		DataBuffer next() throws IOException {
+		@Nullable DataBuffer next() throws IOException {
 			if (this.remaining == 0) {
 				return null;
 			}

@@ -39,9 +39,7 @@ public final class ChannelWrites {
 			Scheduler scheduler) {
 		return Mono.defer(() -> {
 			AtomicLong written = new AtomicLong();
-			// The discard hook sits upstream of doOnNext: then() discards every element it ignores, and each
-			// one was already released once.
-			return content.publishOn(scheduler, PREFETCH).doOnDiscard(DataBuffer.class, DataBufferUtils::release).doOnNext(buffer -> {
+			return content.publishOn(scheduler, PREFETCH).doOnNext(buffer -> {
 				try {
 					long total = written.addAndGet(buffer.readableByteCount());
 					if (expectedLength >= 0 && total > expectedLength) {
@@ -63,14 +61,17 @@ public final class ChannelWrites {
 				finally {
 					DataBufferUtils.release(buffer);
 				}
-			}).then(Mono.fromCallable(() -> {
-				long total = written.get();
-				if (expectedLength >= 0 && total != expectedLength) {
-					throw new InvalidContentException("Content ended after " + total + " of the announced "
-							+ expectedLength + " bytes");
-				}
-				return total;
-			}));
+			})
+				// Before then(): then() discards every element it ignores, which doOnNext already released.
+				.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
+				.then(Mono.fromCallable(() -> {
+					long total = written.get();
+					if (expectedLength >= 0 && total != expectedLength) {
+						throw new InvalidContentException("Content ended after " + total + " of the announced "
+								+ expectedLength + " bytes");
+					}
+					return total;
+				}));
 		});
 	}
 

@@ -1,0 +1,46 @@
+{{/*
+Wharf's application.yaml (the ConfigMap): the values under `wharf` with the users taken out (they go to a
+Secret), plus what the chart decides: where state lives, the addresses, the TLS bundle, the management port.
+extraConfig is merged underneath, so the chart's own settings win.
+*/}}
+{{- define "wharf.applicationConfig" -}}
+{{- $wharf := deepCopy .Values.wharf -}}
+{{- $_ := unset $wharf.security "users" -}}
+{{- if not $wharf.security -}}
+{{- $_ := unset $wharf "security" -}}
+{{- end -}}
+{{- $_ := set $wharf "state-dir" "/var/lib/wharf/state" -}}
+{{- if not (index $wharf.ftp "external-address") -}}
+{{- $_ := unset $wharf.ftp "external-address" -}}
+{{- end -}}
+{{- range $name, $mount := $wharf.storage.mounts -}}
+{{- if and $mount (eq $mount.type "memcached") (not (index $mount "servers")) $.Values.memcached.enabled -}}
+{{- $_ := set $mount "servers" (list (printf "%s.%s.svc:11211" (include "wharf.memcachedName" $) $.Release.Namespace)) -}}
+{{- end -}}
+{{- end -}}
+{{- $server := dict "address" "0.0.0.0" "port" (int .Values.server.port) -}}
+{{- $spring := dict "lifecycle" (dict "timeout-per-shutdown-phase" (printf "%ds" (int .Values.shutdown.timeoutSeconds))) -}}
+{{- if .Values.tls.enabled -}}
+{{- $_ := set $server "ssl" (dict "bundle" "wharf") -}}
+{{- $keystore := dict "certificate" "file:/etc/wharf/tls/tls.crt" "private-key" "file:/etc/wharf/tls/tls.key" -}}
+{{- $_ := set $spring "ssl" (dict "bundle" (dict "pem" (dict "wharf" (dict "reload-on-update" true "keystore" $keystore)))) -}}
+{{- end -}}
+{{- /* Plain HTTP inside the cluster: the management server would otherwise take over server.ssl. */ -}}
+{{- $management := dict "server" (dict "address" "0.0.0.0" "port" (int .Values.management.port) "ssl" (dict "enabled" false)) -}}
+{{- $config := dict "server" $server "spring" $spring "management" $management "wharf" $wharf -}}
+{{- toYaml (mergeOverwrite (deepCopy .Values.extraConfig) $config) -}}
+{{- end -}}
+
+{{/* The users file of the chart's Secret, in the same shape as application.yaml. */}}
+{{- define "wharf.usersConfig" -}}
+{{- toYaml (dict "wharf" (dict "security" (dict "users" .Values.wharf.security.users))) -}}
+{{- end -}}
+
+{{/* The Spring config locations: the ConfigMap's file, then the users' file (lists are replaced, not merged). */}}
+{{- define "wharf.configLocations" -}}
+{{- $locations := list "file:/etc/wharf/config/application.yaml" -}}
+{{- if include "wharf.hasUsers" . -}}
+{{- $locations = append $locations "file:/etc/wharf/users/users.yaml" -}}
+{{- end -}}
+{{- join "," $locations -}}
+{{- end -}}

@@ -1,0 +1,531 @@
+#!/usr/bin/env bash
+# Reproduces one published benchmark table against Wharf (and, in the same run, its peer) and writes the table,
+# in the original's shape, to docs/benchmarks/<TABLE>.md with the machine, JDK, profile, flags and command.
+#
+# usage: load-tests/run.sh TABLE [options]
+#
+# TABLE                 what it runs                                                     peers in the same run
+#   filestash-benchmark   Filestash "Benchmarking results": /, ls, thumbnail at c=1…1000      (Filestash's figures)
+#                         per profile; / at c=10…4000 with peak RAM; ls over SFTP at c=1000
+#   filestash-loadtest    Filestash "Load testing results": static page c=500/2100; ls on
+#                         memory and over SFTP at c=100/1000
+#   rbcs                  RBCS: PUT and GET req/s, 128 B…64 KiB, 10/100 connections,        nginx (WebDAV PUT/GET)
+#                         memory/local/memcached, 1 and 2 CPUs
+#   socko                 Socko: 87 B, 200 KB, 1 MB at c=100                               nginx
+#   pyftpdlib             pyftpdlib's table, driven by ftpbench -b all -n 300 -s 10M       pyftpdlib, vsftpd
+#   ftp-soak              the Java FTP driver (dev.wharf.loadtests.ftp.FtpLoadDriver)
+#   profiles              p96/p128/p512: start-up, RSS, /actuator/health at c=1…1000 under
+#                         each profile's limits (and /static/ with --with-static)
+#
+# options
+#   --profile P[,P…]      JVM profiles from platform-app/src/main/jvm (default: the table's own, see below);
+#                         P:SIZE runs a profile under another memory limit, e.g. p96:112M
+#   --java DIR            the JDK that runs Wharf (default: $JAVA_HOME, else the java on PATH)
+#   --scale X             multiply every request count by X (quick runs; the table says so)
+#   --backends B[,B…]     rbcs: memory,local,memcached (default all)
+#   --cpus N[,N…]         rbcs: CPU quotas (default 1,2)
+#   --runs N              pyftpdlib: ftpbench runs per server, medians reported (default 3)
+#   --no-keepalive        socko: a new connection per request, like Socko's ab without -k
+#   --no-peers            skip the peers
+#   --with-static         profiles: also measure /static/ (once module-static has merged)
+#   --cds                 start Wharf with bin/wharf --cds (extracted jar + AppCDS on JDK 17, AOT cache on 24+)
+#   --memory SIZE         override the profiles' memory limit (e.g. 112M: find a profile's smallest budget)
+#   --note TEXT           a note under the title, e.g. "preliminary, measured while other builds ran"
+#   --out DIR             where the Markdown goes (default docs/benchmarks)
+#
+# Wharf runs from platform-app/target/wharf.jar (built only when missing) through platform-app/bin/wharf, with
+# the profile's options and environment, inside a cgroup (v2, or v1 nested under this shell's own) with the profile's memory and CPU
+# quota, pinned with taskset to the first cores while the load generator (Gatling, ftpbench) is pinned to the
+# others when the machine has cores to spare. Every process this script starts is stopped at the end (SIGTERM,
+# then SIGKILL of its own pids after a timeout). Needs root for cgroups; without it, runs without limits and
+# says so in the table.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+cd "$root"
+export LANG=C.UTF-8 LC_ALL=C.UTF-8
+
+usage() { sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+[ $# -ge 1 ] || usage
+case "$1" in -h|--help) usage 0 ;; esac
+table=$1; shift
+command_line="load-tests/run.sh $table$(printf ' %q' "$@")"
+
+profiles="" java_home=${JAVA_HOME:-} scale=1 backends=memory,local,memcached cpus_list=1,2 runs=3
+keepalive=true peers=true with_static=false note="" out_dir=docs/benchmarks memory_override="" cds=false
+while [ $# -gt 0 ]; do
+	case "$1" in
+		--profile) profiles=$2; shift ;;
+		--java) java_home=$2; shift ;;
+		--scale) scale=$2; shift ;;
+		--backends) backends=$2; shift ;;
+		--cpus) cpus_list=$2; shift ;;
+		--runs) runs=$2; shift ;;
+		--no-keepalive) keepalive=false ;;
+		--no-peers) peers=false ;;
+		--with-static) with_static=true ;;
+		--note) note=$2; shift ;;
+		--memory) memory_override=$2; shift ;;
+		--cds) cds=true ;;
+		--out) out_dir=$2; shift ;;
+		*) echo "unknown option: $1" >&2; usage ;;
+	esac
+	shift
+done
+
+case "$table" in
+	filestash-benchmark|profiles) profiles=${profiles:-p96,p128,p512} ;;
+	filestash-loadtest|socko|pyftpdlib|ftp-soak) profiles=${profiles:-p512} ;;
+	rbcs) profiles=${profiles:-p512} ;;
+	*) echo "unknown table: $table" >&2; usage ;;
+esac
+
+if [ -n "$java_home" ]; then java="$java_home/bin/java"; else java=$(command -v java); fi
+[ -x "$java" ] || { echo "no java at $java" >&2; exit 1; }
+java=$(readlink -f "$java"); java_home=$(dirname "$(dirname "$java")")
+jdk_version=$("$java" -version 2>&1 | head -1)
+
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" || true
+
+# ---------------------------------------------------------------------------------------------- build, if needed
+jar=platform-app/target/wharf.jar
+if [ ! -f "$jar" ]; then
+	echo "== building $jar"
+	./mvnw -q -DskipTests package -pl platform-app -am
+fi
+stamp=load-tests/target/.harness-built
+if [ ! -f "$stamp" ] || [ ! -f load-tests/target/classpath.txt ] \
+		|| [ -n "$(find load-tests/src load-tests/pom.xml -newer "$stamp" -print -quit)" ]; then
+	echo "== compiling load-tests"
+	./mvnw -q -pl load-tests -Dwharf.loadtests.standalone test-compile dependency:build-classpath \
+		-Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=test
+	touch "$stamp"
+fi
+classpath="$root/load-tests/target/test-classes:$(cat load-tests/target/classpath.txt)"
+tool_java=$(command -v java)
+tools() { "$tool_java" -cp "$classpath" "$@"; }
+
+# ---------------------------------------------------------------------------------------------- run folder
+run=$root/load-tests/target/runs/$table-$(date -u +%Y%m%d-%H%M%S)
+bench=$run/bench
+mkdir -p "$run" "$bench"
+results=$run/results.tsv
+targets=$run/targets.tsv
+printf 'name\tprofile\tmemory\tcpus\tserver_cpus\tloadgen_cpus\tstart_s\tpeak_rss_kb\tpeak_cgroup_kb\tflags\toom_kills\n' > "$targets"
+skipped=""         # what was not measured, and why (into the report)
+echo "== run folder: $run"
+tools dev.wharf.loadtests.harness.Fixtures "$bench"
+password=$(head -c 18 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 20)
+password_hash=$(printf '%s\n' "$password" | "$java" -jar "$jar" hash-password)
+
+# ---------------------------------------------------------------------------------------------- processes
+pids=()            # every process this script started, stopped in reverse order on exit
+cgroups=()         # every cgroup it made, removed on exit
+
+stop_pid() {       # stop_pid PID [seconds]: SIGTERM, wait, then SIGKILL; only our own pids
+	local pid=$1 wait=${2:-30} i
+	kill -0 "$pid" 2>/dev/null || return 0
+	kill -TERM "$pid" 2>/dev/null || true
+	for ((i = 0; i < wait * 10; i++)); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+	echo "   pid $pid ignored SIGTERM for ${wait}s: SIGKILL" >&2
+	kill -KILL "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+}
+cleanup() {
+	local i
+	for ((i = ${#pids[@]} - 1; i >= 0; i--)); do stop_pid "${pids[$i]}" 20; done
+	for ((i = ${#cgroups[@]} - 1; i >= 0; i--)); do rmdir "${cgroups[$i]}" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+
+# ---------------------------------------------------------------------------------------------- cgroups, cpus
+ncpu=$(nproc)
+cg_mode=none
+if [ "$(id -u)" = 0 ]; then
+	if [ -f /sys/fs/cgroup/cgroup.controllers ] && grep -qw memory /sys/fs/cgroup/cgroup.controllers; then
+		cg_mode=v2
+	elif [ -d /sys/fs/cgroup/memory ] && [ -d /sys/fs/cgroup/cpu ]; then
+		cg_mode=v1
+	fi
+fi
+[ "$cg_mode" = none ] && echo "!! no usable cgroup (need root and cgroup v1 or v2): running without memory/CPU limits" >&2
+
+cg_make() {        # cg_make NAME MEMORY CPUS -> sets server_cg to the cgroup folders (space-separated)
+	local name=$1 mem=$2 cpus=$3 quota own m c
+	quota=$(awk -v c="$cpus" 'BEGIN { printf "%d", c * 100000 }')
+	server_cg=""
+	case "$cg_mode" in
+		v2)   # a sibling at the root: v2 forbids processes in inner nodes
+			echo "+memory +cpu" > /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || true
+			m=/sys/fs/cgroup/wharf-bench-$$-$name
+			mkdir "$m"; cgroups+=("$m")
+			echo "$mem" > "$m/memory.max"; echo 0 > "$m/memory.swap.max" 2>/dev/null || true
+			echo "$quota 100000" > "$m/cpu.max"
+			server_cg=$m ;;
+		v1)   # nested under this shell's own groups, never moving anything out of them
+			own=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ {print $3}' /proc/self/cgroup)
+			m=/sys/fs/cgroup/memory${own%/}/wharf-bench-$$-$name
+			own=$(awk -F: '$2 ~ /(^|,)cpu(,|$)/ {print $3}' /proc/self/cgroup)
+			c=/sys/fs/cgroup/cpu${own%/}/wharf-bench-$$-$name
+			mkdir "$m" "$c"; cgroups+=("$m" "$c")
+			echo "$mem" > "$m/memory.limit_in_bytes"
+			echo "$mem" > "$m/memory.memsw.limit_in_bytes" 2>/dev/null || true
+			echo 100000 > "$c/cpu.cfs_period_us"; echo "$quota" > "$c/cpu.cfs_quota_us"
+			server_cg="$m $c" ;;
+	esac
+}
+cg_oom_kills() {   # cg_oom_kills "DIRS": how many processes the kernel killed for memory in the group
+	local d
+	for d in $1; do
+		if [ -f "$d/memory.oom_control" ]; then awk '/oom_kill / {print $2}' "$d/memory.oom_control"; return; fi
+		if [ -f "$d/memory.events" ]; then awk '/oom_kill / {print $2}' "$d/memory.events"; return; fi
+	done
+	echo ""
+}
+cg_peak_kb() {     # cg_peak_kb "DIRS": the memory cgroup's peak usage in KiB
+	local d
+	for d in $1; do
+		if [ -f "$d/memory.max_usage_in_bytes" ]; then echo $(($(cat "$d/memory.max_usage_in_bytes") / 1024)); return; fi
+		if [ -f "$d/memory.peak" ]; then echo $(($(cat "$d/memory.peak") / 1024)); return; fi
+	done
+	echo ""
+}
+
+# Cores: the server gets the first N, the load generator the rest, when there is a rest.
+layout() {         # layout CPUS -> sets server_cpus, loadgen_cpus, pin_note
+	local n=${1%.*}
+	[ "$n" -ge 1 ] 2>/dev/null || n=1
+	if [ "$n" -lt "$ncpu" ]; then
+		server_cpus="0-$((n - 1))"; loadgen_cpus="$n-$((ncpu - 1))"
+		pin_note="server on cores $server_cpus, load generator on cores $loadgen_cpus"
+	else
+		server_cpus="0-$((ncpu - 1))"; loadgen_cpus="0-$((ncpu - 1))"
+		pin_note="server (quota $1 CPUs) and load generator share all $ncpu cores: the machine has no core to spare"
+	fi
+}
+
+profile_memory() {  # the budget from the profile's first comment line ("# 128 MB, 2 cores.") -> 128M
+	grep -m1 -oE '[0-9]+ MB' "platform-app/src/main/jvm/$1.options" | head -1 | tr -d ' B'
+}
+profile_cpus() { grep -m1 -oE '[0-9]+ cores?' "platform-app/src/main/jvm/$1.options" | head -1 | grep -oE '[0-9]+'; }
+
+# start NAME MEMORY CPUS LOGFILE -- COMMAND...: starts a server in its own cgroup, pinned; sets server_pid,
+# server_cg, sampler_pid. RSS of the process and its children is sampled every 250 ms to $run/rss-NAME.tsv.
+start() {
+	local name=$1 mem=$2 cpus=$3 log=$4; shift 5
+	layout "$cpus"
+	cg_make "$name" "$mem" "$cpus"
+	CG_DIRS="$server_cg" setsid bash -c 'for d in $CG_DIRS; do echo $$ > "$d/cgroup.procs"; done; exec "$@"' _ \
+		taskset -c "$server_cpus" "$@" > "$log" 2>&1 &
+	server_pid=$!; pids+=("$server_pid")
+	local rss=$run/rss-$name.tsv
+	(
+		while kill -0 "$server_pid" 2>/dev/null; do
+			kb=$(ps -o rss= -p "$server_pid" --ppid "$server_pid" 2>/dev/null | awk '{s += $1} END {print s + 0}')
+			echo "$(date +%s%3N)	$kb"
+			sleep 0.25
+		done
+	) > "$rss" &
+	sampler_pid=$!; pids+=("$sampler_pid")
+}
+peak_rss_kb() { awk 'BEGIN {m = 0} $2 > m {m = $2} END {print m}' "$run/rss-$1.tsv"; }
+
+# stop_server NAME PROFILE MEMORY CPUS START_S FLAGS: stops it and records the target line.
+stop_server() {
+	local cg_kb oom
+	cg_kb=$(cg_peak_kb "$server_cg")
+	oom=$(cg_oom_kills "$server_cg")
+	stop_pid "$server_pid" 30
+	stop_pid "$sampler_pid" 2
+	[ "${oom:-0}" -gt 0 ] 2>/dev/null && echo "!! $1: the kernel killed it for memory ($oom OOM kills in its cgroup, limit $3)" >&2
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$server_cpus" "$loadgen_cpus" "$5" \
+		"$(peak_rss_kb "$1")" "$cg_kb" "$6" "$oom" >> "$targets"
+}
+
+# probe NAME WHAT CURL_ARGS…: true when the module answers; otherwise records why the table skips it.
+probe() {
+	local name=$1 what=$2 code; shift 2
+	code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$@" || true)
+	case "$code" in
+		2??|401|403|409) return 0 ;;
+	esac
+	echo "!! $name: $what answered HTTP $code: its module is not there yet, skipping" >&2
+	skipped="$skipped; $name: $what answered HTTP $code (module not merged yet), not measured"
+	return 1
+}
+
+await_http() {     # await_http URL PID SECONDS
+	local url=$1 pid=$2 seconds=$3 i
+	for ((i = 0; i < seconds * 4; i++)); do
+		kill -0 "$pid" 2>/dev/null || return 1
+		curl -sf -o /dev/null --max-time 2 "$url" && return 0
+		sleep 0.25
+	done
+	return 1
+}
+
+# wharf_start NAME PROFILE [CPUS] [OVERLAY…]: Wharf through platform-app/bin/wharf (the profile's options and
+# environment, --cds when asked), inside the profile's limits.
+wharf_start() {
+	local name=$1 profile=${2%%:*} cpus=${3:-} overlays="" o mem
+	mem=${memory_override:-$(profile_memory "$profile")}
+	case "$2" in *:*) mem=${2#*:} ;; esac   # p96:112M runs a profile under another limit
+	shift 2; [ $# -gt 0 ] && shift
+	for o in wharf-bench.yaml "$@"; do overlays="$overlays,file:$root/load-tests/config/$o"; done
+	cpus=${cpus:-$(profile_cpus "$profile")}
+	http_port=$(free_port); ftp_port=$(free_port)
+	wharf_url=http://127.0.0.1:$http_port
+	local launcher=("$root/platform-app/bin/wharf" --profile "$profile" --java "$java_home")
+	if $cds; then
+		# The archive is written outside the limits: dumping it needs more memory than serving (OOM-killed at 112 MB).
+		"${launcher[@]}" --cds-prepare || echo "!! $name: no class-data archive; starting without" >&2
+		launcher+=(--cds)
+	fi
+	# What bin/wharf runs, for the report: its environment and JVM options.
+	wharf_flags=$("${launcher[@]}" --dry-run 2>/dev/null | sed -E "s| -jar .*||; s|^$java ||" | tr '\n' ' ')
+	echo "== $name: Wharf, profile $profile ($mem, $cpus CPUs$($cds && echo ', AppCDS/AOT cache')), $jdk_version"
+	start "$name" "$mem" "$cpus" "$run/$name.log" -- env \
+		WHARF_BENCH_DIR="$bench" WHARF_BENCH_HTTP_PORT="$http_port" WHARF_BENCH_FTP_PORT="$ftp_port" \
+		WHARF_BENCH_FTP_PASSIVE_PORTS="${ftp_passive:-30000-30099}" WHARF_BENCH_PASSWORD_HASH="$password_hash" \
+		WHARF_BENCH_CACHE_SIZE="${cache_size:-16MB}" WHARF_BENCH_MEMCACHED_PORT="${memcached_port:-0}" \
+		WHARF_BENCH_SSHD_PORT="${sshd_port:-0}" WHARF_BENCH_SSHD_USER="$(id -un)" \
+		"${launcher[@]}" "--spring.config.additional-location=${overlays#,}"
+	if ! await_http "$wharf_url/actuator/health" "$server_pid" 180; then
+		echo "!! $name did not become healthy; its log:" >&2; tail -40 "$run/$name.log" >&2
+		stop_server "$name" "$profile" "$mem" "$cpus" "did not start" "$wharf_flags"
+		local reason
+		reason=$(grep -A12 'APPLICATION FAILED TO START' "$run/$name.log" | grep -E 'Property:|Reason:' \
+			| sed 's/^ *//; s/  */ /g' | tr '\n' ' ' || true)
+		skipped="$skipped; $name: did not start under $mem (${reason:-killed: see its OOM kills})"
+		return 1
+	fi
+	wharf_start_s=$(grep -oE 'Started WharfApplication in [0-9.]+ seconds' "$run/$name.log" | grep -oE '[0-9.]+' | head -1)
+	wharf_mem=$mem wharf_cpus=$cpus wharf_profile=$profile
+	echo "   up in ${wharf_start_s:-?} s on $wharf_url ($pin_note)"
+}
+wharf_stop() { stop_server "$1" "$wharf_profile" "$wharf_mem" "$wharf_cpus" "${wharf_start_s:-}" "$wharf_flags"; }
+
+# gatling SIMULATION TARGET BASE_URL [-Dname=value…]: one simulation, pinned to the load generator's cores.
+gatling() {
+	local simulation=$1 target=$2 url=$3; shift 3
+	echo "-- $simulation against $target"
+	taskset -c "$loadgen_cpus" "$tool_java" -Xms512m -Xmx1g -XX:+UseParallelGC --add-opens=java.base/java.lang=ALL-UNNAMED --enable-native-access=ALL-UNNAMED \
+		-DbaseUrl="$url" -Dtarget="$target" -Dresults="$results" -Dscale="$scale" -Duser=bench -Dpassword="$password" \
+		"$@" -cp "$classpath" io.gatling.app.Gatling -s "dev.wharf.loadtests.simulations.$simulation" \
+		-rf "$run/gatling" > "$run/gatling-$target-$simulation.log" 2>&1 \
+		|| echo "!! Gatling exited with $? (see $run/gatling-$target-$simulation.log)" >&2
+	grep -E "^[a-z-]+ $target " "$run/gatling-$target-$simulation.log" | sed 's/^/   /' || true
+}
+
+# ---------------------------------------------------------------------------------------------- peers
+nginx_start() {    # nginx_start NAME CPUS: nginx on the fixtures, under the same limits as Wharf
+	local name=$1 cpus=$2 dir=$run/nginx-$1 port
+	port=$(free_port); mkdir -p "$dir" "$bench/nginx-cache"
+	# nginx started as root runs its workers as nobody; they store the PUTs.
+	if [ "$(id -u)" = 0 ]; then chown nobody "$bench/nginx-cache"; fi
+	sed -e "s|@PORT@|$port|; s|@ROOT@|$bench/www|; s|@CACHE@|$bench/nginx-cache|; s|@WORKERS@|${cpus%.*}|" \
+		load-tests/peers/nginx.conf > "$dir/nginx.conf"
+	echo "== $name: $(nginx -v 2>&1), $cpus CPUs"
+	start "$name" "${peer_mem:-512M}" "$cpus" "$run/$name.log" -- nginx -p "$dir" -c "$dir/nginx.conf" -g 'daemon off;'
+	nginx_url=http://127.0.0.1:$port
+	await_http "$nginx_url/small.html" "$server_pid" 30 || { echo "!! nginx did not start" >&2; tail "$run/$name.log" >&2; return 1; }
+}
+nginx_stop() { stop_server "$1" "-" "${peer_mem:-512M}" "$2" "" "$(nginx -v 2>&1 | sed 's/.*: //'), worker_processes ${2%.*}"; }
+
+sshd_start() {     # an OpenSSH server for the sftp mount; not limited, like the original's
+	local dir=$bench/ssh
+	mkdir -p "$dir"; chmod 700 "$dir"
+	[ -f "$dir/ssh_host_ed25519_key" ] || ssh-keygen -q -t ed25519 -N '' -f "$dir/ssh_host_ed25519_key"
+	[ -f "$dir/id_ed25519" ] || ssh-keygen -q -t ed25519 -N '' -f "$dir/id_ed25519"
+	cp "$dir/id_ed25519.pub" "$dir/authorized_keys"
+	sshd_port=$(free_port)
+	echo "127.0.0.1 $(cat "$dir/ssh_host_ed25519_key.pub" | cut -d' ' -f1-2)" > "$dir/known_hosts"
+	echo "[127.0.0.1]:$sshd_port $(cut -d' ' -f1-2 "$dir/ssh_host_ed25519_key.pub")" >> "$dir/known_hosts"
+	sed -e "s|@PORT@|$sshd_port|; s|@DIR@|$dir|g" load-tests/peers/sshd_config > "$dir/sshd_config"
+	mkdir -p /run/sshd
+	/usr/sbin/sshd -D -e -f "$dir/sshd_config" > "$run/sshd.log" 2>&1 &
+	pids+=("$!")
+	echo "== sshd on 127.0.0.1:$sshd_port ($(ssh -V 2>&1))"
+}
+
+memcached_start() {
+	memcached_port=$(free_port)
+	memcached -l 127.0.0.1 -p "$memcached_port" -U 0 -m 2048 -c 4096 -t 2 -u "$(id -un)" > "$run/memcached.log" 2>&1 &
+	pids+=("$!")
+	echo "== memcached $(memcached -V | cut -d' ' -f2) on 127.0.0.1:$memcached_port"
+}
+
+# ---------------------------------------------------------------------------------------------- tables
+gatling_jvm_note="Gatling 3.15.1, -Xmx1g -XX:+UseParallelGC"
+
+case "$table" in
+	profiles)
+		for profile in ${profiles//,/ }; do
+			name="wharf-${profile/:/@}"
+			wharf_start "$name" "$profile" || continue
+			gatling ActuatorSimulation "$name" "$wharf_url" -Dlevels=1,10,100,1000 -Drequests=20000
+			$with_static && gatling SockoSimulation "$name" "$wharf_url" \
+				-Dfiles=small.html:87:100000,medium.bin:204800:20000,large.bin:1048576:5000
+			wharf_stop "$name"
+		done ;;
+
+	filestash-benchmark)
+		sshd_start
+		for profile in ${profiles//,/ }; do
+			name="wharf-${profile/:/@}"
+			wharf_start "$name" "$profile" "" wharf-bench-sftp.yaml || continue
+			probe "$name" "POST /api/session" -X POST -H 'Content-Type: application/json' \
+				-H 'X-Requested-With: XmlHttpRequest' -d "{\"username\":\"bench\",\"password\":\"$password\"}" \
+				"$wharf_url/api/session" && gatling FilestashBenchmarkSimulation "$name" "$wharf_url"
+			wharf_stop "$name"
+		done ;;
+
+	filestash-loadtest)
+		sshd_start
+		profile=${profiles%%,*}
+		if wharf_start "wharf-$profile" "$profile" "" wharf-bench-sftp.yaml; then
+			probe "wharf-$profile" "POST /api/session" -X POST -H 'Content-Type: application/json' \
+				-H 'X-Requested-With: XmlHttpRequest' -d "{\"username\":\"bench\",\"password\":\"$password\"}" \
+				"$wharf_url/api/session" && gatling FilestashLoadTestSimulation "wharf-$profile" "$wharf_url"
+			wharf_stop "wharf-$profile"
+		fi ;;
+
+	socko)
+		profile=${profiles%%,*}
+		cpus=$(profile_cpus "$profile")
+		if wharf_start "wharf-$profile" "$profile"; then
+			probe "wharf-$profile" "GET /static/small.html" "$wharf_url/static/small.html" \
+				&& gatling SockoSimulation "wharf-$profile" "$wharf_url" -DkeepAlive="$keepalive"
+			wharf_stop "wharf-$profile"
+		fi
+		if $peers; then
+			peer_mem=$(profile_memory "$profile")
+			nginx_start nginx "$cpus" && {
+				gatling SockoSimulation nginx "$nginx_url" -DkeepAlive="$keepalive" -DpathPrefix=/
+				nginx_stop nginx "$cpus"
+			}
+		fi ;;
+
+	rbcs)
+		profile=${profiles%%,*}
+		for backend in ${backends//,/ }; do
+			for cpus in ${cpus_list//,/ }; do
+				name="wharf-$backend-${cpus}cpu"
+				entries=10000
+				case "$backend" in
+					memory)
+						# The memory mount may hold 3/4 of the heap; 64 KiB x entries must fit in it.
+						cache_size=160MB; entries=2000 ;;
+					memcached) [ -n "${memcached_port:-}" ] || memcached_start ;;
+				esac
+				wharf_start "$name" "$profile" "$cpus" "wharf-bench-cache-$backend.yaml" || continue
+				probe "$name" "PUT /cache/probe" -X PUT -u "bench:$password" --data-binary probe "$wharf_url/cache/probe" \
+					&& gatling RbcsSimulation "$name" "$wharf_url" -Dentries="$entries"
+				wharf_stop "$name"
+			done
+		done
+		if $peers; then
+			peer_mem=$(profile_memory "$profile")
+			for cpus in ${cpus_list//,/ }; do
+				nginx_start "nginx-${cpus}cpu" "$cpus" && {
+					gatling RbcsSimulation "nginx-${cpus}cpu" "$nginx_url" -Dentries=10000
+					nginx_stop "nginx-${cpus}cpu" "$cpus"
+				}
+			done
+		fi ;;
+
+	ftp-soak)
+		profile=${profiles%%,*}
+		if wharf_start "wharf-$profile" "$profile"; then
+			(exec 3<>"/dev/tcp/127.0.0.1/$ftp_port") 2>/dev/null || skipped="$skipped; wharf-$profile: nothing listened on the FTP port (module-ftp not merged yet)"
+			echo "-- FtpLoadDriver against wharf-$profile"
+			taskset -c "$loadgen_cpus" "$tool_java" -Dport="$ftp_port" -Dpassword="$password" -Dtarget="wharf-$profile" \
+				-Dresults="$results" -Dclients=50 -Dseconds=60 -Dsize=1M -cp "$classpath" \
+				dev.wharf.loadtests.ftp.FtpLoadDriver | sed 's/^/   /' || echo "!! FTP operations failed" >&2
+			wharf_stop "wharf-$profile"
+		fi ;;
+
+	pyftpdlib)
+		venv=${WHARF_LOADTESTS_VENV:-$HOME/.cache/wharf-loadtests/venv}
+		if [ ! -x "$venv/bin/ftpbench" ]; then
+			echo "== installing pyftpdlib 2.2.0 and psutil<7 (ftpbench -k needs it) into $venv"
+			python3 -m venv "$venv"
+			"$venv/bin/pip" install -q 'pyftpdlib==2.2.0' 'psutil<7'
+		fi
+		gatling_jvm_note="ftpbench (pyftpdlib 2.2.0) -b all -n 300 -s 10M -t 60 -k PID, $runs runs, medians"
+		profile=${profiles%%,*}
+		ftpbench() {   # ftpbench NAME PORT USER PID: $runs runs into $run/ftpbench-NAME-N.txt
+			local i
+			for ((i = 1; i <= runs; i++)); do
+				echo "-- ftpbench run $i against $1"
+				(cd "$bench" && taskset -c "$loadgen_cpus" "$venv/bin/python" "$venv/bin/ftpbench" -u "$3" -p "$password" \
+					-H 127.0.0.1 -P "$2" -b all -n 300 -s 10M -t 60 -k "$4") > "$run/ftpbench-$1-$i.txt" 2>&1 \
+					|| echo "!! ftpbench failed against $1 (see $run/ftpbench-$1-$i.txt)" >&2
+			done
+		}
+		ftp_passive="40000-40999"
+		if wharf_start "wharf-$profile" "$profile"; then
+			if (exec 3<>"/dev/tcp/127.0.0.1/$ftp_port") 2>/dev/null; then
+				ftpbench "wharf-$profile" "$ftp_port" bench "$server_pid"
+			else
+				echo "!! wharf-$profile: nothing listens on FTP port $ftp_port: module-ftp is not there yet, skipping" >&2
+				skipped="$skipped; wharf-$profile: nothing listened on the FTP port (module-ftp not merged yet), not measured"
+			fi
+			wharf_stop "wharf-$profile"
+		fi
+		if $peers; then
+			peer_mem=$(profile_memory "$profile"); cpus=$(profile_cpus "$profile")
+			port=$(free_port); mkdir -p "$bench/ftp-pyftpdlib"
+			echo "== pyftpdlib 2.2.0"
+			start pyftpdlib "$peer_mem" "$cpus" "$run/pyftpdlib.log" -- "$venv/bin/python" \
+				"$root/load-tests/peers/pyftpdlib_server.py" "$port" "$bench/ftp-pyftpdlib" bench "$password" 41000 41999
+			sleep 2
+			ftpbench pyftpdlib "$port" bench "$server_pid"
+			stop_server pyftpdlib - "$peer_mem" "$cpus" "" "pyftpdlib 2.2.0, max_cons=0"
+			if command -v vsftpd > /dev/null; then
+				id wharfbench > /dev/null 2>&1 || useradd -m -d "/home/wharfbench" -s /bin/bash wharfbench
+				grep -qx /bin/bash /etc/shells || echo /bin/bash >> /etc/shells
+				echo "wharfbench:$password" | chpasswd
+				mkdir -p "$bench/vsftpd-empty"
+				port=$(free_port)
+				sed -e "s|@PORT@|$port|; s|@EMPTY@|$bench/vsftpd-empty|; s|@PASV_FIRST@|42000|; s|@PASV_LAST@|42999|" \
+					load-tests/peers/vsftpd.conf > "$run/vsftpd.conf"
+				echo "== vsftpd $(dpkg-query -W -f='${Version}' vsftpd 2>/dev/null)"
+				start vsftpd "$peer_mem" "$cpus" "$run/vsftpd.log" -- vsftpd "$run/vsftpd.conf"
+				sleep 1
+				ftpbench vsftpd "$port" wharfbench "$server_pid"
+				stop_server vsftpd - "$peer_mem" "$cpus" "" "vsftpd $(dpkg-query -W -f='${Version}' vsftpd), max_clients=2000"
+			else
+				echo "!! vsftpd is not installed (apt-get install vsftpd): its column stays empty" >&2
+			fi
+		fi ;;
+esac
+
+# ---------------------------------------------------------------------------------------------- report
+cat > "$run/meta.properties" <<EOF
+table=$table
+command=$command_line
+date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+machine=$(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $ncpu cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM
+kernel=$(uname -sr)
+jdk=$jdk_version
+commit=$(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet 2>/dev/null || echo ' (with local changes)')
+cgroup=$cg_mode
+loadgen=$gatling_jvm_note
+scale=$scale
+keepalive=$keepalive
+note=$note
+skipped=${skipped#; }
+EOF
+mkdir -p "$out_dir/results"
+tools dev.wharf.loadtests.harness.Report "$table" "$run" "$out_dir/$table.md"
+rm -f "$out_dir/results/$table."*
+for f in results.tsv targets.tsv meta.properties rss-*.tsv ftpbench-*.txt; do
+	for g in "$run"/$f; do if [ -f "$g" ]; then cp "$g" "$out_dir/results/$table.$(basename "$g")"; fi; done
+done
+tools dev.wharf.loadtests.harness.Report index "$out_dir"
+echo "== wrote $out_dir/$table.md (Gatling reports: $run/gatling)"

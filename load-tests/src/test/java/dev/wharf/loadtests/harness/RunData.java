@@ -1,0 +1,178 @@
+package dev.wharf.loadtests.harness;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+
+import dev.wharf.loadtests.LevelResult;
+
+/**
+ * What one {@code run.sh} run left behind: its metadata ({@code meta.properties}), the servers it started
+ * ({@code targets.tsv}), the levels ({@code results.tsv}) and each server's RSS samples ({@code rss-NAME.tsv}).
+ *
+ * <p>Immutable once loaded.
+ */
+final class RunData {
+
+	final Properties meta = new Properties();
+
+	final List<Target> targets = new ArrayList<>();
+
+	final List<LevelResult> results;
+
+	private final Map<String, List<long[]>> rss = new LinkedHashMap<>();
+
+	final Path dir;
+
+	private final String prefix;
+
+	/**
+	 * A server of the run.
+	 * @param name its name in the results, such as {@code wharf-p96} or {@code nginx}
+	 * @param profile the JVM profile, or {@code -}
+	 * @param memory the memory limit, such as {@code 96M}
+	 * @param cpus the CPU quota
+	 * @param serverCpus the cores it was pinned to
+	 * @param loadgenCpus the cores the load generator was pinned to
+	 * @param startSeconds start-up as the server logged it, or empty
+	 * @param peakRssKb the highest RSS sampled (the process and its children)
+	 * @param peakCgroupKb the memory cgroup's peak (RSS plus page cache charged to it), or 0
+	 * @param flags the JVM flags and environment, or the peer's version and settings
+	 * @param oomKills processes the kernel killed for memory in its cgroup
+	 */
+	record Target(String name, String profile, String memory, String cpus, String serverCpus, String loadgenCpus,
+			String startSeconds, long peakRssKb, long peakCgroupKb, String flags, long oomKills) {
+
+		boolean isWharf() {
+			return this.name.startsWith("wharf");
+		}
+
+	}
+
+	/**
+	 * Loads a run.
+	 * @param dir the run folder, or {@code docs/benchmarks/results}
+	 * @param prefix the file-name prefix: empty in a run folder, {@code TABLE.} in the docs' copy
+	 */
+	RunData(Path dir, String prefix) {
+		this.dir = dir;
+		this.prefix = prefix;
+		try {
+			Path meta = dir.resolve(prefix + "meta.properties");
+			if (Files.exists(meta)) {
+				try (Reader reader = Files.newBufferedReader(meta, StandardCharsets.UTF_8)) {
+					this.meta.load(reader);
+				}
+			}
+			Path targets = findFile(dir, prefix + "targets.tsv");
+			if (targets != null) {
+				for (String line : Files.readAllLines(targets, StandardCharsets.UTF_8)) {
+					String[] f = line.split("\t", -1);
+					if (f.length >= 10 && !f[0].equals("name")) {
+						this.targets.add(new Target(f[0], f[1], f[2], f[3], f[4], f[5], f[6], parse(f[7]), parse(f[8]), f[9],
+								(f.length > 10) ? parse(f[10]) : 0));
+					}
+				}
+			}
+			Path results = findFile(dir, prefix + "results.tsv");
+			this.results = (results != null) ? LevelResult.read(results) : List.of();
+			for (Target target : this.targets) {
+				Path samples = dir.resolve(prefix + "rss-" + target.name() + ".tsv");
+				List<long[]> points = new ArrayList<>();
+				if (Files.exists(samples)) {
+					for (String line : Files.readAllLines(samples, StandardCharsets.UTF_8)) {
+						String[] f = line.trim().split("\\s+");
+						if (f.length == 2) {
+							points.add(new long[] { Long.parseLong(f[0]), Long.parseLong(f[1]) });
+						}
+					}
+				}
+				this.rss.put(target.name(), points);
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private static Path findFile(Path dir, String name) {
+		Path file = dir.resolve(name);
+		return Files.exists(file) ? file : null;
+	}
+
+	private static long parse(String value) {
+		try {
+			return value.isBlank() ? 0 : Long.parseLong(value.trim());
+		}
+		catch (NumberFormatException ex) {
+			return 0;
+		}
+	}
+
+	String meta(String key) {
+		return this.meta.getProperty(key, "");
+	}
+
+	Optional<Target> target(String name) {
+		return this.targets.stream().filter((t) -> t.name().equals(name)).findFirst();
+	}
+
+	/** Target names in the order they ran: from targets.tsv, then any only in the results. */
+	List<String> targetNames() {
+		List<String> names = new ArrayList<>(this.targets.stream().map(Target::name).toList());
+		this.results.stream().map(LevelResult::target).filter((n) -> !names.contains(n)).distinct().forEach(names::add);
+		return names;
+	}
+
+	List<LevelResult> results(String target) {
+		return this.results.stream().filter((r) -> r.target().equals(target)).toList();
+	}
+
+	Optional<LevelResult> result(String target, String part, int concurrency) {
+		return this.results.stream()
+			.filter((r) -> r.target().equals(target) && r.part().equals(part) && r.concurrency() == concurrency)
+			.reduce((first, second) -> second);
+	}
+
+	/**
+	 * The highest RSS sampled while a level ran.
+	 * @param level the level
+	 * @return KiB, or 0 without samples
+	 */
+	long peakRssKb(LevelResult level) {
+		return this.rss.getOrDefault(level.target(), List.of())
+			.stream()
+			.filter((p) -> p[0] >= level.startMillis() - 250 && p[0] <= level.endMillis() + 250)
+			.mapToLong((p) -> p[1])
+			.max()
+			.orElse(0);
+	}
+
+	/** Lines of the raw ftpbench outputs of one server, one list per run. */
+	List<List<String>> ftpbench(String target) {
+		List<List<String>> runs = new ArrayList<>();
+		for (int i = 1; i < 100; i++) {
+			Path file = this.dir.resolve(this.prefix + "ftpbench-" + target + "-" + i + ".txt");
+			if (!Files.exists(file)) {
+				break;
+			}
+			try {
+				runs.add(Files.readAllLines(file, StandardCharsets.UTF_8));
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+		return runs;
+	}
+
+}

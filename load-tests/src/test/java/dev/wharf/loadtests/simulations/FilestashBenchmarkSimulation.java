@@ -1,0 +1,49 @@
+package dev.wharf.loadtests.simulations;
+
+import java.util.List;
+
+import dev.wharf.loadtests.Parameters;
+import dev.wharf.loadtests.TableSimulation;
+
+/**
+ * Filestash's "Benchmarking results" (2019): {@code ab -k -c N -n 1000} per column at N = 1, 5, 10, 20, 50, 100,
+ * 500, 1000 for a static page ({@code /}), listing a folder ({@code /api/files/ls?path=%2F}, over SFTP to an
+ * OpenSSH server on the same machine) and a thumbnail ({@code /api/files/cat?path=…png&thumbnail=true});
+ * then {@code ab -k -c N -n 50000 /} at N = 10, 100, 1000, 4000 with the peak RAM; then the SFTP listing at
+ * {@code -c 1000 -n 100000}. The harness runs it once per JVM profile, as the original ran per container size.
+ *
+ * <p>Parameters (besides {@link TableSimulation}'s): {@code parts} (default
+ * {@code static,ls,thumbnail,root,ls-1000}), {@code levels}, {@code requests} (per grid level, default 1000),
+ * {@code staticPath} (default {@code /}), {@code lsPath}, {@code thumbnailPath}, {@code user},
+ * {@code password}.
+ */
+public class FilestashBenchmarkSimulation extends TableSimulation {
+
+	/** Builds the levels from the system properties. */
+	public FilestashBenchmarkSimulation() {
+		super("filestash-benchmark");
+		List<String> parts = Parameters.names("parts", "static,ls,thumbnail,root,ls-1000");
+		List<Integer> grid = Parameters.positives("levels", "1,5,10,20,50,100,500,1000");
+		int requests = Parameters.positive("requests", 1000);
+		String staticPath = Parameters.text("staticPath", "/");
+		String lsPath = Parameters.text("lsPath", "/sftp/");
+		FilestashApi api = (parts.contains("ls") || parts.contains("thumbnail") || parts.contains("ls-1000"))
+				? FilestashApi.login(this.baseUrl, Parameters.text("user", "bench"), Parameters.text("password", ""))
+				: null;
+		for (String part : parts) {
+			switch (part) {
+				case "static" -> grid.forEach((c) -> level("static", c, requests, FilestashApi.page(staticPath)));
+				case "ls" -> grid.forEach((c) -> level("ls", c, requests, api.ls(lsPath)));
+				case "thumbnail" -> grid.forEach((c) -> level("thumbnail", c, requests,
+						api.thumbnail(Parameters.text("thumbnailPath", "/sftp/screenshot.png"))));
+				case "root" -> List.of(10, 100, 1000, 4000)
+					.forEach((c) -> level("root", c, 50_000, FilestashApi.page(staticPath)));
+				case "ls-1000" -> level("ls-1000", 1000, 100_000, api.ls(lsPath));
+				default -> throw new IllegalArgumentException(
+						"-Dparts: unknown part " + part + " (static, ls, thumbnail, root, ls-1000)");
+			}
+		}
+		start();
+	}
+
+}

@@ -1,0 +1,163 @@
+package dev.wharf.buildcache.access;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Optional;
+
+import javax.naming.InvalidNameException;
+import javax.naming.ldap.LdapName;
+import javax.naming.ldap.Rdn;
+import javax.security.auth.x500.X500Principal;
+
+import dev.wharf.core.security.Authenticator;
+import dev.wharf.core.security.Authenticator.LoginResult;
+import dev.wharf.core.security.User;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+
+/**
+ * Finds out who sent a cache request: HTTP Basic credentials checked by core's {@link Authenticator}
+ * (shared throttle, audit, cached successes), else a verified TLS client certificate whose subject names a
+ * configured user (when enabled), else nobody (anonymous). Thread-safe; never blocks: password checks run
+ * on the authenticator's own workers.
+ */
+public final class CacheAuthenticator {
+
+	/** The protocol name in audit lines. */
+	public static final String PROTOCOL = "buildcache";
+
+	/** The outcome of most anonymous requests, made once. */
+	private static final Mono<Outcome> ANONYMOUS = Mono.just(new Outcome.Authenticated(new CacheCaller(null, null)));
+
+	private final Authenticator authenticator;
+
+	private final @Nullable String certificateAttribute;
+
+	/**
+	 * Creates the authenticator.
+	 * @param authenticator core's authenticator
+	 * @param certificateAttribute the subject attribute that names the user in a client certificate, or
+	 * {@code null} if certificates do not log in
+	 */
+	public CacheAuthenticator(Authenticator authenticator, @Nullable String certificateAttribute) {
+		this.authenticator = authenticator;
+		this.certificateAttribute = certificateAttribute;
+	}
+
+	/**
+	 * Authenticates a request.
+	 * @param authorization the {@code Authorization} header, or {@code null}
+	 * @param certificate the client's verified TLS certificate, or {@code null}
+	 * @param address the client's address, or {@code null}
+	 * @return the outcome; never fails
+	 */
+	public Mono<Outcome> authenticate(@Nullable String authorization, @Nullable X509Certificate certificate,
+			@Nullable String address) {
+		if (authorization != null) {
+			return basic(authorization, address);
+		}
+		User certified = certificateUser(certificate);
+		if (certified == null && address == null) {
+			return ANONYMOUS;
+		}
+		return Mono.just(new Outcome.Authenticated(new CacheCaller(certified, address)));
+	}
+
+	private Mono<Outcome> basic(String authorization, @Nullable String address) {
+		if (authorization.length() < 6 || !authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
+			return Mono.just(new Outcome.Refused());
+		}
+		Optional<String[]> credentials = decode(authorization.substring(6).trim());
+		if (credentials.isEmpty()) {
+			return Mono.just(new Outcome.Refused());
+		}
+		String name = credentials.get()[0];
+		String password = credentials.get()[1];
+		return this.authenticator.login(PROTOCOL, name, password, address).map(result -> {
+			if (result instanceof LoginResult.Success success) {
+				return new Outcome.Authenticated(new CacheCaller(success.user(), address));
+			}
+			if (result instanceof LoginResult.Throttled throttled) {
+				return new Outcome.Throttled(throttled.retryAfter());
+			}
+			return new Outcome.Refused();
+		});
+	}
+
+	private static Optional<String[]> decode(String token) {
+		try {
+			byte[] bytes = Base64.getDecoder().decode(token);
+			String text = StandardCharsets.UTF_8.newDecoder()
+				.onMalformedInput(CodingErrorAction.REPORT)
+				.onUnmappableCharacter(CodingErrorAction.REPORT)
+				.decode(ByteBuffer.wrap(bytes))
+				.toString();
+			int colon = text.indexOf(':');
+			if (colon <= 0) {
+				return Optional.empty();
+			}
+			return Optional.of(new String[] { text.substring(0, colon), text.substring(colon + 1) });
+		}
+		catch (IllegalArgumentException | CharacterCodingException ex) {
+			return Optional.empty();
+		}
+	}
+
+	private @Nullable User certificateUser(@Nullable X509Certificate certificate) {
+		if (this.certificateAttribute == null || certificate == null) {
+			return null;
+		}
+		String name = subjectAttribute(certificate.getSubjectX500Principal(), this.certificateAttribute);
+		return (name != null) ? this.authenticator.directory().find(name).orElse(null) : null;
+	}
+
+	/**
+	 * The value of one attribute of a certificate's subject.
+	 * @param subject the subject
+	 * @param attribute such as {@code CN}
+	 * @return the (last, most specific) value, or {@code null} if the subject has none
+	 */
+	static @Nullable String subjectAttribute(X500Principal subject, String attribute) {
+		try {
+			String value = null;
+			for (Rdn rdn : new LdapName(subject.getName(X500Principal.RFC2253)).getRdns()) {
+				if (rdn.getType().equalsIgnoreCase(attribute) && rdn.getValue() instanceof String text) {
+					value = text;
+				}
+			}
+			return value;
+		}
+		catch (InvalidNameException ex) {
+			return null;
+		}
+	}
+
+	/** What authenticating a request came to. */
+	public sealed interface Outcome {
+
+		/**
+		 * The caller is known (possibly anonymous).
+		 * @param caller who it is
+		 */
+		record Authenticated(CacheCaller caller) implements Outcome {
+		}
+
+		/** Credentials were sent but are wrong or malformed. */
+		record Refused() implements Outcome {
+		}
+
+		/**
+		 * Too many failed logins: the password was not checked.
+		 * @param retryAfter how long to wait
+		 */
+		record Throttled(Duration retryAfter) implements Outcome {
+		}
+
+	}
+
+}

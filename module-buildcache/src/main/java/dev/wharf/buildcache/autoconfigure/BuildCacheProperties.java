@@ -1,0 +1,153 @@
+package dev.wharf.buildcache.autoconfigure;
+
+import java.time.Duration;
+
+import dev.wharf.buildcache.access.AnonymousAccess;
+import dev.wharf.buildcache.store.Compression;
+import dev.wharf.buildcache.store.KeyDigest;
+import dev.wharf.core.config.InvalidConfigurationException;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * The Gradle and Maven remote build cache ({@code wharf.buildcache}).
+ *
+ * @param enabled whether the cache is served
+ * @param basePath where the cache is served: entries are {@code {base-path}/{key…}} and the base path itself
+ * answers health checks
+ * @param mount the mount that holds the entries
+ * @param folder the folder in the mount that holds the entries; the default is a reserved name, so no other
+ * protocol (file manager, FTP) can see or change cache entries even on a shared mount
+ * @param maxEntrySize larger entries are refused with 413, before their body is read when the client
+ * announces the length
+ * @param anonymous what requests without credentials may do: {@code none}, {@code read} or
+ * {@code read-write}
+ * @param realm the realm in {@code WWW-Authenticate}
+ * @param eviction how the cache keeps itself within bounds
+ * @param compression how entries are stored: {@code none} or {@code deflate}
+ * @param keyDigest store entries under a digest of their key: {@code none}, {@code md5}, {@code sha-1},
+ * {@code sha-256}
+ * @param quota request limits per user and per client address
+ * @param clientCertificates logging in with a TLS client certificate
+ */
+@ConfigurationProperties("wharf.buildcache")
+public record BuildCacheProperties(@DefaultValue("true") boolean enabled, @DefaultValue("/cache") String basePath,
+		@DefaultValue("data") String mount, @DefaultValue(".wharf-buildcache") String folder,
+		@DefaultValue("100MB") DataSize maxEntrySize, @DefaultValue("none") AnonymousAccess anonymous,
+		@DefaultValue("Wharf build cache") String realm, @DefaultValue Eviction eviction,
+		@DefaultValue("none") Compression compression, @DefaultValue("none") KeyDigest keyDigest,
+		@DefaultValue Quota quota, @DefaultValue ClientCertificates clientCertificates) {
+
+	private static final String PREFIX = "wharf.buildcache.";
+
+	public BuildCacheProperties {
+		if (!basePath.matches("(/[A-Za-z0-9._~-]+)+/?") || basePath.matches(".*/\\.\\.?(/.*)?")) {
+			throw new InvalidConfigurationException(PREFIX + "base-path", basePath,
+					"must be a path such as /cache: '/' and names of letters, digits, '.', '_', '~' or '-' (not '.' or '..')");
+		}
+		if (maxEntrySize.toBytes() <= 0) {
+			throw new InvalidConfigurationException(PREFIX + "max-entry-size", maxEntrySize.toString(),
+					"must be more than 0");
+		}
+		if (realm.isBlank() || !realm.matches("[ -~&&[^\"\\\\]]+")) {
+			throw new InvalidConfigurationException(PREFIX + "realm", realm,
+					"must be printable ASCII without quotes or backslashes");
+		}
+	}
+
+	/** The base path without a trailing slash. */
+	public String normalizedBasePath() {
+		return this.basePath.endsWith("/") ? this.basePath.substring(0, this.basePath.length() - 1) : this.basePath;
+	}
+
+	/**
+	 * How the cache bounds itself. memcached evicts by itself and cannot list, so on a memcached mount
+	 * neither applies; on other mounts Wharf keeps an index of every entry by last use.
+	 *
+	 * @param maxSize the most bytes of entries; when a write would pass it, the least recently used
+	 * entries go first. Defaults to 90% of a {@code memory} mount's size, and 10 GB on other mounts
+	 * @param maxAge entries not read or written for this long are removed; 0 keeps them until space is
+	 * needed
+	 */
+	public record Eviction(@Nullable DataSize maxSize, @DefaultValue("7d") Duration maxAge) {
+
+		public Eviction {
+			if (maxSize != null && maxSize.toBytes() <= 0) {
+				throw new InvalidConfigurationException(PREFIX + "eviction.max-size", maxSize.toString(),
+						"must be more than 0");
+			}
+			if (maxAge.isNegative()) {
+				throw new InvalidConfigurationException(PREFIX + "eviction.max-age", maxAge.toString(),
+						"must not be negative");
+			}
+		}
+
+	}
+
+	/**
+	 * Request limits: each request takes one token from its user's bucket and one from its address's;
+	 * an empty bucket answers 429 with {@code Retry-After}. Note that Gradle stops using the remote cache
+	 * for the rest of a build after any error answer, 429 included.
+	 *
+	 * @param perUser the bucket of each authenticated user
+	 * @param perAddress the bucket of each client address, with or without a user
+	 */
+	public record Quota(@DefaultValue Limit perUser, @DefaultValue Limit perAddress) {
+
+		public Quota {
+			check("per-user", perUser);
+			check("per-address", perAddress);
+		}
+
+		private static void check(String name, Limit limit) {
+			if (limit.requests() < 0) {
+				throw new InvalidConfigurationException(PREFIX + "quota." + name + ".requests",
+						Integer.toString(limit.requests()), "must not be negative");
+			}
+			if (limit.period().isNegative() || limit.period().isZero()) {
+				throw new InvalidConfigurationException(PREFIX + "quota." + name + ".period", limit.period().toString(),
+						"must be more than 0");
+			}
+		}
+
+	}
+
+	/**
+	 * A token bucket: up to {@code requests} at once, refilled at {@code requests} per {@code period}.
+	 *
+	 * @param requests the bucket's size and refill per period; 0 means no limit
+	 * @param period how long a full refill takes
+	 */
+	public record Limit(@DefaultValue("0") int requests, @DefaultValue("1m") Duration period) {
+
+		/** Whether this limit applies. */
+		public boolean isLimited() {
+			return this.requests > 0;
+		}
+
+	}
+
+	/**
+	 * Logging in with a TLS client certificate instead of a password. TLS itself, and whether a
+	 * certificate is asked for and checked, is the server's: {@code server.ssl.*} with
+	 * {@code server.ssl.client-auth: want} (or {@code need}) and a trust store.
+	 *
+	 * @param enabled whether a verified client certificate identifies the user; credentials in an
+	 * {@code Authorization} header still win
+	 * @param userAttribute the attribute of the certificate's subject that holds the user's name, such as
+	 * {@code CN}; a certificate whose name is not a configured user is anonymous
+	 */
+	public record ClientCertificates(@DefaultValue("false") boolean enabled, @DefaultValue("CN") String userAttribute) {
+
+		public ClientCertificates {
+			if (!userAttribute.matches("[A-Za-z][A-Za-z0-9.-]*")) {
+				throw new InvalidConfigurationException(PREFIX + "client-certificates.user-attribute", userAttribute,
+						"must be an attribute name such as CN, UID or OU");
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,379 @@
+package dev.wharf.buildcache.store;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.wharf.core.storage.ByteRange;
+import dev.wharf.core.storage.Capability;
+import dev.wharf.core.storage.FileEntry;
+import dev.wharf.core.storage.NotFoundException;
+import dev.wharf.core.storage.QuotaExceededException;
+import dev.wharf.core.storage.Storage;
+import dev.wharf.core.storage.StoragePath;
+import dev.wharf.core.storage.WriteMode;
+import dev.wharf.core.storage.WriteOptions;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * The build cache's entries in one mount: where a key lives (its own name, or a digest of it), how it is
+ * stored (as is, or deflated), and how the cache stays within bounds. On a mount that can list its files
+ * an {@link LruIndex} tracks every entry, evicts the least recently used when the size budget would be
+ * passed or when the storage runs out of space, removes entries idle for longer than the maximum age,
+ * and is rebuilt at start-up from the folder and a journal ({@link IndexJournal}). On a memcached mount
+ * memcached evicts by itself and there is no index.
+ *
+ * <p>Every method returns at once; the storage's own threads do the I/O, and compression runs on a
+ * bounded worker pool. Thread-safe.
+ */
+public final class CacheStore implements AutoCloseable {
+
+	/** Bytes freed at least when the storage reports that it is full. */
+	private static final long MIN_SHRINK = 1024 * 1024;
+
+	/** How often idle entries are looked for. */
+	private static final Duration TICK = Duration.ofSeconds(10);
+
+	/** How often the index is saved while it changes. */
+	private static final Duration SAVE_EVERY = Duration.ofMinutes(5);
+
+	private static final Log logger = LogFactory.getLog(CacheStore.class);
+
+	private final String mount;
+
+	private final Storage storage;
+
+	private final StoragePath folder;
+
+	private final KeyDigest digest;
+
+	private final long maxEntrySize;
+
+	private final @Nullable Scheduler codec;
+
+	private final @Nullable LruIndex index;
+
+	private final @Nullable IndexJournal journal;
+
+	private final CacheMetrics metrics;
+
+	private final boolean folders;
+
+	/** Folders known to exist, so that most writes need no checks; emptied when it grows too big. */
+	private final Set<StoragePath> knownFolders = ConcurrentHashMap.newKeySet();
+
+	private final AtomicBoolean changed = new AtomicBoolean();
+
+	private volatile @Nullable Disposable maintenance;
+
+	/**
+	 * Creates the store; {@link #start()} prepares it.
+	 * @param mount the mount's name, for messages
+	 * @param storage the mount's storage
+	 * @param settings where and how entries are kept
+	 * @param metrics the cache's meters
+	 */
+	public CacheStore(String mount, Storage storage, Settings settings, CacheMetrics metrics) {
+		this.mount = mount;
+		this.storage = storage;
+		this.folder = settings.folder();
+		this.digest = settings.digest();
+		this.maxEntrySize = settings.maxEntrySize();
+		this.metrics = metrics;
+		this.folders = storage.capabilities().contains(Capability.DIRECTORIES);
+		this.codec = (settings.compression() == Compression.DEFLATE) ? Schedulers.newBoundedElastic(
+				Math.max(2, Runtime.getRuntime().availableProcessors()), 10_000, "wharf-buildcache-deflate", 60, true)
+				: null;
+		if (settings.maxBytes() > 0 && storage.capabilities().contains(Capability.LIST)) {
+			this.index = new LruIndex(settings.maxBytes(), settings.maxAge().toMillis(), System::currentTimeMillis);
+			this.journal = new IndexJournal(storage, this.folder);
+			metrics.gauges(this.index);
+		}
+		else {
+			this.index = null;
+			this.journal = null;
+		}
+	}
+
+	/** The index, for tests; {@code null} when the backend evicts by itself. */
+	@Nullable LruIndex index() {
+		return this.index;
+	}
+
+	/** Whether this store bounds itself with an index (otherwise the backend evicts). */
+	public boolean isIndexed() {
+		return this.index != null;
+	}
+
+	/**
+	 * Creates the cache's folder and starts rebuilding the index and the periodic maintenance in the
+	 * background.
+	 * @return completes when the folder exists
+	 */
+	public Mono<Void> start() {
+		Mono<Void> folder = (this.folders && !this.folder.isRoot())
+				? this.storage.createDirectories(this.folder).doOnNext(created -> this.knownFolders.add(this.folder)).then()
+				: Mono.empty();
+		return folder.doOnSuccess(done -> {
+			LruIndex lru = this.index;
+			IndexJournal saved = this.journal;
+			if (lru == null || saved == null) {
+				return;
+			}
+			saved.load().subscribe(found -> {
+				evict(lru.restore(found), "size");
+				logger.info("Build cache on mount '" + this.mount + "': " + lru.size() + " entries, "
+						+ (lru.bytes() >> 20) + " MB of " + (lru.maxBytes() >> 20) + " MB");
+			}, error -> logger.warn("Build cache on mount '" + this.mount + "': could not read its entries ("
+					+ error.getMessage() + "); entries written from now on are tracked"));
+			long savesEvery = SAVE_EVERY.toMillis() / TICK.toMillis();
+			this.maintenance = Flux.interval(TICK, TICK).concatMap(n -> {
+				evict(lru.expire(), "age");
+				return (n % savesEvery == savesEvery - 1) ? saveIndex() : Mono.empty();
+			}).subscribe();
+		});
+	}
+
+	/**
+	 * Where a key's entry is in the mount.
+	 * @param key the key
+	 * @return the entry's path
+	 */
+	public StoragePath pathOf(CacheKey key) {
+		if (this.digest == KeyDigest.NONE) {
+			return this.folder.resolve(key.path());
+		}
+		String hex = HexFormat.of()
+			.formatHex(this.digest.newDigest().digest(key.toString().getBytes(StandardCharsets.UTF_8)));
+		return this.folder.resolve(hex.substring(0, 2)).resolve(hex);
+	}
+
+	/**
+	 * Looks an entry up.
+	 * @param key the key
+	 * @param withContent whether the entry's bytes are wanted (GET) or only its length (HEAD)
+	 * @return the entry, or empty on a miss
+	 */
+	public Mono<CacheEntry> get(CacheKey key, boolean withContent) {
+		StoragePath path = pathOf(key);
+		return this.storage.stat(path).flatMap(entry -> {
+			if (!entry.isFile()) {
+				return Mono.<CacheEntry>empty();
+			}
+			return (this.codec != null) ? deflated(path, entry, withContent)
+					: Mono.just(new CacheEntry(entry.size(), withContent ? counted(this.storage.read(path, ByteRange.all()))
+							: Flux.empty()));
+		}).doOnNext(found -> {
+			if (this.index != null) {
+				this.index.touch(path);
+				// Read first: hits are frequent, and a write on every one would bounce the cache line.
+				if (!this.changed.get()) {
+					this.changed.set(true);
+				}
+			}
+			this.metrics.hit();
+		}).switchIfEmpty(Mono.fromRunnable(this.metrics::miss)).onErrorResume(NotFoundException.class, missing -> {
+			if (this.index != null) {
+				this.index.forget(path);
+			}
+			this.metrics.miss();
+			return Mono.empty();
+		});
+	}
+
+	private Mono<CacheEntry> deflated(StoragePath path, FileEntry entry, boolean withContent) {
+		Scheduler scheduler = this.codec;
+		if (scheduler == null || entry.size() < Deflating.TRAILER) {
+			return Mono.empty();
+		}
+		long stored = entry.size() - Deflating.TRAILER;
+		return DataBufferUtils.join(this.storage.read(path, ByteRange.of(stored, Deflating.TRAILER))).map(buffer -> {
+			try {
+				byte[] trailer = new byte[buffer.readableByteCount()];
+				buffer.read(trailer);
+				return Deflating.originalLength(trailer, this.maxEntrySize);
+			}
+			finally {
+				DataBufferUtils.release(buffer);
+			}
+		}).map(length -> new CacheEntry(length, withContent
+				? counted(Deflating.inflate(this.storage.read(path, ByteRange.of(0, stored)), length, scheduler))
+				: Flux.empty()));
+	}
+
+	private Flux<DataBuffer> counted(Flux<DataBuffer> content) {
+		return content.doOnNext(buffer -> this.metrics.bytesOut(buffer.readableByteCount()));
+	}
+
+	/**
+	 * Stores an entry, replacing any with the same key. The caller has checked an announced length
+	 * against the maximum entry size; content of unannounced length is cut off at that size.
+	 * @param key the key
+	 * @param content the entry's bytes; every buffer is released
+	 * @param length the announced length, or {@link WriteOptions#UNKNOWN_LENGTH}
+	 * @return completes once the entry is stored; fails with {@link EntryTooLargeException} past the
+	 * maximum entry size and with the storage's errors otherwise
+	 */
+	public Mono<Void> put(CacheKey key, Flux<DataBuffer> content, long length) {
+		return Mono.defer(() -> {
+			if (length > this.maxEntrySize) {
+				return Mono.error(new EntryTooLargeException(this.maxEntrySize));
+			}
+			StoragePath path = pathOf(key);
+			AtomicBoolean read = new AtomicBoolean();
+			Flux<DataBuffer> bounded = bounded(content).doOnSubscribe(subscription -> read.set(true));
+			Flux<DataBuffer> stored = (this.codec != null) ? Deflating.deflate(bounded, this.codec) : bounded;
+			WriteOptions options = new WriteOptions(WriteMode.REPLACE,
+					(this.codec != null) ? WriteOptions.UNKNOWN_LENGTH : length);
+			if (this.index != null && length >= 0) {
+				evict(this.index.makeRoom(length), "size");
+			}
+			return parentOf(path).then(this.storage.write(path, stored, options))
+				.onErrorResume(NotFoundException.class, gone -> {
+					// An eviction removed the folder just before the write began: make it again and retry,
+					// unless the body was already being read.
+					if (read.get() || path.parent() == null) {
+						return Mono.error(gone);
+					}
+					this.knownFolders.remove(path.parent());
+					return parentOf(path).then(this.storage.write(path, stored, options));
+				})
+				.doOnNext(written -> {
+					this.metrics.put();
+					if (this.index != null) {
+						evict(this.index.record(path, written.size()), "size");
+						this.changed.set(true);
+					}
+				})
+				.onErrorResume(QuotaExceededException.class, full -> {
+					if (this.index != null) {
+						evict(this.index.shrink(Math.max(MIN_SHRINK, length)), "space");
+					}
+					return Mono.error(full);
+				})
+				.then();
+		});
+	}
+
+	private Flux<DataBuffer> bounded(Flux<DataBuffer> content) {
+		return Flux.defer(() -> {
+			long[] seen = { 0 };
+			return content.doOnNext(buffer -> {
+				seen[0] += buffer.readableByteCount();
+				this.metrics.bytesIn(buffer.readableByteCount());
+				if (seen[0] > this.maxEntrySize) {
+					DataBufferUtils.release(buffer);
+					throw new EntryTooLargeException(this.maxEntrySize);
+				}
+			});
+		});
+	}
+
+	private Mono<Void> parentOf(StoragePath path) {
+		StoragePath parent = path.parent();
+		if (!this.folders || parent == null || parent.isRoot() || this.knownFolders.contains(parent)) {
+			return Mono.empty();
+		}
+		return this.storage.createDirectories(parent).doOnNext(created -> {
+			if (this.knownFolders.size() > 100_000) {
+				this.knownFolders.clear();
+			}
+			this.knownFolders.add(parent);
+		}).then();
+	}
+
+	private void evict(List<StoragePath> victims, String reason) {
+		if (victims.isEmpty()) {
+			return;
+		}
+		this.metrics.evicted(reason, victims.size());
+		this.changed.set(true);
+		Flux.fromIterable(victims)
+			.flatMap(victim -> this.storage.delete(victim, false)
+				.onErrorResume(NotFoundException.class, gone -> Mono.empty())
+				.then(removeEmptyFolder(victim.parent())), 4)
+			.subscribe(null, error -> logger.warn("Build cache on mount '" + this.mount
+					+ "': could not delete an evicted entry: " + error.getMessage()));
+	}
+
+	/**
+	 * Removes the folder of a multi-name key once it is empty (Maven's checksum folders: one per build of a
+	 * module), so that evicted keys leave nothing behind; a memory mount charges for every folder. The
+	 * folders above it are shared by many keys and stay. A write into the folder at the same moment makes it
+	 * again (see {@link #put}).
+	 */
+	private Mono<Void> removeEmptyFolder(@Nullable StoragePath folder) {
+		if (!this.folders || folder == null || !folder.startsWith(this.folder) || folder.equals(this.folder)) {
+			return Mono.empty();
+		}
+		this.knownFolders.remove(folder);
+		return this.storage.delete(folder, false).onErrorResume(notEmptyOrGone -> Mono.empty());
+	}
+
+	private Mono<Void> saveIndex() {
+		LruIndex lru = this.index;
+		IndexJournal saved = this.journal;
+		if (lru == null || saved == null || !this.changed.getAndSet(false)) {
+			return Mono.empty();
+		}
+		return saved.save(lru.snapshot()).onErrorResume(error -> {
+			this.changed.set(true);
+			logger.warn("Build cache on mount '" + this.mount + "': could not save its index: " + error.getMessage());
+			return Mono.empty();
+		});
+	}
+
+	/**
+	 * Checks that the storage answers.
+	 * @return completes if it does
+	 */
+	public Mono<Void> checkHealth() {
+		return this.storage.checkHealth();
+	}
+
+	/** Stops the maintenance and saves the index (waiting a few seconds at most). */
+	@Override
+	public void close() {
+		Disposable running = this.maintenance;
+		if (running != null) {
+			running.dispose();
+		}
+		try {
+			saveIndex().block(Duration.ofSeconds(10));
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Build cache on mount '" + this.mount + "': could not save its index: " + ex.getMessage());
+		}
+		if (this.codec != null) {
+			this.codec.dispose();
+		}
+	}
+
+	/**
+	 * Where and how entries are kept.
+	 *
+	 * @param folder the folder in the mount
+	 * @param digest whether keys are stored under a digest
+	 * @param compression how entries are stored
+	 * @param maxEntrySize the largest entry
+	 * @param maxBytes the size budget of the index; 0 for none
+	 * @param maxAge entries idle for longer are removed; 0 for never
+	 */
+	public record Settings(StoragePath folder, KeyDigest digest, Compression compression, long maxEntrySize,
+			long maxBytes, Duration maxAge) {
+	}
+
+}

@@ -1,0 +1,72 @@
+package dev.wharf.core.storage.sftp;
+
+import java.io.IOException;
+
+import net.schmizz.sshj.SSHClient;
+import net.schmizz.sshj.sftp.SFTPEngine;
+
+/**
+ * One logged-in SSH connection with its SFTP channel, and the canonical (link-free) path of the mount's
+ * root on the server. sshj matches answers to requests, so several threads may use one connection at once;
+ * {@link SftpConnectionPool} shares it between operations.
+ */
+final class SftpConnection {
+
+	private final SSHClient ssh;
+
+	private final SFTPEngine engine;
+
+	private final RemotePaths paths;
+
+	private final boolean posixRename;
+
+	private volatile boolean broken;
+
+	SftpConnection(SSHClient ssh, SFTPEngine engine, String canonicalRoot) {
+		this.ssh = ssh;
+		this.engine = engine;
+		this.paths = new RemotePaths(canonicalRoot);
+		this.posixRename = engine.supportsServerExtension("posix-rename", "openssh.com");
+	}
+
+	SFTPEngine engine() {
+		return this.engine;
+	}
+
+	RemotePaths paths() {
+		return this.paths;
+	}
+
+	/** Whether the server can rename over an existing file atomically ({@code posix-rename@openssh.com}). */
+	boolean hasPosixRename() {
+		return this.posixRename;
+	}
+
+	/** Marks the connection as unusable after a failure of the connection itself. */
+	void markBroken() {
+		this.broken = true;
+	}
+
+	/** Whether the connection can take more requests. */
+	boolean isUsable() {
+		return !this.broken && this.ssh.isConnected() && this.engine.getSubsystem().isOpen();
+	}
+
+	/** Closes the channel and the connection; never fails. */
+	void close() {
+		this.broken = true;
+		try {
+			this.engine.close();
+		}
+		catch (IOException | RuntimeException ex) {
+			// The connection is being dropped: nothing to keep.
+		}
+		try {
+			this.ssh.disconnect();
+		}
+		catch (IOException | RuntimeException ex) {
+			// Same.
+		}
+	}
+
+}
