@@ -2,6 +2,11 @@ package dev.wharf.filemanager.ui;
 
 import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,7 +14,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
@@ -22,9 +29,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -85,6 +94,14 @@ class BrowserTests extends FileManagerTestBase {
 	}
 
 	@Test
+	void basePathWithoutItsSlashIsRedirected() throws Exception {
+		HttpResponse<Void> response = HttpClient.newHttpClient().send(
+				HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + BASE)).build(), BodyHandlers.discarding());
+		assertThat(response.statusCode()).isEqualTo(301);
+		assertThat(response.headers().firstValue("Location")).hasValue(BASE + "/");
+	}
+
+	@Test
 	void wrongPasswordShowsAnError() {
 		open();
 		login("alice", "not-the-password");
@@ -129,7 +146,8 @@ class BrowserTests extends FileManagerTestBase {
 		script("const dt = new DataTransfer(); for (const f of document.getElementById('test-picker').files) dt.items.add(f);"
 				+ " const area = document.getElementById('files');"
 				+ " area.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));"
-				+ " area.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));");
+				+ " area.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));"
+				+ " document.getElementById('test-picker').remove();");
 		wait(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), "Uploaded 2 files"));
 		assertThat(browser.findElement(By.id("upload-total")).getDomProperty("value"))
 			.isEqualTo(browser.findElement(By.id("upload-total")).getDomProperty("max"));
@@ -149,20 +167,12 @@ class BrowserTests extends FileManagerTestBase {
 		assertThat(folder.resolve("album")).doesNotExist();
 
 		// Copy into docs through the folder picker.
-		select("/data/" + name + "/renamed");
-		click(By.id("copy"));
-		click(By.xpath("//dialog//button[contains(@class,'picker-folder') and normalize-space()='docs']"));
-		click(By.xpath("//dialog//button[normalize-space()='Copy to docs']"));
-		wait(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), "Copied"));
+		transfer("/data/" + name + "/renamed", "Copy", "docs", "Copied");
 		assertThat(folder.resolve("docs/renamed/sub/b.txt")).hasContent("second");
 		assertThat(folder.resolve("renamed/sub/b.txt")).exists();
 
 		// Move the image into docs.
-		select("/data/" + name + "/photo.png");
-		click(By.id("move"));
-		click(By.xpath("//dialog//button[contains(@class,'picker-folder') and normalize-space()='docs']"));
-		click(By.xpath("//dialog//button[normalize-space()='Move to docs']"));
-		wait(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), "Moved"));
+		transfer("/data/" + name + "/photo.png", "Move", "docs", "Moved");
 		assertThat(folder.resolve("docs/photo.png")).exists();
 		assertThat(folder.resolve("photo.png")).doesNotExist();
 
@@ -214,6 +224,15 @@ class BrowserTests extends FileManagerTestBase {
 		waitFor(By.id("copy"));
 	}
 
+	/** Selects an entry, copies or moves it into a sibling folder chosen in the picker, and waits for the news. */
+	private static void transfer(String path, String verb, String folder, String done) {
+		select(path);
+		click(By.id(verb.toLowerCase(Locale.ROOT)));
+		click(By.xpath("//dialog//button[contains(@class,'picker-folder') and normalize-space()='" + folder + "']"));
+		click(By.xpath("//dialog//button[normalize-space()='" + verb + " to " + folder + "']"));
+		wait(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), done));
+	}
+
 	private static void click(By by) {
 		wait(ExpectedConditions.elementToBeClickable(by)).click();
 	}
@@ -222,7 +241,7 @@ class BrowserTests extends FileManagerTestBase {
 		return wait(ExpectedConditions.visibilityOfElementLocated(by));
 	}
 
-	private static <T> T wait(java.util.function.Function<? super org.openqa.selenium.WebDriver, T> condition) {
+	private static <T> T wait(Function<? super WebDriver, T> condition) {
 		return new WebDriverWait(browser, WAIT).until(condition);
 	}
 
@@ -245,9 +264,9 @@ class BrowserTests extends FileManagerTestBase {
 		Path target = Path.of("target", "screenshots");
 		Files.createDirectories(target);
 		Files.write(target.resolve("desktop.png"), browser.getScreenshotAs(OutputType.BYTES));
-		browser.manage().window().setSize(new org.openqa.selenium.Dimension(390, 844));
+		browser.manage().window().setSize(new Dimension(390, 844));
 		Files.write(target.resolve("phone.png"), browser.getScreenshotAs(OutputType.BYTES));
-		browser.manage().window().setSize(new org.openqa.selenium.Dimension(1280, 900));
+		browser.manage().window().setSize(new Dimension(1280, 900));
 	}
 
 }
