@@ -5,7 +5,7 @@
 #   docs/benchmarks/filemanager-bench.sh [path/to/wharf.jar]
 #
 # Environment: DURATION (default 10s), WARMUP (default 30s: C2 needs it on a busy 2-core machine), PORT (default
-# 18434), JVM_OPTS (default: the p128 profile's options),
+# 18434), JVM_OPTS (default: the p128 profile's options; set it empty for the JVM's defaults),
 # THUMBNAIL_CACHE (default 32MB; the cold run always uses 0).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,7 +13,7 @@ jar=${1:-platform-app/target/wharf.jar}
 duration=${DURATION:-10s}
 warmup=${WARMUP:-30s}
 port=${PORT:-18434}
-jvm_opts=${JVM_OPTS:-$(grep -v '^#' platform-app/src/main/jvm/p128.options | tr '\n' ' ')}
+jvm_opts=${JVM_OPTS-$(grep -v '^#' platform-app/src/main/jvm/p128.options | tr '\n' ' ')}
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
 [ -f "$jar" ] || { echo "No $jar: build it with ./mvnw -q -DskipTests package" >&2; exit 1; }
 export LANG=C.UTF-8
@@ -64,9 +64,13 @@ login() {
 		| grep -io 'auth=[^;]*'
 }
 
+warm() { # $1 = connections, $2 = URL path, rest = wrk options: JIT warm-up, before anything is measured
+	local connections=$1 url="http://127.0.0.1:$port$2"; shift 2
+	wrk -t2 -c"$connections" -d"$warmup" "$@" "$url" > /dev/null
+}
+
 run() { # $1 = title, $2 = connections, $3 = URL path, rest = wrk options
 	local title=$1 connections=$2 url="http://127.0.0.1:$port$3"; shift 3
-	wrk -t2 -c"$connections" -d"$warmup" "$@" "$url" > /dev/null   # JIT warm-up
 	echo "== $title: wrk -t2 -c$connections -d$duration $url"
 	local before after out
 	before=$(awk '{print $14 + $15}' "/proc/$server/stat")
@@ -92,6 +96,9 @@ start "${THUMBNAIL_CACHE:-32MB}"
 populate
 echo "Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "JVM: $(java -version 2>&1 | head -1); options: $jvm_opts"
+warm 32 "/api/files/ls?path=%2Fbench%2Ffiles%2F" "${h[@]}"
+warm 32 "/api/files/ls?path=%2F" "${h[@]}"
+warm 10 "/api/files/cat?path=%2Fbench%2Fphoto.jpg&thumbnail=true" -H "Cookie: $cookie"
 run "ls of a 6-entry folder on a memory mount" 32 "/api/files/ls?path=%2Fbench%2Ffiles%2F" "${h[@]}"
 run "Filestash's benchmark request (the top level)" 32 "/api/files/ls?path=%2F" "${h[@]}"
 run "thumbnail of a 2-megapixel JPEG, cached" 10 "/api/files/cat?path=%2Fbench%2Fphoto.jpg&thumbnail=true" -H "Cookie: $cookie"
@@ -99,6 +106,7 @@ stop
 
 start 0
 populate
+warm 10 "/api/files/cat?path=%2Fbench%2Fphoto.jpg&thumbnail=true" -H "Cookie: $cookie"
 run "thumbnail of a 2-megapixel JPEG, made every time (cache off)" 10 "/api/files/cat?path=%2Fbench%2Fphoto.jpg&thumbnail=true" \
 	-H "Cookie: $cookie"
 stop

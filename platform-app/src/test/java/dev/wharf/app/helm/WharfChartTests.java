@@ -286,6 +286,15 @@ class WharfChartTests {
 		assertThat(egressPorts).contains(53, 11211, 11212);
 	}
 
+	@Test
+	void fileManagerAndSessionSettingsArePassedOn() {
+		JsonNode config = WharfChart.render(ValueSet.ALL_MODULES).applicationConfig();
+		assertThat(config.at("/wharf/filemanager/thumbnails/size").asInt()).isEqualTo(256);
+		assertThat(config.at("/wharf/filemanager/search/time-budget").asString()).isEqualTo("1500ms");
+		assertThat(config.at("/wharf/filemanager/uploads/segment-size").asString()).isEqualTo("8MB");
+		assertThat(config.at("/wharf/sessions/idle-timeout").asString()).isEqualTo("8h");
+	}
+
 	@ParameterizedTest
 	@EnumSource(ValueSet.class)
 	void podsRunLockedDown(ValueSet valueSet) {

@@ -25,6 +25,8 @@ class WharfChartValuesTests {
 				arguments(ValueSet.DEFAULTS, "service: {http: {typ: NodePort}}", "additional properties 'typ'"),
 				arguments(ValueSet.DEFAULTS, "probes: {liveness: {periodSecond: 5}}", "additional properties 'periodSecond'"),
 				arguments(ValueSet.DEFAULTS, "memcached: {memoryMb: 64}", "additional properties 'memoryMb'"),
+				arguments(ValueSet.DEFAULTS, "wharf: {filemanager: {thumbnails: {sise: 100}}}", "additional properties 'sise'"),
+				arguments(ValueSet.DEFAULTS, "wharf: {sessions: {idle-timout: 1h}}", "additional properties 'idle-timout'"),
 				// Bad values.
 				arguments(ValueSet.DEFAULTS, "profile: tiny", "at '/profile'"),
 				arguments(ValueSet.DEFAULTS, "wharf: {storage: {mounts: {data: {type: nfs}}}}", "at '/wharf/storage/mounts/data/type'"),
@@ -37,6 +39,10 @@ class WharfChartValuesTests {
 				arguments(ValueSet.DEFAULTS, "wharf: {storage: {mounts: {remote: {type: sftp, host: h, private-key: \"-----BEGIN OPENSSH PRIVATE KEY-----\"}}}}",
 						"at '/wharf/storage/mounts/remote/private-key'"),
 				arguments(ValueSet.DEFAULTS, "cpu: {limit: lots}", "at '/cpu/limit'"),
+				arguments(ValueSet.DEFAULTS, "wharf: {filemanager: {search: {time-budget: soon}}}",
+						"at '/wharf/filemanager/search/time-budget'"),
+				arguments(ValueSet.DEFAULTS, "wharf: {filemanager: {max-upload-size: lots}}",
+						"at '/wharf/filemanager/max-upload-size'"),
 				// Checks across values, at render time.
 				arguments(ValueSet.FTP_NODE_PORT, "wharf: {ftp: {passive-ports: 30104-30100}}", "starts after it ends"),
 				arguments(ValueSet.FTP_NODE_PORT, "wharf: {ftp: {passive-ports: 30000-30200}}", "more than 100 ports"),
