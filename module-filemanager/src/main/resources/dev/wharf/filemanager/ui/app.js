@@ -155,12 +155,16 @@ async function run(work, done) {
 
 async function newFolder() {
 	const name = await ask('New folder', 'Folder name', '', 'Create');
-	if (name) run(() => api.mkdir(join(state.path, name)), 'Created ' + name + '.');
+	if (!name) return;
+	state.focus = join(state.path, name);
+	run(() => api.mkdir(state.focus), 'Created ' + name + '.');
 }
 
 async function rename(entry) {
 	const name = await ask('Rename', 'New name', entry.name, 'Rename');
-	if (name && name !== entry.name) run(() => api.mv(entry.path, join(parent(entry.path), name)), 'Renamed to ' + name + '.');
+	if (!name || name === entry.name) return;
+	state.focus = join(parent(entry.path), name);
+	run(() => api.mv(entry.path, state.focus), 'Renamed to ' + name + '.');
 }
 
 async function transfer(entries, verb) {
