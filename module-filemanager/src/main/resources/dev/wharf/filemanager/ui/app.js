@@ -238,16 +238,21 @@ async function startUpload(items) {
 		return;
 	}
 	const folder = state.path;
+	const stop = new AbortController();
+	state.cancelUploads = () => stop.abort();
 	try {
-		const tasks = await upload(folder, items, tasks => { state.uploads = tasks; renderUploads(); });
+		const tasks = await upload(folder, items, tasks => { state.uploads = tasks; renderUploads(); }, stop.signal);
 		const failed = tasks.filter(t => t.status === 'error');
-		state.message = failed.length
+		const dropped = tasks.filter(t => t.status === 'cancelled').length;
+		state.message = dropped ? { text: 'Upload cancelled: ' + dropped + ' of ' + tasks.length + ' files not sent.', error: false, keep: true }
+			: failed.length
 			? { text: failed.length + ' of ' + tasks.length + ' uploads failed: ' + failed[0].path + ': ' + failed[0].error, error: true, keep: true }
 			: { text: 'Uploaded ' + tasks.length + (tasks.length === 1 ? ' file.' : ' files.'), error: false, keep: true };
 	}
 	catch (error) {
 		state.message = { text: error.message, error: true, keep: true };
 	}
+	state.cancelUploads = null;
 	if (state.path === folder && !state.search) await load();
 	else render();
 }
@@ -300,7 +305,12 @@ function toolbar() {
 		h('nav', { class: 'crumbs', 'aria-label': 'Breadcrumb' }, h('ol', null, trail(state.path).map(([name, path], i, all) =>
 			h('li', null, i === all.length - 1 && !state.search
 				? h('span', { 'aria-current': 'page' }, name)
-				: h('a', { href: '#' + encodeURI(path) }, name))),
+				// go(): a link to the folder already shown (from search results) must still show it.
+				: h('a', { href: '#' + encodeURI(path), onclick: event => {
+					if (event.ctrlKey || event.metaKey || event.shiftKey || event.button) return;
+					event.preventDefault();
+					go(path);
+				} }, name))),
 			state.search ? h('li', null, h('span', { 'aria-current': 'page' }, 'Search: ' + state.search.q)) : null)),
 		h('div', { class: 'actions', role: 'toolbar', 'aria-label': 'Actions' },
 			selected.length ? [
@@ -349,17 +359,19 @@ function renderUploadsInto(panel) {
 	panel.hidden = false;
 	const total = tasks.reduce((sum, t) => sum + t.size, 0);
 	const sent = tasks.reduce((sum, t) => sum + t.sent, 0);
-	const done = tasks.every(t => t.status === 'done' || t.status === 'error');
+	const done = tasks.every(t => t.status !== 'queued' && t.status !== 'uploading');
 	panel.replaceChildren(
 		h('div', { class: 'uploads-head' },
 			h('label', { for: 'upload-total' }, done ? 'Uploads finished' : 'Uploading ' + tasks.length + ' files'),
 			h('progress', { id: 'upload-total', max: total || 1, value: total ? sent : (done ? 1 : 0) }),
 			h('span', null, formatSize(sent) + ' of ' + formatSize(total)),
-			done ? h('button', { type: 'button', class: 'link', onclick: () => { state.uploads = null; panel.hidden = true; } }, 'Hide') : null),
+			done ? h('button', { type: 'button', class: 'link', onclick: () => { state.uploads = null; panel.hidden = true; } }, 'Hide')
+				: h('button', { type: 'button', class: 'link', id: 'cancel-uploads', onclick: () => state.cancelUploads && state.cancelUploads() }, 'Cancel')),
 		h('ul', null, tasks.map((t, i) => h('li', { class: 'upload-' + t.status },
 			h('label', { for: 'upload-' + i }, t.path),
 			h('progress', { id: 'upload-' + i, max: t.size || 1, value: t.size ? t.sent : (t.status === 'done' ? 1 : 0) }),
-			h('span', null, t.status === 'error' ? t.error : t.status === 'done' ? 'Done' : t.status === 'queued' ? 'Waiting' : formatSize(t.sent))))));
+			h('span', null, t.status === 'error' ? t.error : t.status === 'done' ? 'Done' : t.status === 'cancelled' ? 'Cancelled'
+				: t.status === 'queued' ? 'Waiting' : formatSize(t.sent))))));
 }
 
 function listing() {

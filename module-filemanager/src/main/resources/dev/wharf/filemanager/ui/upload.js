@@ -36,15 +36,19 @@ async function walk(entry, prefix, out) {
 	}
 }
 
-function send(method, address, headers, body, onProgress) {
+function send(method, address, headers, body, onProgress, signal) {
 	return new Promise((resolve, reject) => {
 		const xhr = new XMLHttpRequest();
+		if (signal) {
+			if (signal.aborted) { reject(cancelled()); return; }
+			signal.addEventListener('abort', () => xhr.abort(), { once: true });
+		}
 		xhr.open(method, address);
 		for (const [key, value] of Object.entries({ ...XRW, ...TUS, ...headers })) xhr.setRequestHeader(key, value);
 		if (onProgress) xhr.upload.onprogress = event => onProgress(event.loaded);
 		xhr.onload = () => resolve(xhr);
 		xhr.onerror = () => reject(new ApiError(0, errorMessage(0)));
-		xhr.onabort = () => reject(new ApiError(0, 'Cancelled.'));
+		xhr.onabort = () => reject(signal && signal.aborted ? cancelled() : new ApiError(0, errorMessage(0)));
 		xhr.send(body);
 	});
 }
@@ -55,14 +59,28 @@ function failure(xhr) {
 
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
 
-async function uploadFile(file, target, onProgress) {
+const cancelled = () => new ApiError(-1, 'Cancelled.');
+
+async function uploadFile(file, target, onProgress, signal) {
 	if (file.size === 0) {
 		await api.save(target, new Blob([]));
 		return;
 	}
-	const created = await send('POST', url('files/upload', { path: target }), { 'Upload-Length': String(file.size) });
+	const created = await send('POST', url('files/upload', { path: target }), { 'Upload-Length': String(file.size) },
+		null, null, signal);
 	if (created.status !== 201) throw failure(created);
 	const location = created.getResponseHeader('Location');
+	try {
+		await sendAll(file, location, onProgress, signal);
+	}
+	catch (error) {
+		// Tell the server to drop what it kept (tus termination); best effort.
+		if (error.status === -1) send('DELETE', location, {}).catch(() => {});
+		throw error;
+	}
+}
+
+async function sendAll(file, location, onProgress, signal) {
 	let offset = 0;
 	let attempts = 0;
 	while (offset < file.size) {
@@ -70,7 +88,7 @@ async function uploadFile(file, target, onProgress) {
 		try {
 			const xhr = await send('PATCH', location,
 				{ 'Upload-Offset': String(start), 'Content-Type': 'application/offset+octet-stream' },
-				file.slice(start), loaded => onProgress(start + loaded));
+				file.slice(start), loaded => onProgress(start + loaded), signal);
 			if (xhr.status === 204) {
 				offset = Number(xhr.getResponseHeader('Upload-Offset'));
 				attempts = 0;
@@ -84,6 +102,7 @@ async function uploadFile(file, target, onProgress) {
 		}
 		if (++attempts > RETRIES) throw new ApiError(0, 'The upload kept failing; it was stopped.');
 		await sleep(500 * attempts);
+		if (signal && signal.aborted) throw cancelled();
 		try {
 			const head = await send('HEAD', location, {});
 			if (head.status === 404) throw new ApiError(404, 'The server no longer has this upload; start it again.');
@@ -98,7 +117,8 @@ async function uploadFile(file, target, onProgress) {
 
 // Uploads items ({file, path} or {folder, path}, paths relative to folder) and reports through onChange with
 // the list of {path, size, sent, status, error}. Folders are created first; one that exists is fine.
-export async function upload(folder, items, onChange) {
+// An aborted signal stops the batch: the file being sent is dropped on the server, the rest are not sent.
+export async function upload(folder, items, onChange, signal) {
 	const tasks = items.filter(item => item.file).map(item => ({ ...item, size: item.file.size, sent: 0, status: 'queued' }));
 	const report = () => onChange(tasks);
 	report();
@@ -116,15 +136,19 @@ export async function upload(folder, items, onChange) {
 		}
 	}
 	for (const task of tasks) {
+		if (signal && signal.aborted) {
+			task.status = 'cancelled';
+			continue;
+		}
 		task.status = 'uploading';
 		report();
 		try {
-			await uploadFile(task.file, join(folder, task.path), sent => { task.sent = sent; report(); });
+			await uploadFile(task.file, join(folder, task.path), sent => { task.sent = sent; report(); }, signal);
 			task.sent = task.size;
 			task.status = 'done';
 		}
 		catch (error) {
-			task.status = 'error';
+			task.status = error.status === -1 ? 'cancelled' : 'error';
 			task.error = error.message;
 		}
 		report();

@@ -183,11 +183,21 @@ class BrowserTests extends FileManagerTestBase {
 		wait(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), "Deleted"));
 		assertThat(folder.resolve("renamed")).doesNotExist();
 
-		// Into docs, preview a text file, and download everything as a zip.
-		click(entry("/data/" + name + "/docs"));
+		// Search below the folder and preview a text file found.
+		waitFor(By.id("search")).sendKeys("readme", Keys.ENTER);
 		click(entry("/data/" + name + "/docs/readme.txt"));
 		wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("dialog .preview-text"), "Read me, please."));
 		click(By.xpath("//dialog//button[normalize-space()='Close']"));
+
+		// Back to the folder, into docs, in the grid view (thumbnails there too), and download everything as a zip.
+		click(By.linkText(name));
+		click(entry("/data/" + name + "/docs"));
+		click(By.id("view"));
+		waitFor(By.cssSelector("main.view-grid"));
+		wait(driver -> Boolean.TRUE.equals(script(
+				"const img = document.querySelector('.view-grid img.thumb'); return !!img && img.complete && img.naturalWidth > 0")));
+		click(By.id("view"));
+		waitFor(By.cssSelector("main.view-list"));
 		click(By.cssSelector("label[for=select-all]"));
 		click(By.id("download"));
 		Path zip = downloads.resolve("download.zip");
