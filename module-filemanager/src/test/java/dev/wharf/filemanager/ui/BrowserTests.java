@@ -16,6 +16,7 @@ import java.util.Enumeration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 import java.util.function.Function;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
@@ -212,6 +213,50 @@ class BrowserTests extends FileManagerTestBase {
 		browser.navigate().refresh();
 		waitFor(By.id("username"));
 		assertThat(browser.findElements(By.id("logout"))).isEmpty();
+	}
+
+	@Test
+	void aBrokenUploadResumesWhereTheServerStopped(@TempDir Path local) throws IOException {
+		String name = unique("resume");
+		Files.createDirectories(ROOT.resolve("data").resolve(name));
+		byte[] content = new byte[MAX_UPLOAD - 1024];
+		new Random(42).nextBytes(content);
+		Path big = Files.write(local.resolve("big.bin"), content);
+		open();
+		login("alice", ALICE_PASSWORD);
+		click(entry("/data"));
+		click(entry("/data/" + name));
+		waitFor(By.id("new-folder"));
+		// Record the offset of every PATCH (to see the upload continue rather than start again), and break the
+		// first one's connection once a few segments are through, as a network failure would.
+		script("window.offsets = []; const set = XMLHttpRequest.prototype.setRequestHeader;"
+				+ " XMLHttpRequest.prototype.setRequestHeader = function (k, v) { if (k === 'Upload-Offset') offsets.push(Number(v));"
+				+ " return set.call(this, k, v); };"
+				+ " const send = XMLHttpRequest.prototype.send; let cut = false;"
+				+ " XMLHttpRequest.prototype.send = function (body) { if (body instanceof Blob && !cut) { cut = true;"
+				+ " this.upload.addEventListener('progress', e => { if (e.loaded > 4 * 65536) this.abort(); }); }"
+				+ " return send.call(this, body); };");
+		throttleUploads(256 * 1024);
+		try {
+			browser.findElement(By.id("upload-files")).sendKeys(big.toString());
+			wait(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), "Uploaded 1 file"));
+		}
+		finally {
+			throttleUploads(-1);
+		}
+		assertThat(Files.readAllBytes(ROOT.resolve("data").resolve(name).resolve("big.bin"))).isEqualTo(content);
+		@SuppressWarnings("unchecked")
+		List<Long> offsets = (List<Long>) script("return offsets");
+		assertThat(offsets.get(0)).isZero();
+		assertThat(offsets).as("PATCH offsets").hasSizeGreaterThan(1).last().isNotEqualTo(0L);
+		click(By.id("logout"));
+		waitFor(By.id("username"));
+	}
+
+	/** Limits the browser's upload speed, in bytes per second (-1: unlimited), so progress arrives in steps. */
+	private static void throttleUploads(int bytesPerSecond) {
+		browser.executeCdpCommand("Network.emulateNetworkConditions",
+				Map.of("offline", false, "latency", 0, "downloadThroughput", -1, "uploadThroughput", bytesPerSecond));
 	}
 
 	private void open() {
