@@ -45,6 +45,7 @@ wharf:
   state-dir: $work/state
   storage: { mounts: { bench: { type: memory, max-size: 8MB } } }
   filemanager: { thumbnails: { cache-size: $1 } }
+  buildcache: { enabled: false }   # only the file manager is measured (the cache would need a mount)
   security:
     users: [ { name: bench, password: "$hash", roles: [ user ], mounts: { bench: rw } } ]
 YAML

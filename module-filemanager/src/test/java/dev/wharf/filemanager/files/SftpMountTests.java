@@ -167,6 +167,36 @@ class SftpMountTests {
 	}
 
 	@Test
+	void aResumableUploadKeepsItsPiecesOnTheServerAndAppearsOnlyWhenComplete() throws IOException {
+		String name = "upload-" + System.nanoTime() + ".bin";
+		byte[] file = StorageTestSupport.randomBytes(13, 0, 400_000);
+		Answer created = this.api.post("/api/files/upload?path=/remote/" + name)
+			.browser(this.cookie)
+			.header("Tus-Resumable", "1.0.0")
+			.header("Upload-Length", Integer.toString(file.length))
+			.send();
+		assertThat(created.status()).as(created.text()).isEqualTo(201);
+		String location = created.header("Location");
+		assertThat(tusPatch(location, 0, Arrays.copyOf(file, 150_000)).header("Upload-Offset")).isEqualTo("150000");
+		assertThat(SERVED.resolve(name)).as("nothing at the target before the last byte").doesNotExist();
+		assertThat(this.api.get("/api/files/ls?path=/remote/").browser(this.cookie).send().names()).doesNotContain(name)
+			.noneMatch((listed) -> listed.startsWith(".wharf"));
+		Answer last = tusPatch(location, 150_000, Arrays.copyOfRange(file, 150_000, file.length));
+		assertThat(last.status()).as(last.text()).isEqualTo(204);
+		assertThat(Files.readAllBytes(SERVED.resolve(name))).isEqualTo(file);
+	}
+
+	private Answer tusPatch(String location, long offset, byte[] bytes) {
+		return this.api.request("PATCH", location)
+			.browser(this.cookie)
+			.header("Tus-Resumable", "1.0.0")
+			.header("Content-Type", "application/offset+octet-stream")
+			.header("Upload-Offset", Long.toString(offset))
+			.body(bytes)
+			.send();
+	}
+
+	@Test
 	void aServerThatDiesGives502UntilItIsBack() throws Exception {
 		String name = "alive-" + System.nanoTime() + ".txt";
 		assertThat(this.api.post("/api/files/save?path=/remote/" + name).browser(this.cookie).body("here").send().status())

@@ -3,6 +3,7 @@ package dev.wharf.filemanager.session;
 import java.nio.file.Path;
 
 import dev.wharf.core.security.PasswordHashing;
+import dev.wharf.core.testsupport.WharfTestProperties;
 import dev.wharf.filemanager.testsupport.Api;
 import dev.wharf.filemanager.testsupport.Api.Answer;
 import dev.wharf.filemanager.testsupport.FileManagerTestApplication;
@@ -34,8 +35,7 @@ class LoginThrottlingTests {
 
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) {
-		registry.add("wharf.state-dir", () -> temp.resolve("state").toString());
-		registry.add("wharf.storage.mounts.data.type", () -> "memory");
+		WharfTestProperties.memoryMount(registry, temp);
 		registry.add("wharf.security.users[0].name", () -> "dave");
 		registry.add("wharf.security.users[0].password", () -> PasswordHashing.hash(PASSWORD));
 		registry.add("wharf.security.users[0].roles", () -> "user");
