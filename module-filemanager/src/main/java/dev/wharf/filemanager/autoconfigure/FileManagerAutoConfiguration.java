@@ -22,6 +22,8 @@ import dev.wharf.filemanager.search.SearchHandler;
 import dev.wharf.filemanager.session.SessionHandlers;
 import dev.wharf.filemanager.session.TokenHandlers;
 import dev.wharf.filemanager.thumbnail.ThumbnailService;
+import dev.wharf.filemanager.ui.UiAssets;
+import dev.wharf.filemanager.ui.UiFilter;
 import dev.wharf.filemanager.upload.UploadHandlers;
 import dev.wharf.filemanager.zip.ZipHandler;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -36,7 +38,7 @@ import reactor.core.scheduler.Schedulers;
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for the file
  * manager: the Filestash-compatible API under {@code /api/} (files, sessions, API tokens, thumbnails,
  * search, zip, resumable uploads) over the mounts named in {@code wharf.filemanager.mounts}. On unless
- * {@code wharf.filemanager.enabled=false}. The web UI (at {@code /}) is not part of this configuration.
+ * {@code wharf.filemanager.enabled=false}. The web UI is served at {@code /}.
  */
 @AutoConfiguration(afterName = { "dev.wharf.core.autoconfigure.SecurityAutoConfiguration",
 		"dev.wharf.core.autoconfigure.SessionAutoConfiguration" })
@@ -111,6 +113,11 @@ public final class FileManagerAutoConfiguration {
 						new SessionHandlers(authenticator, sessions, callers, tree, audit).handler()),
 				new ApiRoute("/api/tokens", Method.of(Method.GET, Method.POST, Method.DELETE),
 						new TokenHandlers(authenticator, tokens, callers, audit).handler())));
+	}
+
+	@Bean
+	UiFilter fileManagerUi() {
+		return new UiFilter(UiAssets.load(FileManagerAutoConfiguration.class.getClassLoader()));
 	}
 
 }

@@ -195,7 +195,8 @@ public final class SessionHandlers {
 
 	private static ResponseCookie cookie(ServerWebExchange exchange, String value, Duration maxAge) {
 		return ResponseCookie.from(CallerResolver.COOKIE, value)
-			.path("/api/")
+			// Under a base path (or a proxy's X-Forwarded-Prefix) the API is below it, and so is the cookie.
+			.path(exchange.getRequest().getPath().contextPath().value() + "/api/")
 			.httpOnly(true)
 			.sameSite("Strict")
 			.secure(Clients.isSecure(exchange))

@@ -123,10 +123,10 @@ class ListTests extends FileManagerTestBase {
 
 	@Test
 	void pathsOutsideTheApiAreLeftToTheRestOfTheApplication() {
-		// "/" is the web UI's, which is not part of this module: whatever answers, it is not the file API.
-		Answer root = this.api.get("/").send();
-		assertThat(root.status()).isEqualTo(404);
-		assertThat(root.text()).doesNotContain("\"status\":\"error\"");
+		// Paths outside /api/ belong to the web UI ("/") and the rest of the application, not to the file API.
+		Answer other = this.api.get("/elsewhere").send();
+		assertThat(other.status()).isEqualTo(404);
+		assertThat(other.text()).doesNotContain("\"status\":\"error\"");
 	}
 
 }

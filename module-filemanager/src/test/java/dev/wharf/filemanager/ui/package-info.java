@@ -1,0 +1,7 @@
+/**
+ * Tests of the browser UI.
+ */
+@NullMarked
+package dev.wharf.filemanager.ui;
+
+import org.jspecify.annotations.NullMarked;
