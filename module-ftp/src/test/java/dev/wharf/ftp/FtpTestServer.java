@@ -23,7 +23,6 @@ import dev.wharf.core.security.ConfiguredUserDirectory;
 import dev.wharf.core.security.LoginThrottle;
 import dev.wharf.core.security.PasswordHashing;
 import dev.wharf.core.security.SecurityProperties.UserProperties;
-import dev.wharf.core.storage.ByteRange;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.FileEntry;
 import dev.wharf.core.storage.Storage;
@@ -34,6 +33,7 @@ import dev.wharf.core.storage.WriteOptions;
 import dev.wharf.core.storage.local.LocalStorage;
 import dev.wharf.core.storage.memory.MemoryStorage;
 import dev.wharf.core.storage.mount.Mount;
+import dev.wharf.core.testsupport.ForwardingStorage;
 import dev.wharf.ftp.data.PassivePortRange;
 import dev.wharf.ftp.server.FtpServerConfig;
 import dev.wharf.ftp.server.WharfFtpServer;
@@ -263,55 +263,24 @@ public final class FtpTestServer implements AutoCloseable {
 	}
 
 	/** A storage that cannot append, like an object store. */
-	private static final class WithoutAppend implements Storage {
-
-		private final Storage delegate;
+	private static final class WithoutAppend extends ForwardingStorage {
 
 		WithoutAppend(Storage delegate) {
-			this.delegate = delegate;
+			super(delegate);
 		}
 
 		@Override
 		public Set<Capability> capabilities() {
-			Set<Capability> capabilities = EnumSet.copyOf(this.delegate.capabilities());
+			Set<Capability> capabilities = EnumSet.copyOf(delegate().capabilities());
 			capabilities.remove(Capability.APPEND);
 			return capabilities;
 		}
 
 		@Override
-		public Mono<FileEntry> stat(StoragePath path) {
-			return this.delegate.stat(path);
-		}
-
-		@Override
-		public Flux<FileEntry> list(StoragePath directory) {
-			return this.delegate.list(directory);
-		}
-
-		@Override
-		public Flux<DataBuffer> read(StoragePath path, ByteRange range) {
-			return this.delegate.read(path, range);
-		}
-
-		@Override
 		public Mono<FileEntry> write(StoragePath path, Flux<DataBuffer> content, WriteOptions options) {
 			return (options.mode() == WriteMode.APPEND)
-					? Mono.error(new UnsupportedCapabilityException(Capability.APPEND, "scratch")) : this.delegate.write(path, content, options);
-		}
-
-		@Override
-		public Mono<Void> delete(StoragePath path, boolean recursive) {
-			return this.delegate.delete(path, recursive);
-		}
-
-		@Override
-		public Mono<FileEntry> createDirectory(StoragePath path) {
-			return this.delegate.createDirectory(path);
-		}
-
-		@Override
-		public Mono<FileEntry> move(StoragePath source, StoragePath target, boolean replace) {
-			return this.delegate.move(source, target, replace);
+					? Mono.error(new UnsupportedCapabilityException(Capability.APPEND, "scratch"))
+					: delegate().write(path, content, options);
 		}
 
 	}
