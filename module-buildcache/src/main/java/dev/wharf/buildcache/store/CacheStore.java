@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.wharf.core.concurrent.BlockingScheduler;
 import dev.wharf.core.storage.ByteRange;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.FileEntry;
@@ -26,7 +27,6 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * The build cache's entries in one mount: where a key lives (its own name, or a digest of it), how it is
@@ -94,8 +94,8 @@ public final class CacheStore implements AutoCloseable {
 		this.maxEntrySize = settings.maxEntrySize();
 		this.metrics = metrics;
 		this.folders = storage.capabilities().contains(Capability.DIRECTORIES);
-		this.codec = (settings.compression() == Compression.DEFLATE) ? Schedulers.newBoundedElastic(
-				Math.max(2, Runtime.getRuntime().availableProcessors()), 10_000, "wharf-buildcache-deflate", 60, true)
+		this.codec = (settings.compression() == Compression.DEFLATE) ? BlockingScheduler.create(
+				"wharf-buildcache-deflate", Math.max(2, Runtime.getRuntime().availableProcessors()), 10_000)
 				: null;
 		if (settings.maxBytes() > 0 && storage.capabilities().contains(Capability.LIST)) {
 			this.index = new LruIndex(settings.maxBytes(), settings.maxAge().toMillis(), System::currentTimeMillis);

@@ -2,6 +2,7 @@ package dev.wharf.filemanager.autoconfigure;
 
 import java.util.List;
 
+import dev.wharf.core.concurrent.BlockingScheduler;
 import dev.wharf.core.security.AuditLog;
 import dev.wharf.core.security.Authenticator;
 import dev.wharf.core.security.UserDirectory;
@@ -32,7 +33,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for the file
@@ -68,7 +68,7 @@ public final class FileManagerAutoConfiguration {
 		// CPU-bound work: one thread per core and a short queue; past it requests get 503, not a long wait.
 		return new ThumbnailService(thumbnails.size(), thumbnails.maxPixels(), thumbnails.maxFileSize().toBytes(),
 				thumbnails.effectiveCacheBytes(),
-				Schedulers.newBoundedElastic(thumbnails.effectiveThreads(), 64, "wharf-thumbnail", 60, true));
+				BlockingScheduler.create("wharf-thumbnail", thumbnails.effectiveThreads(), 64));
 	}
 
 	@Bean(destroyMethod = "close")

@@ -9,12 +9,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.wharf.core.concurrent.NamedThreads;
 import dev.wharf.core.storage.FileEntry;
 import dev.wharf.core.storage.mount.Mount;
 import dev.wharf.filemanager.auth.AuthenticatedHandler;
@@ -64,15 +62,8 @@ public final class ZipHandler implements AuthenticatedHandler, AutoCloseable {
 	public ZipHandler(MountTree tree, int maxConcurrent) {
 		this.tree = tree;
 		this.slots = new Semaphore(maxConcurrent);
-		AtomicInteger threads = new AtomicInteger();
-		ThreadPoolExecutor executor = new ThreadPoolExecutor(maxConcurrent, maxConcurrent, 60, TimeUnit.SECONDS,
-				new LinkedBlockingQueue<>(), task -> {
-					Thread thread = new Thread(task, "wharf-zip-" + threads.incrementAndGet());
-					thread.setDaemon(true);
-					return thread;
-				});
-		executor.allowCoreThreadTimeOut(true);
-		this.workers = executor;
+		this.workers = NamedThreads.pool("wharf-zip", maxConcurrent, Integer.MAX_VALUE,
+				new ThreadPoolExecutor.AbortPolicy());
 	}
 
 	@Override

@@ -1,7 +1,6 @@
 package dev.wharf.ftp.data;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -12,6 +11,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.wharf.core.concurrent.BlockingScheduler;
 import dev.wharf.ftp.tls.FtpTls;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -88,7 +88,8 @@ public final class DataConnections implements AutoCloseable {
 		this.tls = tls;
 		// One thread of its own accepts passive connections, so a burst of transfers cannot delay them.
 		this.loops = LoopResources.create("wharf-ftp-data", 1, eventLoops, true);
-		this.files = Schedulers.newBoundedElastic(Math.max(2, eventLoops), 10_000, "wharf-ftp-files", 60, true);
+		int fileThreads = Math.max(2, eventLoops);
+		this.files = BlockingScheduler.create("wharf-ftp-files", fileThreads, fileThreads * 10_000);
 	}
 
 	/** How long a client may take to connect, and a connection may go without progress. */

@@ -3,11 +3,9 @@ package dev.wharf.ftp.server;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.wharf.core.concurrent.NamedThreads;
 import dev.wharf.core.security.AuditLog;
 import dev.wharf.core.security.Authenticator;
 import dev.wharf.ftp.command.WharfCommandFactory;
@@ -99,15 +97,7 @@ public final class WharfFtpServer implements SmartLifecycle {
 	}
 
 	private static ExecutorService commandThreads(int threads) {
-		AtomicInteger count = new AtomicInteger();
-		ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
-				new LinkedBlockingQueue<>(), task -> {
-					Thread thread = new Thread(task, "wharf-ftp-command-" + count.incrementAndGet());
-					thread.setDaemon(true);
-					return thread;
-				});
-		executor.allowCoreThreadTimeOut(true);
-		return executor;
+		return NamedThreads.pool("wharf-ftp-command", threads, Integer.MAX_VALUE, new ThreadPoolExecutor.AbortPolicy());
 	}
 
 	@Override

@@ -3,6 +3,7 @@ package dev.wharf.core.autoconfigure;
 import java.io.IOException;
 import java.nio.file.Path;
 
+import dev.wharf.core.concurrent.BlockingScheduler;
 import dev.wharf.core.config.InvalidConfigurationException;
 import dev.wharf.core.config.PlatformProperties;
 import dev.wharf.core.security.AuditLog;
@@ -18,7 +19,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import reactor.core.scheduler.Scheduler;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for users and
@@ -63,7 +63,7 @@ public final class SecurityAutoConfiguration {
 	Authenticator authenticator(UserDirectory directory, LoginThrottle throttle, AuditLog audit) {
 		// Password checks are CPU-bound: one thread per core, and a short queue so a flood is refused, not queued.
 		int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
-		Scheduler hashing = Schedulers.newBoundedElastic(threads, 256, "wharf-auth", 60, true);
+		Scheduler hashing = BlockingScheduler.create("wharf-auth", threads, threads * 256);
 		return new Authenticator(directory, throttle, audit, hashing);
 	}
 

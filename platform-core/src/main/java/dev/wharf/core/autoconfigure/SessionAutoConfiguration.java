@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 
+import dev.wharf.core.concurrent.BlockingScheduler;
 import dev.wharf.core.config.PlatformProperties;
 import dev.wharf.core.session.ApiTokenStore;
 import dev.wharf.core.session.ApiTokens;
@@ -16,7 +17,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for sessions
@@ -44,7 +44,7 @@ public final class SessionAutoConfiguration {
 	ApiTokenStore apiTokenStore(PlatformProperties platform) {
 		Path file = Path.of(platform.stateDir()).toAbsolutePath().normalize().resolve(FileApiTokenStore.FILE_NAME);
 		// Token changes are rare and small: one thread is plenty, and it never runs on an event loop.
-		return new FileApiTokenStore(file, Schedulers.newBoundedElastic(1, 1000, "wharf-api-tokens", 60, true),
+		return new FileApiTokenStore(file, BlockingScheduler.create("wharf-api-tokens", 1, 1000),
 				Duration.ofSeconds(5));
 	}
 

@@ -22,6 +22,7 @@ import java.util.EnumSet;
 import java.util.Set;
 import java.util.UUID;
 
+import dev.wharf.core.concurrent.BlockingScheduler;
 import dev.wharf.core.storage.AlreadyExistsException;
 import dev.wharf.core.storage.ByteRange;
 import dev.wharf.core.storage.Capability;
@@ -43,7 +44,6 @@ import org.springframework.core.io.buffer.DataBuffer;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * A folder on this host as a {@link Storage}. Writes go to a temporary file in the target's own folder and
@@ -83,7 +83,7 @@ public final class LocalStorage implements Storage {
 		this.mount = mount;
 		this.paths = new RootedPaths(root);
 		this.syncWrites = syncWrites;
-		this.io = Schedulers.newBoundedElastic(ioThreads, 100_000, "wharf-local-" + mount, 60, true);
+		this.io = BlockingScheduler.create("wharf-local-" + mount, ioThreads, ioThreads * 100_000);
 	}
 
 	@Override

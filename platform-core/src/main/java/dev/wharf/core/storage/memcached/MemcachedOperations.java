@@ -10,20 +10,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
+import dev.wharf.core.concurrent.NamedThreads;
 import dev.wharf.core.storage.BackendUnavailableException;
 import dev.wharf.core.storage.QuotaExceededException;
 import dev.wharf.core.storage.StorageException;
@@ -105,11 +103,9 @@ final class MemcachedOperations implements AutoCloseable {
 		int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
 		// Callbacks only hand a result to Reactor; a full queue runs them on spymemcached's I/O thread
 		// rather than losing one (spymemcached would throw the rejection on its I/O thread).
-		ThreadPoolExecutor callbacks = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
-				new LinkedBlockingQueue<>(100_000), named("wharf-memcached-" + mount),
+		ThreadPoolExecutor callbacks = NamedThreads.pool("wharf-memcached-" + mount, threads, 100_000,
 				new ThreadPoolExecutor.CallerRunsPolicy());
-		callbacks.allowCoreThreadTimeOut(true);
-		ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, named("wharf-memcached-timer-" + mount));
+		ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, NamedThreads.daemon("wharf-memcached-timer-" + mount));
 		timer.setRemoveOnCancelPolicy(true);
 		ConnectionFactory factory = new ConnectionFactoryBuilder().setProtocol(Protocol.BINARY)
 			.setLocatorType(Locator.CONSISTENT)
@@ -388,15 +384,6 @@ final class MemcachedOperations implements AutoCloseable {
 			this.callbacks.shutdown();
 			this.timer.shutdownNow();
 		}
-	}
-
-	private static ThreadFactory named(String prefix) {
-		AtomicInteger count = new AtomicInteger();
-		return runnable -> {
-			Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
-			thread.setDaemon(true);
-			return thread;
-		};
 	}
 
 	/** Lets exactly one of completion, time-out and cancellation decide an operation's outcome. */

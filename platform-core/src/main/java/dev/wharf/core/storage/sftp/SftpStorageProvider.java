@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import dev.wharf.core.concurrent.BlockingScheduler;
 import dev.wharf.core.config.InvalidConfigurationException;
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.StorageException;
@@ -26,7 +27,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.scheduler.Scheduler;
-import reactor.core.scheduler.Schedulers;
 import reactor.util.context.Context;
 
 /**
@@ -67,8 +67,8 @@ public final class SftpStorageProvider implements StorageProvider {
 			KeyProvider key = privateKey(properties);
 			SftpConnector connector = new SftpConnector(mount, properties.host(), properties.port(), verifier,
 					properties.root(), properties.connectTimeout(), properties.readTimeout(), properties.keepAlive());
-			Scheduler io = Schedulers.newBoundedElastic(properties.effectiveIoThreads(), 100_000, "wharf-sftp-" + mount,
-					60, true);
+			Scheduler io = BlockingScheduler.create("wharf-sftp-" + mount, properties.effectiveIoThreads(),
+					properties.effectiveIoThreads() * 100_000);
 			Duration wait = properties.connectTimeout().plus(properties.readTimeout().multipliedBy(4));
 			if (properties.credentials() == SftpStorageProperties.CredentialsMode.PASSTHROUGH) {
 				SftpPools pools = SftpPools.passthrough(connector, properties.maxUsers(), properties.poolSize(),
