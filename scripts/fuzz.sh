@@ -23,6 +23,7 @@ targets=(
 	"platform-core dev.wharf.core.storage.StoragePathFuzzTests#parseUtf8"
 	"platform-core dev.wharf.core.storage.PercentDecodingFuzzTests#decodeQueryValue"
 	"platform-core dev.wharf.core.storage.local.LocalStorageFuzzTests#staysInRoot"
+	"platform-core dev.wharf.core.web.RangeHeaderFuzzTests#evaluate"
 	"module-buildcache dev.wharf.buildcache.store.CacheKeyFuzzTests#parse"
 	"module-buildcache dev.wharf.buildcache.access.CacheAuthenticatorFuzzTests#subjectAttribute"
 )

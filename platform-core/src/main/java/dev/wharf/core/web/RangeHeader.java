@@ -33,7 +33,7 @@ public final class RangeHeader {
 	 * range is satisfiable (416); otherwise the ranges to send, sorted, merged, each inside the representation
 	 */
 	public static @Nullable List<ByteRange> evaluate(String header, long length, int maxRanges) {
-		if (!header.regionMatches(true, 0, UNIT, 0, UNIT.length())) {
+		if (!startsWithUnit(header)) {
 			return null;
 		}
 		List<long[]> specs = parse(header, maxRanges);
@@ -102,18 +102,21 @@ public final class RangeHeader {
 				break;
 			}
 			long first = -1;
+			int firstStart = i;
+			int firstEnd = i;
 			if (header.charAt(i) != '-') {
-				int digitsEnd = digits(header, i);
-				if (digitsEnd == i) {
+				firstEnd = digits(header, i);
+				if (firstEnd == i) {
 					return null;
 				}
-				first = number(header, i, digitsEnd);
-				i = digitsEnd;
+				first = number(header, i, firstEnd);
+				i = firstEnd;
 			}
 			if (i >= end || header.charAt(i) != '-') {
 				return null;
 			}
 			i++;
+			int lastStart = i;
 			int digitsEnd = digits(header, i);
 			long last = -1;
 			if (digitsEnd > i) {
@@ -130,7 +133,8 @@ public final class RangeHeader {
 				specs.add(new long[] { -last - 1, -1 });
 			}
 			else {
-				if (last >= 0 && last < first) {
+				// Compared as written: both may be past Long.MAX_VALUE, where the saturated values are equal.
+				if (last >= 0 && compareDigits(header, lastStart, digitsEnd, firstStart, firstEnd) < 0) {
 					return null;
 				}
 				specs.add(new long[] { first, last });
@@ -146,6 +150,20 @@ public final class RangeHeader {
 		return specs.isEmpty() ? null : specs;
 	}
 
+	/** Whether the header starts with {@code bytes=} in any ASCII case (not Unicode case folding: 'ſ' is no 's'). */
+	private static boolean startsWithUnit(String header) {
+		if (header.length() < UNIT.length()) {
+			return false;
+		}
+		for (int i = 0; i < UNIT.length(); i++) {
+			char c = header.charAt(i);
+			if (((c >= 'A' && c <= 'Z') ? (char) (c + ('a' - 'A')) : c) != UNIT.charAt(i)) {
+				return false;
+			}
+		}
+		return true;
+	}
+
 	private static int skipSpaces(String s, int i) {
 		while (i < s.length() && (s.charAt(i) == ' ' || s.charAt(i) == '\t')) {
 			i++;
@@ -158,6 +176,27 @@ public final class RangeHeader {
 			i++;
 		}
 		return i;
+	}
+
+	/** Compares two runs of decimal digits by value, however long they are. */
+	private static int compareDigits(String s, int aFrom, int aTo, int bFrom, int bTo) {
+		while (aFrom < aTo - 1 && s.charAt(aFrom) == '0') {
+			aFrom++;
+		}
+		while (bFrom < bTo - 1 && s.charAt(bFrom) == '0') {
+			bFrom++;
+		}
+		int byLength = Integer.compare(aTo - aFrom, bTo - bFrom);
+		if (byLength != 0) {
+			return byLength;
+		}
+		for (int i = 0; i < aTo - aFrom; i++) {
+			int byDigit = Character.compare(s.charAt(aFrom + i), s.charAt(bFrom + i));
+			if (byDigit != 0) {
+				return byDigit;
+			}
+		}
+		return 0;
 	}
 
 	/** The number in s[from, to), saturated at Long.MAX_VALUE (a range past any file is still a range). */
