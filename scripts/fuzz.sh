@@ -24,6 +24,8 @@ targets=(
 	"platform-core dev.wharf.core.storage.PercentDecodingFuzzTests#decodeQueryValue"
 	"platform-core dev.wharf.core.storage.local.LocalStorageFuzzTests#staysInRoot"
 	"platform-core dev.wharf.core.web.RangeHeaderFuzzTests#evaluate"
+	"module-filemanager dev.wharf.filemanager.http.QueryFuzzTests#parse"
+	"module-filemanager dev.wharf.filemanager.http.QueryFuzzTests#encodedValuesComeBackUnchanged"
 	"module-buildcache dev.wharf.buildcache.store.CacheKeyFuzzTests#parse"
 	"module-buildcache dev.wharf.buildcache.access.CacheAuthenticatorFuzzTests#subjectAttribute"
 )
