@@ -99,7 +99,7 @@ public final class DownloadHandler implements AuthenticatedHandler {
 		headers.set(HttpHeaders.ACCEPT_RANGES, "bytes");
 		headers.set("Content-Security-Policy", CONTENT_SECURITY_POLICY);
 		headers.set(ApiResponses.X_CONTENT_TYPE_OPTIONS, ApiResponses.NOSNIFF);
-		if (Conditions.noneMatch(request, etag) || Conditions.notModifiedSince(request, entry.lastModified())) {
+		if (Conditions.notModified(request, etag, entry.lastModified())) {
 			response.setStatusCode(HttpStatus.NOT_MODIFIED);
 			return response.setComplete();
 		}

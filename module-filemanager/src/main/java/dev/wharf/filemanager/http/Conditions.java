@@ -3,12 +3,16 @@ package dev.wharf.filemanager.http;
 import java.time.Instant;
 import java.util.List;
 
+import dev.wharf.core.web.EntityTags;
+import dev.wharf.core.web.Preconditions;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 
 /**
- * Conditional request headers ({@code If-None-Match}, {@code If-Modified-Since}, {@code If-Range},
- * {@code If-Unmodified-Since}) evaluated as RFC 9110 says, for entity tags and modification times the
- * handlers compute themselves. Malformed dates are ignored, as the RFC asks.
+ * The conditional request headers of the file manager ({@code If-None-Match}, {@code If-Modified-Since},
+ * {@code If-Range}, {@code If-Unmodified-Since}), read from Spring's request headers and evaluated by
+ * platform-core's {@link Preconditions}, so the file manager and the static server follow the same rules
+ * (RFC 9110, section 13: precedence, weak and strong comparison, invalid dates ignored).
  */
 public final class Conditions {
 
@@ -16,42 +20,28 @@ public final class Conditions {
 	}
 
 	/**
-	 * Whether {@code If-None-Match} names the current entity tag (or {@code *}), so the answer is
-	 * {@code 304 Not Modified}. Weak comparison, as the RFC asks for this header.
+	 * Whether {@code If-None-Match} names the current entity tag (or is {@code *}), so the answer is
+	 * {@code 304 Not Modified}. Uses weak comparison.
 	 * @param headers the request headers
 	 * @param etag the current entity tag, quoted
 	 * @return whether the client already has it
 	 */
 	public static boolean noneMatch(HttpHeaders headers, String etag) {
-		List<String> values = headers.get(HttpHeaders.IF_NONE_MATCH);
-		if (values == null) {
-			return false;
-		}
-		String opaque = opaque(etag);
-		for (String value : values) {
-			for (String candidate : value.split(",")) {
-				String tag = candidate.trim();
-				if (tag.equals("*") || opaque(tag).equals(opaque)) {
-					return true;
-				}
-			}
-		}
-		return false;
+		String ifNoneMatch = list(headers, HttpHeaders.IF_NONE_MATCH);
+		return ifNoneMatch != null && EntityTags.matches(ifNoneMatch, etag, true);
 	}
 
 	/**
-	 * Whether the client's copy is current by date: {@code If-Modified-Since} at or after the last
-	 * modification (to the second), and no {@code If-None-Match} (which takes precedence).
+	 * Whether the client's copy is current: {@code If-None-Match} names the tag, or, without that header,
+	 * {@code If-Modified-Since} is at or after the last modification (to the second).
 	 * @param headers the request headers
+	 * @param etag the current entity tag, quoted
 	 * @param lastModified the current modification time
 	 * @return whether to answer {@code 304 Not Modified}
 	 */
-	public static boolean notModifiedSince(HttpHeaders headers, Instant lastModified) {
-		if (headers.containsHeader(HttpHeaders.IF_NONE_MATCH)) {
-			return false;
-		}
-		long since = date(headers, HttpHeaders.IF_MODIFIED_SINCE);
-		return since >= 0 && lastModified.getEpochSecond() <= since / 1000;
+	public static boolean notModified(HttpHeaders headers, String etag, Instant lastModified) {
+		return Preconditions.evaluate(null, null, list(headers, HttpHeaders.IF_NONE_MATCH),
+				headers.getFirst(HttpHeaders.IF_MODIFIED_SINCE), etag, lastModified) == Preconditions.Outcome.NOT_MODIFIED;
 	}
 
 	/**
@@ -61,8 +51,8 @@ public final class Conditions {
 	 * @return whether to answer {@code 412 Precondition Failed}
 	 */
 	public static boolean modifiedSince(HttpHeaders headers, Instant lastModified) {
-		long since = date(headers, HttpHeaders.IF_UNMODIFIED_SINCE);
-		return since >= 0 && lastModified.getEpochSecond() > since / 1000;
+		String ifUnmodifiedSince = headers.getFirst(HttpHeaders.IF_UNMODIFIED_SINCE);
+		return ifUnmodifiedSince != null && Preconditions.modifiedSince(ifUnmodifiedSince, lastModified);
 	}
 
 	/**
@@ -75,15 +65,7 @@ public final class Conditions {
 	 */
 	public static boolean rangeStillValid(HttpHeaders headers, String etag, Instant lastModified) {
 		String ifRange = headers.getFirst(HttpHeaders.IF_RANGE);
-		if (ifRange == null) {
-			return true;
-		}
-		ifRange = ifRange.trim();
-		if (ifRange.startsWith("\"") || ifRange.startsWith("W/")) {
-			return ifRange.equals(etag);
-		}
-		long date = date(headers, HttpHeaders.IF_RANGE);
-		return date >= 0 && lastModified.getEpochSecond() == date / 1000;
+		return ifRange == null || Preconditions.ifRangeHolds(ifRange, etag, lastModified);
 	}
 
 	/**
@@ -95,17 +77,10 @@ public final class Conditions {
 		return headers.containsHeader(HttpHeaders.IF_UNMODIFIED_SINCE);
 	}
 
-	private static String opaque(String tag) {
-		return tag.startsWith("W/") ? tag.substring(2) : tag;
-	}
-
-	private static long date(HttpHeaders headers, String name) {
-		try {
-			return headers.getFirstDate(name);
-		}
-		catch (IllegalArgumentException ex) {
-			return -1;
-		}
+	/** A list header's lines joined as one value (RFC 9110, section 5.3), or {@code null} if absent. */
+	private static @Nullable String list(HttpHeaders headers, String name) {
+		List<String> values = headers.get(name);
+		return (values == null || values.isEmpty()) ? null : String.join(", ", values);
 	}
 
 }

@@ -82,7 +82,7 @@ public final class ThumbnailService implements AutoCloseable {
 		headers.set(HttpHeaders.CACHE_CONTROL, "private, no-cache");
 		headers.set(ApiResponses.X_CONTENT_TYPE_OPTIONS, ApiResponses.NOSNIFF);
 		HttpHeaders request = exchange.getRequest().getHeaders();
-		if (Conditions.noneMatch(request, etag) || Conditions.notModifiedSince(request, entry.lastModified())) {
+		if (Conditions.notModified(request, etag, entry.lastModified())) {
 			response.setStatusCode(HttpStatus.NOT_MODIFIED);
 			return response.setComplete();
 		}

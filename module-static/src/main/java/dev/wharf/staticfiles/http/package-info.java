@@ -1,5 +1,5 @@
 /**
- * HTTP rules of static serving that need no server: ranges, entity tags, preconditions, content codings, dates, gzip.
+ * HTTP rules of static serving that need no server: content codings and gzip.
  */
 @NullMarked
 package dev.wharf.staticfiles.http;

@@ -7,8 +7,8 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.wharf.core.storage.StoragePath;
-import dev.wharf.staticfiles.http.EntityTags;
-import dev.wharf.staticfiles.http.HttpDates;
+import dev.wharf.core.web.EntityTags;
+import dev.wharf.core.web.HttpDates;
 import org.jspecify.annotations.Nullable;
 
 /**

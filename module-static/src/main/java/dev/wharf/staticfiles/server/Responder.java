@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 import dev.wharf.core.storage.ByteRange;
+import dev.wharf.core.web.HttpDates;
+import dev.wharf.core.web.Preconditions;
+import dev.wharf.core.web.RangeHeader;
 import dev.wharf.staticfiles.http.AcceptEncoding;
 import dev.wharf.staticfiles.http.Gzip;
-import dev.wharf.staticfiles.http.HttpDates;
-import dev.wharf.staticfiles.http.Preconditions;
-import dev.wharf.core.web.RangeHeader;
 import dev.wharf.staticfiles.resolve.Representation;
 import dev.wharf.staticfiles.resolve.ResolvedFile;
 import dev.wharf.staticfiles.resolve.StoredFile;

@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.wharf.staticfiles.http.HttpDates;
+import dev.wharf.core.web.HttpDates;
 import dev.wharf.staticfiles.server.RawHttp.Response;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

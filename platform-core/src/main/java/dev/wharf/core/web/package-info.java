@@ -1,6 +1,7 @@
 /**
- * HTTP server fixes that every HTTP module needs, applied to the shared WebFlux server, and what modules that
- * route requests ahead of WebFlux share (the order of their routes, the raw request target).
+ * HTTP server fixes that every HTTP module needs, applied to the shared WebFlux server; what modules that
+ * route requests ahead of WebFlux share (the order of their routes, the raw request target); and the HTTP
+ * rules every module evaluates the same way (ranges, entity tags, preconditions, dates, TLS policy).
  */
 @NullMarked
 package dev.wharf.core.web;

@@ -1,4 +1,4 @@
-package dev.wharf.staticfiles.http;
+package dev.wharf.core.web;
 
 import java.time.Instant;
 

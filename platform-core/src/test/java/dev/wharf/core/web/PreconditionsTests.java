@@ -1,8 +1,8 @@
-package dev.wharf.staticfiles.http;
+package dev.wharf.core.web;
 
 import java.time.Instant;
 
-import dev.wharf.staticfiles.http.Preconditions.Outcome;
+import dev.wharf.core.web.Preconditions.Outcome;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

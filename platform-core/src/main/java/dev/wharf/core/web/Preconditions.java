@@ -1,4 +1,4 @@
-package dev.wharf.staticfiles.http;
+package dev.wharf.core.web;
 
 import java.time.Instant;
 
@@ -49,11 +49,8 @@ public final class Preconditions {
 				return Outcome.FAILED;
 			}
 		}
-		else if (ifUnmodifiedSince != null) {
-			Instant since = HttpDates.parse(ifUnmodifiedSince);
-			if (since != null && lastModified.getEpochSecond() > since.getEpochSecond()) {
-				return Outcome.FAILED;
-			}
+		else if (ifUnmodifiedSince != null && modifiedSince(ifUnmodifiedSince, lastModified)) {
+			return Outcome.FAILED;
 		}
 		if (ifNoneMatch != null) {
 			return EntityTags.matches(ifNoneMatch, etag, true) ? Outcome.NOT_MODIFIED : Outcome.PROCEED;
@@ -65,6 +62,17 @@ public final class Preconditions {
 			}
 		}
 		return Outcome.PROCEED;
+	}
+
+	/**
+	 * Whether an {@code If-Unmodified-Since} condition fails: the representation changed after the date.
+	 * @param ifUnmodifiedSince the header's value
+	 * @param lastModified the representation's modification time
+	 * @return whether to answer 412; {@code false} for an invalid date, which is ignored
+	 */
+	public static boolean modifiedSince(String ifUnmodifiedSince, Instant lastModified) {
+		Instant since = HttpDates.parse(ifUnmodifiedSince);
+		return since != null && lastModified.getEpochSecond() > since.getEpochSecond();
 	}
 
 	/**

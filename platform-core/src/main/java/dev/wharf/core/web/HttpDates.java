@@ -1,4 +1,4 @@
-package dev.wharf.staticfiles.http;
+package dev.wharf.core.web;
 
 import java.time.Instant;
 import java.util.Date;
@@ -14,6 +14,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe.
  */
 public final class HttpDates {
+
+	/** Longer than any HTTP date, even with the spaces lenient parsing skips; longer values are invalid. */
+	private static final int MAX_LENGTH = 64;
 
 	private static volatile Now now = new Now(-1, AsciiString.EMPTY_STRING);
 
@@ -35,7 +38,8 @@ public final class HttpDates {
 	 * @return the instant, or {@code null} if it is not a valid date (the header is then ignored)
 	 */
 	public static @Nullable Instant parse(@Nullable CharSequence value) {
-		if (value == null) {
+		if (value == null || value.length() > MAX_LENGTH) {
+			// Netty's parser throws past 64 characters rather than answering "not a date".
 			return null;
 		}
 		Date date = DateFormatter.parseHttpDate(value);

@@ -1,4 +1,4 @@
-package dev.wharf.staticfiles.http;
+package dev.wharf.core.web;
 
 import java.time.Instant;
 
@@ -55,7 +55,8 @@ public final class EntityTags {
 	public static boolean matches(String header, String tag, boolean weakComparison) {
 		boolean tagWeak = tag.startsWith(WEAK_PREFIX);
 		if (tagWeak && !weakComparison) {
-			return false;
+			// Only '*' (any current representation) holds for a weak tag under strong comparison.
+			return header.strip().equals("*");
 		}
 		String opaque = tagWeak ? tag.substring(WEAK_PREFIX.length()) : tag;
 		int i = 0;

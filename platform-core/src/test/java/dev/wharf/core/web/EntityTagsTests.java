@@ -1,4 +1,4 @@
-package dev.wharf.staticfiles.http;
+package dev.wharf.core.web;
 
 import java.time.Instant;
 
@@ -24,9 +24,10 @@ class EntityTagsTests {
 
 	@ParameterizedTest
 	@CsvSource(delimiter = '|', value = {
-			// header | tag | weak comparison matches | strong comparison matches
+			// header | tag | weak comparison matches | strong comparison matches ("*" is any current representation,
+			// RFC 9110 section 13.1.1, so it holds for a weak tag too)
 			"\"a\"|\"a\"|true|true", "W/\"a\"|\"a\"|true|false", "\"a\"|W/\"a\"|true|false", "W/\"a\"|W/\"a\"|true|false",
-			"\"b\", \"a\"|\"a\"|true|true", "\"b\",W/\"a\"|\"a\"|true|false", "*|\"a\"|true|true", "*|W/\"a\"|true|false",
+			"\"b\", \"a\"|\"a\"|true|true", "\"b\",W/\"a\"|\"a\"|true|false", "*|\"a\"|true|true", "*|W/\"a\"|true|true",
 			"\"b\"|\"a\"|false|false", "\"a,b\"|\"a\"|false|false", "\"a,b\"|\"a,b\"|true|true", "a|\"a\"|true|true",
 			"\"ab\"|\"a\"|false|false", "\"a|\"a\"|false|false", "W/|\"a\"|false|false", "  ,  |\"a\"|false|false" })
 	void matching(String header, String tag, boolean weak, boolean strong) {
