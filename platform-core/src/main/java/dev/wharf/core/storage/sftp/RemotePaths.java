@@ -66,7 +66,17 @@ final class RemotePaths {
 		if (path.isRoot()) {
 			return this.root;
 		}
-		String real = engine.canonicalize(lexical(path));
+		return confine(path, engine.canonicalize(lexical(path)));
+	}
+
+	/**
+	 * Checks the server's {@code realpath} answer for a storage path.
+	 * @param path the storage path
+	 * @param real the canonical server path the server gave for it
+	 * @return {@code real}
+	 * @throws AccessDeniedException if it is outside the root
+	 */
+	String confine(StoragePath path, String real) throws AccessDeniedException {
 		if (!contains(real)) {
 			throw new AccessDeniedException("Link leads out of the mount: " + path);
 		}

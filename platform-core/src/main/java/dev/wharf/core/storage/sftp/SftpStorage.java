@@ -142,17 +142,18 @@ public final class SftpStorage implements Storage {
 
 	private List<FileEntry> listing(SftpConnection connection, StoragePath directory) throws IOException {
 		SFTPEngine engine = connection.engine();
-		String folder = connection.paths().real(engine, directory);
-		List<RemoteResourceInfo> children;
+		RemoteFolders.Listing listing;
 		try {
-			children = RemoteFolders.list(engine, folder);
+			listing = RemoteFolders.list(engine, connection.paths(), directory);
 		}
 		catch (SFTPException ex) {
-			if (!SftpErrors.isConnectionFailure(ex) && isNotFolder(engine, folder)) {
+			if (!SftpErrors.isConnectionFailure(ex) && isNotFolder(engine, connection.paths().lexical(directory))) {
 				throw new ConflictException("Not a folder: " + directory, ex);
 			}
 			throw ex;
 		}
+		String folder = listing.folder();
+		List<RemoteResourceInfo> children = listing.entries();
 		List<FileEntry> entries = new ArrayList<>(children.size());
 		for (RemoteResourceInfo child : children) {
 			String name = child.getName();

@@ -219,6 +219,32 @@ class SftpStorageTests {
 	}
 
 	@Test
+	void pipelinedListingsSeeEveryEntryOfBigFoldersAndFoldersBehindLinks() throws Exception {
+		// OpenSSH answers READDIR with at most 100 names: 250 entries take several answers, two in flight.
+		Path big = Files.createDirectories(this.root.resolve("real/big"));
+		for (int i = 0; i < 250; i++) {
+			Files.writeString(big.resolve("file-" + i), "x");
+		}
+		Files.createSymbolicLink(this.root.resolve("via"), Path.of("real"));
+		Files.writeString(this.root.resolve("plain.txt"), "not a folder");
+		try (SftpStorage storage = SftpTestMounts.create(keyLogin(), "pool-size", "1")) {
+			for (String folder : List.of("/real/big", "/via/big")) {
+				List<String> names = storage.list(path(folder)).map(FileEntry::name).collectList().block(TIMEOUT);
+				assertThat(names).as(folder).hasSize(250).doesNotHaveDuplicates()
+					.allMatch(name -> name.startsWith("file-"));
+				assertThat(storage.list(path(folder)).blockFirst(TIMEOUT).path().toString()).startsWith(folder + "/");
+			}
+			assertThatThrownBy(() -> storage.list(path("/plain.txt")).collectList().block(TIMEOUT))
+				.isInstanceOf(ConflictException.class);
+			assertThatThrownBy(() -> storage.list(path("/missing")).collectList().block(TIMEOUT))
+				.isInstanceOf(NotFoundException.class);
+			// The one connection still answers in order after the discarded handles and unread answers.
+			assertThat(storage.list(path("/real")).map(FileEntry::name).collectList().block(TIMEOUT))
+				.containsExactly("big");
+		}
+	}
+
+	@Test
 	void idleConnectionsAreClosedAndReopenedOnUse() {
 		try (SftpStorage storage = SftpTestMounts.create(keyLogin(), "idle-timeout", "1s")) {
 			storage.stat(StoragePath.root()).block(TIMEOUT);
