@@ -3,6 +3,7 @@ package dev.wharf.core.autoconfigure;
 import java.nio.file.Path;
 
 import dev.wharf.core.config.InvalidConfigurationException;
+import dev.wharf.core.storage.NotFoundException;
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.WriteOptions;
 import dev.wharf.core.storage.metrics.MeteredStorage;
@@ -23,6 +24,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static dev.wharf.core.storage.StorageTestSupport.TIMEOUT;
 import static dev.wharf.core.storage.StorageTestSupport.content;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Tests for {@link StorageAutoConfiguration}.
@@ -121,6 +123,17 @@ class StorageAutoConfigurationTests {
 					.timer()
 					.count()).isEqualTo(1);
 				assertThat(meters.get("wharf.storage.bytes").tags("direction", "written").counter().count()).isEqualTo(5);
+				mount.storage().write(StoragePath.parse("/m"), content("6"), WriteOptions.replace()).block(TIMEOUT);
+				assertThatThrownBy(() -> mount.storage().stat(StoragePath.parse("/missing")).block(TIMEOUT))
+					.isInstanceOf(NotFoundException.class);
+				assertThat(meters.get("wharf.storage.operations")
+					.tags("mount", "scratch", "operation", "write", "outcome", "success")
+					.timer()
+					.count()).isEqualTo(2);
+				assertThat(meters.get("wharf.storage.operations")
+					.tags("mount", "scratch", "operation", "stat", "outcome", "not_found")
+					.timer()
+					.count()).isEqualTo(1);
 			});
 	}
 

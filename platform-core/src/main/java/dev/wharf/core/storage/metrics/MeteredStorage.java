@@ -40,7 +40,23 @@ public final class MeteredStorage implements Storage {
 
 	private final Counter bytesWritten;
 
-	private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+	private final Operation stat = new Operation("stat");
+
+	private final Operation list = new Operation("list");
+
+	private final Operation read = new Operation("read");
+
+	private final Operation write = new Operation("write");
+
+	private final Operation delete = new Operation("delete");
+
+	private final Operation mkdir = new Operation("mkdir");
+
+	private final Operation mkdirs = new Operation("mkdirs");
+
+	private final Operation move = new Operation("move");
+
+	private final Operation copy = new Operation("copy");
 
 	/**
 	 * Wraps a storage.
@@ -80,49 +96,49 @@ public final class MeteredStorage implements Storage {
 
 	@Override
 	public Mono<FileEntry> stat(StoragePath path) {
-		return timed("stat", this.delegate.stat(path));
+		return timed(this.stat, this.delegate.stat(path));
 	}
 
 	@Override
 	public Flux<FileEntry> list(StoragePath directory) {
-		return timed("list", this.delegate.list(directory));
+		return timed(this.list, this.delegate.list(directory));
 	}
 
 	@Override
 	public Flux<DataBuffer> read(StoragePath path, ByteRange range) {
-		return timed("read",
+		return timed(this.read,
 				this.delegate.read(path, range).doOnNext(buffer -> this.bytesRead.increment(buffer.readableByteCount())));
 	}
 
 	@Override
 	public Mono<FileEntry> write(StoragePath path, Flux<DataBuffer> content, WriteOptions options) {
-		return timed("write", this.delegate.write(path,
+		return timed(this.write, this.delegate.write(path,
 				content.doOnNext(buffer -> this.bytesWritten.increment(buffer.readableByteCount())), options));
 	}
 
 	@Override
 	public Mono<Void> delete(StoragePath path, boolean recursive) {
-		return timed("delete", this.delegate.delete(path, recursive));
+		return timed(this.delete, this.delegate.delete(path, recursive));
 	}
 
 	@Override
 	public Mono<FileEntry> createDirectory(StoragePath path) {
-		return timed("mkdir", this.delegate.createDirectory(path));
+		return timed(this.mkdir, this.delegate.createDirectory(path));
 	}
 
 	@Override
 	public Mono<FileEntry> createDirectories(StoragePath path) {
-		return timed("mkdirs", this.delegate.createDirectories(path));
+		return timed(this.mkdirs, this.delegate.createDirectories(path));
 	}
 
 	@Override
 	public Mono<FileEntry> move(StoragePath source, StoragePath target, boolean replace) {
-		return timed("move", this.delegate.move(source, target, replace));
+		return timed(this.move, this.delegate.move(source, target, replace));
 	}
 
 	@Override
 	public Mono<FileEntry> copy(StoragePath source, StoragePath target, boolean replace) {
-		return timed("copy", this.delegate.copy(source, target, replace));
+		return timed(this.copy, this.delegate.copy(source, target, replace));
 	}
 
 	@Override
@@ -150,21 +166,21 @@ public final class MeteredStorage implements Storage {
 		return "Metered" + this.delegate;
 	}
 
-	private <T> Mono<T> timed(String operation, Mono<T> mono) {
+	private <T> Mono<T> timed(Operation operation, Mono<T> mono) {
 		return Mono.defer(() -> {
 			long start = System.nanoTime();
-			return mono.doOnSuccess(value -> record(operation, "success", start))
-				.doOnError(error -> record(operation, outcome(error), start))
-				.doOnCancel(() -> record(operation, "cancelled", start));
+			return mono.doOnSuccess(value -> operation.record("success", start))
+				.doOnError(error -> operation.record(outcome(error), start))
+				.doOnCancel(() -> operation.record("cancelled", start));
 		});
 	}
 
-	private <T> Flux<T> timed(String operation, Flux<T> flux) {
+	private <T> Flux<T> timed(Operation operation, Flux<T> flux) {
 		return Flux.defer(() -> {
 			long start = System.nanoTime();
-			return flux.doOnComplete(() -> record(operation, "success", start))
-				.doOnError(error -> record(operation, outcome(error), start))
-				.doOnCancel(() -> record(operation, "cancelled", start));
+			return flux.doOnComplete(() -> operation.record("success", start))
+				.doOnError(error -> operation.record(outcome(error), start))
+				.doOnCancel(() -> operation.record("cancelled", start));
 		});
 	}
 
@@ -172,14 +188,31 @@ public final class MeteredStorage implements Storage {
 		return (error instanceof StorageException storage) ? storage.kind().name().toLowerCase(Locale.ROOT) : "error";
 	}
 
-	private void record(String operation, String outcome, long start) {
-		this.timers.computeIfAbsent(operation + ':' + outcome, key -> Timer.builder("wharf.storage.operations")
-			.description("Storage operations per mount")
-			.tag("mount", this.mount)
-			.tag("type", this.type)
-			.tag("operation", operation)
-			.tag("outcome", outcome)
-			.register(this.registry)).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+	/** One operation's timers, by outcome, made on first use (no string is built per call). */
+	private final class Operation {
+
+		private final String name;
+
+		private final Map<String, Timer> timers = new ConcurrentHashMap<>(4);
+
+		Operation(String name) {
+			this.name = name;
+		}
+
+		void record(String outcome, long start) {
+			Timer timer = this.timers.get(outcome);
+			if (timer == null) {
+				timer = this.timers.computeIfAbsent(outcome, key -> Timer.builder("wharf.storage.operations")
+					.description("Storage operations per mount")
+					.tag("mount", MeteredStorage.this.mount)
+					.tag("type", MeteredStorage.this.type)
+					.tag("operation", this.name)
+					.tag("outcome", key)
+					.register(MeteredStorage.this.registry));
+			}
+			timer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+		}
+
 	}
 
 }
