@@ -1,0 +1,141 @@
+package dev.wharf.app.faults;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import dev.wharf.app.faults.RawHttp.Response;
+import dev.wharf.core.storage.StorageTestSupport;
+import dev.wharf.core.storage.memcached.MemcachedProcess;
+import dev.wharf.core.testsupport.WharfTestProperties;
+import dev.wharf.ftp.server.WharfFtpServer;
+import org.apache.commons.net.ftp.FTPClient;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A real memcached behind the build cache and behind a {@code memcached} mount that the file manager and
+ * FTP serve, killed in the middle of a download and started again on the same port: the download ends short
+ * of its length; while it is down every protocol answers "unavailable" at once (cache 503 with
+ * {@code Retry-After}, also for a key that was never stored, file manager 502, FTP 451) and other mounts keep
+ * working; after the restart everything works again without restarting Wharf. A restarted memcached is
+ * empty: what it held is gone, as with any cache (README, "memcached mounts"). (Two servers, one of them
+ * killed, are in module-buildcache's MemcachedBuildCacheTests.)
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@DirtiesContext
+class MemcachedKilledTests {
+
+	private static final int LARGE = 20 * 1024 * 1024;
+
+	@TempDir
+	static Path temp;
+
+	static MemcachedProcess memcached;
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	WharfFtpServer ftpServer;
+
+	@DynamicPropertySource
+	static void properties(DynamicPropertyRegistry registry) throws Exception {
+		memcached = MemcachedProcess.start(128);
+		WharfTestProperties.localMount(registry, temp);
+		registry.add("wharf.storage.mounts.shared.type", () -> "memcached");
+		registry.add("wharf.storage.mounts.shared.servers[0]", memcached::address);
+		registry.add("wharf.storage.mounts.shared.max-reconnect-delay", () -> "1s");
+		registry.add("wharf.buildcache.mount", () -> "shared");
+		registry.add("wharf.ftp.mounts", () -> "data,shared");
+		FaultClients.register(registry);
+	}
+
+	@AfterAll
+	static void stopMemcached() {
+		if (memcached != null) {
+			memcached.close();
+		}
+	}
+
+	@Test
+	void aKilledMemcachedFailsTransfersAtOnceAndIsUsedAgainAfterItsRestart() throws Exception {
+		String bearer = FaultClients.bearer(this.port);
+		byte[] large = StorageTestSupport.randomBytes(11, 0, LARGE);
+		byte[] small = StorageTestSupport.randomBytes(12, 0, 5_000);
+		assertThat(save(bearer, "/shared/large.bin", large).status()).isEqualTo(200);
+		assertThat(save(bearer, "/shared/small.bin", small).status()).isEqualTo(200);
+		assertThat(cache("PUT", "entry", small).status()).isEqualTo(201);
+
+		try (RawHttp http = new RawHttp(this.port)) {
+			http.sendHeaders("GET", "/api/files/cat?path=/shared/large.bin", bearer, -1);
+			Response head = http.readHead();
+			assertThat(head.status()).isEqualTo(200);
+			long received = http.read(256 * 1024).length;
+			memcached.kill();
+			received += http.drain();
+			assertThat(received).as("the connection must close short of the length").isLessThan(LARGE);
+		}
+
+		Response entry = cache("GET", "entry", null);
+		assertThat(entry.status()).isEqualTo(503);
+		assertThat(entry.header("Retry-After")).isNotNull();
+		assertThat(cache("GET", "never-stored", null).status()).as("down is not a miss").isEqualTo(503);
+		assertThat(cache("PUT", "other", small).status()).isEqualTo(503);
+		assertThat(cache("GET", "", null).status()).as("the cache's health check").isEqualTo(503);
+		assertThat(cat(bearer, "/shared/small.bin").status()).isEqualTo(502);
+		assertThat(save(bearer, "/shared/new.bin", small).status()).isEqualTo(502);
+		assertThat(save(bearer, "/data/elsewhere.bin", small).status()).as("other mounts keep working").isEqualTo(200);
+		FTPClient ftp = FaultClients.ftp(this.ftpServer.port());
+		try {
+			assertThat(ftp.retrieveFile("/shared/small.bin", new ByteArrayOutputStream())).isFalse();
+			assertThat(ftp.getReplyCode()).as(ftp.getReplyString()).isEqualTo(451);
+
+			memcached.restart();
+			awaitCacheHealth();
+			assertThat(cache("GET", "entry", null).status()).as("a restarted memcached is empty").isEqualTo(404);
+			assertThat(cache("PUT", "entry", small).status()).isEqualTo(201);
+			assertThat(cache("GET", "entry", null).body()).isEqualTo(small);
+			assertThat(save(bearer, "/shared/large.bin", large).status()).isEqualTo(200);
+			assertThat(cat(bearer, "/shared/large.bin").body()).isEqualTo(large);
+			ByteArrayOutputStream retrieved = new ByteArrayOutputStream();
+			assertThat(ftp.retrieveFile("/shared/large.bin", retrieved)).as(ftp.getReplyString()).isTrue();
+			assertThat(retrieved.toByteArray()).isEqualTo(large);
+		}
+		finally {
+			FaultClients.quit(ftp);
+		}
+	}
+
+	private void awaitCacheHealth() throws Exception {
+		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+		while (cache("GET", "", null).status() != 200 && System.nanoTime() < deadline) {
+			Thread.sleep(100);
+		}
+		assertThat(cache("GET", "", null).status()).isEqualTo(200);
+	}
+
+	private Response save(String bearer, String path, byte[] content) throws Exception {
+		return RawHttp.exchange(this.port, "POST", "/api/files/save?path=" + path, bearer, content);
+	}
+
+	private Response cat(String bearer, String path) throws Exception {
+		return RawHttp.exchange(this.port, "GET", "/api/files/cat?path=" + path, bearer, null);
+	}
+
+	private Response cache(String method, String key, byte[] body) throws Exception {
+		String target = key.isEmpty() ? "/cache" : "/cache/" + key;
+		return RawHttp.exchange(this.port, method, target, key.isEmpty() ? null : FaultClients.basic(), body);
+	}
+
+}
