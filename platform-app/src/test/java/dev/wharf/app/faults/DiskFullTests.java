@@ -10,15 +10,9 @@ import java.nio.file.Path;
 import dev.wharf.app.faults.RawHttp.Response;
 import dev.wharf.core.storage.StorageTestSupport;
 import dev.wharf.core.testsupport.Tmpfs;
-import dev.wharf.ftp.server.WharfFtpServer;
 import org.apache.commons.net.ftp.FTPClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -31,29 +25,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * freed, the same uploads succeed. (The build cache's own eviction on a full disk is in module-buildcache's
  * DiskFullTests.)
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
-class DiskFullTests {
-
-	@TempDir
-	static Path temp;
+class DiskFullTests extends FaultTestBase {
 
 	static Tmpfs disk;
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	WharfFtpServer ftpServer;
 
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) throws Exception {
 		disk = Tmpfs.mount(Files.createDirectories(temp.resolve("disk")), "2m");
-		registry.add("wharf.state-dir", () -> temp.resolve("state").toString());
 		registry.add("wharf.storage.mounts.data.type", () -> "local");
 		registry.add("wharf.storage.mounts.data.root", () -> disk.path().toString());
 		registry.add("wharf.static.sites[0].prefix", () -> "/static");
 		registry.add("wharf.static.sites[0].mount", () -> "data");
-		FaultClients.register(registry);
+		register(registry);
 	}
 
 	@AfterAll
@@ -65,50 +48,49 @@ class DiskFullTests {
 
 	@Test
 	void everyProtocolRefusesUploadsCleanlyKeepsServingAndRecoversWhenSpaceIsFreed() throws Exception {
-		String bearer = FaultClients.bearer(this.port);
 		byte[] kept = StorageTestSupport.randomBytes(1, 0, 100_000);
 		byte[] entry = StorageTestSupport.randomBytes(2, 0, 50_000);
 		byte[] upload = StorageTestSupport.randomBytes(3, 0, 300_000);
-		assertThat(save(bearer, "kept.bin", kept).status()).isEqualTo(200);
+		assertThat(save("kept.bin", kept).status()).isEqualTo(200);
 		assertThat(cache("PUT", "kept", entry).status()).isEqualTo(201);
-		FTPClient ftp = FaultClients.ftp(this.ftpServer.port());
+		FTPClient ftp = ftp();
 		try {
 			assertThat(ftp.storeFile("/kept-ftp.bin", new ByteArrayInputStream(kept))).isTrue();
 
 			Path filler = fill();
 			// Full: reads go on, by every protocol.
-			assertThat(cat(bearer, "kept.bin").body()).isEqualTo(kept);
+			assertThat(cat("kept.bin").body()).isEqualTo(kept);
 			assertThat(retrieve(ftp, "/kept-ftp.bin")).isEqualTo(kept);
-			assertThat(RawHttp.exchange(this.port, "GET", "/static/kept.bin", null, null).body()).isEqualTo(kept);
+			assertThat(get("/static/kept.bin").body()).isEqualTo(kept);
 			assertThat(cache("GET", "kept", null).body()).isEqualTo(entry);
 
 			// Uploads fail with the protocol's "no space" answer and leave nothing.
-			Response saved = save(bearer, "new.bin", upload);
+			Response saved = save("new.bin", upload);
 			assertThat(saved.status()).isEqualTo(507);
 			assertThat(saved.text()).contains("\"status\":\"error\"").doesNotContain(temp.toString());
 			assertThat(ftp.storeFile("/new-ftp.bin", new ByteArrayInputStream(upload))).isFalse();
 			assertThat(ftp.getReplyCode()).as(ftp.getReplyString()).isEqualTo(552);
 			assertThat(cache("PUT", "new", upload).status()).isEqualTo(507);
-			assertThat(FaultClients.files(disk.path())).noneMatch(FaultClients::temporary)
+			assertThat(files(disk.path())).noneMatch(FaultTestBase::temporary)
 				.noneMatch(name -> name.contains("new"));
-			assertThat(cat(bearer, "new.bin").status()).isEqualTo(404);
+			assertThat(cat("new.bin").status()).isEqualTo(404);
 			assertThat(cache("GET", "new", null).status()).isEqualTo(404);
 			assertThat(ftp.listNames("/")).contains("kept.bin", "kept-ftp.bin").doesNotContain("new.bin", "new-ftp.bin");
 
 			Files.delete(filler);
-			assertThat(save(bearer, "new.bin", upload).status()).isEqualTo(200);
+			assertThat(save("new.bin", upload).status()).isEqualTo(200);
 			assertThat(ftp.storeFile("/new-ftp.bin", new ByteArrayInputStream(upload))).as(ftp.getReplyString()).isTrue();
 			assertThat(cache("PUT", "new", upload).status()).isEqualTo(201);
-			assertThat(cat(bearer, "new.bin").body()).isEqualTo(upload);
+			assertThat(cat("new.bin").body()).isEqualTo(upload);
 			assertThat(retrieve(ftp, "/new-ftp.bin")).isEqualTo(upload);
 			assertThat(cache("GET", "new", null).body()).isEqualTo(upload);
 			// Nothing acknowledged was lost. (A cache entry may be evicted to make room: the cache's rule.)
-			assertThat(cat(bearer, "kept.bin").body()).isEqualTo(kept);
+			assertThat(cat("kept.bin").body()).isEqualTo(kept);
 			assertThat(retrieve(ftp, "/kept-ftp.bin")).isEqualTo(kept);
-			assertThat(FaultClients.files(disk.path())).noneMatch(FaultClients::temporary);
+			assertThat(files(disk.path())).noneMatch(FaultTestBase::temporary);
 		}
 		finally {
-			FaultClients.quit(ftp);
+			quit(ftp);
 		}
 	}
 
@@ -127,16 +109,12 @@ class DiskFullTests {
 		return filler;
 	}
 
-	private Response save(String bearer, String name, byte[] content) throws IOException {
-		return RawHttp.exchange(this.port, "POST", "/api/files/save?path=/data/" + name, bearer, content);
+	private Response save(String name, byte[] content) throws IOException {
+		return files("POST", "save", "/data/" + name, content);
 	}
 
-	private Response cat(String bearer, String name) throws IOException {
-		return RawHttp.exchange(this.port, "GET", "/api/files/cat?path=/data/" + name, bearer, null);
-	}
-
-	private Response cache(String method, String key, byte[] body) throws IOException {
-		return RawHttp.exchange(this.port, method, "/cache/" + key, FaultClients.basic(), body);
+	private Response cat(String name) throws IOException {
+		return files("GET", "cat", "/data/" + name, null);
 	}
 
 	private static byte[] retrieve(FTPClient ftp, String path) throws IOException {

@@ -1,23 +1,15 @@
 package dev.wharf.app.faults;
 
 import java.io.ByteArrayOutputStream;
-import java.nio.file.Path;
 import java.time.Duration;
 
 import dev.wharf.app.faults.RawHttp.Response;
 import dev.wharf.core.storage.StorageTestSupport;
 import dev.wharf.core.storage.memcached.MemcachedProcess;
 import dev.wharf.core.testsupport.WharfTestProperties;
-import dev.wharf.ftp.server.WharfFtpServer;
 import org.apache.commons.net.ftp.FTPClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -32,22 +24,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * empty: what it held is gone, as with any cache (README, "memcached mounts"). (Two servers, one of them
  * killed, are in module-buildcache's MemcachedBuildCacheTests.)
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
-@DirtiesContext
-class MemcachedKilledTests {
+class MemcachedKilledTests extends FaultTestBase {
 
 	private static final int LARGE = 20 * 1024 * 1024;
 
-	@TempDir
-	static Path temp;
-
 	static MemcachedProcess memcached;
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	WharfFtpServer ftpServer;
 
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) throws Exception {
@@ -58,7 +39,7 @@ class MemcachedKilledTests {
 		registry.add("wharf.storage.mounts.shared.max-reconnect-delay", () -> "1s");
 		registry.add("wharf.buildcache.mount", () -> "shared");
 		registry.add("wharf.ftp.mounts", () -> "data,shared");
-		FaultClients.register(registry);
+		register(registry);
 	}
 
 	@AfterAll
@@ -70,15 +51,14 @@ class MemcachedKilledTests {
 
 	@Test
 	void aKilledMemcachedFailsTransfersAtOnceAndIsUsedAgainAfterItsRestart() throws Exception {
-		String bearer = FaultClients.bearer(this.port);
 		byte[] large = StorageTestSupport.randomBytes(11, 0, LARGE);
 		byte[] small = StorageTestSupport.randomBytes(12, 0, 5_000);
-		assertThat(save(bearer, "/shared/large.bin", large).status()).isEqualTo(200);
-		assertThat(save(bearer, "/shared/small.bin", small).status()).isEqualTo(200);
+		assertThat(save("/shared/large.bin", large).status()).isEqualTo(200);
+		assertThat(save("/shared/small.bin", small).status()).isEqualTo(200);
 		assertThat(cache("PUT", "entry", small).status()).isEqualTo(201);
 
 		try (RawHttp http = new RawHttp(this.port)) {
-			http.sendHeaders("GET", "/api/files/cat?path=/shared/large.bin", bearer, -1);
+			http.sendHeaders("GET", "/api/files/cat?path=/shared/large.bin", bearer(), -1);
 			Response head = http.readHead();
 			assertThat(head.status()).isEqualTo(200);
 			long received = http.read(256 * 1024).length;
@@ -93,10 +73,10 @@ class MemcachedKilledTests {
 		assertThat(cache("GET", "never-stored", null).status()).as("down is not a miss").isEqualTo(503);
 		assertThat(cache("PUT", "other", small).status()).isEqualTo(503);
 		assertThat(cache("GET", "", null).status()).as("the cache's health check").isEqualTo(503);
-		assertThat(cat(bearer, "/shared/small.bin").status()).isEqualTo(502);
-		assertThat(save(bearer, "/shared/new.bin", small).status()).isEqualTo(502);
-		assertThat(save(bearer, "/data/elsewhere.bin", small).status()).as("other mounts keep working").isEqualTo(200);
-		FTPClient ftp = FaultClients.ftp(this.ftpServer.port());
+		assertThat(cat("/shared/small.bin").status()).isEqualTo(502);
+		assertThat(save("/shared/new.bin", small).status()).isEqualTo(502);
+		assertThat(save("/data/elsewhere.bin", small).status()).as("other mounts keep working").isEqualTo(200);
+		FTPClient ftp = ftp();
 		try {
 			assertThat(ftp.retrieveFile("/shared/small.bin", new ByteArrayOutputStream())).isFalse();
 			assertThat(ftp.getReplyCode()).as(ftp.getReplyString()).isEqualTo(451);
@@ -106,14 +86,14 @@ class MemcachedKilledTests {
 			assertThat(cache("GET", "entry", null).status()).as("a restarted memcached is empty").isEqualTo(404);
 			assertThat(cache("PUT", "entry", small).status()).isEqualTo(201);
 			assertThat(cache("GET", "entry", null).body()).isEqualTo(small);
-			assertThat(save(bearer, "/shared/large.bin", large).status()).isEqualTo(200);
-			assertThat(cat(bearer, "/shared/large.bin").body()).isEqualTo(large);
+			assertThat(save("/shared/large.bin", large).status()).isEqualTo(200);
+			assertThat(cat("/shared/large.bin").body()).isEqualTo(large);
 			ByteArrayOutputStream retrieved = new ByteArrayOutputStream();
 			assertThat(ftp.retrieveFile("/shared/large.bin", retrieved)).as(ftp.getReplyString()).isTrue();
 			assertThat(retrieved.toByteArray()).isEqualTo(large);
 		}
 		finally {
-			FaultClients.quit(ftp);
+			quit(ftp);
 		}
 	}
 
@@ -125,17 +105,12 @@ class MemcachedKilledTests {
 		assertThat(cache("GET", "", null).status()).isEqualTo(200);
 	}
 
-	private Response save(String bearer, String path, byte[] content) throws Exception {
-		return RawHttp.exchange(this.port, "POST", "/api/files/save?path=" + path, bearer, content);
+	private Response save(String path, byte[] content) throws Exception {
+		return files("POST", "save", path, content);
 	}
 
-	private Response cat(String bearer, String path) throws Exception {
-		return RawHttp.exchange(this.port, "GET", "/api/files/cat?path=" + path, bearer, null);
-	}
-
-	private Response cache(String method, String key, byte[] body) throws Exception {
-		String target = key.isEmpty() ? "/cache" : "/cache/" + key;
-		return RawHttp.exchange(this.port, method, target, key.isEmpty() ? null : FaultClients.basic(), body);
+	private Response cat(String path) throws Exception {
+		return files("GET", "cat", path, null);
 	}
 
 }

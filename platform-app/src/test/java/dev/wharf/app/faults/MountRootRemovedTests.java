@@ -8,15 +8,8 @@ import java.util.stream.Stream;
 
 import dev.wharf.app.faults.RawHttp.Response;
 import dev.wharf.core.testsupport.WharfTestProperties;
-import dev.wharf.ftp.server.WharfFtpServer;
 import org.apache.commons.net.ftp.FTPClient;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -29,20 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * neither the folder nor anything beside it; once the folder is back, everything works, and what was
  * acknowledged before is in the folder where it was moved.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
-@DirtiesContext
-class MountRootRemovedTests {
+class MountRootRemovedTests extends FaultTestBase {
 
 	private static final byte[] KEPT = "acknowledged before".getBytes(StandardCharsets.UTF_8);
-
-	@TempDir
-	static Path temp;
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	WharfFtpServer ftpServer;
 
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) throws Exception {
@@ -50,23 +32,23 @@ class MountRootRemovedTests {
 		WharfTestProperties.localMount(registry, temp);
 		registry.add("wharf.static.sites[0].prefix", () -> "/static");
 		registry.add("wharf.static.sites[0].mount", () -> "data");
-		FaultClients.register(registry);
+		register(registry);
 	}
 
 	@Test
 	void whileTheFolderIsGoneEveryProtocolSaysUnavailableAndCreatesNothingThenRecovers() throws Exception {
-		String bearer = FaultClients.bearer(this.port);
 		Path root = temp.resolve("data");
 		Path away = temp.resolve("moved-away");
-		assertThat(post(bearer, "save", "/data/kept.txt", KEPT).status()).isEqualTo(200);
+		assertThat(files("POST", "save", "/data/kept.txt", KEPT).status()).isEqualTo(200);
 		assertThat(cache("PUT", "entry", KEPT).status()).isEqualTo(201);
-		assertThat(RawHttp.exchange(this.port, "GET", "/static/kept.txt", null, null).body()).isEqualTo(KEPT);
-		FTPClient ftp = FaultClients.ftp(this.ftpServer.port());
+		assertThat(get("/static/kept.txt").body()).isEqualTo(KEPT);
+		FTPClient ftp = ftp();
 		try {
 			Files.move(root, away);
 
-			for (Response answer : new Response[] { get(bearer, "ls", "/data/"), get(bearer, "cat", "/data/kept.txt"),
-					post(bearer, "save", "/data/new.txt", KEPT), post(bearer, "mkdir", "/data/folder", null) }) {
+			for (Response answer : new Response[] { files("GET", "ls", "/data/", null),
+					files("GET", "cat", "/data/kept.txt", null), files("POST", "save", "/data/new.txt", KEPT),
+					files("POST", "mkdir", "/data/folder", null) }) {
 				assertThat(answer.status()).as(answer.text()).isEqualTo(502);
 				assertThat(answer.text()).contains("\"status\":\"error\"").doesNotContain(temp.toString());
 			}
@@ -76,8 +58,8 @@ class MountRootRemovedTests {
 			assertThat(ftp.getReplyCode()).as(ftp.getReplyString()).isEqualTo(451);
 			assertThat(cache("PUT", "other", KEPT).status()).isEqualTo(503);
 			assertThat(cache("GET", "entry", null).status()).isEqualTo(503);
-			assertThat(RawHttp.exchange(this.port, "GET", "/static/kept.txt", null, null).status()).isEqualTo(503);
-			Response health = RawHttp.exchange(this.port, "GET", "/actuator/health", null, null);
+			assertThat(get("/static/kept.txt").status()).isEqualTo(503);
+			Response health = get("/actuator/health");
 			assertThat(health.status()).isEqualTo(503);
 			assertThat(health.text()).contains("DOWN");
 			try (Stream<Path> beside = Files.list(temp)) {
@@ -86,29 +68,17 @@ class MountRootRemovedTests {
 			}
 
 			Files.createDirectory(root);
-			assertThat(post(bearer, "save", "/data/new.txt", KEPT).status()).isEqualTo(200);
+			assertThat(files("POST", "save", "/data/new.txt", KEPT).status()).isEqualTo(200);
 			assertThat(ftp.storeFile("/new-ftp.txt", new ByteArrayInputStream(KEPT))).as(ftp.getReplyString()).isTrue();
 			assertThat(cache("PUT", "entry", KEPT).status()).isEqualTo(201);
 			assertThat(cache("GET", "entry", null).body()).isEqualTo(KEPT);
-			assertThat(RawHttp.exchange(this.port, "GET", "/static/new.txt", null, null).body()).isEqualTo(KEPT);
-			assertThat(RawHttp.exchange(this.port, "GET", "/actuator/health", null, null).status()).isEqualTo(200);
+			assertThat(get("/static/new.txt").body()).isEqualTo(KEPT);
+			assertThat(get("/actuator/health").status()).isEqualTo(200);
 			assertThat(away.resolve("kept.txt")).hasBinaryContent(KEPT);
 		}
 		finally {
-			FaultClients.quit(ftp);
+			quit(ftp);
 		}
-	}
-
-	private Response get(String bearer, String action, String path) throws Exception {
-		return RawHttp.exchange(this.port, "GET", "/api/files/" + action + "?path=" + path, bearer, null);
-	}
-
-	private Response post(String bearer, String action, String path, byte[] body) throws Exception {
-		return RawHttp.exchange(this.port, "POST", "/api/files/" + action + "?path=" + path, bearer, body);
-	}
-
-	private Response cache(String method, String key, byte[] body) throws Exception {
-		return RawHttp.exchange(this.port, method, "/cache/" + key, FaultClients.basic(), body);
 	}
 
 }

@@ -42,8 +42,8 @@ final class RawHttp implements AutoCloseable {
 	}
 
 	/** Sends a whole request and reads the whole answer. */
-	static Response exchange(int port, String method, String target, @Nullable String authorization, byte @Nullable [] body)
-			throws IOException {
+	static Response exchange(int port, String method, String target, @Nullable String authorization,
+			byte @Nullable [] body) throws IOException {
 		try (RawHttp http = new RawHttp(port)) {
 			http.sendHeaders(method, target, authorization, (body != null) ? body.length : -1);
 			if (body != null) {

@@ -13,19 +13,12 @@ import dev.wharf.app.faults.RawHttp.Response;
 import dev.wharf.core.storage.StorageTestSupport;
 import dev.wharf.core.testsupport.OpenSshServer;
 import dev.wharf.core.testsupport.WharfTestProperties;
-import dev.wharf.ftp.server.WharfFtpServer;
 import org.apache.commons.net.ftp.FTPClient;
 import org.apache.commons.net.ftp.FTPReply;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -39,9 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Wharf. (The storage-level version, and 502 while the server is down, are in SftpStorageTests and the file
  * manager's SftpMountTests.)
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
-@DirtiesContext
-class SshdKilledTests {
+class SshdKilledTests extends FaultTestBase {
 
 	private static final int LARGE = 24 * 1024 * 1024;
 
@@ -49,17 +40,6 @@ class SshdKilledTests {
 
 	@RegisterExtension
 	static final OpenSshServer.PerClass sshd = new OpenSshServer.PerClass();
-
-	@TempDir
-	static Path temp;
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	WharfFtpServer ftpServer;
-
-	String bearer;
 
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) throws IOException {
@@ -74,7 +54,7 @@ class SshdKilledTests {
 		registry.add(mount + "known-hosts", () -> sshd.server().knownHostsLine());
 		registry.add(mount + "root", served::toString);
 		registry.add("wharf.ftp.mounts", () -> "remote");
-		FaultClients.register(registry);
+		register(registry);
 	}
 
 	static Path served() {
@@ -82,8 +62,7 @@ class SshdKilledTests {
 	}
 
 	@BeforeEach
-	void keptFileAndToken() throws IOException {
-		this.bearer = FaultClients.bearer(this.port);
+	void keptFile() throws IOException {
 		assertThat(save("kept.bin", KEPT).status()).isEqualTo(200);
 	}
 
@@ -91,7 +70,7 @@ class SshdKilledTests {
 	void serverIsBackAndNothingIsLost() throws Exception {
 		sshd.server().start();
 		assertThat(cat("kept.bin").body()).isEqualTo(KEPT);
-		FaultClients.awaitNoTemporaryFiles(served());
+		awaitNoTemporaryFiles(served());
 	}
 
 	@Test
@@ -99,7 +78,7 @@ class SshdKilledTests {
 		byte[] large = StorageTestSupport.randomBytes(6, 0, LARGE);
 		Files.write(served().resolve("large.bin"), large);
 		try (RawHttp http = new RawHttp(this.port)) {
-			http.sendHeaders("GET", "/api/files/cat?path=/remote/large.bin", this.bearer, -1);
+			http.sendHeaders("GET", "/api/files/cat?path=/remote/large.bin", bearer(), -1);
 			Response head = http.readHead();
 			assertThat(head.status()).isEqualTo(200);
 			assertThat(head.header("Content-Length")).isEqualTo(Integer.toString(LARGE));
@@ -116,14 +95,14 @@ class SshdKilledTests {
 	void aFileManagerUploadFailsAndLeavesNothing() throws Exception {
 		int status;
 		try (RawHttp http = new RawHttp(this.port)) {
-			http.sendHeaders("POST", "/api/files/save?path=/remote/upload.bin", this.bearer, LARGE);
+			http.sendHeaders("POST", "/api/files/save?path=/remote/upload.bin", bearer(), LARGE);
 			status = killDuringUpload(http.body(), http::readHead);
 		}
 		assertThat(status).as("the upload must not succeed").isNotEqualTo(200);
 		sshd.server().start();
 		assertThat(cat("upload.bin").status()).isEqualTo(404);
 		// The temporary file is deleted through the first connection that works again.
-		FaultClients.awaitNoTemporaryFiles(served());
+		awaitNoTemporaryFiles(served());
 		assertThat(served().resolve("upload.bin")).doesNotExist();
 		byte[] again = StorageTestSupport.randomBytes(7, 0, 100_000);
 		assertThat(save("upload.bin", again).status()).isEqualTo(200);
@@ -134,7 +113,7 @@ class SshdKilledTests {
 	void anFtpDownloadFailsInsteadOfEndingAsComplete() throws Exception {
 		byte[] large = StorageTestSupport.randomBytes(8, 0, LARGE);
 		Files.write(served().resolve("large-ftp.bin"), large);
-		FTPClient ftp = FaultClients.ftp(this.ftpServer.port());
+		FTPClient ftp = ftp();
 		try {
 			ftp.setReceiveBufferSize(32 * 1024);
 			long received;
@@ -153,13 +132,13 @@ class SshdKilledTests {
 			assertThat(whole.toByteArray()).isEqualTo(large);
 		}
 		finally {
-			FaultClients.quit(ftp);
+			quit(ftp);
 		}
 	}
 
 	@Test
 	void anFtpUploadFailsAndLeavesNothing() throws Exception {
-		FTPClient ftp = FaultClients.ftp(this.ftpServer.port());
+		FTPClient ftp = ftp();
 		try {
 			OutputStream out = ftp.storeFileStream("/upload-ftp.bin");
 			assertThat(out).as(ftp.getReplyString()).isNotNull();
@@ -171,14 +150,14 @@ class SshdKilledTests {
 			assertThat(FTPReply.isPositiveCompletion(ftp.getReplyCode())).isFalse();
 			sshd.server().start();
 			assertThat(ftp.listNames("/")).doesNotContain("upload-ftp.bin");
-			FaultClients.awaitNoTemporaryFiles(served());
+			awaitNoTemporaryFiles(served());
 			assertThat(served().resolve("upload-ftp.bin")).doesNotExist();
 			byte[] again = StorageTestSupport.randomBytes(9, 0, 100_000);
 			assertThat(ftp.storeFile("/upload-ftp.bin", new ByteArrayInputStream(again))).as(ftp.getReplyString()).isTrue();
 			assertThat(served().resolve("upload-ftp.bin")).hasBinaryContent(again);
 		}
 		finally {
-			FaultClients.quit(ftp);
+			quit(ftp);
 		}
 	}
 
@@ -195,10 +174,10 @@ class SshdKilledTests {
 		}
 		out.flush();
 		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-		while (FaultClients.files(served()).stream().noneMatch(FaultClients::temporary) && System.nanoTime() < deadline) {
+		while (files(served()).stream().noneMatch(FaultTestBase::temporary) && System.nanoTime() < deadline) {
 			Thread.sleep(20);
 		}
-		assertThat(FaultClients.files(served())).anyMatch(FaultClients::temporary);
+		assertThat(files(served())).anyMatch(FaultTestBase::temporary);
 		sshd.server().kill();
 		try {
 			for (; sent < LARGE; sent += block.length) {
@@ -240,11 +219,11 @@ class SshdKilledTests {
 	}
 
 	private Response save(String name, byte[] content) throws IOException {
-		return RawHttp.exchange(this.port, "POST", "/api/files/save?path=/remote/" + name, this.bearer, content);
+		return files("POST", "save", "/remote/" + name, content);
 	}
 
 	private Response cat(String name) throws IOException {
-		return RawHttp.exchange(this.port, "GET", "/api/files/cat?path=/remote/" + name, this.bearer, null);
+		return files("GET", "cat", "/remote/" + name, null);
 	}
 
 }
