@@ -836,7 +836,7 @@ class Soak:
 	def start_wharf(self):
 		java_home = os.environ.get("JAVA_HOME")
 		self.java = os.path.join(java_home, "bin", "java") if java_home else shutil.which("java")
-		jar = os.path.join(self.root, "platform-app", "target", "wharf.jar")
+		jar = os.environ.get("WHARF_JAR") or os.path.join(self.root, "platform-app", "target", "wharf.jar")
 		hashed = subprocess.run([self.java, "-jar", jar, "hash-password"], input=self.password + "\n",
 			capture_output=True, text=True, timeout=300).stdout.strip().splitlines()[-1]
 		config = os.path.join(self.work, "soak.yaml")

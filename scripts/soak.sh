@@ -15,7 +15,7 @@
 #   MEMORY_LIMIT   none (default), profile (the profile's budget as a memory cgroup: 128 MB for p128; needs root)
 #                  or a size such as 192M
 #   OUT            output folder, default target/soak-<UTC time>: soak.csv, summary.md, wharf.log, the
-#                  backends' logs and work/ (the mounts' folders)
+#                  backends' logs, a copy of the jar and work/ (the mounts' folders)
 #   JAVA_HOME      the JDK to run Wharf with (default: java on the PATH)
 # Needs: platform-app/target/wharf.jar (./mvnw -q -DskipTests package -pl platform-app -am), python3,
 # memcached, OpenSSH's sshd and ssh-keygen, jcmd (from the JDK). Uses 127.0.0.1 only, free ports.
@@ -32,6 +32,9 @@ done
 
 out=${OUT:-target/soak-$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$out"
+# A copy of the jar, so that a build during the run cannot change the jar under the running JVM.
+cp platform-app/target/wharf.jar "$out/wharf.jar"
+export WHARF_JAR="$(cd "$out" && pwd)/wharf.jar"
 exec python3 scripts/soak.py --duration "${DURATION:-1800}" --sample-every "${SAMPLE_EVERY:-30}" \
 	--kill "${KILL:-both}" --outage "${OUTAGE:-20}" --profile "${PROFILE:-p128}" \
 	--memory-limit "${MEMORY_LIMIT:-none}" --out "$out"
