@@ -36,7 +36,8 @@ public final class ApiErrors {
 			case ACCESS_DENIED -> HttpStatus.FORBIDDEN;
 			case UNSUPPORTED -> HttpStatus.NOT_IMPLEMENTED;
 			case BACKEND_UNAVAILABLE -> HttpStatus.BAD_GATEWAY;
-			case QUOTA_EXCEEDED -> HttpStatus.CONTENT_TOO_LARGE;
+			// A full disk or mount, not a request too large: 413 would tell clients not to try again.
+			case QUOTA_EXCEEDED -> HttpStatus.INSUFFICIENT_STORAGE;
 			case INVALID_PATH, INVALID_CONTENT -> HttpStatus.BAD_REQUEST;
 			case IO_ERROR -> HttpStatus.INTERNAL_SERVER_ERROR;
 		};

@@ -7,6 +7,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 import dev.wharf.core.storage.AccessDeniedException;
+import dev.wharf.core.storage.BackendUnavailableException;
 import dev.wharf.core.storage.ConflictException;
 import dev.wharf.core.storage.NotFoundException;
 import dev.wharf.core.storage.StoragePath;
@@ -49,6 +50,7 @@ final class RootedPaths {
 	 * The real host path of an existing entry, every link on the way resolved and checked.
 	 * @throws NotFoundException if nothing is there
 	 * @throws AccessDeniedException if a link leads out of the root or nowhere
+	 * @throws BackendUnavailableException if the root folder itself is gone
 	 */
 	Path existing(StoragePath path) throws IOException {
 		Path lexical = lexical(path);
@@ -59,6 +61,11 @@ final class RootedPaths {
 		catch (NoSuchFileException ex) {
 			if (Files.isSymbolicLink(lexical)) {
 				throw new AccessDeniedException("Link leads nowhere: " + path);
+			}
+			if (!Files.isDirectory(this.root)) {
+				// Removed, renamed or unmounted while running: the mount is unavailable, not empty. Nothing
+				// recreates it, so no write lands where the folder used to be; it works again once it is back.
+				throw new BackendUnavailableException("The mount's folder is missing", ex);
 			}
 			throw new NotFoundException("Not found: " + path, ex);
 		}

@@ -10,6 +10,7 @@ import java.util.Map;
 
 import dev.wharf.core.config.InvalidConfigurationException;
 import dev.wharf.core.storage.AccessDeniedException;
+import dev.wharf.core.storage.BackendUnavailableException;
 import dev.wharf.core.storage.ByteRange;
 import dev.wharf.core.storage.EntryType;
 import dev.wharf.core.storage.FileEntry;
@@ -174,6 +175,24 @@ class LocalStorageTests {
 				assertThat(text(tiny.read(path("/small"), ByteRange.all()))).isEqualTo("fits");
 			}
 		}
+	}
+
+	@Test
+	void aRootRemovedWhileRunningIsUnavailableNotEmptyAndNothingRecreatesIt() throws Exception {
+		Files.writeString(this.root.resolve("kept"), "kept");
+		Path away = this.temp.resolve("away");
+		Files.move(this.root, away);
+		assertThatThrownBy(() -> this.storage.stat(StoragePath.root()).block(TIMEOUT))
+			.isInstanceOf(BackendUnavailableException.class);
+		assertThatThrownBy(() -> this.storage.list(path("/deep/folder")).collectList().block(TIMEOUT))
+			.isInstanceOf(BackendUnavailableException.class);
+		assertThatThrownBy(() -> this.storage.write(path("/new"), content("x"), WriteOptions.replace()).block(TIMEOUT))
+			.isInstanceOf(BackendUnavailableException.class);
+		assertThatThrownBy(() -> this.storage.createDirectory(path("/folder")).block(TIMEOUT))
+			.isInstanceOf(BackendUnavailableException.class);
+		assertThat(this.root).doesNotExist();
+		Files.move(away, this.root);
+		assertThat(read("/kept")).isEqualTo("kept");
 	}
 
 	@Test
