@@ -379,7 +379,7 @@ case "$table" in
 		sshd_start
 		for profile in ${profiles//,/ }; do
 			name="wharf-${profile/:/@}"
-			wharf_start "$name" "$profile" "" wharf-bench-sftp.yaml || continue
+			wharf_start "$name" "$profile" "" wharf-bench-sftp.yaml wharf-bench-filemanager-only.yaml || continue
 			probe "$name" "POST /api/session" -X POST -H 'Content-Type: application/json' \
 				-H 'X-Requested-With: XmlHttpRequest' -d "{\"username\":\"bench\",\"password\":\"$password\"}" \
 				"$wharf_url/api/session" && gatling FilestashBenchmarkSimulation "$name" "$wharf_url"
@@ -389,7 +389,7 @@ case "$table" in
 	filestash-loadtest)
 		sshd_start
 		profile=${profiles%%,*}
-		if wharf_start "wharf-$profile" "$profile" "" wharf-bench-sftp.yaml; then
+		if wharf_start "wharf-$profile" "$profile" "" wharf-bench-sftp.yaml wharf-bench-filemanager-only.yaml; then
 			probe "wharf-$profile" "POST /api/session" -X POST -H 'Content-Type: application/json' \
 				-H 'X-Requested-With: XmlHttpRequest' -d "{\"username\":\"bench\",\"password\":\"$password\"}" \
 				"$wharf_url/api/session" && gatling FilestashLoadTestSimulation "wharf-$profile" "$wharf_url"

@@ -135,7 +135,9 @@ public final class Report {
 		header("Filestash \"Benchmarking results\", reproduced", Originals.FILESTASH_BENCHMARK,
 				"Filestash ran in docker containers of 32 MB/1 core, 128 MB/2 cores and 512 MB/4 cores; Wharf runs "
 						+ "once per JVM profile (p96, p128, p512: 32 MB is out of reach for HotSpot, see "
-						+ "platform-app/src/main/jvm/README.md). Requests as in the original ab commands: `ab -k -c N "
+						+ "platform-app/src/main/jvm/README.md), with its file manager alone, as Filestash is one "
+						+ "(load-tests/config/wharf-bench-filemanager-only.yaml: no FTP, static sites or build cache). "
+						+ "Requests as in the original ab commands: `ab -k -c N "
 						+ "-n 1000` for `/`, `/api/files/ls?path=…` (over SFTP to OpenSSH on the same machine) and "
 						+ "`/api/files/cat?path=…png&thumbnail=true`, the API calls with `Cookie: auth=…` and "
 						+ "`X-Requested-With: XmlHttpRequest`. (×N) is Wharf's rate divided by Filestash's published "
@@ -181,7 +183,9 @@ public final class Report {
 
 	private void filestashLoadTest() {
 		header("Filestash \"Load testing results\", reproduced", Originals.FILESTASH_LOADTEST,
-				"Requests as in the original ab commands (`ab -k`; the `ls` calls with `Cookie: auth=…` and "
+				"Wharf runs its file manager alone, as Filestash is one (load-tests/config/"
+						+ "wharf-bench-filemanager-only.yaml). Requests as in the original ab commands (`ab -k`; the "
+						+ "`ls` calls with `Cookie: auth=…` and "
 						+ "`X-Requested-With: XmlHttpRequest`). Filestash's static page was `/login`; Wharf's is `/` "
 						+ "(the file manager's page). Filestash's in-memory backend was `blackhole` (six fake entries); "
 						+ "Wharf lists six files on a `memory` mount.");
