@@ -11,12 +11,12 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 import dev.wharf.core.security.PasswordHashing;
+import dev.wharf.core.testsupport.JvmTempFolder;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.util.FileSystemUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -135,18 +135,10 @@ abstract class HostileServerTestBase {
 	}
 
 	private static Path createRoot() {
+		Path root = JvmTempFolder.create("wharf-hostile-tests");
 		try {
-			Path root = Files.createTempDirectory("wharf-hostile-tests");
 			Files.createDirectories(root.resolve("data").resolve("public"));
 			Files.writeString(root.resolve("data").resolve("public").resolve("hello.txt"), "hello from the site");
-			Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-				try {
-					FileSystemUtils.deleteRecursively(root);
-				}
-				catch (IOException ex) {
-					// Best effort: the folder is under the system temp folder.
-				}
-			}));
 			return root;
 		}
 		catch (IOException ex) {
