@@ -95,7 +95,9 @@ public final class RequestHeadTimeout {
 
 	private void expire(ChannelHandlerContext rawContext) {
 		this.timer = null;
-		if (!this.awaitingHead || !rawContext.channel().isActive()) {
+		if (!this.awaitingHead || !rawContext.channel().isActive()
+				|| rawContext.pipeline().get(NettyPipeline.HttpCodec) == null) {
+			// Nothing to time, or the connection speaks something else now (an upgrade replaced the codec).
 			return;
 		}
 		if (this.responsesPending > 0) {
