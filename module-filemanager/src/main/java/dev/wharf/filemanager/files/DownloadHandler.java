@@ -13,6 +13,7 @@ import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.web.RangeHeader;
 import dev.wharf.filemanager.auth.AuthenticatedHandler;
 import dev.wharf.filemanager.auth.Caller;
+import dev.wharf.filemanager.http.ApiException;
 import dev.wharf.filemanager.http.ApiResponses;
 import dev.wharf.filemanager.http.Conditions;
 import dev.wharf.filemanager.http.Query;
@@ -34,7 +35,7 @@ import reactor.core.publisher.Mono;
  * {@code GET|HEAD /api/files/cat?path=[&name=][&thumbnail=true]}: streams a file. Honours a single
  * {@code Range} (206, or 416 when it starts past the end; several ranges get the whole file), entity tags
  * and {@code If-Modified-Since} (304), and {@code If-Range}. {@code &name=} makes it an attachment with
- * that file name. Every download carries a strict {@code Content-Security-Policy} and {@code nosniff}, and
+ * that file name (which must be a valid stored name: 400 otherwise). Every download carries a strict {@code Content-Security-Policy} and {@code nosniff}, and
  * types a browser could run are sent as {@code text/plain} ({@link ContentTypes}). Local mounts are sent
  * with zero-copy {@code sendfile}. If the file shrinks while it is sent, the connection is closed rather
  * than a short body passed off as complete. {@code HEAD} on a folder answers 204 with
@@ -68,6 +69,11 @@ public final class DownloadHandler implements AuthenticatedHandler {
 		Location location = this.tree.locateInMount(caller, query.required("path"));
 		boolean thumbnail = query.flag("thumbnail");
 		String name = query.optional("name");
+		if (name != null && !StoragePath.isValidName(name)) {
+			// The name goes into Content-Disposition and becomes a file on the client's disk: the rules of stored
+			// names apply (no control characters, separators or bidirectional overrides such as "‮gnp.exe").
+			throw ApiException.badRequest("The download name is not a valid file name");
+		}
 		Storage storage = location.requireStorage();
 		boolean head = exchange.getRequest().getMethod() == HttpMethod.HEAD;
 		return storage.stat(location.path()).flatMap(entry -> {

@@ -62,6 +62,13 @@ public final class ApiDispatcher implements WebFilter, Ordered {
 		return (route != null) ? route.handle(exchange) : chain.filter(exchange);
 	}
 
+	/** Every route, exact ones first (what the API offers, for diagnostics and tests). */
+	public List<ApiRoute> routes() {
+		List<ApiRoute> all = new ArrayList<>(this.exact.values());
+		all.addAll(this.prefixed);
+		return List.copyOf(all);
+	}
+
 	/**
 	 * The route for a path.
 	 * @param path the path within the application

@@ -5,6 +5,7 @@ import java.util.concurrent.RejectedExecutionException;
 
 import dev.wharf.core.storage.StorageErrorKind;
 import dev.wharf.core.storage.StorageException;
+import io.netty.handler.timeout.ReadTimeoutException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -62,6 +63,10 @@ public final class ApiErrors {
 		if (error instanceof AbortedException) {
 			// The client went away: nobody reads this answer, and nothing went wrong on the server.
 			return new Answer(HttpStatus.BAD_REQUEST, "Connection closed", null);
+		}
+		if (error instanceof ReadTimeoutException) {
+			// The body stopped arriving for longer than wharf.http.body-timeout; the connection is being closed.
+			return new Answer(HttpStatus.REQUEST_TIMEOUT, "The request body stopped arriving", null);
 		}
 		if (error instanceof RejectedExecutionException) {
 			return new Answer(HttpStatus.SERVICE_UNAVAILABLE, "Server busy, try again", Duration.ofSeconds(1));

@@ -51,6 +51,11 @@ public final class ApiRoute implements WebHandler {
 		return this.path;
 	}
 
+	/** The methods it accepts. */
+	public Set<HttpMethod> methods() {
+		return this.methods;
+	}
+
 	/** Whether this route answers every path below {@link #path()}. */
 	public boolean isPrefix() {
 		return this.path.endsWith("/");

@@ -47,7 +47,9 @@ import tools.jackson.databind.json.JsonMapper;
  * <li>{@code DELETE} ends this session on the server and clears the cookie; with {@code ?all=true} it ends
  * every session of the user (log out everywhere).</li>
  * </ul>
- * A request that carries the cookie must carry {@code X-Requested-With} too, logins included.
+ * A request that carries the cookie must carry {@code X-Requested-With} too, logins included, and so must a
+ * login that carries {@code Origin} (every browser's POST does; 403 otherwise): a hostile page could otherwise
+ * log a visitor into the attacker's account (login CSRF). Clients that are no browser send no {@code Origin}.
  */
 public final class SessionHandlers {
 
@@ -104,6 +106,16 @@ public final class SessionHandlers {
 		if (previous != null && !CallerResolver.hasRequestedWith(request.getHeaders())) {
 			return Mono.error(ApiException.notAllowed());
 		}
+		if (request.getHeaders().getOrigin() != null && !CallerResolver.hasRequestedWith(request.getHeaders())) {
+			// Login CSRF: a form on another site would log the victim's browser into the attacker's account.
+			// Browsers send Origin with every POST, and a page on another site cannot add the header; scripts
+			// send no Origin. (Comparing the Origin with the server's own address would break behind proxies.)
+			return Mono.error(ApiException.notAllowed());
+		}
+		if (request.getHeaders().getContentLength() > MAX_BODY) {
+			// Refused before the body is read: nobody waits for a body that will not be used.
+			return Mono.error(tooLarge());
+		}
 		String client = Clients.address(exchange);
 		return DataBufferUtils.join(request.getBody(), MAX_BODY)
 			.map(buffer -> {
@@ -115,8 +127,7 @@ public final class SessionHandlers {
 				}
 			})
 			.defaultIfEmpty("")
-			.onErrorMap(DataBufferLimitException.class,
-					tooLong -> new ApiException(HttpStatus.CONTENT_TOO_LARGE, "Login body too large"))
+			.onErrorMap(DataBufferLimitException.class, tooLong -> tooLarge())
 			.map(body -> LoginForm.parse(request, body))
 			.flatMap(form -> this.authenticator.login(AuditTrail.PROTOCOL, form.username(), form.password(), client)
 				.flatMap(result -> {
@@ -125,6 +136,10 @@ public final class SessionHandlers {
 					}
 					return Mono.error(LoginErrors.of(result));
 				}));
+	}
+
+	private static ApiException tooLarge() {
+		return new ApiException(HttpStatus.CONTENT_TOO_LARGE, "Login body too large");
 	}
 
 	private Mono<Void> start(ServerWebExchange exchange, User user, LoginForm form, @Nullable String previous,

@@ -94,7 +94,7 @@ public final class ZipHandler implements AuthenticatedHandler, AutoCloseable {
 				Set<String> names = new HashSet<>();
 				for (Pending pending : found) {
 					items.add(new ZipItem(pending.location().requireStorage(), pending.entry(),
-							unique(names, name(pending.location()))));
+							unique(names, entryName(pending.location()))));
 				}
 				return send(exchange, fileName, items);
 			});
@@ -132,6 +132,20 @@ public final class ZipHandler implements AuthenticatedHandler, AutoCloseable {
 
 	private static String name(Location location) {
 		return location.isMountRoot() ? location.requireMount().name() : location.path().name();
+	}
+
+	/**
+	 * The top-level name of an item in the zip. A name that starts like a drive ({@code C:} or {@code c:x}, legal
+	 * in storage) would unpack outside the target folder on Windows, and the zip format forbids it (APPNOTE
+	 * 4.4.17: no drive letter, no leading slash), so its colon becomes {@code _}. Storage names hold no
+	 * {@code /}, {@code \}, {@code .} or {@code ..}, so nothing else can leave the folder.
+	 */
+	static String entryName(Location location) {
+		String name = name(location);
+		char first = name.charAt(0);
+		boolean drive = name.length() >= 2 && name.charAt(1) == ':'
+				&& ((first >= 'A' && first <= 'Z') || (first >= 'a' && first <= 'z'));
+		return drive ? first + "_" + name.substring(2) : name;
 	}
 
 	private static String unique(Set<String> taken, String name) {

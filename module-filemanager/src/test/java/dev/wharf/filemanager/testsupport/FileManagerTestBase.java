@@ -8,13 +8,13 @@ import java.nio.file.Path;
 import java.util.UUID;
 
 import dev.wharf.core.security.PasswordHashing;
+import dev.wharf.core.testsupport.JvmTempFolder;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.util.FileSystemUtils;
 
 /**
  * The file manager on a random port, shared by the test classes that extend this (one context, started
@@ -102,18 +102,10 @@ public abstract class FileManagerTestBase {
 	}
 
 	private static Path createRoot() {
+		Path root = JvmTempFolder.create("wharf-filemanager-tests");
 		try {
-			Path root = Files.createTempDirectory("wharf-filemanager-tests");
 			Files.createDirectories(root.resolve("data"));
 			Files.createDirectories(root.resolve("outside"));
-			Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-				try {
-					FileSystemUtils.deleteRecursively(root);
-				}
-				catch (IOException ex) {
-					// Best effort: the folder is under the system temp folder.
-				}
-			}));
 			return root;
 		}
 		catch (IOException ex) {

@@ -16,6 +16,7 @@ import dev.wharf.core.storage.local.LocalStorageProperties;
 import dev.wharf.core.storage.memcached.MemcachedStorageProperties;
 import dev.wharf.core.storage.memory.MemoryStorageProperties;
 import dev.wharf.core.storage.sftp.SftpStorageProperties;
+import dev.wharf.core.web.HttpTimeoutProperties;
 import dev.wharf.filemanager.autoconfigure.FileManagerProperties;
 import dev.wharf.staticfiles.site.StaticFilesProperties;
 import dev.wharf.ftp.autoconfigure.FtpProperties;
@@ -55,6 +56,7 @@ class WharfChartSchemaCoverageTests {
 				arguments("#/definitions/memcachedMount", MemcachedStorageProperties.class, Set.of("type")),
 				arguments("#/properties/wharf/properties/security", SecurityProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/sessions", SessionProperties.class, Set.of()),
+				arguments("#/properties/wharf/properties/http", HttpTimeoutProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/filemanager", FileManagerProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/buildcache", BuildCacheProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/static", StaticFilesProperties.class, Set.of()),

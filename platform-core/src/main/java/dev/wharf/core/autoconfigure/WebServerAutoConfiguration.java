@@ -1,13 +1,16 @@
 package dev.wharf.core.autoconfigure;
 
 import dev.wharf.core.web.Http10KeepAliveFilter;
+import dev.wharf.core.web.HttpTimeoutProperties;
 import dev.wharf.core.web.KeepAliveReadResumer;
+import dev.wharf.core.web.RequestHeadTimeout;
 import dev.wharf.core.web.TlsPolicy;
 import dev.wharf.core.web.TlsPolicyCustomizer;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.context.annotation.Bean;
 import reactor.netty.http.server.HttpServer;
@@ -15,11 +18,13 @@ import reactor.netty.http.server.HttpServer;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of the HTTP
  * server fixes every HTTP module relies on: HTTP/1.0 keep-alive and keep-alive connections that must not
- * stall (see {@link KeepAliveReadResumer}), and the TLS policy (see {@link TlsPolicy}) when TLS is on.
+ * stall (see {@link KeepAliveReadResumer}), timeouts for slow clients (see {@link HttpTimeoutProperties}), and
+ * the TLS policy (see {@link TlsPolicy}) when TLS is on.
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = Type.REACTIVE)
 @ConditionalOnClass({ HttpServer.class, NettyServerCustomizer.class })
+@EnableConfigurationProperties(HttpTimeoutProperties.class)
 public final class WebServerAutoConfiguration {
 
 	@Bean
@@ -30,6 +35,15 @@ public final class WebServerAutoConfiguration {
 	@Bean
 	NettyServerCustomizer keepAliveReadResumer() {
 		return KeepAliveReadResumer::install;
+	}
+
+	@Bean
+	NettyServerCustomizer slowClientTimeouts(HttpTimeoutProperties timeouts) {
+		return server -> {
+			HttpServer bounded = RequestHeadTimeout.install(server, timeouts.headerTimeout());
+			// Reactor Netty's read timeout runs only while a request body is being read, between two reads.
+			return timeouts.bodyTimeout().isZero() ? bounded : bounded.readTimeout(timeouts.bodyTimeout());
+		};
 	}
 
 	@Bean

@@ -1,0 +1,164 @@
+package dev.wharf.app.hostile;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import com.sun.management.UnixOperatingSystemMXBean;
+import dev.wharf.core.testsupport.WharfTestProperties;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Up to 10,000 connections that connect and send nothing, held against the whole application on 127.0.0.1.
+ * Client and server share this JVM, so each connection costs two file descriptors: the test opens as many as
+ * the process's descriptor limit allows with room to spare, at most 10,000, and logs the number (nothing is
+ * raised system-wide). Meanwhile the server must serve other clients; its heap after a collection must grow by
+ * a small, bounded amount per connection (no buffer is held for a connection that sent nothing); and the idle
+ * timeout must close every one of them. Its own server, with a 15 s idle timeout, long enough to open them all
+ * on a busy machine.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+class IdleConnectionsTests {
+
+	private static final Log logger = LogFactory.getLog(IdleConnectionsTests.class);
+
+	private static final int MOST = 10_000;
+
+	private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(15);
+
+	/** Heap per held connection, both ends counted; measured ≈ 1–3 KB (docs/reliability/hostile-http.md). */
+	private static final long MOST_HEAP_PER_CONNECTION = 16 * 1024;
+
+	@TempDir
+	static Path temp;
+
+	@LocalServerPort
+	int port;
+
+	@DynamicPropertySource
+	static void properties(DynamicPropertyRegistry registry) {
+		WharfTestProperties.memoryMount(registry, temp);
+		registry.add("server.netty.idle-timeout", () -> IDLE_TIMEOUT.toMillis() + "ms");
+	}
+
+	@Test
+	void manyIdleConnectionsCostLittleDoNotStopOthersAndAreClosedByTheIdleTimeout() throws Exception {
+		int count = affordableConnections();
+		assertThat(count).as("descriptors for at least 1,000 connections").isGreaterThanOrEqualTo(1000);
+		MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+		serve();
+		long heapBefore = heapAfterGc(memory);
+		List<SocketChannel> idle = new ArrayList<>(count);
+		try (Selector selector = Selector.open()) {
+			long start = System.nanoTime();
+			InetSocketAddress server = new InetSocketAddress("127.0.0.1", this.port);
+			for (int i = 0; i < count; i++) {
+				SocketChannel channel = SocketChannel.open(server);
+				channel.configureBlocking(false);
+				channel.register(selector, SelectionKey.OP_READ);
+				idle.add(channel);
+			}
+			Duration opening = Duration.ofNanos(System.nanoTime() - start);
+			serve();
+			long heapHeld = heapAfterGc(memory);
+			Duration measured = Duration.ofNanos(System.nanoTime() - start);
+			long perConnection = Math.max(0, heapHeld - heapBefore) / count;
+			logger.info(count + " idle connections (descriptor limit " + descriptorLimit() + ") opened in "
+					+ opening.toMillis() + " ms; heap after GC " + (heapBefore >> 20) + " MB before, " + (heapHeld >> 20)
+					+ " MB with them: " + perConnection + " bytes per connection, both ends");
+			assertThat(measured).as("all were open when measured (shorter than the idle timeout)").isLessThan(IDLE_TIMEOUT);
+			assertThat(perConnection).isLessThan(MOST_HEAP_PER_CONNECTION);
+			// Every one is closed by the server once idle for the timeout (bounded wait).
+			int closed = awaitClosed(selector, count, IDLE_TIMEOUT.plus(Wire.PATIENCE).plus(Wire.PATIENCE));
+			Duration closing = Duration.ofNanos(System.nanoTime() - start);
+			logger.info(closed + " of " + count + " closed by the server after " + closing.toMillis() + " ms");
+			assertThat(closed).isEqualTo(count);
+			assertThat(closing).isGreaterThanOrEqualTo(IDLE_TIMEOUT);
+		}
+		finally {
+			for (SocketChannel channel : idle) {
+				channel.close();
+			}
+		}
+		serve();
+	}
+
+	/** Counts connections the server closes (end of stream or reset), until all are or the time is up. */
+	private static int awaitClosed(Selector selector, int count, Duration within) throws IOException {
+		long deadline = System.nanoTime() + within.toNanos();
+		ByteBuffer sink = ByteBuffer.allocate(1024);
+		int closed = 0;
+		while (closed < count && System.nanoTime() < deadline) {
+			selector.select(1000);
+			for (SelectionKey key : selector.selectedKeys()) {
+				SocketChannel channel = (SocketChannel) key.channel();
+				int read;
+				try {
+					sink.clear();
+					read = channel.read(sink);
+				}
+				catch (IOException reset) {
+					read = -1;
+				}
+				if (read < 0) {
+					key.cancel();
+					closed++;
+				}
+			}
+			selector.selectedKeys().clear();
+		}
+		return closed;
+	}
+
+	private void serve() throws IOException {
+		Wire.Response health = Wire.exchange(this.port, "GET /actuator/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+		assertThat(health.status()).isEqualTo(200);
+		Wire.Response session = Wire.exchange(this.port, "GET /api/session HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+		assertThat(session.status()).isEqualTo(401);
+	}
+
+	private static long heapAfterGc(MemoryMXBean memory) throws InterruptedException {
+		long least = Long.MAX_VALUE;
+		for (int i = 0; i < 3; i++) {
+			memory.gc();
+			Thread.sleep(100);
+			least = Math.min(least, memory.getHeapMemoryUsage().getUsed());
+		}
+		return least;
+	}
+
+	/** Connections this process can hold: two descriptors each, leaving 2,000 for everything else. */
+	private static int affordableConnections() throws IOException {
+		long open;
+		try (Stream<Path> descriptors = Files.list(Path.of("/proc/self/fd"))) {
+			open = descriptors.count();
+		}
+		return (int) Math.min(MOST, (descriptorLimit() - open - 2000) / 2);
+	}
+
+	private static long descriptorLimit() {
+		return ((UnixOperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getMaxFileDescriptorCount();
+	}
+
+}

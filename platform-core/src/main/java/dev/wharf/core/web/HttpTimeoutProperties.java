@@ -1,0 +1,38 @@
+package dev.wharf.core.web;
+
+import java.time.Duration;
+
+import dev.wharf.core.config.InvalidConfigurationException;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * How long the HTTP server waits for a slow client ({@code wharf.http}), on every HTTP module (file manager,
+ * build cache, static sites, actuator). Reactor Netty bounds neither by default: its idle timeout
+ * ({@code server.netty.idle-timeout}) only fires after that long without a single byte, so a client sending
+ * one header byte every few seconds, or a body that stalls after its headers, would hold its connection for
+ * good.
+ *
+ * @param headerTimeout the most time from a request's first byte until its whole head (request line and
+ * headers) has arrived; past it the client gets 408 and the connection is closed (nginx's
+ * {@code client_header_timeout}, but 20 s like Apache's {@code mod_reqtimeout}: a real client sends its head in
+ * one or two packets). 0 turns it off
+ * @param bodyTimeout the most time between two reads of a request body; past it the connection is closed and
+ * what arrived is dropped (nginx's {@code client_body_timeout}, same 60 s default). A slow but moving upload
+ * is never cut. 0 turns it off
+ */
+@ConfigurationProperties("wharf.http")
+public record HttpTimeoutProperties(@DefaultValue("20s") Duration headerTimeout, @DefaultValue("60s") Duration bodyTimeout) {
+
+	public HttpTimeoutProperties {
+		if (headerTimeout.isNegative()) {
+			throw new InvalidConfigurationException("wharf.http.header-timeout", headerTimeout.toString(),
+					"must be 0 (off) or positive");
+		}
+		if (bodyTimeout.isNegative()) {
+			throw new InvalidConfigurationException("wharf.http.body-timeout", bodyTimeout.toString(),
+					"must be 0 (off) or positive");
+		}
+	}
+
+}
