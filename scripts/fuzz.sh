@@ -25,6 +25,9 @@ targets=(
 	"platform-core dev.wharf.core.storage.local.LocalStorageFuzzTests#staysInRoot"
 	"module-buildcache dev.wharf.buildcache.store.CacheKeyFuzzTests#parse"
 	"module-buildcache dev.wharf.buildcache.access.CacheAuthenticatorFuzzTests#subjectAttribute"
+	"module-ftp dev.wharf.ftp.server.ControlLineFuzzTests#decode"
+	"module-ftp dev.wharf.ftp.command.ActiveArgumentsFuzzTests#port"
+	"module-ftp dev.wharf.ftp.command.ActiveArgumentsFuzzTests#eprt"
 )
 
 failed=0
