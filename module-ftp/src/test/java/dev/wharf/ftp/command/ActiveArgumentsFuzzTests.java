@@ -45,8 +45,9 @@ class ActiveArgumentsFuzzTests {
 			address = ActiveCommand.parseEprt(argument);
 		}
 		catch (ActiveCommand.UnsupportedFamily ex) {
-			assertThat(argument.length()).isGreaterThan(1);
-			assertThat(argument.substring(1)).doesNotStartWith("1" + argument.charAt(0)).doesNotStartWith("2" + argument.charAt(0));
+			// The protocol is what stands between the first two delimiters (which may be any character, digits too).
+			String protocol = argument.substring(1).split(java.util.regex.Pattern.quote(String.valueOf(argument.charAt(0))), -1)[0];
+			assertThat(protocol).isNotIn("1", "2");
 			return;
 		}
 		if (address == null) {
