@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -179,13 +180,59 @@ class FtpsTests {
 		}
 		try (FtpTestServer server = FtpTestServer.start(this.temp.resolve("explicit"), options -> options.tls = FtpTestServer.TlsMode.EXPLICIT)) {
 			assertThat(handshake(openssl, server, "-starttls", "ftp", "-tls1_3")).contains("New, TLSv1.3,");
+			assertThat(handshake(openssl, server, "-starttls", "ftp", "-tls1_2")).contains("New, TLSv1.2,")
+				.contains("Cipher is ECDHE-ECDSA-AES256-GCM-SHA384");
 			assertRefused(handshake(openssl, server, "-starttls", "ftp", "-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"));
+			assertRefused(handshake(openssl, server, "-starttls", "ftp", "-tls1", "-cipher", "DEFAULT@SECLEVEL=0"));
+			// CBC with SHA-1, which the JDK's defaults enable: outside the policy (dev.wharf.core.web.TlsPolicy).
+			assertRefused(handshake(openssl, server, "-starttls", "ftp", "-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-SHA"));
+			assertRefused(handshake(openssl, server, "-starttls", "ftp", "-tls1_2", "-cipher", "ECDHE-ECDSA-AES256-SHA384"));
+		}
+	}
+
+	@Test
+	void dataConnectionsRefuseWeakSuitesToo() throws Exception {
+		try (FtpTestServer server = FtpTestServer.start(this.temp, options -> options.tls = FtpTestServer.TlsMode.EXPLICIT)) {
+			Files.writeString(server.dataRoot().resolve("file.txt"), "encrypted");
+			FTPSClient client = login(server, false);
+			try {
+				assertThat(dataHandshake(client, "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA")).isEqualTo("refused");
+				assertThat(client.getReply()).isIn(425, 426);
+				assertThat(dataHandshake(client, "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256")).isEqualTo("encrypted");
+				assertThat(client.getReply()).isEqualTo(226);
+			}
+			finally {
+				client.disconnect();
+			}
+		}
+	}
+
+	/** A {@code PROT P} download over a data connection that offers only one suite: the content, or "refused". */
+	private static String dataHandshake(FTPSClient client, String suite) throws IOException {
+		assertThat(client.sendCommand("EPSV")).isEqualTo(229);
+		Matcher port = Pattern.compile("\\(\\|\\|\\|(\\d+)\\|\\)").matcher(client.getReplyString());
+		assertThat(port.find()).isTrue();
+		try (Socket plain = new Socket("127.0.0.1", Integer.parseInt(port.group(1)));
+				SSLSocket data = (SSLSocket) FtpTestServer.clientTls().getSocketFactory().createSocket(plain, "127.0.0.1",
+						plain.getPort(), true)) {
+			data.setSoTimeout(30_000);
+			data.setUseClientMode(true);
+			data.setEnabledProtocols(new String[] { "TLSv1.2" });
+			data.setEnabledCipherSuites(new String[] { suite });
+			assertThat(client.sendCommand("RETR file.txt")).isEqualTo(150);
+			try {
+				data.startHandshake();
+			}
+			catch (IOException refused) {
+				return "refused";
+			}
+			return new String(data.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 		}
 	}
 
 	private static void assertRefused(String output) {
 		assertThat(output).contains("New, (NONE), Cipher is (NONE)").doesNotContain("no protocols available")
-			.containsAnyOf("alert protocol version", "unexpected eof");
+			.containsAnyOf("alert protocol version", "alert handshake failure", "unexpected eof");
 	}
 
 	private static String handshake(Path openssl, FtpTestServer server, String... options) throws Exception {

@@ -20,7 +20,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * for servers behind NAT or a Kubernetes service; empty announces the address the client connected to
  * @param mounts the mounts FTP serves: with one, its root is {@code /}; with several, {@code /} holds one
  * folder per mount the user may read
- * @param idleTimeout how long a control connection may stay silent (outside transfers) before it is closed
+ * @param idleTimeout how long a control connection may stay silent (outside transfers) before it is closed; also
+ * the most a client may take to send one command line, and to log in
  * @param dataTimeout how long a data connection may take to be opened, and stay without progress during a
  * transfer
  * @param maxLogins most control connections at once, logged in or not

@@ -151,7 +151,7 @@ final class ActiveCommand extends WharfCommand {
 	}
 
 	/** An {@code EPRT} network protocol other than 1 (IPv4) and 2 (IPv6). */
-	private static final class UnsupportedFamily extends RuntimeException {
+	static final class UnsupportedFamily extends RuntimeException {
 
 		private static final long serialVersionUID = 1L;
 

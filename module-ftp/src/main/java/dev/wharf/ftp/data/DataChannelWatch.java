@@ -4,6 +4,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslCloseCompletionEvent;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateEvent;
 import org.jspecify.annotations.Nullable;
 
@@ -37,6 +38,12 @@ final class DataChannelWatch extends ChannelInboundHandlerAdapter {
 	public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
 		if (event instanceof SslCloseCompletionEvent closed && closed.isSuccess()) {
 			this.closeNotifyReceived = true;
+		}
+		else if (event instanceof SslHandshakeCompletionEvent handshake && !handshake.isSuccess()) {
+			// Not always followed by exceptionCaught: when the handshake failed before the download began, the
+			// channel was closed quietly and the transfer "succeeded" with 226 though the client got nothing.
+			fail(new TransferInterruptedException("The TLS handshake failed: " + handshake.cause().getMessage(),
+					handshake.cause()));
 		}
 		else if (event instanceof IdleStateEvent) {
 			fail(new TransferInterruptedException("The data connection made no progress for too long", null));

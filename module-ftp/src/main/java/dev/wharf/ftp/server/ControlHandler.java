@@ -3,6 +3,7 @@ package dev.wharf.ftp.server;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 
 import javax.net.ssl.SSLException;
 
@@ -27,7 +28,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * MINA's handler for control connections: enforces the connection limits, sets up each session (Wharf's data
  * connections, implicit TLS), greets, hands command lines to the {@link CommandRunner}, and closes idle
- * sessions, but never one with a transfer running. Every method runs on a MINA I/O thread and does not block.
+ * sessions, but never one with a transfer running. A client that has not logged in within the login deadline
+ * (the idle timeout) is closed at its next command, so {@code NOOP}s cannot hold an anonymous connection for
+ * ever. Every method runs on a MINA I/O thread and does not block.
  */
 final class ControlHandler extends IoHandlerAdapter {
 
@@ -52,8 +55,11 @@ final class ControlHandler extends IoHandlerAdapter {
 
 	private final AuditLog audit;
 
+	private final long loginDeadlineMillis;
+
 	ControlHandler(FtpServerContext context, Listener listener, CommandRunner runner, ConnectionLimits limits,
-			DataConnections data, @Nullable FtpTls implicitTls, AuditLog audit) {
+			DataConnections data, @Nullable FtpTls implicitTls, AuditLog audit, Duration loginDeadline) {
+		this.loginDeadlineMillis = loginDeadline.toMillis();
 		this.context = context;
 		this.listener = listener;
 		this.runner = runner;
@@ -101,9 +107,15 @@ final class ControlHandler extends IoHandlerAdapter {
 		}
 		if (message instanceof ControlLineDecoder.BadLine bad) {
 			session.write(Replies.of(bad.code(), bad.text()));
-			if (bad == ControlLineDecoder.BadLine.TOO_LONG) {
+			if (bad.closes()) {
 				session.closeOnFlush();
 			}
+			return;
+		}
+		if (System.currentTimeMillis() - session.getCreationTime() > this.loginDeadlineMillis
+				&& new FtpIoSession(session, this.context).getUser() == null) {
+			session.write(Replies.of(421, "Not logged in in time; closing the connection."));
+			session.closeOnFlush();
 			return;
 		}
 		this.runner.received(session, new ControlRequest((String) message));

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.session.IoSession;
@@ -17,6 +18,10 @@ import org.apache.mina.filter.codec.ProtocolDecoderOutput;
  * the rest must be strict UTF-8 (RFC 2640) without control characters, so that no argument can carry a line
  * break into a reply or a file name. A bad line becomes a {@link BadLine} for the handler to answer; a line
  * longer than {@value #MAX_LINE} bytes is discarded up to its end.
+ *
+ * <p>A line must also arrive whole within a deadline from its first byte. The idle timeout alone cannot stop a
+ * client that sends one byte just before each timeout (slowloris): every byte counts as activity, so without the
+ * deadline such a client could hold a connection, before logging in, for {@value #MAX_LINE} idle periods.
  */
 final class ControlLineDecoder extends CumulativeProtocolDecoder {
 
@@ -25,17 +30,37 @@ final class ControlLineDecoder extends CumulativeProtocolDecoder {
 
 	private static final int IAC = 0xff;
 
+	private final long lineDeadlineNanos;
+
 	private boolean discarding;
+
+	private long partialSince;
+
+	private boolean partial;
+
+	private int scanned;
+
+	/**
+	 * Creates a decoder for one connection.
+	 * @param lineDeadline how long a client may take to send one line, from its first byte
+	 */
+	ControlLineDecoder(Duration lineDeadline) {
+		this.lineDeadlineNanos = lineDeadline.toNanos();
+	}
 
 	@Override
 	protected boolean doDecode(IoSession session, IoBuffer in, ProtocolDecoderOutput out) {
 		int start = in.position();
 		int limit = in.limit();
-		for (int i = start; i < limit; i++) {
+		// Bytes of a partial line already searched are not searched again: a line trickled in byte by byte
+		// costs linear time, not quadratic.
+		for (int i = start + Math.min(this.scanned, limit - start); i < limit; i++) {
 			if (in.get(i) == '\n') {
 				byte[] line = new byte[i - start];
 				in.get(line);
 				in.get();
+				this.partial = false;
+				this.scanned = 0;
 				if (this.discarding) {
 					this.discarding = false;
 				}
@@ -45,12 +70,28 @@ final class ControlLineDecoder extends CumulativeProtocolDecoder {
 				return true;
 			}
 		}
-		if (limit - start > MAX_LINE) {
+		// A line of MAX_LINE bytes may still be waiting for its CR LF; only more than that (and a CR) is too long.
+		// Comparing with MAX_LINE alone refused such a line when a read ended between its CR and LF, though the
+		// same bytes in one read were accepted (found by ControlLineFuzzTests, input max-line-crlf-split).
+		this.scanned = limit - start;
+		if (limit - start > MAX_LINE + 1) {
 			in.position(limit);
+			this.scanned = 0;
 			if (!this.discarding) {
 				this.discarding = true;
 				out.write(BadLine.TOO_LONG);
 			}
+		}
+		long now = System.nanoTime();
+		if (!this.partial) {
+			this.partial = true;
+			this.partialSince = now;
+		}
+		else if (now - this.partialSince > this.lineDeadlineNanos && !this.discarding) {
+			in.position(limit);
+			this.scanned = 0;
+			this.discarding = true;
+			out.write(BadLine.TOO_SLOW);
 		}
 		return false;
 	}
@@ -114,6 +155,9 @@ final class ControlLineDecoder extends CumulativeProtocolDecoder {
 		/** Longer than {@link #MAX_LINE}. */
 		TOO_LONG(500, "Command line too long."),
 
+		/** Not complete within the deadline. */
+		TOO_SLOW(421, "Command line too slow; closing the connection."),
+
 		/** Not strict UTF-8. */
 		NOT_UTF8(501, "Command line is not valid UTF-8."),
 
@@ -130,6 +174,11 @@ final class ControlLineDecoder extends CumulativeProtocolDecoder {
 		BadLine(int code, String text) {
 			this.code = code;
 			this.text = text;
+		}
+
+		/** Whether the connection is closed after the reply. */
+		boolean closes() {
+			return this == TOO_LONG || this == TOO_SLOW;
 		}
 
 		int code() {

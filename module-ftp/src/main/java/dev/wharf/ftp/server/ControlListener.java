@@ -2,6 +2,7 @@ package dev.wharf.ftp.server;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -78,10 +79,11 @@ final class ControlListener extends AbstractListener {
 		created.getSessionConfig().setReadBufferSize(2048);
 		created.getSessionConfig().setTcpNoDelay(true);
 		created.getSessionConfig().setIdleTime(IdleStatus.BOTH_IDLE, this.idleSeconds);
-		created.getFilterChain().addLast("codec", new ProtocolCodecFilter(new ControlCodec()));
+		created.getFilterChain().addLast("codec",
+				new ProtocolCodecFilter(new ControlCodec(Duration.ofSeconds(this.idleSeconds))));
 		CommandRunner runner = new CommandRunner(this.commandThreads, this.tlsRequired, serverContext);
 		created.setHandler(new ControlHandler(serverContext, this, runner, this.limits, this.data,
-				this.implicitTls ? this.tls : null, this.audit));
+				this.implicitTls ? this.tls : null, this.audit, Duration.ofSeconds(this.idleSeconds)));
 		InetSocketAddress address = new InetSocketAddress(getServerAddress(), getPort());
 		try {
 			created.bind(address);
@@ -160,19 +162,43 @@ final class ControlListener extends AbstractListener {
 		return this.limits.open();
 	}
 
-	/** Wharf's decoder (one per connection) and FtpServer's reply encoder. */
-	private static final class ControlCodec implements ProtocolCodecFactory {
+	/**
+	 * Wharf's decoder (one per connection; a line must be complete within the idle timeout from its first byte)
+	 * and FtpServer's reply encoder.
+	 */
+	static final class ControlCodec implements ProtocolCodecFactory {
+
+		private static final String DECODER = ControlCodec.class.getName() + ".decoder";
 
 		private final ProtocolEncoder encoder = new FtpResponseEncoder();
+
+		private final Duration lineDeadline;
+
+		ControlCodec(Duration lineDeadline) {
+			this.lineDeadline = lineDeadline;
+		}
 
 		@Override
 		public ProtocolEncoder getEncoder(IoSession session) {
 			return this.encoder;
 		}
 
+		/**
+		 * The session's decoder. MINA asks for it on every read, and the decoder holds the session's partial line
+		 * (its buffer is keyed to the decoder instance): a new one per read lost the start of any line that
+		 * arrived in two reads.
+		 */
 		@Override
 		public ProtocolDecoder getDecoder(IoSession session) {
-			return new ControlLineDecoder();
+			Object decoder = session.getAttribute(DECODER);
+			if (decoder == null) {
+				ControlLineDecoder created = new ControlLineDecoder(this.lineDeadline);
+				decoder = session.setAttributeIfAbsent(DECODER, created);
+				if (decoder == null) {
+					decoder = created;
+				}
+			}
+			return (ProtocolDecoder) decoder;
 		}
 
 	}

@@ -9,6 +9,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLSocketFactory;
 
+import dev.wharf.core.web.TlsPolicy;
 import io.netty.handler.ssl.SslHandler;
 import org.apache.ftpserver.ssl.ClientAuth;
 import org.apache.ftpserver.ssl.SslConfiguration;
@@ -20,8 +21,10 @@ import org.springframework.boot.ssl.SslBundles;
 /**
  * TLS for FTPS, from a Spring Boot SSL bundle: the control connection's MINA {@link SslFilter} (through
  * FtpServer's {@link SslConfiguration}) and each data connection's Netty {@link SslHandler}, all in server mode
- * and limited to TLS 1.2 and 1.3. When the bundle is reloaded (its files changed), new connections use the new
- * key and certificate.
+ * and held to platform-core's {@link TlsPolicy}: TLS 1.2 and 1.3, AEAD suites with forward secrecy only. Every
+ * engine comes from a {@link PolicySslContext}, so FtpServer's own {@code AUTH TLS} filter is narrowed too, and
+ * suites named in the bundle are narrowed to the policy. When the bundle is reloaded (its files changed), new
+ * connections use the new key and certificate.
  *
  * <p>Data connections use TLS 1.2 whenever it is allowed. A TLS 1.3 server sends session tickets after the
  * handshake; a client that only uploads never reads them, and closing a socket with unread data makes the
@@ -44,7 +47,7 @@ public final class FtpTls implements SslConfiguration {
 	private volatile SSLContext context;
 
 	private FtpTls(SSLContext context, String[] protocols, String @Nullable [] ciphers) {
-		this.context = context;
+		this.context = new PolicySslContext(context);
 		this.protocols = protocols;
 		this.dataProtocols = List.of(protocols).contains("TLSv1.2") ? new String[] { "TLSv1.2" } : protocols.clone();
 		this.ciphers = ciphers;
@@ -60,7 +63,7 @@ public final class FtpTls implements SslConfiguration {
 	public static FtpTls of(SslBundles bundles, String name) {
 		SslBundle bundle = bundles.getBundle(name);
 		FtpTls tls = of(bundle);
-		bundles.addBundleUpdateHandler(name, updated -> tls.context = updated.createSslContext());
+		bundles.addBundleUpdateHandler(name, updated -> tls.context = new PolicySslContext(updated.createSslContext()));
 		return tls;
 	}
 
@@ -84,7 +87,7 @@ public final class FtpTls implements SslConfiguration {
 		}
 		String[] ciphers = bundle.getOptions().getCiphers();
 		return new FtpTls(bundle.createSslContext(), protocols,
-				(ciphers != null && ciphers.length > 0) ? ciphers.clone() : null);
+				(ciphers != null && ciphers.length > 0) ? TlsPolicy.cipherSuites(ciphers) : null);
 	}
 
 	/** The protocols offered, newest first. */
