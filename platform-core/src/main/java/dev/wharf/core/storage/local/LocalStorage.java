@@ -35,6 +35,7 @@ import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.StorageSupport;
 import dev.wharf.core.storage.WriteMode;
 import dev.wharf.core.storage.WriteOptions;
+import dev.wharf.core.storage.support.BlockingOpen;
 import dev.wharf.core.storage.support.ChannelReads;
 import dev.wharf.core.storage.support.ChannelWrites;
 import org.apache.commons.logging.Log;
@@ -166,10 +167,10 @@ public final class LocalStorage implements Storage {
 		if (options.mode() == WriteMode.APPEND) {
 			return append(path, content, options);
 		}
-		// A cancel that arrives while the temporary file is being opened drops it unseen by usingWhen: the
-		// discard hook deletes it then.
-		return Mono.usingWhen(blocking(path, () -> TempFile.open(this.paths, path, options.mode()))
-			.doOnDiscard(TempFile.class, TempFile::discardQuietly),
+		// A cancel that arrives while the temporary file is being opened never reaches usingWhen's cleanup:
+		// BlockingOpen deletes such a file.
+		return Mono.usingWhen(BlockingOpen.open(TempFile.class, () -> TempFile.open(this.paths, path, options.mode()),
+				TempFile::discardQuietly, this.io).onErrorMap(error -> LocalErrors.map(error, path)),
 				temp -> ChannelWrites.write(content, temp.channel(), options.expectedLength(), this.io)
 					.then(blocking(path, () -> commit(temp, path, options.mode()))),
 				temp -> discard(path, temp), (temp, error) -> discard(path, temp), temp -> discard(path, temp))

@@ -23,6 +23,7 @@ import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.StorageSupport;
 import dev.wharf.core.storage.WriteMode;
 import dev.wharf.core.storage.WriteOptions;
+import dev.wharf.core.storage.support.BlockingOpen;
 import dev.wharf.core.storage.support.ChannelReads;
 import dev.wharf.core.storage.support.ChannelWrites;
 import net.schmizz.sshj.sftp.FileAttributes;
@@ -226,8 +227,10 @@ public final class SftpStorage implements Storage {
 		if (options.mode() == WriteMode.APPEND) {
 			return append(path, content, options);
 		}
+		// BlockingOpen: an upload whose client cancels while it starts is undone, its connection given back.
 		return Mono.deferContextual(context -> Mono.usingWhen(
-				blocking(() -> Upload.start(this.pools.acquire(context), path, options.mode())),
+				BlockingOpen.open(Upload.class, () -> Upload.start(this.pools.acquire(context), path, options.mode()),
+						upload -> upload.undo(null), this.io),
 				upload -> ChannelWrites.write(content, upload.channel, options.expectedLength(), this.io)
 					.then(blocking(() -> commit(upload, path))),
 				upload -> blocking(upload::release), (upload, error) -> blocking(() -> upload.undo(error)),
