@@ -73,8 +73,8 @@ The profile: memory budget, default CPU and the name of the JVM option files (fi
 */}}
 {{- define "wharf.profile" -}}
 {{- $profiles := dict
-  "small" (dict "file" "p96" "memory" "128Mi" "cpuRequest" "250m" "cpuLimit" "1")
-  "medium" (dict "file" "p128" "memory" "128Mi" "cpuRequest" "500m" "cpuLimit" "2")
+  "small" (dict "file" "p96" "memory" "160Mi" "cpuRequest" "250m" "cpuLimit" "1")
+  "medium" (dict "file" "p128" "memory" "192Mi" "cpuRequest" "500m" "cpuLimit" "2")
   "large" (dict "file" "p512" "memory" "512Mi" "cpuRequest" "1" "cpuLimit" "4") -}}
 {{- $profile := get $profiles .Values.profile -}}
 {{- if not $profile -}}

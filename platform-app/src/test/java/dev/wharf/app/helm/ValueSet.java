@@ -22,7 +22,7 @@ enum ValueSet {
 	/** The build cache on memcached servers outside the chart. */
 	EXTERNAL_MEMCACHED("external-memcached-values.yaml"),
 
-	/** The small profile: p96 options in 128Mi, one core. */
+	/** The small profile: p96 options in 160Mi, one core. */
 	PROFILE_SMALL("profile-small-values.yaml"),
 
 	/** Replicas on a shared volume with an autoscaler and a disruption budget. */

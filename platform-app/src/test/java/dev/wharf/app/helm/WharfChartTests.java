@@ -143,7 +143,7 @@ class WharfChartTests {
 	}
 
 	@ParameterizedTest
-	@CsvSource({ "small, p96, 128Mi", "medium, p128, 128Mi", "large, p512, 512Mi" })
+	@CsvSource({ "small, p96, 160Mi", "medium, p128, 192Mi", "large, p512, 512Mi" })
 	void theProfileSetsTheJvmOptionsOfPlatformAppAndTheMemoryTogether(String profile, String file, String memory)
 			throws IOException {
 		RenderedChart chart = WharfChart.render(ValueSet.DEFAULTS, "profile: " + profile);
