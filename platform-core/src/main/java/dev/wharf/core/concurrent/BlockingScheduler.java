@@ -5,7 +5,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import reactor.core.Disposable;
-import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
@@ -85,18 +84,8 @@ public final class BlockingScheduler implements Scheduler {
 	}
 
 	@Override
-	public Mono<Void> disposeGracefully() {
-		return Mono.fromRunnable(this::dispose);
-	}
-
-	@Override
 	public boolean isDisposed() {
 		return this.pool.isShutdown();
-	}
-
-	/** How many threads run now (for tests and metrics). */
-	public int activeThreads() {
-		return this.pool.getPoolSize();
 	}
 
 	/** A worker whose delayed tasks wait on the parallel scheduler, then join the worker's order. */

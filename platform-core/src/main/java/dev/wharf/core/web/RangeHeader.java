@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.List;
 
 import dev.wharf.core.storage.ByteRange;
+import io.netty.util.AsciiString;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,7 +34,8 @@ public final class RangeHeader {
 	 * range is satisfiable (416); otherwise the ranges to send, sorted, merged, each inside the representation
 	 */
 	public static @Nullable List<ByteRange> evaluate(String header, long length, int maxRanges) {
-		if (!startsWithUnit(header)) {
+		// ASCII case only: String.regionMatches would fold 'ſ' to 's'.
+		if (!AsciiString.regionMatchesAscii(header, true, 0, UNIT, 0, UNIT.length())) {
 			return null;
 		}
 		List<long[]> specs = parse(header, maxRanges);
@@ -148,20 +150,6 @@ public final class RangeHeader {
 			}
 		}
 		return specs.isEmpty() ? null : specs;
-	}
-
-	/** Whether the header starts with {@code bytes=} in any ASCII case (not Unicode case folding: 'ſ' is no 's'). */
-	private static boolean startsWithUnit(String header) {
-		if (header.length() < UNIT.length()) {
-			return false;
-		}
-		for (int i = 0; i < UNIT.length(); i++) {
-			char c = header.charAt(i);
-			if (((c >= 'A' && c <= 'Z') ? (char) (c + ('a' - 'A')) : c) != UNIT.charAt(i)) {
-				return false;
-			}
-		}
-		return true;
 	}
 
 	private static int skipSpaces(String s, int i) {

@@ -200,17 +200,13 @@ public final class MeteredStorage implements Storage {
 		}
 
 		void record(String outcome, long start) {
-			Timer timer = this.timers.get(outcome);
-			if (timer == null) {
-				timer = this.timers.computeIfAbsent(outcome, key -> Timer.builder("wharf.storage.operations")
-					.description("Storage operations per mount")
-					.tag("mount", MeteredStorage.this.mount)
-					.tag("type", MeteredStorage.this.type)
-					.tag("operation", this.name)
-					.tag("outcome", key)
-					.register(MeteredStorage.this.registry));
-			}
-			timer.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+			this.timers.computeIfAbsent(outcome, key -> Timer.builder("wharf.storage.operations")
+				.description("Storage operations per mount")
+				.tag("mount", MeteredStorage.this.mount)
+				.tag("type", MeteredStorage.this.type)
+				.tag("operation", this.name)
+				.tag("outcome", key)
+				.register(MeteredStorage.this.registry)).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
 		}
 
 	}
