@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.DefaultFileRegion;
 import dev.wharf.core.storage.StorageException;
+import dev.wharf.core.storage.support.BlockingOpen;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import reactor.core.publisher.Flux;
@@ -95,7 +96,8 @@ public final class DataChannel {
 		if (this.secure) {
 			return Mono.error(new IllegalStateException("Zero-copy cannot go through TLS"));
 		}
-		return Mono.usingWhen(Mono.fromCallable(() -> FileChannel.open(file, StandardOpenOption.READ)).subscribeOn(this.files),
+		return Mono.usingWhen(BlockingOpen.open(() -> FileChannel.open(file, StandardOpenOption.READ), DataChannel::closeQuietly,
+				this.files),
 				channel -> Mono.fromCallable(channel::size).subscribeOn(this.files).flatMap(size -> {
 					long count = Math.max(0, size - offset);
 					if (count == 0) {
@@ -112,14 +114,16 @@ public final class DataChannel {
 	}
 
 	private Mono<Void> close(FileChannel channel) {
-		return Mono.<Void>fromRunnable(() -> {
-			try {
-				channel.close();
-			}
-			catch (IOException ex) {
-				// Read-only: nothing to lose.
-			}
-		}).subscribeOn(this.files);
+		return Mono.<Void>fromRunnable(() -> closeQuietly(channel)).subscribeOn(this.files);
+	}
+
+	private static void closeQuietly(FileChannel channel) {
+		try {
+			channel.close();
+		}
+		catch (IOException ex) {
+			// Read-only: nothing to lose.
+		}
 	}
 
 	/**

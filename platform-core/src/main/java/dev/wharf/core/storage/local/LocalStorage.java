@@ -169,7 +169,7 @@ public final class LocalStorage implements Storage {
 		}
 		// A cancel that arrives while the temporary file is being opened never reaches usingWhen's cleanup:
 		// BlockingOpen deletes such a file.
-		return Mono.usingWhen(BlockingOpen.open(TempFile.class, () -> TempFile.open(this.paths, path, options.mode()),
+		return Mono.usingWhen(BlockingOpen.open(() -> TempFile.open(this.paths, path, options.mode()),
 				TempFile::discardQuietly, this.io).onErrorMap(error -> LocalErrors.map(error, path)),
 				temp -> ChannelWrites.write(content, temp.channel(), options.expectedLength(), this.io)
 					.then(blocking(path, () -> commit(temp, path, options.mode()))),
@@ -241,7 +241,8 @@ public final class LocalStorage implements Storage {
 	}
 
 	private Mono<FileEntry> append(StoragePath path, Flux<DataBuffer> content, WriteOptions options) {
-		return Mono.usingWhen(blocking(path, () -> Appender.open(this.paths, path)),
+		return Mono.usingWhen(BlockingOpen.open(() -> Appender.open(this.paths, path), Appender::rollBackQuietly, this.io)
+			.onErrorMap(error -> LocalErrors.map(error, path)),
 				appender -> ChannelWrites.write(content, appender.channel(), options.expectedLength(), this.io)
 					.then(blocking(path, () -> {
 						if (this.syncWrites) {
@@ -552,6 +553,15 @@ public final class LocalStorage implements Storage {
 		@Nullable Void closeQuietly() throws IOException {
 			this.channel.close();
 			return null;
+		}
+
+		void rollBackQuietly() {
+			try {
+				rollBack();
+			}
+			catch (IOException ex) {
+				logger.warn("Could not undo an abandoned append", ex);
+			}
 		}
 
 		@Nullable Void rollBack() throws IOException {

@@ -229,7 +229,7 @@ public final class SftpStorage implements Storage {
 		}
 		// BlockingOpen: an upload whose client cancels while it starts is undone, its connection given back.
 		return Mono.deferContextual(context -> Mono.usingWhen(
-				BlockingOpen.open(Upload.class, () -> Upload.start(this.pools.acquire(context), path, options.mode()),
+				BlockingOpen.open(() -> Upload.start(this.pools.acquire(context), path, options.mode()),
 						upload -> upload.undo(null), this.io),
 				upload -> ChannelWrites.write(content, upload.channel, options.expectedLength(), this.io)
 					.then(blocking(() -> commit(upload, path))),
@@ -350,7 +350,8 @@ public final class SftpStorage implements Storage {
 
 	private Mono<FileEntry> append(StoragePath path, Flux<DataBuffer> content, WriteOptions options) {
 		return Mono.deferContextual(context -> Mono.usingWhen(
-				blocking(() -> Appender.start(this.pools.acquire(context), path)),
+				BlockingOpen.open(() -> Appender.start(this.pools.acquire(context), path), appender -> appender.undo(null),
+						this.io),
 				appender -> ChannelWrites.write(content, appender.channel, options.expectedLength(), this.io)
 					.then(blocking(() -> appender.commit(path))),
 				appender -> blocking(appender::release), (appender, error) -> blocking(() -> appender.undo(error)),
