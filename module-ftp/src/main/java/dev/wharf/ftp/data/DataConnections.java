@@ -13,8 +13,6 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import dev.wharf.core.concurrent.BlockingScheduler;
 import dev.wharf.ftp.tls.FtpTls;
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
@@ -49,8 +47,6 @@ public final class DataConnections implements AutoCloseable {
 	private static final Log logger = LogFactory.getLog(DataConnections.class);
 
 	private static final String TLS_HANDLER = "wharf-ftp-tls";
-
-	private static final ByteBufAllocator ALLOCATOR = new UnpooledByteBufAllocator(true);
 
 	private final String bindAddress;
 
@@ -206,9 +202,9 @@ public final class DataConnections implements AutoCloseable {
 	}
 
 	private void configure(Channel channel, boolean secure) {
-		// Receive buffers are sized by a budget shared by all uploads and freed as soon as they are written:
-		// hundreds of concurrent uploads stay within a small part of direct memory, and nothing stays reserved.
-		channel.config().setAllocator(ALLOCATOR);
+		// Receive buffers come from a pool and are sized by a budget shared by all uploads: hundreds of concurrent
+		// uploads stay within a small part of direct memory.
+		channel.config().setAllocator(this.receiveBudget.buffers());
 		channel.config().setRecvByteBufAllocator(this.receiveBudget.allocator());
 		ChannelPipeline pipeline = channel.pipeline();
 		long idle = this.timeout.toMillis();
