@@ -108,6 +108,24 @@ public final class AbLevels {
 	}
 
 	/**
+	 * Adds a warm-up: requests sent like a level's but not counted, so that the levels after it measure a
+	 * server whose JIT compiler has done its work (a JVM's first few thousand requests run mostly interpreted;
+	 * C, Go and Python peers get the same warm-up, which changes nothing for them).
+	 * @param concurrency connections at once
+	 * @param requests requests in all, at least {@code concurrency}
+	 * @param request one request (built with {@link #checked})
+	 * @return this
+	 */
+	public AbLevels warmUp(int concurrency, int requests, ChainBuilder request) {
+		int each = Math.max(1, requests / concurrency);
+		this.populations.add(scenario("warm-up #" + this.populations.size())
+			.repeat(each)
+			.on(exec(request).exec((session) -> session.remove(RESPONSE_TIME).markAsSucceeded()))
+			.injectOpen(atOnceUsers(concurrency)));
+		return this;
+	}
+
+	/**
 	 * Whether no level was added.
 	 * @return true when there is nothing to run
 	 */

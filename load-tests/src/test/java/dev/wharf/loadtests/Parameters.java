@@ -41,6 +41,20 @@ public final class Parameters {
 	}
 
 	/**
+	 * A whole number that may be zero (zero usually turns something off).
+	 * @param name the system property
+	 * @param fallback the value when the property is not set
+	 * @return the value, at least 0
+	 */
+	public static int nonNegative(String name, int fallback) {
+		String value = System.getProperty(name);
+		if (value == null || value.isBlank()) {
+			return fallback;
+		}
+		return "0".equals(value.trim()) ? 0 : parsePositive(name, value.trim());
+	}
+
+	/**
 	 * A comma-separated list of positive whole numbers, such as concurrency levels.
 	 * @param name the system property
 	 * @param fallback the value when the property is not set

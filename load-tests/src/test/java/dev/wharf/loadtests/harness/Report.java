@@ -221,7 +221,9 @@ public final class Report {
 		header("RBCS performance benchmarks, reproduced", Originals.RBCS,
 				"Method as `rbcs-cli client benchmark`: per size and connection count, PUT every entry under a new "
 						+ "32-hex-digit key, then GET each back and compare it; req/s = entries ÷ wall time of the "
-						+ "phase. Authentication (Basic) on, TLS and compression off. The peer is nginx storing PUTs "
+						+ "phase, after a warm-up of 4,000 PUTs and GETs of 4 KiB that is not counted (a JVM runs its "
+						+ "first thousands of requests mostly interpreted). Authentication (Basic) on, TLS and "
+						+ "compression off. The peer is nginx storing PUTs "
 						+ "on disk (WebDAV) under the same CPU quota and memory limit. RBCS's columns are its "
 						+ "published rows for the same backend at CPU quota 1.00, and at 3.50 for Wharf's 2-CPU rows.");
 		Markdown table = new Markdown("Cache backend", "CPU quota", "Memory quota", "Request size (b)",

@@ -34,7 +34,8 @@ import static io.gatling.javaapi.http.HttpDsl.status;
  * <p>Parameters (besides {@link TableSimulation}'s): {@code sizes} (default {@code 128,512,4K,64K}),
  * {@code connections} (default {@code 10,100}), {@code entries} (default 10000; RBCS's default is 1000),
  * {@code cachePath} (default {@code /cache}), {@code user} and {@code password} (Basic auth, sent on every
- * request; RBCS's runs had authentication off), {@code random}.
+ * request; RBCS's runs had authentication off), {@code random}, {@code warmUp} (default 4000: PUTs and as many GETs
+ * of 4 KiB values at 10 connections before the first level, not counted; 0 for none).
  */
 public class RbcsSimulation extends TableSimulation {
 
@@ -48,6 +49,17 @@ public class RbcsSimulation extends TableSimulation {
 			.encodeToString((Parameters.text("user", "bench") + ":" + Parameters.text("password", ""))
 				.getBytes(StandardCharsets.UTF_8));
 		long salt = new SplittableRandom().nextLong();
+		int warmUp = Parameters.nonNegative("warmUp", 4000);
+		if (warmUp > 0) {
+			byte[] value = value(4096, random);
+			String md5 = HexFormat.of().formatHex(digest(value));
+			// Key space below any level's (levels put the size index at bit 40 and connections at bit 32).
+			long keySpace = salt - (1L << 48);
+			int connections = capped(10);
+			int requests = scaled(warmUp, connections);
+			this.levels.warmUp(connections, requests, put(cachePath, keySpace, value, authorization));
+			this.levels.warmUp(connections, requests, get(cachePath, keySpace, value.length, md5, authorization));
+		}
 		List<String> sizes = Parameters.names("sizes", "128,512,4K,64K");
 		for (int s = 0; s < sizes.size(); s++) {
 			int size = Parameters.byteSize("sizes", sizes.get(s));
