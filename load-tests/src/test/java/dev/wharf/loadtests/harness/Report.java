@@ -141,7 +141,13 @@ public final class Report {
 						+ "-n 1000` for `/`, `/api/files/ls?path=…` (over SFTP to OpenSSH on the same machine) and "
 						+ "`/api/files/cat?path=…png&thumbnail=true`, the API calls with `Cookie: auth=…` and "
 						+ "`X-Requested-With: XmlHttpRequest`. (×N) is Wharf's rate divided by Filestash's published "
-						+ "one: different machines, so read it as an order of magnitude.");
+						+ "one: different machines, so read it as an order of magnitude. "
+						+ "A profile whose cells say failed or not run did not fit its budget: its OOM kills are in the "
+						+ "servers table below. Why, measured: the JVM alone commits about 70 MB of class metadata, code, "
+						+ "symbols and class-data archive before the heap (p128's 40 MB) and the threads, so the file "
+						+ "manager is killed under 96 MB and 128 MB; the committed memory by kind and the budgets that "
+						+ "work (the file manager alone in 160 MB, the whole application in 192 MB) are in "
+						+ "platform-app/src/main/jvm/README.md.");
 		for (String target : this.run.targetNames()) {
 			String profile = this.run.target(target).map(RunData.Target::profile).orElse(target);
 			int[][] original = Originals.FILESTASH_GRID.get(profile);
