@@ -417,16 +417,17 @@ case "$table" in
 		for backend in ${backends//,/ }; do
 			for cpus in ${cpus_list//,/ }; do
 				name="wharf-$backend-${cpus}cpu"
-				entries=10000
+				entries=10000 level_bytes=
 				case "$backend" in
 					memory)
-						# The memory mount may hold 3/4 of the heap; 64 KiB x entries must fit in it.
-						cache_size=160MB; entries=2000 ;;
+						# The memory mount may hold 3/4 of the heap; one level's entries must fit in it: 10,000 small
+						# ones, 2,048 of 64 KiB (-DmaxBytes).
+						cache_size=160MB; level_bytes=128M ;;
 					memcached) [ -n "${memcached_port:-}" ] || memcached_start ;;
 				esac
 				wharf_start "$name" "$profile" "$cpus" "wharf-bench-cache-$backend.yaml" || continue
 				probe "$name" "PUT /cache/probe" -X PUT -u "bench:$password" --data-binary probe "$wharf_url/cache/probe" \
-					&& gatling RbcsSimulation "$name" "$wharf_url" -Dentries="$entries"
+					&& gatling RbcsSimulation "$name" "$wharf_url" -Dentries="$entries" ${level_bytes:+-DmaxBytes=$level_bytes}
 				wharf_stop "$name"
 			done
 		done

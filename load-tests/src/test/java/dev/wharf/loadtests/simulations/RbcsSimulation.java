@@ -49,6 +49,7 @@ public class RbcsSimulation extends TableSimulation {
 			.encodeToString((Parameters.text("user", "bench") + ":" + Parameters.text("password", ""))
 				.getBytes(StandardCharsets.UTF_8));
 		long salt = new SplittableRandom().nextLong();
+		long maxBytes = Parameters.byteSize("maxBytes", Parameters.text("maxBytes", Integer.toString(Integer.MAX_VALUE)));
 		int warmUp = Parameters.nonNegative("warmUp", 4000);
 		if (warmUp > 0) {
 			byte[] value = value(4096, random);
@@ -66,10 +67,11 @@ public class RbcsSimulation extends TableSimulation {
 			byte[] value = value(size, random);
 			String md5 = HexFormat.of().formatHex(digest(value));
 			String label = Parameters.byteLabel(size);
+			int levelEntries = (int) Math.max(1, Math.min(entries, maxBytes / size));
 			for (int connections : Parameters.positives("connections", "10,100")) {
 				long keySpace = salt + ((long) s << 40) + ((long) connections << 32);
-				level("PUT " + label, connections, entries, put(cachePath, keySpace, value, authorization));
-				level("GET " + label, connections, entries, get(cachePath, keySpace, size, md5, authorization));
+				level("PUT " + label, connections, levelEntries, put(cachePath, keySpace, value, authorization));
+				level("GET " + label, connections, levelEntries, get(cachePath, keySpace, size, md5, authorization));
 			}
 		}
 		start();
