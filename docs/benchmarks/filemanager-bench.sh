@@ -67,7 +67,10 @@ wharf:
   state-dir: $work/state
   storage: { mounts: { bench: { type: memory, max-size: 8MB }$sftp_mount } }
   filemanager: { thumbnails: { cache-size: $1 } }
-  buildcache: { enabled: false }   # only the file manager is measured (the cache would need a mount)
+  # Only the file manager is measured (the other modules would need mounts of their own).
+  buildcache: { enabled: false }
+  ftp: { enabled: false }
+  static: { enabled: false }
   security:
     users: [ { name: bench, password: "$hash", roles: [ user ], mounts: { bench: rw$( [ "$sftp" = 1 ] && echo ", remote: rw") } } ]
 YAML
@@ -77,7 +80,7 @@ YAML
 		curl -s -o /dev/null "http://127.0.0.1:$port/actuator/health/readiness" && return 0
 		sleep 1
 	done
-	echo "Wharf did not start; see $work/server.log" >&2; exit 1
+	echo "Wharf did not start:" >&2; tail -20 "$work/server.log" >&2; exit 1
 }
 stop() { kill "$server"; wait "$server" 2>/dev/null || true; server=""; }
 
