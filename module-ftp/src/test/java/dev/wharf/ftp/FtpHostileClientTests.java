@@ -53,6 +53,28 @@ class FtpHostileClientTests {
 	}
 
 	@Test
+	void commandsSentAheadOfTheirRepliesAreAnsweredInOrder() throws IOException {
+		// Some run on MINA's I/O thread (USER, PASS, TYPE, PWD, NOOP), the others on command threads: one write
+		// mixes both, and PASS may go on asynchronously (a password check that is not cached).
+		try (RawFtp ftp = RawFtp.connect(server.port())) {
+			ftp.send(String.join("\r\n", "USER " + FtpTestServer.ALICE, "PASS " + FtpTestServer.password(FtpTestServer.ALICE),
+					"TYPE I", "MKD pipelined", "PWD", "NOOP", "CWD pipelined", "PWD", "TYPE A", "CWD /", "NOOP"));
+			assertThat(ftp.reply()).startsWith("331");
+			assertThat(ftp.reply()).startsWith("230");
+			assertThat(ftp.reply()).startsWith("200");
+			assertThat(ftp.reply()).startsWith("257").contains("pipelined");
+			assertThat(ftp.reply()).startsWith("257 \"/\"");
+			assertThat(ftp.reply()).startsWith("200");
+			assertThat(ftp.reply()).startsWith("250");
+			assertThat(ftp.reply()).startsWith("257 \"/pipelined\"");
+			assertThat(ftp.reply()).startsWith("200");
+			assertThat(ftp.reply()).startsWith("250");
+			assertThat(ftp.reply()).startsWith("200");
+		}
+		assertThat(server.dataRoot().resolve("pipelined")).isDirectory();
+	}
+
+	@Test
 	void commonsNetPortAndEprtToAnotherHostAreRefused() throws IOException {
 		FTPClient client = FtpClients.login(server, FtpTestServer.ALICE);
 		try (ServerSocket victim = new ServerSocket(0, 5, OTHER_HOST)) {

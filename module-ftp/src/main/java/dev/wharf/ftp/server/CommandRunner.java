@@ -20,6 +20,12 @@ import org.apache.mina.core.session.IoSession;
  * command's asynchronous work runs (a transfer, a password check), the session's next commands wait, except
  * {@code ABOR}, which stops a running transfer at once: {@code 426} for the transfer, then {@code 226}.
  *
+ * <p>A few commands that only change the session's state and never block ({@code USER}, {@code PASS}, {@code TYPE},
+ * {@code NOOP} and the like) run on the I/O thread itself when nothing is queued before them: each command
+ * handed to a command thread costs two thread wake-ups (there and, for the reply, back), which made logging in
+ * twice as slow as in pyftpdlib. {@code PASS} only starts the password check there; a check that is not cached
+ * runs on the hashing threads.
+ *
  * <p>Before login only {@code USER}, {@code PASS}, {@code AUTH}, {@code PBSZ}, {@code PROT}, {@code FEAT},
  * {@code SYST}, {@code OPTS}, {@code HELP}, {@code NOOP} and {@code QUIT} are accepted; where TLS is required,
  * {@code USER} and {@code PASS} need a secured control connection. Thread-safe.
@@ -30,6 +36,10 @@ final class CommandRunner {
 
 	private static final Set<String> BEFORE_LOGIN = Set.of("USER", "PASS", "AUTH", "PBSZ", "PROT", "FEAT", "SYST",
 			"OPTS", "HELP", "NOOP", "QUIT");
+
+	/** Commands that may run on the I/O thread: they touch only the session's state and write one reply. */
+	private static final Set<String> ON_IO_THREAD = Set.of("USER", "PASS", "NOOP", "SYST", "TYPE", "MODE", "STRU",
+			"PWD", "FEAT", "OPTS", "HELP");
 
 	private final ExecutorService threads;
 
@@ -69,7 +79,32 @@ final class CommandRunner {
 			return;
 		}
 		if (start) {
-			resume(session);
+			drainOnIoThread(session, state);
+		}
+	}
+
+	/** Runs the queued commands here while they may run on the I/O thread, then hands the rest on. */
+	private void drainOnIoThread(IoSession session, SessionContext state) {
+		while (true) {
+			FtpRequest head = state.peekNext();
+			if (head != null && !ON_IO_THREAD.contains(head.getCommand())) {
+				resume(session);
+				return;
+			}
+			// Empty or an operation runs: null, and draining ends, as a command thread's drain ends.
+			FtpRequest request = state.next();
+			if (request == null) {
+				return;
+			}
+			if (!ON_IO_THREAD.contains(request.getCommand())) {
+				// An operation ended between the two calls, and this command had waited for it.
+				this.threads.execute(() -> {
+					run(new FtpIoSession(session, this.context), request);
+					drain(session);
+				});
+				return;
+			}
+			run(new FtpIoSession(session, this.context), request);
 		}
 	}
 

@@ -114,6 +114,14 @@ public final class SessionContext {
 	}
 
 	/**
+	 * The command {@link #next()} would return, left in the queue; for the thread that drains it.
+	 * @return the command, or {@code null} when the queue is empty or an operation runs
+	 */
+	public synchronized @Nullable FtpRequest peekNext() {
+		return (this.active == null && !this.closed) ? this.pending.peek() : null;
+	}
+
+	/**
 	 * Records that the running command goes on asynchronously; the session's next commands wait for it.
 	 * @param operation the operation
 	 */
