@@ -279,7 +279,7 @@ class FtpTransferTests {
 		}
 	}
 
-	private static int[] freePorts(int count) throws IOException {
+	static int[] freePorts(int count) throws IOException {
 		List<ServerSocket> sockets = new ArrayList<>();
 		try {
 			for (int i = 0; i < count; i++) {

@@ -18,13 +18,16 @@ import java.util.regex.Pattern;
 import javax.net.ssl.SSLSocket;
 
 import dev.wharf.core.testsupport.Requirements;
+import org.apache.commons.net.ftp.FTPFile;
 import org.apache.commons.net.ftp.FTPSClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * FTPS: explicit ({@code AUTH TLS}) and implicit, TLS 1.2 and 1.3 only, required TLS, and uploads that end
@@ -204,6 +207,105 @@ class FtpsTests {
 			finally {
 				client.disconnect();
 			}
+		}
+	}
+
+	/** How a client spoils a {@code PROT P} data connection's TLS handshake. */
+	enum SpoiledHandshake {
+		/** Speaks plain text where the server expects a ClientHello. */
+		PLAIN_TEXT,
+		/** Sends the start of a TLS record, then closes the data socket mid-handshake. */
+		CLOSED_MIDWAY,
+		/** Offers only a suite the server's policy refuses (CBC with SHA-1). */
+		REFUSED_SUITE
+	}
+
+	/**
+	 * A data connection whose TLS handshake fails ends with one final reply, and the same session goes on: the next
+	 * {@code RETR}, {@code LIST} and {@code STOR} get {@code 150} and {@code 226} with the right bytes, the failed
+	 * {@code STOR} leaves no file, and the (single) passive port is free again each time.
+	 */
+	@ParameterizedTest
+	@EnumSource(SpoiledHandshake.class)
+	void aFailedDataHandshakeEndsTheTransferAndLeavesTheSessionUsable(SpoiledHandshake spoil) throws Exception {
+		int port = FtpTransferTests.freePorts(1)[0];
+		try (FtpTestServer server = FtpTestServer.start(this.temp, options -> {
+			options.tls = FtpTestServer.TlsMode.EXPLICIT;
+			options.passivePorts = Integer.toString(port);
+		})) {
+			byte[] content = random(300_000);
+			Files.write(server.dataRoot().resolve("file.bin"), content);
+			FTPSClient client = login(server, false);
+			try {
+				// The first data connection of the session fails.
+				assertThat(spoiledTransfer(client, spoil, "RETR file.bin")).as(client::getReplyString).isIn(425, 426);
+				assertWorks(server, client, content);
+				// And again after a transfer that worked, this time an upload.
+				assertThat(spoiledTransfer(client, spoil, "STOR spoiled.bin")).as(client::getReplyString).isIn(425, 426);
+				assertThat(spoiledTransfer(client, spoil, "LIST")).as(client::getReplyString).isIn(425, 426);
+				assertWorks(server, client, content);
+				try (var files = Files.list(server.dataRoot())) {
+					assertThat(files.map(file -> file.getFileName().toString())).containsExactlyInAnyOrder("file.bin", "copy.bin");
+				}
+			}
+			finally {
+				FtpClients.close(client);
+			}
+		}
+	}
+
+	private static void assertWorks(FtpTestServer server, FTPSClient client, byte[] content) throws IOException {
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		assertThat(client.retrieveFile("file.bin", out)).as(client.getReplyString()).isTrue();
+		assertThat(out.toByteArray()).isEqualTo(content);
+		assertThat(client.listFiles()).extracting(FTPFile::getName).contains("file.bin");
+		assertThat(client.getReplyCode()).as(client.getReplyString()).isEqualTo(226);
+		assertThat(client.storeFile("copy.bin", new ByteArrayInputStream(content))).as(client.getReplyString()).isTrue();
+		assertThat(server.dataRoot().resolve("copy.bin")).hasBinaryContent(content);
+	}
+
+	/**
+	 * Runs a transfer command over a data connection whose handshake the client spoils.
+	 * @return the final reply's code (after a {@code 150}, if one came)
+	 */
+	private static int spoiledTransfer(FTPSClient client, SpoiledHandshake spoil, String command) throws IOException {
+		assertThat(client.sendCommand("EPSV")).isEqualTo(229);
+		Matcher port = Pattern.compile("\\(\\|\\|\\|(\\d+)\\|\\)").matcher(client.getReplyString());
+		assertThat(port.find()).isTrue();
+		int first;
+		try (Socket plain = new Socket("127.0.0.1", Integer.parseInt(port.group(1)))) {
+			plain.setSoTimeout(30_000);
+			first = client.sendCommand(command);
+			switch (spoil) {
+				case PLAIN_TEXT -> {
+					plain.getOutputStream().write("hello, this is not TLS\r\n".getBytes(StandardCharsets.US_ASCII));
+					plain.getOutputStream().flush();
+					readToEnd(plain);
+				}
+				case CLOSED_MIDWAY -> {
+					// A handshake record header announcing 512 bytes, then only 4 of them.
+					plain.getOutputStream().write(new byte[] { 0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, (byte) 0xfc });
+					plain.getOutputStream().flush();
+				}
+				case REFUSED_SUITE -> {
+					SSLSocket data = (SSLSocket) FtpTestServer.clientTls().getSocketFactory().createSocket(plain, "127.0.0.1",
+							plain.getPort(), false);
+					data.setUseClientMode(true);
+					data.setEnabledProtocols(new String[] { "TLSv1.2" });
+					data.setEnabledCipherSuites(new String[] { "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA" });
+					assertThatThrownBy(data::startHandshake).isInstanceOf(IOException.class);
+				}
+			}
+		}
+		return (first == 150) ? client.getReply() : first;
+	}
+
+	private static void readToEnd(Socket socket) {
+		try {
+			socket.getInputStream().readAllBytes();
+		}
+		catch (IOException reset) {
+			// The server gave up the connection: what the test waits for.
 		}
 	}
 

@@ -7,9 +7,13 @@ import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.DefaultFileRegion;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.concurrent.Future;
 import dev.wharf.core.storage.StorageException;
 import dev.wharf.core.storage.support.BlockingOpen;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import reactor.core.publisher.Flux;
@@ -40,6 +44,9 @@ public final class DataChannel {
 
 	private final ReceiveBudget budget;
 
+	// Taken while the SslHandler is still in the pipeline (Netty removes handlers once the channel is closed).
+	private final @Nullable Future<Channel> handshake;
+
 	/**
 	 * Wraps a connection as soon as it is open, on its event loop, before it can receive anything.
 	 * @param connection the connection
@@ -51,6 +58,8 @@ public final class DataChannel {
 		this.budget = budget;
 		this.connection = connection;
 		this.watch = connection.channel().pipeline().get(DataChannelWatch.class);
+		SslHandler ssl = connection.channel().pipeline().get(SslHandler.class);
+		this.handshake = (ssl != null) ? ssl.handshakeFuture() : null;
 		this.secure = secure;
 		this.files = files;
 		connection.inbound().receive().subscribe(this.inbound);
@@ -140,7 +149,7 @@ public final class DataChannel {
 			// After close_notify the encrypted stream is known to be complete: a reset that follows ends it, no more.
 			.onErrorResume(error -> this.secure && this.watch.closeNotifyReceived(), error -> Mono.empty())
 			.concatWith(Mono.defer(() -> {
-				TransferInterruptedException failure = this.watch.failure();
+				TransferInterruptedException failure = failure();
 				if (failure != null) {
 					return Mono.error(failure);
 				}
@@ -160,9 +169,25 @@ public final class DataChannel {
 
 	private Mono<Long> checked(AtomicLong sent) {
 		return Mono.defer(() -> {
-			TransferInterruptedException failure = this.watch.failure();
+			TransferInterruptedException failure = failure();
 			return (failure != null) ? Mono.error(failure) : Mono.just(sent.get());
 		});
+	}
+
+	/**
+	 * What broke the connection, if anything. Under TLS, a handshake that did not succeed is a failure even when
+	 * Netty reported nothing: a client that closed its socket mid-handshake got no failed
+	 * {@code SslHandshakeCompletionEvent} to the watch, and the bytes written for a download, never encrypted nor
+	 * sent, counted as sent (the transfer ended in {@code 226}).
+	 */
+	private @Nullable TransferInterruptedException failure() {
+		TransferInterruptedException failure = this.watch.failure();
+		if (failure != null || this.handshake == null || this.handshake.isSuccess()) {
+			return failure;
+		}
+		Throwable cause = this.handshake.cause();
+		return new TransferInterruptedException("The TLS handshake did not complete"
+				+ ((cause != null) ? ": " + cause.getMessage() : ""), cause);
 	}
 
 	/**
