@@ -95,19 +95,6 @@ warm() { # $1 = connections, $2 = URL path, rest = wrk options: JIT warm-up, bef
 	wrk -t2 -c"$connections" -d"$warmup" "$@" "$url" > /dev/null
 }
 
-run() { # $1 = title, $2 = connections, $3 = URL path, rest = wrk options
-	local title=$1 connections=$2 url="http://127.0.0.1:$port$3"; shift 3
-	echo "== $title: wrk -t2 -c$connections -d$duration $url"
-	local before after out
-	before=$(awk '{print $14 + $15}' "/proc/$server/stat")
-	out=$(wrk -t2 -c"$connections" -d"$duration" --latency "$@" "$url")
-	after=$(awk '{print $14 + $15}' "/proc/$server/stat")
-	echo "$out" | grep -E 'Latency|Requests/sec|Non-2xx|errors|requests in|50%|99%'
-	# Server CPU per request: meaningful even when other work shares the machine.
-	echo "$out" | awk -v ticks=$((after - before)) -v hz="$(getconf CLK_TCK)" \
-		'/requests in/ { printf "  server CPU per request: %.1f us\n", ticks / hz * 1e6 / $1 }'
-}
-
 sshd_ticks() { # CPU ticks of every sshd process (the listener and one per connection, internal-sftp included)
 	local total=0 pid
 	for pid in $(pgrep -x sshd); do total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0))); done
@@ -116,7 +103,7 @@ sshd_ticks() { # CPU ticks of every sshd process (the listener and one per conne
 
 machine_ticks() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
 
-run_split() { # like run, and the CPU per request of Wharf, of sshd and of the rest of the machine (wrk)
+run() { # $1 = title, $2 = connections, $3 = URL path, rest = wrk options
 	local title=$1 connections=$2 url="http://127.0.0.1:$port$3"; shift 3
 	echo "== $title: wrk -t2 -c$connections -d$duration $url"
 	local wharf0 sshd0 all0 wharf1 sshd1 all1 out
@@ -124,8 +111,12 @@ run_split() { # like run, and the CPU per request of Wharf, of sshd and of the r
 	out=$(wrk -t2 -c"$connections" -d"$duration" --latency "$@" "$url")
 	wharf1=$(awk '{print $14 + $15}' "/proc/$server/stat"); sshd1=$(sshd_ticks); all1=$(machine_ticks)
 	echo "$out" | grep -E 'Latency|Requests/sec|Non-2xx|errors|requests in|50%|99%'
+	# Server CPU per request: meaningful even when other work shares the machine. With SFTP=1 also the CPU of
+	# sshd and of the rest of the machine (wrk, kernel threads), per request.
 	echo "$out" | awk -v w=$((wharf1 - wharf0)) -v s=$((sshd1 - sshd0)) -v a=$((all1 - all0)) -v hz="$(getconf CLK_TCK)" \
-		'/requests in/ { n = $1; printf "  CPU per request: Wharf %.1f us, sshd %.1f us, the rest (wrk, kernel threads) %.1f us; machine busy %.0f %%\n", w / hz * 1e6 / n, s / hz * 1e6 / n, (a - w - s) / hz * 1e6 / n, a / hz * 100 / '"${duration%s}"' / '"$(nproc)"' }'
+		-v with_sshd="$sftp" -v seconds="${duration%s}" -v cpus="$(nproc)" '/requests in/ { n = $1
+			printf "  server CPU per request: %.1f us\n", w / hz * 1e6 / n
+			if (with_sshd == 1) printf "  CPU per request: Wharf %.1f us, sshd %.1f us, the rest (wrk, kernel threads) %.1f us; machine busy %.0f %%\n", w / hz * 1e6 / n, s / hz * 1e6 / n, (a - w - s) / hz * 1e6 / n, a / hz * 100 / seconds / cpus }'
 }
 
 populate() { # the memory mount starts empty: Filestash's blackhole folder (by name) and the photo
@@ -150,7 +141,7 @@ run "Filestash's benchmark request (the top level)" 32 "/api/files/ls?path=%2F" 
 run "thumbnail of a 2-megapixel JPEG, cached" 10 "/api/files/cat?path=%2Fbench%2Fphoto.jpg&thumbnail=true" -H "Cookie: $cookie"
 if [ "$sftp" = 1 ]; then
 	warm 100 "/api/files/ls?path=%2Fremote%2Ffiles%2F" "${h[@]}"
-	run_split "ls of a 6-entry folder on an sftp mount (pool-size ${SFTP_POOL:-8})" 100 "/api/files/ls?path=%2Fremote%2Ffiles%2F" "${h[@]}"
+	run "ls of a 6-entry folder on an sftp mount (pool-size ${SFTP_POOL:-8})" 100 "/api/files/ls?path=%2Fremote%2Ffiles%2F" "${h[@]}"
 fi
 stop
 
