@@ -40,7 +40,7 @@ public final class DataChannel {
 
 	private final Scheduler files;
 
-	private final EarlyReceiver inbound = new EarlyReceiver();
+	private final EarlyReceiver inbound;
 
 	private final ReceiveBudget budget;
 
@@ -62,6 +62,7 @@ public final class DataChannel {
 		this.handshake = (ssl != null) ? ssl.handshakeFuture() : null;
 		this.secure = secure;
 		this.files = files;
+		this.inbound = new EarlyReceiver(connection.channel().config());
 		connection.inbound().receive().subscribe(this.inbound);
 	}
 

@@ -52,6 +52,17 @@ public final class DataConnections implements AutoCloseable {
 
 	private final PassivePortRange ports;
 
+	/**
+	 * Whether data connections use Netty's native (epoll) transport. They use Java NIO instead: once the peer
+	 * closes, the epoll transport reads everything the kernel still holds for the connection whatever
+	 * {@code autoRead} says (its {@code EPOLLRDHUP} handling), so uploads that finished sending while the disk
+	 * lagged were read into memory at once: 300 concurrent {@code STOR}s to an ext4 folder held 60 MiB of read
+	 * buffers, exhausted direct memory and failed with {@code 426}. NIO reads only when asked, so an upload holds
+	 * what the storage asked for and the rest waits in the kernel. The 300-upload row ran at the same speed and CPU
+	 * time on both (docs/benchmarks/ftp.md).
+	 */
+	static final boolean NATIVE_TRANSPORT = false;
+
 	private final Duration timeout;
 
 	private final @Nullable FtpTls tls;
@@ -156,7 +167,7 @@ public final class DataConnections implements AutoCloseable {
 
 	private TcpServer listener(int port, ReservationLookup lookup) {
 		return TcpServer.create()
-			.runOn(this.loops)
+			.runOn(this.loops, NATIVE_TRANSPORT)
 			.host(this.bindAddress)
 			.port(port)
 			.childOption(ChannelOption.AUTO_READ, false)
@@ -190,7 +201,7 @@ public final class DataConnections implements AutoCloseable {
 	 */
 	public Mono<DataChannel> connectActive(InetSocketAddress client, InetAddress local, boolean secure) {
 		return TcpClient.newConnection()
-			.runOn(this.loops)
+			.runOn(this.loops, NATIVE_TRANSPORT)
 			.noProxy()
 			.remoteAddress(() -> client)
 			.bindAddress(() -> new InetSocketAddress(local, 0))

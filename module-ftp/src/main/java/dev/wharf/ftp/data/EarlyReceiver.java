@@ -1,6 +1,13 @@
 package dev.wharf.ftp.data;
 
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelConfig;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscriber;
@@ -10,88 +17,127 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Operators;
 
 /**
- * Subscribes to a connection's inbound bytes as soon as the connection exists, without asking for any, and
- * passes them on once the real consumer subscribes. Reactor Netty drops what a connection received if the
- * connection closes while nobody subscribed, and with epoll a peer's close makes Netty read everything that is
- * left: a small upload that arrives (and ends) before the storage subscribes would be lost. With this receiver
- * in place the bytes wait in Reactor Netty's queue until they are requested.
+ * Subscribes to a data connection's inbound bytes from the moment the connection exists, and once its consumer
+ * asks for bytes, holds at most {@value #QUEUED_READS} reads that were not asked for yet, pausing the socket's
+ * reads above that so that the rest waits in the kernel.
  *
- * <p>Upstream signals arrive on the connection's event loop; the consumer may subscribe from any thread, once.
- * Each buffer is retained for the consumer, which must release it.
+ * <p>Why not leave this to Reactor Netty. It drops what a connection received if the connection closes while
+ * nobody subscribed, so the subscription is taken at once. And it hands every request of the consumer over to the
+ * event loop as a task: the storage's writer thread asks for more every few buffers, and each of those requests
+ * woke the event loop. Here a request drains the queue on the requesting thread, and the event loop is woken only
+ * when paused reads resume. With {@link DataConnections#NATIVE_TRANSPORT NIO} nothing is read while paused, so an
+ * upload holds at most what its consumer asked for plus {@value #QUEUED_READS} reads ({@link ReceiveBudget} sizes
+ * reads on that assumption).
+ *
+ * <p>Upstream signals arrive on the connection's event loop; the consumer may subscribe, request and cancel from
+ * any thread, once. Signals to the consumer are serialized but may come from the event loop or from the thread
+ * that requested. Each buffer handed on is retained for the consumer, which must release it.
  */
 final class EarlyReceiver implements CoreSubscriber<ByteBuf> {
 
-	private @Nullable Subscription upstream;
+	/** Reads held beyond the consumer's demand before the socket's reads are paused. */
+	static final int QUEUED_READS = 2;
 
-	private @Nullable Subscriber<? super ByteBuf> consumer;
+	private final ChannelConfig channel;
 
-	private long requestedEarly;
+	// Offered on the event loop only, polled by whichever thread drains.
+	private final Queue<ByteBuf> queue = new ConcurrentLinkedQueue<>();
 
-	private boolean cancelled;
+	private final AtomicInteger queued = new AtomicInteger();
 
-	private boolean done;
+	private final AtomicBoolean paused = new AtomicBoolean();
 
-	private @Nullable Throwable error;
+	private final AtomicInteger draining = new AtomicInteger();
+
+	private final AtomicLong requested = new AtomicLong();
+
+	private final AtomicBoolean flowing = new AtomicBoolean();
+
+	private volatile boolean wanted;
+
+	private volatile @Nullable Subscription upstream;
+
+	private volatile @Nullable Subscriber<? super ByteBuf> consumer;
+
+	private volatile boolean cancelled;
+
+	private volatile boolean done;
+
+	private volatile @Nullable Throwable error;
+
+	// Touched by the draining thread only.
+	private boolean terminated;
+
+	/**
+	 * Creates a receiver for one connection.
+	 * @param channel the configuration of the connection's channel, whose reads are paused and resumed
+	 */
+	EarlyReceiver(ChannelConfig channel) {
+		this.channel = channel;
+	}
 
 	@Override
 	public void onSubscribe(Subscription subscription) {
-		long early;
-		synchronized (this) {
-			if (this.cancelled) {
-				subscription.cancel();
-				return;
-			}
-			this.upstream = subscription;
-			early = this.requestedEarly;
-			this.requestedEarly = 0;
+		this.upstream = subscription;
+		if (this.cancelled) {
+			subscription.cancel();
+			return;
 		}
-		if (early > 0) {
-			subscription.request(early);
+		startFlowing();
+	}
+
+	/**
+	 * Asks Reactor Netty for everything once the consumer first asks for something. Until then nothing is read (a
+	 * download's connection never reads); from then on pausing the reads is this class's job.
+	 */
+	private void startFlowing() {
+		Subscription subscription = this.upstream;
+		if (subscription != null && this.wanted && this.flowing.compareAndSet(false, true)) {
+			subscription.request(Long.MAX_VALUE);
 		}
 	}
 
 	@Override
 	public void onNext(ByteBuf buffer) {
-		Subscriber<? super ByteBuf> target;
-		synchronized (this) {
-			target = this.consumer;
+		if (this.cancelled) {
+			return; // the buffer is Reactor Netty's, released after this call
 		}
-		if (target == null) {
-			// Nothing is requested before the consumer subscribes, so this cannot happen; the buffer is Netty's.
-			return;
+		this.queue.offer(buffer.retain());
+		this.queued.incrementAndGet();
+		drain();
+		// Checked after the hand-off, so that a consumer with demand never makes the reads pause and resume.
+		if (this.queued.get() >= QUEUED_READS) {
+			pause();
 		}
-		target.onNext(buffer.retain());
+	}
+
+	/**
+	 * Stops reading. The flag is set after the reads stop so that a drainer which sees it always resumes after
+	 * this pause, never before it; the check that follows catches a drain that ended before the flag was set.
+	 */
+	private void pause() {
+		this.channel.setAutoRead(false);
+		this.paused.set(true);
+		resumeIfRoom();
+	}
+
+	private void resumeIfRoom() {
+		if (this.queued.get() < QUEUED_READS && this.paused.get() && this.paused.compareAndSet(true, false)) {
+			this.channel.setAutoRead(true);
+		}
 	}
 
 	@Override
 	public void onError(Throwable failure) {
-		terminate(failure);
+		this.error = failure;
+		this.done = true;
+		drain();
 	}
 
 	@Override
 	public void onComplete() {
-		terminate(null);
-	}
-
-	private void terminate(@Nullable Throwable failure) {
-		Subscriber<? super ByteBuf> target;
-		synchronized (this) {
-			this.done = true;
-			this.error = failure;
-			target = this.consumer;
-		}
-		if (target != null) {
-			signal(target, failure);
-		}
-	}
-
-	private static void signal(Subscriber<? super ByteBuf> target, @Nullable Throwable failure) {
-		if (failure != null) {
-			target.onError(failure);
-		}
-		else {
-			target.onComplete();
-		}
+		this.done = true;
+		drain();
 	}
 
 	/** The bytes, for one consumer. */
@@ -101,22 +147,23 @@ final class EarlyReceiver implements CoreSubscriber<ByteBuf> {
 	}
 
 	private void attach(Subscriber<? super ByteBuf> target) {
-		boolean terminated;
-		Throwable failure;
 		synchronized (this) {
 			if (this.consumer != null || this.cancelled) {
 				Operators.error(target, new IllegalStateException("The data connection can be received only once"));
 				return;
 			}
 			this.consumer = target;
-			terminated = this.done;
-			failure = this.error;
 		}
 		target.onSubscribe(new Subscription() {
 
 			@Override
 			public void request(long n) {
-				EarlyReceiver.this.request(n);
+				if (Operators.validate(n)) {
+					EarlyReceiver.this.requested.getAndUpdate(current -> Operators.addCap(current, n));
+					EarlyReceiver.this.wanted = true;
+					startFlowing();
+					drain();
+				}
 			}
 
 			@Override
@@ -125,32 +172,74 @@ final class EarlyReceiver implements CoreSubscriber<ByteBuf> {
 			}
 
 		});
-		if (terminated) {
-			signal(target, failure);
-		}
+		drain();
 	}
 
-	private void request(long n) {
-		Subscription subscription;
-		synchronized (this) {
-			subscription = this.upstream;
-			if (subscription == null) {
-				this.requestedEarly = Operators.addCap(this.requestedEarly, n);
-				return;
-			}
-		}
-		subscription.request(n);
-	}
-
-	/** Stops receiving; buffers waiting upstream are released there. */
+	/** Stops receiving; buffers held are released. */
 	void cancel() {
-		Subscription subscription;
-		synchronized (this) {
-			this.cancelled = true;
-			subscription = this.upstream;
-		}
+		this.cancelled = true;
+		Subscription subscription = this.upstream;
 		if (subscription != null) {
 			subscription.cancel();
+		}
+		drain();
+	}
+
+	/** Hands queued buffers and the end to the consumer; one thread at a time, the others leave work for it. */
+	private void drain() {
+		if (this.draining.getAndIncrement() != 0) {
+			return;
+		}
+		int missed = 1;
+		do {
+			if (this.cancelled) {
+				release();
+			}
+			else {
+				Subscriber<? super ByteBuf> target = this.consumer;
+				if (target != null && !this.terminated) {
+					handOn(target);
+				}
+			}
+			missed = this.draining.addAndGet(-missed);
+		}
+		while (missed != 0);
+	}
+
+	private void handOn(Subscriber<? super ByteBuf> target) {
+		long demand = this.requested.get();
+		long emitted = 0;
+		while (emitted != demand && !this.cancelled) {
+			ByteBuf buffer = this.queue.poll();
+			if (buffer == null) {
+				break;
+			}
+			this.queued.decrementAndGet();
+			target.onNext(buffer);
+			emitted++;
+		}
+		if (emitted > 0 && demand != Long.MAX_VALUE) {
+			this.requested.addAndGet(-emitted);
+		}
+		resumeIfRoom();
+		// done is read before the queue: a buffer offered before the end is then seen as not empty.
+		if (this.done && this.queue.isEmpty() && !this.cancelled) {
+			this.terminated = true;
+			Throwable failure = this.error;
+			if (failure != null) {
+				target.onError(failure);
+			}
+			else {
+				target.onComplete();
+			}
+		}
+	}
+
+	private void release() {
+		ByteBuf buffer;
+		while ((buffer = this.queue.poll()) != null) {
+			this.queued.decrementAndGet();
+			buffer.release();
 		}
 	}
 

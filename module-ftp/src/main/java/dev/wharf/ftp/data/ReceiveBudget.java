@@ -30,8 +30,11 @@ final class ReceiveBudget {
 	/** Reads of one connection in one event loop turn. */
 	static final int READS_PER_TURN = 4;
 
-	/** Reads one upload may hold at once: the storage's prefetch, the one being written, one queued. */
-	static final int READS_IN_FLIGHT = 6;
+	/**
+	 * Reads one upload may hold at once: the storage's prefetch (four for the local and SFTP mounts, the one being
+	 * written included) and what {@link EarlyReceiver} holds beyond it.
+	 */
+	static final int READS_IN_FLIGHT = 4 + EarlyReceiver.QUEUED_READS;
 
 	/** Pool chunks of 8 KiB pages times 2^7: 1 MiB, so a pool that empties gives its memory back in small steps. */
 	private static final int PAGE_SIZE = 8192;

@@ -1,0 +1,266 @@
+package dev.wharf.ftp.data;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.netty.buffer.ByteBuf;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.reactivestreams.Subscription;
+import reactor.core.publisher.BaseSubscriber;
+import reactor.netty.DisposableServer;
+import reactor.netty.resources.LoopResources;
+import reactor.netty.tcp.TcpServer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@link EarlyReceiver} on a real TCP connection on 127.0.0.1, on the transport of {@link DataConnections}: a
+ * consumer that falls behind makes the socket's reads pause after a couple of reads, also when the client has
+ * closed (the rest waits in the kernel, not in pooled buffers), bytes that arrive before anyone subscribes are
+ * kept, and cancelling gives every held buffer back. Reads are the smallest size (the budget is zero), so that a
+ * read too many shows.
+ */
+class EarlyReceiverTests {
+
+	private static final int UPLOAD = 16 * 1024 * 1024;
+
+	private final ReceiveBudget budget = new ReceiveBudget(0);
+
+	private final LoopResources loops = LoopResources.create("early-receiver-test", 1, 1, true);
+
+	private static final long HELD_AT_MOST = (1 + EarlyReceiver.QUEUED_READS) * (long) ReceiveBudget.MIN_READ;
+
+	private final AtomicReference<EarlyReceiver> receiver = new AtomicReference<>();
+
+	private DisposableServer server;
+
+	@BeforeEach
+	void listen() {
+		this.server = TcpServer.create()
+			.runOn(this.loops, DataConnections.NATIVE_TRANSPORT)
+			.host("127.0.0.1")
+			.port(0)
+			.doOnChannelInit((observer, channel, remote) -> {
+				channel.config().setAllocator(this.budget.buffers());
+				channel.config().setRecvByteBufAllocator(this.budget.allocator());
+			})
+			// On the connection's event loop, before it reads anything, as DataChannel does.
+			.doOnConnection(connection -> {
+				EarlyReceiver early = new EarlyReceiver(connection.channel().config());
+				connection.inbound().receive().subscribe(early);
+				this.receiver.set(early);
+			})
+			.handle((in, out) -> out.neverComplete())
+			.bindNow();
+	}
+
+	@AfterEach
+	void stop() {
+		this.server.disposeNow();
+		this.loops.disposeLater().block(Duration.ofSeconds(10));
+	}
+
+	@Test
+	void aConsumerThatFallsBehindHoldsOnlyWhatItAskedForAndTwoReads() throws Exception {
+		byte[] upload = seeded(UPLOAD);
+		try (Socket client = new Socket("127.0.0.1", this.server.port())) {
+			CompletableFuture<Void> sending = send(client, upload);
+			Consumer consumer = new Consumer(1);
+			awaitReceiver().flux().subscribe(consumer);
+			// Wait until the reads stop: the pool's bytes no longer change.
+			awaitSteady();
+			assertThat(this.budget.heldBytes())
+				.as("bytes held by one read taken, plus what the receiver queues beyond it")
+				.isGreaterThan(0)
+				.isLessThanOrEqualTo(HELD_AT_MOST);
+			assertThat(sending).isNotDone();
+
+			consumer.takeEverything();
+			sending.get(30, TimeUnit.SECONDS);
+			client.shutdownOutput();
+			await().atMost(Duration.ofSeconds(30)).until(consumer::isDone);
+			assertThat(consumer.received.get()).isEqualTo(UPLOAD);
+			assertThat(consumer.digest()).isEqualTo(sha256(upload));
+			assertThat(this.budget.heldBytes()).isZero();
+		}
+	}
+
+	@Test
+	void aClientThatClosedIsNotReadAheadOfTheConsumer() throws Exception {
+		byte[] upload = seeded(100_000);
+		try (Socket client = new Socket("127.0.0.1", this.server.port())) {
+			client.getOutputStream().write(upload);
+			client.shutdownOutput();
+			Consumer consumer = new Consumer(1);
+			awaitReceiver().flux().subscribe(consumer);
+			awaitSteady();
+			Thread.sleep(300);
+			assertThat(this.budget.heldBytes()).isLessThanOrEqualTo(HELD_AT_MOST);
+
+			consumer.takeEverything();
+			await().atMost(Duration.ofSeconds(10)).until(consumer::isDone);
+			assertThat(consumer.received.get()).isEqualTo(upload.length);
+			assertThat(consumer.digest()).isEqualTo(sha256(upload));
+			assertThat(this.budget.heldBytes()).isZero();
+		}
+	}
+
+	@Test
+	void bytesThatArriveAndEndBeforeTheConsumerSubscribesAreKept() throws Exception {
+		byte[] upload = seeded(100_000);
+		try (Socket client = new Socket("127.0.0.1", this.server.port())) {
+			client.getOutputStream().write(upload);
+			client.shutdownOutput();
+			EarlyReceiver early = awaitReceiver();
+			Thread.sleep(300);
+			Consumer consumer = new Consumer(Long.MAX_VALUE);
+			early.flux().subscribe(consumer);
+			await().atMost(Duration.ofSeconds(10)).until(consumer::isDone);
+			assertThat(consumer.received.get()).isEqualTo(upload.length);
+			assertThat(consumer.digest()).isEqualTo(sha256(upload));
+		}
+	}
+
+	@Test
+	void cancellingReleasesEveryQueuedBuffer() throws Exception {
+		byte[] upload = seeded(UPLOAD);
+		try (Socket client = new Socket("127.0.0.1", this.server.port())) {
+			send(client, upload);
+			Consumer consumer = new Consumer(1);
+			awaitReceiver().flux().subscribe(consumer);
+			awaitSteady();
+			assertThat(this.budget.heldBytes()).isGreaterThan(0);
+			consumer.cancel();
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.budget.heldBytes() == 0);
+		}
+	}
+
+	private EarlyReceiver awaitReceiver() {
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.receiver.get() != null);
+		return this.receiver.get();
+	}
+
+	private void awaitSteady() throws InterruptedException {
+		long before;
+		long after = this.budget.heldBytes();
+		do {
+			before = after;
+			Thread.sleep(200);
+			after = this.budget.heldBytes();
+		}
+		while (before != after || after == 0);
+	}
+
+	private static CompletableFuture<Void> send(Socket client, byte[] bytes) {
+		return CompletableFuture.runAsync(() -> {
+			try {
+				OutputStream out = client.getOutputStream();
+				out.write(bytes);
+				out.flush();
+			}
+			catch (IOException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+	}
+
+	private static byte[] seeded(int size) {
+		byte[] bytes = new byte[size];
+		new Random(size).nextBytes(bytes);
+		return bytes;
+	}
+
+	private static String sha256(byte[] bytes) throws NoSuchAlgorithmException {
+		return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+	}
+
+	/** Keeps the first buffer it asked for until told to take everything, then checksums and releases all. */
+	private static final class Consumer extends BaseSubscriber<ByteBuf> {
+
+		private final long initial;
+
+		private final MessageDigest digest;
+
+		private final AtomicLong received = new AtomicLong();
+
+		private volatile ByteBuf kept;
+
+		private volatile boolean done;
+
+		Consumer(long initial) throws NoSuchAlgorithmException {
+			this.initial = initial;
+			this.digest = MessageDigest.getInstance("SHA-256");
+		}
+
+		@Override
+		protected void hookOnSubscribe(Subscription subscription) {
+			request(this.initial);
+		}
+
+		@Override
+		protected synchronized void hookOnNext(ByteBuf buffer) {
+			if (this.initial != Long.MAX_VALUE && this.kept == null && this.received.get() == 0) {
+				this.kept = buffer; // taken (and counted) once everything is requested
+				return;
+			}
+			take(buffer);
+		}
+
+		private void take(ByteBuf buffer) {
+			try {
+				byte[] bytes = new byte[buffer.readableBytes()];
+				buffer.readBytes(bytes);
+				this.digest.update(bytes);
+				this.received.addAndGet(bytes.length);
+			}
+			finally {
+				buffer.release();
+			}
+		}
+
+		void takeEverything() {
+			synchronized (this) {
+				take(this.kept);
+				this.kept = null;
+			}
+			request(Long.MAX_VALUE);
+		}
+
+		@Override
+		protected void hookOnComplete() {
+			this.done = true;
+		}
+
+		@Override
+		protected synchronized void hookOnCancel() {
+			ByteBuf first = this.kept;
+			this.kept = null;
+			if (first != null) {
+				first.release();
+			}
+		}
+
+		boolean isDone() {
+			return this.done;
+		}
+
+		synchronized String digest() {
+			return HexFormat.of().formatHex(this.digest.digest());
+		}
+
+	}
+
+}
