@@ -91,19 +91,14 @@ class EarlyReceiverTests {
 			consumer.takeEverything();
 			sending.get(30, TimeUnit.SECONDS);
 			client.shutdownOutput();
-			await().atMost(Duration.ofSeconds(30)).until(consumer::isDone);
-			assertThat(consumer.received.get()).isEqualTo(UPLOAD);
-			assertThat(consumer.digest()).isEqualTo(sha256(upload));
-			assertThat(this.budget.heldBytes()).isZero();
+			assertReceivedWhole(consumer, upload);
 		}
 	}
 
 	@Test
 	void aClientThatClosedIsNotReadAheadOfTheConsumer() throws Exception {
 		byte[] upload = seeded(100_000);
-		try (Socket client = new Socket("127.0.0.1", this.server.port())) {
-			client.getOutputStream().write(upload);
-			client.shutdownOutput();
+		try (Socket client = sentAndClosed(upload)) {
 			Consumer consumer = new Consumer(1);
 			awaitReceiver().flux().subscribe(consumer);
 			awaitSteady();
@@ -111,26 +106,19 @@ class EarlyReceiverTests {
 			assertThat(this.budget.heldBytes()).isLessThanOrEqualTo(HELD_AT_MOST);
 
 			consumer.takeEverything();
-			await().atMost(Duration.ofSeconds(10)).until(consumer::isDone);
-			assertThat(consumer.received.get()).isEqualTo(upload.length);
-			assertThat(consumer.digest()).isEqualTo(sha256(upload));
-			assertThat(this.budget.heldBytes()).isZero();
+			assertReceivedWhole(consumer, upload);
 		}
 	}
 
 	@Test
 	void bytesThatArriveAndEndBeforeTheConsumerSubscribesAreKept() throws Exception {
 		byte[] upload = seeded(100_000);
-		try (Socket client = new Socket("127.0.0.1", this.server.port())) {
-			client.getOutputStream().write(upload);
-			client.shutdownOutput();
+		try (Socket client = sentAndClosed(upload)) {
 			EarlyReceiver early = awaitReceiver();
 			Thread.sleep(300);
 			Consumer consumer = new Consumer(Long.MAX_VALUE);
 			early.flux().subscribe(consumer);
-			await().atMost(Duration.ofSeconds(10)).until(consumer::isDone);
-			assertThat(consumer.received.get()).isEqualTo(upload.length);
-			assertThat(consumer.digest()).isEqualTo(sha256(upload));
+			assertReceivedWhole(consumer, upload);
 		}
 	}
 
@@ -146,6 +134,22 @@ class EarlyReceiverTests {
 			consumer.cancel();
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.budget.heldBytes() == 0);
 		}
+	}
+
+	/** The consumer got every byte, in order, the end of the stream, and no buffer is left held. */
+	private void assertReceivedWhole(Consumer consumer, byte[] upload) throws NoSuchAlgorithmException {
+		await().atMost(Duration.ofSeconds(30)).until(consumer::isDone);
+		assertThat(consumer.received.get()).isEqualTo(upload.length);
+		assertThat(consumer.digest()).isEqualTo(sha256(upload));
+		assertThat(this.budget.heldBytes()).isZero();
+	}
+
+	/** A client that sent the bytes and closed its side of the connection. */
+	private Socket sentAndClosed(byte[] upload) throws IOException {
+		Socket client = new Socket("127.0.0.1", this.server.port());
+		client.getOutputStream().write(upload);
+		client.shutdownOutput();
+		return client;
 	}
 
 	private EarlyReceiver awaitReceiver() {
