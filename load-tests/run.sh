@@ -25,6 +25,8 @@
 #   --backends B[,B…]     rbcs: memory,local,memcached (default all)
 #   --cpus N[,N…]         rbcs: CPU quotas (default 1,2)
 #   --runs N              pyftpdlib: ftpbench runs per server, medians reported (default 3)
+#   --warmup N            pyftpdlib: ftpbench runs per server before those, not counted (default 0): a JVM
+#                         server's first runs measure its JIT compiling the login path (docs/benchmarks/ftp.md)
 #   --no-keepalive        socko: a new connection per request, like Socko's ab without -k
 #   --no-peers            skip the peers
 #   --with-static         profiles: also measure /static/ (once module-static has merged)
@@ -52,7 +54,7 @@ case "$1" in -h|--help) usage 0 ;; esac
 table=$1; shift
 command_line="load-tests/run.sh $table$(printf ' %q' "$@")"
 
-profiles="" java_home=${JAVA_HOME:-} scale=1 backends=memory,local,memcached cpus_list=1,2 runs=3
+profiles="" java_home=${JAVA_HOME:-} scale=1 backends=memory,local,memcached cpus_list=1,2 runs=3 warmup=0
 keepalive=true peers=true with_static=false note="" out_dir=docs/benchmarks memory_override="" cds=false
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -62,6 +64,7 @@ while [ $# -gt 0 ]; do
 		--backends) backends=$2; shift ;;
 		--cpus) cpus_list=$2; shift ;;
 		--runs) runs=$2; shift ;;
+		--warmup) warmup=$2; shift ;;
 		--no-keepalive) keepalive=false ;;
 		--no-peers) peers=false ;;
 		--with-static) with_static=true ;;
@@ -460,14 +463,19 @@ case "$table" in
 			"$venv/bin/pip" install -q 'pyftpdlib==2.2.0' 'psutil<7'
 		fi
 		gatling_jvm_note="ftpbench (pyftpdlib 2.2.0) -b all -n 300 -s 10M -t 60 -k PID, $runs runs, medians"
+		[ "$warmup" -gt 0 ] && gatling_jvm_note="$gatling_jvm_note, after $warmup uncounted run(s) per server"
 		profile=${profiles%%,*}
-		ftpbench() {   # ftpbench NAME PORT USER PID: $runs runs into $run/ftpbench-NAME-N.txt
-			local i
-			for ((i = 1; i <= runs; i++)); do
-				echo "-- ftpbench run $i against $1"
+		ftpbench() {   # ftpbench NAME PORT USER PID: $warmup uncounted runs, then $runs into $run/ftpbench-NAME-N.txt
+			local i out
+			for ((i = 1 - warmup; i <= runs; i++)); do
+				if ((i > 0)); then
+					echo "-- ftpbench run $i against $1"; out=$run/ftpbench-$1-$i.txt
+				else
+					echo "-- ftpbench warm-up run against $1 (not counted)"; out=$run/warmup-ftpbench-$1-$((i + warmup)).txt
+				fi
 				(cd "$bench" && taskset -c "$loadgen_cpus" "$venv/bin/python" "$venv/bin/ftpbench" -u "$3" -p "$password" \
-					-H 127.0.0.1 -P "$2" -b all -n 300 -s 10M -t 60 -k "$4") > "$run/ftpbench-$1-$i.txt" 2>&1 \
-					|| echo "!! ftpbench failed against $1 (see $run/ftpbench-$1-$i.txt)" >&2
+					-H 127.0.0.1 -P "$2" -b all -n 300 -s 10M -t 60 -k "$4") > "$out" 2>&1 \
+					|| echo "!! ftpbench failed against $1 (see $out)" >&2
 			done
 		}
 		ftp_passive="40000-40999"
