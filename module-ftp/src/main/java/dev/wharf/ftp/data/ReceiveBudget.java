@@ -2,6 +2,7 @@ package dev.wharf.ftp.data;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.wharf.core.storage.support.ChannelWrites;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.DefaultMaxMessagesRecvByteBufAllocator;
@@ -31,10 +32,10 @@ final class ReceiveBudget {
 	static final int READS_PER_TURN = 4;
 
 	/**
-	 * Reads one upload may hold at once: the storage's prefetch (four for the local and SFTP mounts, the one being
-	 * written included) and what {@link EarlyReceiver} holds beyond it.
+	 * Reads one upload may hold at once: what the local and SFTP mounts' writes ask for ahead (the one being written
+	 * included) and what {@link EarlyReceiver} holds beyond it.
 	 */
-	static final int READS_IN_FLIGHT = 4 + EarlyReceiver.QUEUED_READS;
+	static final int READS_IN_FLIGHT = ChannelWrites.PREFETCH + EarlyReceiver.QUEUED_READS;
 
 	/** Pool chunks of 8 KiB pages times 2^7: 1 MiB, so a pool that empties gives its memory back in small steps. */
 	private static final int PAGE_SIZE = 8192;

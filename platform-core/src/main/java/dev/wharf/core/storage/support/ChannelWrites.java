@@ -20,8 +20,11 @@ import reactor.core.scheduler.Scheduler;
  */
 public final class ChannelWrites {
 
-	/** Buffers queued ahead of the writer. */
-	private static final int PREFETCH = 4;
+	/**
+	 * Buffers a write asks for ahead of the writer: at most this many, the one being written included, are held at
+	 * once (FTP sizes its upload reads on it).
+	 */
+	public static final int PREFETCH = 4;
 
 	private ChannelWrites() {
 	}
