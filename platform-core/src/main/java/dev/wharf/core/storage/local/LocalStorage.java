@@ -192,8 +192,12 @@ public final class LocalStorage implements Storage {
 		if (mode == WriteMode.CREATE_NEW) {
 			createWithoutReplacing(temp.file(), target, path);
 		}
-		else {
+		else if (this.syncWrites) {
+			// Flushed above, so a rename over the target has nothing left to write out.
 			Files.move(temp.file(), target, StandardCopyOption.ATOMIC_MOVE);
+		}
+		else {
+			UnflushedReplace.replace(temp.file(), target, path);
 		}
 		temp.committed();
 		syncFolder(target.getParent());

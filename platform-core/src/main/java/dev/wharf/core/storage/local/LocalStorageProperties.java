@@ -9,7 +9,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param root folder on this host that the mount exposes; created if missing
  * @param syncWrites whether a written file is flushed to disk before it becomes visible, so that an
- * acknowledged upload survives a power loss
+ * acknowledged upload survives a power loss; without it a power loss may leave recently written files short
  * @param ioThreads most threads doing blocking file I/O for this mount; 0 means twice the CPU count, at least 4
  */
 public record LocalStorageProperties(@Nullable String root, @DefaultValue("true") boolean syncWrites,
