@@ -70,7 +70,7 @@ final class RenameExchange {
 			return false;
 		}
 		try {
-			Libc.load();
+			Native.register(Libc.class, Platform.C_LIBRARY_NAME);
 			return true;
 		}
 		catch (LinkageError | RuntimeException ex) {
@@ -79,18 +79,10 @@ final class RenameExchange {
 		}
 	}
 
-	/** JNA's direct mapping of the C library, bound when first used. */
+	/** JNA's direct mapping of the C library, bound by {@link #load()}. */
 	private static final class Libc {
 
-		static {
-			Native.register(Platform.C_LIBRARY_NAME);
-		}
-
 		private Libc() {
-		}
-
-		static void load() {
-			// Running the static initializer is the whole point.
 		}
 
 		static native int renameat2(int oldDirectory, byte[] oldPath, int newDirectory, byte[] newPath, int flags)
