@@ -42,7 +42,9 @@ import reactor.core.publisher.Mono;
  * <li>{@code HEAD} on that URL: {@code Upload-Offset} and {@code Upload-Length};</li>
  * <li>{@code PATCH} with {@code Content-Type: application/offset+octet-stream}, {@code Upload-Offset}
  * (409 if it is not the current offset) and optionally {@code Upload-Checksum: sha1 <base64>} (460 on
- * mismatch): 204 with the new offset; the last byte publishes the file atomically at its path;</li>
+ * mismatch): 204 with the new offset; the last byte publishes the file atomically at its path, after which
+ * {@code HEAD} answers with the full length until the upload expires (a client that lost the last answer
+ * learns it is done);</li>
  * <li>{@code DELETE} on that URL: abandons the upload.</li>
  * </ul>
  * The state lives in the mount ({@link UploadStore}), so uploads survive restarts and any replica can
@@ -252,18 +254,23 @@ public final class UploadHandlers implements AutoCloseable {
 				return Mono.error(new ApiException(HttpStatus.CONFLICT,
 						"Upload-Offset is " + offset + " but the upload is at " + progress.offset()));
 			}
-			return this.store.append(storage, state, offset, exchange.getRequest().getBody(), checksum);
-		}).flatMap(end -> {
-			Mono<?> finish = (end == state.length()) ? this.audit.record(exchange, caller, "upload", target,
-					this.store.progress(storage, state).flatMap(done -> this.store.complete(storage, state, done)))
-					: Mono.empty();
-			return finish.then(Mono.defer(() -> {
-				ServerHttpResponse response = exchange.getResponse();
-				progressHeaders(response, end, Instant.now().plus(this.expiry));
-				response.setStatusCode(HttpStatus.NO_CONTENT);
-				return response.setComplete();
-			}));
+			if (progress.complete()) {
+				// The last PATCH again, its answer having been lost: the file was made already.
+				return received(exchange, offset);
+			}
+			return this.store.append(storage, state, offset, exchange.getRequest().getBody(), checksum)
+				.flatMap(end -> ((end == state.length()) ? this.audit.record(exchange, caller, "upload", target,
+						this.store.progress(storage, state).flatMap(done -> this.store.complete(storage, state, done)))
+						: Mono.empty())
+					.then(Mono.defer(() -> received(exchange, end))));
 		}).doFinally(signal -> this.busy.remove(lock));
+	}
+
+	private Mono<Void> received(ServerWebExchange exchange, long end) {
+		ServerHttpResponse response = exchange.getResponse();
+		progressHeaders(response, end, Instant.now().plus(this.expiry));
+		response.setStatusCode(HttpStatus.NO_CONTENT);
+		return response.setComplete();
 	}
 
 	private static HttpHeaders progressHeaders(ServerHttpResponse response, long offset, Instant expires) {

@@ -33,7 +33,10 @@ import reactor.core.publisher.Mono;
  * A {@code PATCH} body without a checksum is cut into chunks of at most about {@code segmentSize} bytes, so
  * a long transfer that breaks keeps what arrived before; with a checksum it is one chunk, kept only if the
  * digest matches. When the last byte arrives, the chunks become the target file in one atomic write (or
- * one move, for a single chunk) and the folder is removed: until then nothing exists at the target.
+ * one move, for a single chunk): until then nothing exists at the target. Then the chunks go and a
+ * {@code done} marker stays beside {@code info} until the upload expires, so a client whose last response
+ * was lost (the connection broke after the server had everything) learns from {@code HEAD} that the upload
+ * is complete instead of being told that it never existed.
  *
  * <p>Works on any storage, also one without folders or listing (chunks are found by offset, not by
  * listing); only {@link #sweep} needs {@link Capability#LIST}. Thread-safe; non-blocking.
@@ -47,6 +50,8 @@ final class UploadStore {
 	static final int ID_BYTES = 16;
 
 	private static final String INFO = "info";
+
+	private static final String DONE = "done";
 
 	private final Duration expiry;
 
@@ -102,10 +107,10 @@ final class UploadStore {
 			.onErrorResume(NotFoundException.class, missing -> Mono.empty());
 	}
 
-	/** Where the chunks end, and when the upload was last active. */
+	/** Where the chunks end, and when the upload was last active; for a complete upload, its length. */
 	Mono<Progress> progress(Storage storage, UploadState state) {
 		StoragePath folder = folder(state.id());
-		return chunk(storage, folder, 0)
+		Mono<Progress> receiving = chunk(storage, folder, 0)
 			.expand(entry -> (entry.size() == 0) ? Mono.empty() : chunk(storage, folder, offsetOf(entry) + entry.size()))
 			.filter(entry -> entry.size() > 0)
 			.collectList()
@@ -118,8 +123,11 @@ final class UploadStore {
 						active = chunk.lastModified();
 					}
 				}
-				return new Progress(offset, chunks, active.plus(this.expiry));
+				return new Progress(offset, chunks, active.plus(this.expiry), false);
 			});
+		return storage.stat(folder.resolve(DONE))
+			.map(done -> new Progress(state.length(), List.of(), done.lastModified().plus(this.expiry), true))
+			.onErrorResume(NotFoundException.class, missing -> receiving);
 	}
 
 	/**
@@ -163,7 +171,8 @@ final class UploadStore {
 	}
 
 	/**
-	 * Makes the target file from the chunks, then removes the upload.
+	 * Makes the target file from the chunks, marks the upload complete and removes the chunks. A failure
+	 * after the file was made leaves the upload to be completed again (the same bytes) or to expire.
 	 * @return the new file
 	 */
 	Mono<FileEntry> complete(Storage storage, UploadState state, Progress progress) {
@@ -177,7 +186,11 @@ final class UploadStore {
 					Flux.fromIterable(chunks).concatMap(chunk -> storage.read(chunk.path(), ByteRange.all())),
 					new WriteOptions(WriteMode.REPLACE, state.length()));
 		}
-		return publish.flatMap(entry -> delete(storage, state).thenReturn(entry));
+		StoragePath done = folder(state.id()).resolve(DONE);
+		return publish.flatMap(entry -> storage.write(done, Flux.empty(), new WriteOptions(WriteMode.REPLACE, 0))
+			.thenMany(Flux.fromIterable(chunks))
+			.concatMap(chunk -> storage.delete(chunk.path(), false).onErrorResume(NotFoundException.class, gone -> Mono.empty()))
+			.then(Mono.just(entry)));
 	}
 
 	/** Removes an upload's state and data. */
@@ -188,6 +201,7 @@ final class UploadStore {
 		}
 		return progress(storage, state).flatMapMany(progress -> Flux.fromIterable(progress.chunks()))
 			.concatMap(chunk -> storage.delete(chunk.path(), false).onErrorResume(NotFoundException.class, gone -> Mono.empty()))
+			.then(storage.delete(folder.resolve(DONE), false).onErrorResume(NotFoundException.class, gone -> Mono.empty()))
 			.then(storage.delete(folder.resolve(INFO), false).onErrorResume(NotFoundException.class, gone -> Mono.empty()));
 	}
 
@@ -240,10 +254,11 @@ final class UploadStore {
 	 * How far an upload got.
 	 *
 	 * @param offset the bytes received
-	 * @param chunks the chunks, in order
+	 * @param chunks the chunks, in order (none once complete)
 	 * @param expires when it will be removed unless more arrives
+	 * @param complete whether the file was made and the upload only remains to answer {@code HEAD}
 	 */
-	record Progress(long offset, List<FileEntry> chunks, Instant expires) {
+	record Progress(long offset, List<FileEntry> chunks, Instant expires, boolean complete) {
 	}
 
 }

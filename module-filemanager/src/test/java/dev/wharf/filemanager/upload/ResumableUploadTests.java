@@ -65,7 +65,7 @@ class ResumableUploadTests extends FileManagerTestBase {
 	}
 
 	@Test
-	void anUploadInPiecesAppearsOnlyWhenComplete() {
+	void anUploadInPiecesAppearsOnlyWhenComplete() throws Exception {
 		String path = "/data/" + unique("resumable") + ".bin";
 		String location = create(path, FILE.length);
 		assertThat(location).startsWith("/api/files/upload/data/");
@@ -82,9 +82,20 @@ class ResumableUploadTests extends FileManagerTestBase {
 		assertThat(last.status()).isEqualTo(204);
 		assertThat(last.header("Upload-Offset")).isEqualTo(Integer.toString(FILE.length));
 		assertThat(this.api.get("/api/files/cat?path=" + path).browser(this.cookie).send().body()).isEqualTo(FILE);
-		// Done: the upload's state is gone.
-		assertThat(this.api.request("HEAD", location).browser(this.cookie).header("Tus-Resumable", "1.0.0").send().status())
-			.isEqualTo(404);
+		// Done: a client that lost that answer asks again and learns the upload is complete; sending the last
+		// piece again changes nothing.
+		Answer done = this.api.request("HEAD", location).browser(this.cookie).header("Tus-Resumable", "1.0.0").send();
+		assertThat(done.status()).isEqualTo(200);
+		assertThat(done.header("Upload-Offset")).isEqualTo(Integer.toString(FILE.length));
+		Answer again = patch(location, 100_000, Arrays.copyOfRange(FILE, 100_000, FILE.length));
+		assertThat(again.status()).isEqualTo(409);
+		assertThat(again.header("Upload-Offset")).isEqualTo(Integer.toString(FILE.length));
+		assertThat(patch(location, FILE.length, new byte[0]).status()).isEqualTo(204);
+		assertThat(this.api.get("/api/files/cat?path=" + path).browser(this.cookie).send().body()).isEqualTo(FILE);
+		String id = location.substring(location.lastIndexOf('/') + 1);
+		try (var left = Files.list(ROOT.resolve("data").resolve(".wharf").resolve("uploads").resolve(id))) {
+			assertThat(left.map(file -> file.getFileName().toString())).containsExactlyInAnyOrder("info", "done");
+		}
 	}
 
 	@Test

@@ -46,7 +46,19 @@ class UploadStoreTests {
 		progress = this.store.progress(this.storage, state).block(TIMEOUT);
 		this.store.complete(this.storage, state, progress).block(TIMEOUT);
 		assertThat(bytes(this.storage.read(StoragePath.parse("/target.bin"), ByteRange.all()))).isEqualTo(file);
+		// Complete: the chunks are gone, the upload answers with its full length until it expires.
+		progress = this.store.progress(this.storage, state).block(TIMEOUT);
+		assertThat(progress.complete()).isTrue();
+		assertThat(progress.offset()).isEqualTo(file.length);
+		assertThat(progress.chunks()).isEmpty();
+		assertThat(this.storage.list(UploadStore.UPLOADS.resolve(state.id())).map(entry -> entry.name()).collectList()
+			.block(TIMEOUT)).containsExactlyInAnyOrder("info", "done");
+		assertThat(this.store.sweep(this.storage).block(TIMEOUT)).isZero();
+		UploadStore later = new UploadStore(Duration.ofHours(1), 1000,
+				Clock.offset(Clock.systemUTC(), Duration.ofHours(2)));
+		assertThat(later.sweep(this.storage).block(TIMEOUT)).isEqualTo(1);
 		assertThat(this.storage.list(UploadStore.UPLOADS).collectList().block(TIMEOUT)).isEmpty();
+		assertThat(bytes(this.storage.read(StoragePath.parse("/target.bin"), ByteRange.all()))).isEqualTo(file);
 	}
 
 	@Test
