@@ -7,15 +7,18 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A TCP relay on 127.0.0.1 to a local port that breaks one connection as a network failure would: the
- * first connection to send more than {@code cutAfter} bytes towards the server is reset on the client's
- * side and closed on the server's, once that many bytes have passed; every other connection is relayed
- * untouched. A browser test points the browser at {@link #port()} to see how the UI and the server cope
+ * first connection to send more than {@code cutAfter} bytes towards the server goes silent once that many
+ * bytes have passed, and after {@code stall} it is reset on the client's side and closed on the server's;
+ * every other connection is relayed untouched. (Without the stall the server would get the bytes and the
+ * end of the connection at once, which no slow link does: a real failure leaves the server time to keep
+ * what arrived.) A browser test points the browser at {@link #port()} to see how the UI and the server cope
  * with a request broken mid-body, whatever the browser's own network emulation does.
  *
  * <p>Blocking sockets, two daemon threads per connection: a test tool for a handful of connections.
@@ -30,6 +33,8 @@ public final class CuttingProxy implements AutoCloseable {
 
 	private final long cutAfter;
 
+	private final Duration stall;
+
 	private final AtomicBoolean cut = new AtomicBoolean();
 
 	private final List<Socket> sockets = new CopyOnWriteArrayList<>();
@@ -38,10 +43,12 @@ public final class CuttingProxy implements AutoCloseable {
 	 * Starts the relay.
 	 * @param target the port on 127.0.0.1 to relay to
 	 * @param cutAfter how many bytes the broken connection sends towards the server
+	 * @param stall how long the broken connection stays silent before it is reset
 	 */
-	public CuttingProxy(int target, long cutAfter) {
+	public CuttingProxy(int target, long cutAfter, Duration stall) {
 		this.target = target;
 		this.cutAfter = cutAfter;
+		this.stall = stall;
 		try {
 			this.server = new ServerSocket(0, 50, LOOPBACK);
 		}
@@ -97,6 +104,7 @@ public final class CuttingProxy implements AutoCloseable {
 				if (towardsServer && sent + read > this.cutAfter && this.cut.compareAndSet(false, true)) {
 					out.write(buffer, 0, (int) (this.cutAfter - sent));
 					out.flush();
+					Thread.sleep(this.stall.toMillis());
 					// A reset for the client (as when a route goes away), an end of stream mid-body for the server.
 					from.setSoLinger(true, 0);
 					from.close();
@@ -110,6 +118,9 @@ public final class CuttingProxy implements AutoCloseable {
 		}
 		catch (IOException ex) {
 			// The other direction closed both sockets, or a peer went away: either way this direction is done.
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 
