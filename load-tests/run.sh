@@ -489,7 +489,9 @@ case "$table" in
 			wharf_stop "wharf-$profile"
 		fi
 		if $peers; then
-			peer_mem=$(profile_memory "$profile"); cpus=$(profile_cpus "$profile")
+			# The peers get Wharf's limits: the profile's, or the SIZE of P:SIZE.
+			peer_mem=${memory_override:-$(profile_memory "${profile%%:*}")}; cpus=$(profile_cpus "${profile%%:*}")
+			case "$profile" in *:*) peer_mem=${profile#*:} ;; esac
 			port=$(free_port); mkdir -p "$bench/ftp-pyftpdlib"
 			echo "== pyftpdlib 2.2.0"
 			start pyftpdlib "$peer_mem" "$cpus" "$run/pyftpdlib.log" -- "$venv/bin/python" \
