@@ -479,14 +479,15 @@ case "$table" in
 			done
 		}
 		ftp_passive="40000-40999"
-		if wharf_start "wharf-$profile" "$profile"; then
+		name="wharf-${profile/:/@}"   # no colon in the result files' names
+		if wharf_start "$name" "$profile"; then
 			if (exec 3<>"/dev/tcp/127.0.0.1/$ftp_port") 2>/dev/null; then
-				ftpbench "wharf-$profile" "$ftp_port" bench "$server_pid"
+				ftpbench "$name" "$ftp_port" bench "$server_pid"
 			else
-				echo "!! wharf-$profile: nothing listens on FTP port $ftp_port: module-ftp is not there yet, skipping" >&2
-				skipped="$skipped; wharf-$profile: nothing listened on the FTP port (module-ftp not merged yet), not measured"
+				echo "!! $name: nothing listens on FTP port $ftp_port: module-ftp is not there yet, skipping" >&2
+				skipped="$skipped; $name: nothing listened on the FTP port (module-ftp not merged yet), not measured"
 			fi
-			wharf_stop "wharf-$profile"
+			wharf_stop "$name"
 		fi
 		if $peers; then
 			# The peers get Wharf's limits: the profile's, or the SIZE of P:SIZE.
