@@ -279,6 +279,43 @@ class FtpTransferTests {
 		}
 	}
 
+	@Test
+	void aPassivePortListensOnlyWhileASessionWaitsOnIt() throws IOException {
+		int port = freePorts(1)[0];
+		try (FtpTestServer single = FtpTestServer.start(temp.resolve("idle"), options -> options.passivePorts = Integer.toString(port));
+				RawFtp first = RawFtp.login(single.port(), FtpTestServer.ALICE);
+				RawFtp second = RawFtp.login(single.port(), FtpTestServer.ALICE)) {
+			Files.writeString(single.dataRoot().resolve("f.txt"), "one port");
+			assertThat(listening(port)).isFalse();
+			try (Socket data = first.passive()) {
+				// The connection arrived: nobody waits on the port any more, so it stops listening, while the
+				// transfer goes on over the connection it accepted.
+				await().atMost(Duration.ofSeconds(10)).until(() -> !listening(port));
+				assertThat(first.command("RETR f.txt")).startsWith("150");
+				// Another session gets the same port while that connection still holds it.
+				try (Socket other = second.passive()) {
+					assertThat(other.getPort()).isEqualTo(port);
+					assertThat(second.command("RETR f.txt")).startsWith("150");
+					assertThat(new String(other.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("one port");
+					assertThat(second.reply()).startsWith("226");
+				}
+				assertThat(new String(data.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("one port");
+				assertThat(first.reply()).startsWith("226");
+			}
+			await().atMost(Duration.ofSeconds(10)).until(() -> !listening(port));
+		}
+	}
+
+	/** Whether something accepts connections on a port of 127.0.0.1 (call only while no session waits on it). */
+	private static boolean listening(int port) {
+		try (Socket probe = new Socket("127.0.0.1", port)) {
+			return true;
+		}
+		catch (IOException refused) {
+			return false;
+		}
+	}
+
 	static int[] freePorts(int count) throws IOException {
 		List<ServerSocket> sockets = new ArrayList<>();
 		try {

@@ -254,6 +254,38 @@ class FtpsTests {
 		}
 	}
 
+	/**
+	 * Hundreds of transfers whose data connection the client closes mid-handshake, one after another on one
+	 * session and one passive port: each gets its final reply. About one in a hundred downloads or listings used to
+	 * wait for ever (the send never ended), and the port, closed and opened again for each transfer, must be free
+	 * again each time.
+	 */
+	@Test
+	void everySpoiledHandshakeInARowGetsAFinalReply() throws Exception {
+		int port = FtpTransferTests.freePorts(1)[0];
+		try (FtpTestServer server = FtpTestServer.start(this.temp, options -> {
+			options.tls = FtpTestServer.TlsMode.EXPLICIT;
+			options.passivePorts = Integer.toString(port);
+		})) {
+			Files.write(server.dataRoot().resolve("file.bin"), random(300_000));
+			FTPSClient client = login(server, false);
+			// Well under the data timeout: a transfer that ends only by timing out fails the test.
+			client.setSoTimeout(10_000);
+			try {
+				String[] commands = { "STOR spoiled.bin", "RETR file.bin", "LIST" };
+				for (int i = 0; i < 300; i++) {
+					String command = commands[i % commands.length];
+					assertThat(spoiledTransfer(client, SpoiledHandshake.CLOSED_MIDWAY, command)).as(command + " #" + i)
+						.isIn(425, 426);
+				}
+				assertThat(server.dataRoot().resolve("spoiled.bin")).doesNotExist();
+			}
+			finally {
+				FtpClients.close(client);
+			}
+		}
+	}
+
 	private static void assertWorks(FtpTestServer server, FTPSClient client, byte[] content) throws IOException {
 		ByteArrayOutputStream out = new ByteArrayOutputStream();
 		assertThat(client.retrieveFile("file.bin", out)).as(client.getReplyString()).isTrue();
@@ -269,7 +301,7 @@ class FtpsTests {
 	 * @return the final reply's code (after a {@code 150}, if one came)
 	 */
 	private static int spoiledTransfer(FTPSClient client, SpoiledHandshake spoil, String command) throws IOException {
-		assertThat(client.sendCommand("EPSV")).isEqualTo(229);
+		assertThat(client.sendCommand("EPSV")).as(client::getReplyString).isEqualTo(229);
 		Matcher port = Pattern.compile("\\(\\|\\|\\|(\\d+)\\|\\)").matcher(client.getReplyString());
 		assertThat(port.find()).isTrue();
 		int first;
@@ -311,7 +343,7 @@ class FtpsTests {
 
 	/** A {@code PROT P} download over a data connection that offers only one suite: the content, or "refused". */
 	private static String dataHandshake(FTPSClient client, String suite) throws IOException {
-		assertThat(client.sendCommand("EPSV")).isEqualTo(229);
+		assertThat(client.sendCommand("EPSV")).as(client::getReplyString).isEqualTo(229);
 		Matcher port = Pattern.compile("\\(\\|\\|\\|(\\d+)\\|\\)").matcher(client.getReplyString());
 		assertThat(port.find()).isTrue();
 		try (Socket plain = new Socket("127.0.0.1", Integer.parseInt(port.group(1)));

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.netty.buffer.ByteBuf;
@@ -44,6 +45,9 @@ public final class DataChannel {
 
 	private final ReceiveBudget budget;
 
+	/** How long a send may still finish after its connection closed (its last writes' futures). */
+	static final Duration CLOSED_GRACE = Duration.ofSeconds(1);
+
 	// Taken while the SslHandler is still in the pipeline (Netty removes handlers once the channel is closed).
 	private final @Nullable Future<Channel> handshake;
 
@@ -64,6 +68,9 @@ public final class DataChannel {
 		this.files = files;
 		this.inbound = new EarlyReceiver(connection.channel().config());
 		connection.inbound().receive().subscribe(this.inbound);
+		// The same for uploads: a receive still open CLOSED_GRACE after its connection closed is ended (the checks
+		// after it then report why), as a spoiled handshake's upload otherwise waited for the control connection.
+		connection.onDispose().onErrorComplete().then(Mono.delay(CLOSED_GRACE)).subscribe(ignored -> this.inbound.onComplete());
 	}
 
 	/** Whether the connection is encrypted. */
@@ -78,13 +85,16 @@ public final class DataChannel {
 	 */
 	public Mono<Long> send(Flux<DataBuffer> content) {
 		return Mono.defer(() -> {
+			if (this.connection.isDisposed()) {
+				return Mono.error(gone());
+			}
 			AtomicLong sent = new AtomicLong();
 			Flux<ByteBuf> buffers = content.map(buffer -> {
 				sent.addAndGet(buffer.readableByteCount());
 				return NettyDataBufferFactory.toByteBuf(buffer);
 			});
-			return this.connection.outbound().send(buffers).then().then(checked(sent)).onErrorMap(DataChannel::interrupted);
-		});
+			return untilClosed(this.connection.outbound().send(buffers).then().then(checked(sent)));
+		}).onErrorMap(DataChannel::interrupted);
 	}
 
 	/** Network failures become {@link TransferInterruptedException}; storage failures stay what they are. */
@@ -106,6 +116,9 @@ public final class DataChannel {
 		if (this.secure) {
 			return Mono.error(new IllegalStateException("Zero-copy cannot go through TLS"));
 		}
+		if (this.connection.isDisposed()) {
+			return Mono.error(gone());
+		}
 		return Mono.usingWhen(BlockingOpen.open(() -> FileChannel.open(file, StandardOpenOption.READ), DataChannel::closeQuietly,
 				this.files),
 				channel -> Mono.fromCallable(channel::size).subscribeOn(this.files).flatMap(size -> {
@@ -116,8 +129,7 @@ public final class DataChannel {
 					// The region does not own the channel: usingWhen closes it once the send is done.
 					DefaultFileRegion region = new DefaultFileRegion(channel, offset, count);
 					region.retain();
-					return this.connection.outbound().sendObject(region).then()
-						.then(checked(new AtomicLong(count)))
+					return untilClosed(this.connection.outbound().sendObject(region).then().then(checked(new AtomicLong(count))))
 						.onErrorMap(DataChannel::interrupted)
 						.doFinally(signal -> region.release());
 				}), channel -> close(channel), (channel, error) -> close(channel), channel -> close(channel));
@@ -166,6 +178,29 @@ public final class DataChannel {
 	/** A buffer factory on this connection's allocator. */
 	public NettyDataBufferFactory bufferFactory() {
 		return new NettyDataBufferFactory(this.connection.outbound().alloc());
+	}
+
+	/**
+	 * Ends a send once its connection is gone. Reactor Netty's send fails when the channel closes under it, but
+	 * when a TLS client gave up mid-handshake just as a download began, the send neither completed nor failed
+	 * (its source was cancelled before Reactor Netty signalled anything downstream) and the client waited for
+	 * the final reply for ever: FtpsTests' spoiled handshakes hung about once in a hundred downloads and
+	 * listings. A send that is still running {@link #CLOSED_GRACE} after the connection closed has failed.
+	 */
+	private Mono<Long> untilClosed(Mono<Long> sending) {
+		return sending.or(this.connection.onDispose().then(Mono.delay(CLOSED_GRACE)).then(Mono.error(this::gone)));
+	}
+
+	/**
+	 * Why a transfer over a connection that closed cannot complete: what broke it (such as a failed TLS
+	 * handshake), or the close itself. Sends check it first, because Reactor Netty's operations go with the
+	 * channel's pipeline: a send on a closed connection failed with a NullPointerException ("reactiveBridge is
+	 * not installed"), answered with 451 instead of 426.
+	 */
+	private TransferInterruptedException gone() {
+		TransferInterruptedException failure = failure();
+		return (failure != null) ? failure
+				: new TransferInterruptedException("The data connection closed before the transfer completed", null);
 	}
 
 	private Mono<Long> checked(AtomicLong sent) {

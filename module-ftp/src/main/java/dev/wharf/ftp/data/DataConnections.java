@@ -1,12 +1,14 @@
 package dev.wharf.ftp.data;
 
 import java.io.IOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -35,10 +37,12 @@ import reactor.netty.tcp.TcpServer;
  * Every data connection of the FTP server: a few Netty event loops shared by all transfers (no thread per
  * transfer), the passive ports, and connections to clients in active mode.
  *
- * <p>A passive port is not tied to one session: each port listens once and serves every session whose
- * client asked for it, matching an incoming connection to the session by the client's address. So ten ports
- * serve hundreds of concurrent transfers; only two sessions from the same address cannot wait on the same
- * port at the same time. Connections from an address that no session is waiting for are closed at once.
+ * <p>A passive port is not tied to one session: it listens while sessions wait on it and serves every session
+ * whose client asked for it, matching an incoming connection to the session by the client's address. So ten
+ * ports serve hundreds of concurrent transfers; only two sessions from the same address cannot wait on the same
+ * port at the same time. Connections from an address that no session is waiting for are closed at once. A port
+ * that no session waits on stops listening (a burst of transfers from one address must not leave hundreds of
+ * ports open after it), and listens again for the next session that asks.
  *
  * <p>Thread-safe. {@link #reservePassive} may bind a socket and must not run on an event loop.
  */
@@ -170,6 +174,8 @@ public final class DataConnections implements AutoCloseable {
 			.runOn(this.loops, NATIVE_TRANSPORT)
 			.host(this.bindAddress)
 			.port(port)
+			// A port listens again while connections it accepted before are open or in TIME_WAIT.
+			.option(ChannelOption.SO_REUSEADDR, true)
 			.childOption(ChannelOption.AUTO_READ, false)
 			.doOnChannelInit((observer, channel, ignored) -> {
 				PassiveReservation reservation = (channel.remoteAddress() instanceof InetSocketAddress address)
@@ -252,7 +258,30 @@ public final class DataConnections implements AutoCloseable {
 
 	}
 
-	/** One configured passive port: its listener (bound on first use) and the sessions waiting on it. */
+	private static final int REBIND_ATTEMPTS = 20;
+
+	private static final Duration REBIND_PAUSE = Duration.ofMillis(10);
+
+	private static boolean addressInUse(Throwable error) {
+		for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+			if (cause instanceof BindException) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static void pause(Duration time) throws IOException {
+		try {
+			Thread.sleep(time.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IOException("Interrupted while opening a passive port", ex);
+		}
+	}
+
+	/** One configured passive port: its listener (bound while sessions wait) and the sessions waiting on it. */
 	private final class PassivePort {
 
 		private final int port;
@@ -261,6 +290,9 @@ public final class DataConnections implements AutoCloseable {
 
 		private volatile @Nullable DisposableServer server;
 
+		// A listener being closed: the port can be bound again once its socket is closed.
+		private @Nullable DisposableServer closing;
+
 		PassivePort(int port) {
 			this.port = port;
 		}
@@ -268,8 +300,17 @@ public final class DataConnections implements AutoCloseable {
 		@Nullable PassiveReservation reserve(InetAddress client, boolean secure) {
 			PassiveReservation[] created = new PassiveReservation[1];
 			this.waiting.computeIfAbsent(client, address -> {
-				created[0] = new PassiveReservation(this.port, address, secure, DataConnections.this,
-						() -> this.waiting.remove(address, created[0]));
+				created[0] = new PassiveReservation(this.port, address, secure, DataConnections.this, () -> {
+					if (this.waiting.remove(address, created[0])) {
+						// Released on an event loop too (a connection arrived): the lock below is for the files' threads.
+						try {
+							DataConnections.this.files.schedule(this::closeIfUnused);
+						}
+						catch (RejectedExecutionException stopping) {
+							// The server is stopping: close() closes every port.
+						}
+					}
+				});
 				return created[0];
 			});
 			return created[0];
@@ -279,11 +320,35 @@ public final class DataConnections implements AutoCloseable {
 			if (this.server != null) {
 				return;
 			}
-			try {
-				this.server = listener(this.port, this.waiting::get).bindNow(DataConnections.this.timeout);
+			DisposableServer closed = this.closing;
+			boolean reopening = closed != null;
+			if (closed != null) {
+				closed.onDispose().onErrorComplete().block(DataConnections.this.timeout);
+				this.closing = null;
 			}
-			catch (RuntimeException ex) {
-				throw new IOException("Cannot listen on passive port " + this.port + ": " + ex.getMessage(), ex);
+			for (int attempt = 1;; attempt++) {
+				try {
+					this.server = listener(this.port, this.waiting::get).bindNow(DataConnections.this.timeout);
+					return;
+				}
+				catch (RuntimeException ex) {
+					// NIO releases a closed listener's socket only at its selector's next turn, after the close was
+					// reported: a port listening again right after it stopped may find itself still taken.
+					if (!reopening || attempt == REBIND_ATTEMPTS || !addressInUse(ex)) {
+						throw new IOException("Cannot listen on passive port " + this.port + ": " + ex.getMessage(), ex);
+					}
+					pause(REBIND_PAUSE);
+				}
+			}
+		}
+
+		/** Stops listening if no session waits any more; a session that asks meanwhile binds it again. */
+		synchronized void closeIfUnused() {
+			DisposableServer bound = this.server;
+			if (bound != null && this.waiting.isEmpty()) {
+				this.server = null;
+				this.closing = bound;
+				bound.dispose();
 			}
 		}
 
