@@ -263,10 +263,7 @@ class FtpTransferTests {
 
 	@Test
 	void aPortWaitingForOneSessionIsNotGivenToAnotherFromTheSameAddress() throws IOException {
-		int port = freePorts(1)[0];
-		try (FtpTestServer single = FtpTestServer.start(temp.resolve("single"), options -> options.passivePorts = Integer.toString(port));
-				RawFtp first = RawFtp.login(single.port(), FtpTestServer.ALICE);
-				RawFtp second = RawFtp.login(single.port(), FtpTestServer.ALICE)) {
+		withOnePassivePort("single", (single, port, first, second) -> {
 			assertThat(first.command("PASV")).startsWith("227").contains("," + (port >> 8) + "," + (port & 0xff) + ")");
 			assertThat(second.command("EPSV")).startsWith("425");
 			try (Socket data = new Socket("127.0.0.1", port)) {
@@ -276,15 +273,12 @@ class FtpTransferTests {
 				assertThat(first.reply()).startsWith("226");
 			}
 			assertThat(second.command("EPSV")).startsWith("229 Entering Extended Passive Mode (|||" + port + "|)");
-		}
+		});
 	}
 
 	@Test
 	void aPassivePortListensOnlyWhileASessionWaitsOnIt() throws IOException {
-		int port = freePorts(1)[0];
-		try (FtpTestServer single = FtpTestServer.start(temp.resolve("idle"), options -> options.passivePorts = Integer.toString(port));
-				RawFtp first = RawFtp.login(single.port(), FtpTestServer.ALICE);
-				RawFtp second = RawFtp.login(single.port(), FtpTestServer.ALICE)) {
+		withOnePassivePort("idle", (single, port, first, second) -> {
 			Files.writeString(single.dataRoot().resolve("f.txt"), "one port");
 			assertThat(listening(port)).isFalse();
 			try (Socket data = first.passive()) {
@@ -303,7 +297,24 @@ class FtpTransferTests {
 				assertThat(first.reply()).startsWith("226");
 			}
 			await().atMost(Duration.ofSeconds(10)).until(() -> !listening(port));
+		});
+	}
+
+	/** Runs a test against a server with a single passive port and two sessions of alice's on it. */
+	private static void withOnePassivePort(String folder, TwoSessions test) throws IOException {
+		int port = freePorts(1)[0];
+		try (FtpTestServer single = FtpTestServer.start(temp.resolve(folder), options -> options.passivePorts = Integer.toString(port));
+				RawFtp first = RawFtp.login(single.port(), FtpTestServer.ALICE);
+				RawFtp second = RawFtp.login(single.port(), FtpTestServer.ALICE)) {
+			test.run(single, port, first, second);
 		}
+	}
+
+	@FunctionalInterface
+	private interface TwoSessions {
+
+		void run(FtpTestServer server, int port, RawFtp first, RawFtp second) throws IOException;
+
 	}
 
 	/** Whether something accepts connections on a port of 127.0.0.1 (call only while no session waits on it). */

@@ -188,21 +188,27 @@ final class UploadStore {
 		}
 		StoragePath done = folder(state.id()).resolve(DONE);
 		return publish.flatMap(entry -> storage.write(done, Flux.empty(), new WriteOptions(WriteMode.REPLACE, 0))
-			.thenMany(Flux.fromIterable(chunks))
-			.concatMap(chunk -> storage.delete(chunk.path(), false).onErrorResume(NotFoundException.class, gone -> Mono.empty()))
-			.then(Mono.just(entry)));
+			.then(deleteChunks(storage, chunks))
+			.thenReturn(entry));
 	}
 
 	/** Removes an upload's state and data. */
 	Mono<Void> delete(Storage storage, UploadState state) {
 		StoragePath folder = folder(state.id());
 		if (storage.capabilities().contains(Capability.DIRECTORIES)) {
-			return storage.delete(folder, true).onErrorResume(NotFoundException.class, gone -> Mono.empty());
+			return deleteIfPresent(storage, folder, true);
 		}
-		return progress(storage, state).flatMapMany(progress -> Flux.fromIterable(progress.chunks()))
-			.concatMap(chunk -> storage.delete(chunk.path(), false).onErrorResume(NotFoundException.class, gone -> Mono.empty()))
-			.then(storage.delete(folder.resolve(DONE), false).onErrorResume(NotFoundException.class, gone -> Mono.empty()))
-			.then(storage.delete(folder.resolve(INFO), false).onErrorResume(NotFoundException.class, gone -> Mono.empty()));
+		return progress(storage, state).flatMap(progress -> deleteChunks(storage, progress.chunks()))
+			.then(deleteIfPresent(storage, folder.resolve(DONE), false))
+			.then(deleteIfPresent(storage, folder.resolve(INFO), false));
+	}
+
+	private static Mono<Void> deleteChunks(Storage storage, List<FileEntry> chunks) {
+		return Flux.fromIterable(chunks).concatMap(chunk -> deleteIfPresent(storage, chunk.path(), false)).then();
+	}
+
+	private static Mono<Void> deleteIfPresent(Storage storage, StoragePath path, boolean recursive) {
+		return storage.delete(path, recursive).onErrorResume(NotFoundException.class, gone -> Mono.empty());
 	}
 
 	/**

@@ -33,6 +33,9 @@ import reactor.netty.Connection;
  */
 public final class DataChannel {
 
+	/** How long a transfer may still finish after its connection closed (its last writes' futures). */
+	static final Duration CLOSED_GRACE = Duration.ofSeconds(1);
+
 	private final Connection connection;
 
 	private final DataChannelWatch watch;
@@ -44,9 +47,6 @@ public final class DataChannel {
 	private final EarlyReceiver inbound;
 
 	private final ReceiveBudget budget;
-
-	/** How long a send may still finish after its connection closed (its last writes' futures). */
-	static final Duration CLOSED_GRACE = Duration.ofSeconds(1);
 
 	// Taken while the SslHandler is still in the pipeline (Netty removes handlers once the channel is closed).
 	private final @Nullable Future<Channel> handshake;
@@ -70,7 +70,7 @@ public final class DataChannel {
 		connection.inbound().receive().subscribe(this.inbound);
 		// The same for uploads: a receive still open CLOSED_GRACE after its connection closed is ended (the checks
 		// after it then report why), as a spoiled handshake's upload otherwise waited for the control connection.
-		connection.onDispose().onErrorComplete().then(Mono.delay(CLOSED_GRACE)).subscribe(ignored -> this.inbound.onComplete());
+		closedAWhile().subscribe(ignored -> this.inbound.onComplete());
 	}
 
 	/** Whether the connection is encrypted. */
@@ -188,7 +188,12 @@ public final class DataChannel {
 	 * listings. A send that is still running {@link #CLOSED_GRACE} after the connection closed has failed.
 	 */
 	private Mono<Long> untilClosed(Mono<Long> sending) {
-		return sending.or(this.connection.onDispose().then(Mono.delay(CLOSED_GRACE)).then(Mono.error(this::gone)));
+		return sending.or(closedAWhile().then(Mono.error(this::gone)));
+	}
+
+	/** Emits {@link #CLOSED_GRACE} after the connection closed. */
+	private Mono<Long> closedAWhile() {
+		return this.connection.onDispose().onErrorComplete().then(Mono.delay(CLOSED_GRACE));
 	}
 
 	/**
