@@ -26,12 +26,18 @@ import reactor.netty.http.server.HttpServer;
  * otherwise keep its connection forever (up to the header size limit, which at that pace takes a day).
  *
  * <p>Two handlers per connection share one timer: one in front of the HTTP codec sees raw bytes and starts
- * the timer at the first byte of a head; one behind the codec sees the decoded request and stops it, and
+ * timing at the first byte of a head; one behind the codec sees the decoded request and ends it, and
  * sees the request's last content (the next bytes start the next head) and the responses going out. A head
  * pipelined behind a response still being written is answered once that response is complete, never in
  * the middle of it. Waiting between keep-alive requests (and a partial pipelined head that stops with no
  * further byte) is left to {@code server.netty.idle-timeout}. Everything runs on the connection's event
  * loop.
+ *
+ * <p>The timer is not set and cancelled per request: scheduling and cancelling a task on the event loop for
+ * every head was about 2-3 % of the CPU time of a small static file served over keep-alive (profile in
+ * docs/benchmarks/static.md). A head's start is noted instead, and one timer per connection, set when a head
+ * starts and none is pending, checks the head under way when it fires and sets itself again for that head's
+ * remaining time; it lapses when no head is under way.
  */
 public final class RequestHeadTimeout {
 
@@ -49,6 +55,12 @@ public final class RequestHeadTimeout {
 
 	/** Whether the next bytes start a request head (not a body). */
 	private boolean awaitingHead = true;
+
+	/** Whether a head's first byte arrived and the head is not decoded yet. */
+	private boolean headUnderWay;
+
+	/** When the head under way started ({@link System#nanoTime()}). */
+	private long headStartedAt;
 
 	/** Requests read whose responses have not been written completely. */
 	private int responsesPending;
@@ -93,11 +105,25 @@ public final class RequestHeadTimeout {
 		}
 	}
 
-	private void expire(ChannelHandlerContext rawContext) {
+	/** Sets the connection's timer, if none is pending, to check the head under way after {@code delayNanos}. */
+	private void arm(ChannelHandlerContext rawContext, long delayNanos) {
+		if (this.timer == null) {
+			this.timer = rawContext.executor().schedule(() -> check(rawContext), delayNanos, TimeUnit.NANOSECONDS);
+		}
+	}
+
+	private void check(ChannelHandlerContext rawContext) {
 		this.timer = null;
-		if (!this.awaitingHead || !rawContext.channel().isActive()
+		if (!this.headUnderWay || !this.awaitingHead || !rawContext.channel().isActive()
 				|| rawContext.pipeline().get(NettyPipeline.HttpCodec) == null) {
-			// Nothing to time, or the connection speaks something else now (an upgrade replaced the codec).
+			// Nothing to time (the next head's first byte sets the timer again), or the connection speaks
+			// something else now (an upgrade replaced the codec).
+			return;
+		}
+		long left = this.headStartedAt + this.timeoutNanos - System.nanoTime();
+		if (left > 0) {
+			// A later head than the one the timer was set for.
+			arm(rawContext, left);
 			return;
 		}
 		if (this.responsesPending > 0) {
@@ -113,13 +139,15 @@ public final class RequestHeadTimeout {
 		rawContext.writeAndFlush(Unpooled.wrappedBuffer(TIMEOUT_RESPONSE)).addListener(ChannelFutureListener.CLOSE);
 	}
 
-	/** In front of the codec: starts the timer at a head's first byte. */
+	/** In front of the codec: notes a head's first byte, and sets the timer if none is pending. */
 	private final class Raw extends ChannelInboundHandlerAdapter {
 
 		@Override
 		public void channelRead(ChannelHandlerContext ctx, Object msg) {
-			if (awaitingHead && timer == null && msg instanceof ByteBuf bytes && bytes.isReadable()) {
-				timer = ctx.executor().schedule(() -> expire(ctx), timeoutNanos, TimeUnit.NANOSECONDS);
+			if (awaitingHead && !headUnderWay && msg instanceof ByteBuf bytes && bytes.isReadable()) {
+				headUnderWay = true;
+				headStartedAt = System.nanoTime();
+				arm(ctx, timeoutNanos);
 			}
 			ctx.fireChannelRead(msg);
 		}
@@ -142,13 +170,13 @@ public final class RequestHeadTimeout {
 
 	}
 
-	/** Behind the codec: a decoded head stops the timer; the end of its body re-arms the next head. */
+	/** Behind the codec: a decoded head ends the timing; the end of its body lets the next bytes start a head. */
 	private final class Decoded extends ChannelDuplexHandler {
 
 		@Override
 		public void channelRead(ChannelHandlerContext ctx, Object msg) {
 			if (msg instanceof HttpRequest) {
-				cancel();
+				headUnderWay = false;
 				awaitingHead = false;
 				expiredDuringResponse = false;
 				responsesPending++;

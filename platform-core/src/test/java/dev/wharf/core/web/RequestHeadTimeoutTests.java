@@ -41,10 +41,14 @@ class RequestHeadTimeoutTests {
 	}
 
 	private void start(Duration responseDelay) {
+		start(responseDelay, TIMEOUT);
+	}
+
+	private void start(Duration responseDelay, Duration timeout) {
 		// With the keep-alive fix every Wharf server has: without it Reactor Netty 1.3.7 may stop reading a
 		// connection whose response completes on another thread (see KeepAliveReadResumer).
 		HttpServer server = KeepAliveReadResumer.install(HttpServer.create().host("127.0.0.1").port(0));
-		this.server = RequestHeadTimeout.install(server, TIMEOUT)
+		this.server = RequestHeadTimeout.install(server, timeout)
 			.handle((request, response) -> {
 				this.handled.release();
 				return response.sendString(Mono.just("ok").delayElement(responseDelay));
@@ -74,6 +78,28 @@ class RequestHeadTimeoutTests {
 				// Three times the head timeout without a byte: only the idle timeout (none here) may close it.
 				Thread.sleep(TIMEOUT.multipliedBy(3).toMillis());
 			}
+		}
+	}
+
+	@Test
+	void aHeadStartedLateInTheTimersPeriodGetsItsWholeTime() throws Exception {
+		// One timer per connection, set at the first head: the second head starts 60 % into that timer's period
+		// and completes 60 % of the timeout after its own start, after the timer first fired.
+		Duration timeout = Duration.ofSeconds(2);
+		start(Duration.ZERO, timeout);
+		try (Socket socket = connect()) {
+			OutputStream out = socket.getOutputStream();
+			InputStream in = socket.getInputStream();
+			out.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+			assertThat(readResponse(in)).startsWith("HTTP/1.1 200 ");
+			Thread.sleep(timeout.toMillis() * 6 / 10);
+			out.write("GET / HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
+			Thread.sleep(timeout.toMillis() * 6 / 10);
+			out.write("Host: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+			assertThat(readResponse(in)).startsWith("HTTP/1.1 200 ");
+			// The timer set itself again for the second head; a third that stalls still gets 408.
+			out.write("GET / HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
+			assertThat(readAll(in)).startsWith("HTTP/1.1 408 Request Timeout\r\n");
 		}
 	}
 
