@@ -311,7 +311,10 @@ public final class Report {
 				"Socko's tests used `ab -nM -c100` without keep-alive; this run "
 						+ (keepAlive ? "keeps connections alive (as module-static's issue asks; `--no-keepalive` reproduces Socko's exactly)"
 								: "opens a new connection per request, like Socko's ab")
-						+ ". nginx serves the same folder under the same CPU quota and memory limit in the same run.");
+						+ ". Before the levels, 10,000 requests of each file are sent and not counted (a JVM compiles each "
+						+ "path it serves during its first thousands of requests; Socko measured servers already running). "
+						+ "nginx serves the same folder under the same CPU quota and memory limit in the same run, "
+						+ "with the same warm-up.");
 		int test = 1;
 		for (Object[] o : Originals.SOCKO_ROWS) {
 			int size = (Integer) o[0];
