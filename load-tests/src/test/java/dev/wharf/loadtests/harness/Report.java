@@ -345,7 +345,10 @@ public final class Report {
 				"pyftpdlib's own `ftpbench` (from the pyftpdlib 2.2.0 wheel; psutil < 7 for `-k`) run as published, "
 						+ "`ftpbench -u USER -p PASSWORD -b all -n 300 -s 10M -t 60 -k PID`, against each server in turn "
 						+ "under the same CPU quota and memory limit; the medians of the runs (range in brackets). "
-						+ "Memory is ftpbench's own (rss - shared of the server and its direct children).");
+						+ "Memory is ftpbench's own (rss - shared of the server and its direct children). Both `RETR` rows "
+						+ "download the file the `STOR` row before them has just written for one second (over a GB at these "
+						+ "rates): where that is more than the memory limit holds as page cache, they read it back from disk, "
+						+ "for every server alike (docs/benchmarks/ftp.md).");
 		List<String> targets = this.run.targetNames();
 		Map<String, Map<String, List<String[]>>> values = new LinkedHashMap<>();
 		List<String> rows = new ArrayList<>();
