@@ -59,6 +59,9 @@ final class EarlyReceiver implements CoreSubscriber<ByteBuf> {
 
 	private volatile @Nullable Subscriber<? super ByteBuf> consumer;
 
+	// Guarded by this.
+	private boolean attached;
+
 	private volatile boolean cancelled;
 
 	private volatile boolean done;
@@ -148,11 +151,11 @@ final class EarlyReceiver implements CoreSubscriber<ByteBuf> {
 
 	private void attach(Subscriber<? super ByteBuf> target) {
 		synchronized (this) {
-			if (this.consumer != null || this.cancelled) {
+			if (this.attached || this.cancelled) {
 				Operators.error(target, new IllegalStateException("The data connection can be received only once"));
 				return;
 			}
-			this.consumer = target;
+			this.attached = true;
 		}
 		target.onSubscribe(new Subscription() {
 
@@ -172,6 +175,11 @@ final class EarlyReceiver implements CoreSubscriber<ByteBuf> {
 			}
 
 		});
+		// Drains see the consumer only once its onSubscribe returned: an end arriving meanwhile on another thread
+		// (the event loop, or the timer that ends a receive after its connection closed) was handed to a
+		// consumer still subscribing, and an upload's publishOn then failed with a NullPointerException on the
+		// storage's thread and hung (FtpsTests, spoiled handshakes). Requests made during onSubscribe are kept.
+		this.consumer = target;
 		drain();
 	}
 

@@ -6,18 +6,24 @@ import java.net.Socket;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.embedded.EmbeddedChannel;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
 import reactor.core.publisher.BaseSubscriber;
 import reactor.netty.DisposableServer;
 import reactor.netty.resources.LoopResources;
@@ -120,6 +126,55 @@ class EarlyReceiverTests {
 			early.flux().subscribe(consumer);
 			assertReceivedWhole(consumer, upload);
 		}
+	}
+
+	@Test
+	void anEndArrivingWhileTheConsumerSubscribesIsHandedOnOnlyAfterItSubscribed() throws Exception {
+		EarlyReceiver early = new EarlyReceiver(new EmbeddedChannel().config());
+		CountDownLatch subscribing = new CountDownLatch(1);
+		CountDownLatch proceed = new CountDownLatch(1);
+		List<String> signals = Collections.synchronizedList(new ArrayList<>());
+		CoreSubscriber<ByteBuf> consumer = new CoreSubscriber<>() {
+
+			@Override
+			public void onSubscribe(Subscription subscription) {
+				subscribing.countDown();
+				try {
+					proceed.await(10, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				subscription.request(1);
+				signals.add("subscribed");
+			}
+
+			@Override
+			public void onNext(ByteBuf buffer) {
+				buffer.release();
+				signals.add("next");
+			}
+
+			@Override
+			public void onError(Throwable failure) {
+				signals.add("error");
+			}
+
+			@Override
+			public void onComplete() {
+				signals.add("complete");
+			}
+
+		};
+		Thread subscriber = new Thread(() -> early.flux().subscribe(consumer), "subscriber");
+		subscriber.start();
+		assertThat(subscribing.await(10, TimeUnit.SECONDS)).isTrue();
+		// As the event loop, or the timer that ends a receive after its connection closed, would: from another
+		// thread, while the consumer is still in onSubscribe.
+		early.onComplete();
+		proceed.countDown();
+		subscriber.join(10_000);
+		assertThat(signals).containsExactly("subscribed", "complete");
 	}
 
 	@Test
