@@ -14,6 +14,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.wharf.loadtests.LevelResult;
+import dev.wharf.loadtests.simulations.SockoSimulation;
 
 /**
  * Writes a run's Markdown report, each table in the shape the original published it, with the machine, JDK,
@@ -311,7 +312,8 @@ public final class Report {
 				"Socko's tests used `ab -nM -c100` without keep-alive; this run "
 						+ (keepAlive ? "keeps connections alive (as module-static's issue asks; `--no-keepalive` reproduces Socko's exactly)"
 								: "opens a new connection per request, like Socko's ab")
-						+ ". Before the levels, 10,000 requests of each file are sent and not counted (a JVM compiles each "
+						+ ". Before the levels, " + Markdown.group(SockoSimulation.DEFAULT_WARM_UP)
+						+ " requests of each file are sent and not counted (a JVM compiles each "
 						+ "path it serves during its first thousands of requests; Socko measured servers already running). "
 						+ "nginx serves the same folder under the same CPU quota and memory limit in the same run, "
 						+ "with the same warm-up.");

@@ -23,50 +23,52 @@ import static io.gatling.javaapi.http.HttpDsl.status;
  * <p>Parameters (besides {@link TableSimulation}'s): {@code files} (default
  * {@code small.html:87:500000,medium.bin:204800:100000,large.bin:1048576:20000}: name, size, requests),
  * {@code pathPrefix} (default {@code /static/}; {@code /} for nginx), {@code concurrency} (default 100),
- * {@code warmUp} (default 10000: requests of each file at the levels' concurrency before the first level, not
- * counted; 0 for none). Socko's table was made against servers already running; without a warm-up the first
+ * {@code warmUp} (default {@value #DEFAULT_WARM_UP}: requests of each file at the levels' concurrency before
+ * the first level, not counted; 0 for none). Socko's table was made against servers already running; without a warm-up the first
  * seconds of the 200 KB and 1 MB levels measured a JVM still compiling the path that sends files (the 87-byte
  * level warms a different one), which nginx does not need.
  */
 public class SockoSimulation extends TableSimulation {
+
+	/** Uncounted requests of each file before the levels, unless {@code -DwarmUp} says otherwise. */
+	public static final int DEFAULT_WARM_UP = 10_000;
 
 	/** Builds the levels from the system properties. */
 	public SockoSimulation() {
 		super("socko");
 		String prefix = Parameters.text("pathPrefix", "/static/");
 		int concurrency = Parameters.positive("concurrency", 100);
-		int warmUp = Parameters.nonNegative("warmUp", 10_000);
-		List<String[]> files = new ArrayList<>();
+		int warmUp = Parameters.nonNegative("warmUp", DEFAULT_WARM_UP);
+		List<ServedFile> files = new ArrayList<>();
 		for (String file : List.of(Parameters.text("files",
 				"small.html:87:500000,medium.bin:204800:100000,large.bin:1048576:20000").split(","))) {
 			String[] spec = file.trim().split(":");
 			if (spec.length != 3) {
 				throw new IllegalArgumentException("-Dfiles: " + file + " is not name:size:requests");
 			}
-			files.add(spec);
+			files.add(new ServedFile(spec[0], Parameters.byteSize("files", spec[1]), Parameters.byteSize("files", spec[2])));
 		}
 		if (warmUp > 0) {
 			int connections = capped(concurrency);
-			for (String[] spec : files) {
-				this.levels.warmUp(connections, scaled(warmUp, connections), get(prefix, spec));
+			for (ServedFile file : files) {
+				this.levels.warmUp(connections, scaled(warmUp, connections), file.get(prefix));
 			}
 		}
-		for (String[] spec : files) {
-			int requests = Parameters.byteSize("files", spec[2]);
-			level(Parameters.byteLabel(size(spec)), concurrency, requests, get(prefix, spec));
+		for (ServedFile file : files) {
+			level(Parameters.byteLabel(file.size()), concurrency, file.requests(), file.get(prefix));
 		}
 		start();
 	}
 
-	private static int size(String[] spec) {
-		return Parameters.byteSize("files", spec[1]);
-	}
+	/** One file of the table: its name, size and the requests of its level. */
+	private record ServedFile(String name, int size, int requests) {
 
-	/** A checked GET of one file: status 200 and the whole length. */
-	private static ChainBuilder get(String prefix, String[] spec) {
-		int size = size(spec);
-		return exec(AbLevels.checked(http(Parameters.byteLabel(size)).get(prefix + spec[0]), status().is(200),
-				header("Content-Length").is(Integer.toString(size))));
+		/** A checked GET of the file: status 200 and the whole length. */
+		ChainBuilder get(String prefix) {
+			return exec(AbLevels.checked(http(Parameters.byteLabel(this.size)).get(prefix + this.name), status().is(200),
+					header("Content-Length").is(Integer.toString(this.size))));
+		}
+
 	}
 
 }

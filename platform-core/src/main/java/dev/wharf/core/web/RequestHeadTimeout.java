@@ -114,7 +114,8 @@ public final class RequestHeadTimeout {
 
 	private void check(ChannelHandlerContext rawContext) {
 		this.timer = null;
-		if (!this.headUnderWay || !this.awaitingHead || !rawContext.channel().isActive()
+		// A head under way is always one that was awaited: a decoded request ends both.
+		if (!this.headUnderWay || !rawContext.channel().isActive()
 				|| rawContext.pipeline().get(NettyPipeline.HttpCodec) == null) {
 			// Nothing to time (the next head's first byte sets the timer again), or the connection speaks
 			// something else now (an upgrade replaced the codec).
