@@ -24,7 +24,8 @@
 #   --scale X             multiply every request count by X (quick runs; the table says so)
 #   --backends B[,B…]     rbcs: memory,local,memcached (default all)
 #   --cpus N[,N…]         rbcs: CPU quotas (default 1,2)
-#   --runs N              pyftpdlib: ftpbench runs per server, medians reported (default 3)
+#   --runs N              pyftpdlib: ftpbench runs per server, medians reported (default 3); socko: runs of
+#                         Wharf then nginx, alternating, medians and ranges reported (default 1)
 #   --warmup N            pyftpdlib: ftpbench runs per server before those, not counted (default 0): a JVM
 #                         server's first runs measure its JIT compiling the login path (docs/benchmarks/ftp.md)
 #   --no-keepalive        socko: a new connection per request, like Socko's ab without -k
@@ -48,13 +49,13 @@ root=$(cd "$here/.." && pwd)
 cd "$root"
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 
-usage() { sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+usage() { sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit "${1:-2}"; }
 [ $# -ge 1 ] || usage
 case "$1" in -h|--help) usage 0 ;; esac
 table=$1; shift
 command_line="load-tests/run.sh $table$(printf ' %q' "$@")"
 
-profiles="" java_home=${JAVA_HOME:-} scale=1 backends=memory,local,memcached cpus_list=1,2 runs=3 warmup=0
+profiles="" java_home=${JAVA_HOME:-} scale=1 backends=memory,local,memcached cpus_list=1,2 runs="" warmup=0
 keepalive=true peers=true with_static=false note="" out_dir=docs/benchmarks memory_override="" cds=false
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -79,10 +80,13 @@ done
 
 case "$table" in
 	filestash-benchmark|profiles) profiles=${profiles:-p96,p128,p512} ;;
-	filestash-loadtest|socko|pyftpdlib|ftp-soak) profiles=${profiles:-p512} ;;
+	filestash-loadtest|pyftpdlib|ftp-soak) profiles=${profiles:-p512} ;;
+	socko) profiles=${profiles:-p512} runs=${runs:-1} ;;   # one run without --runs, as before --runs applied to it
 	rbcs) profiles=${profiles:-p512} ;;
 	*) echo "unknown table: $table" >&2; usage ;;
 esac
+runs=${runs:-3}
+[[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "--runs takes a whole number from 1, not $runs" >&2; usage; }
 
 if [ -n "$java_home" ]; then java="$java_home/bin/java"; else java=$(command -v java); fi
 [ -x "$java" ] || { echo "no java at $java" >&2; exit 1; }
@@ -158,7 +162,8 @@ fi
 [ "$cg_mode" = none ] && echo "!! no usable cgroup (need root and cgroup v1 or v2): running without memory/CPU limits" >&2
 
 cg_make() {        # cg_make NAME MEMORY CPUS -> sets server_cg to the cgroup folders (space-separated)
-	local name=$1 mem=$2 cpus=$3 quota own m c
+	# A new group per start, also for a name started again (socko --runs): its peak and OOM kills are that run's.
+	local name=${#cgroups[@]}-$1 mem=$2 cpus=$3 quota own m c
 	quota=$(awk -v c="$cpus" 'BEGIN { printf "%d", c * 100000 }')
 	server_cg=""
 	case "$cg_mode" in
@@ -217,13 +222,14 @@ profile_memory() {  # the budget from the profile's first comment line ("# 128 M
 profile_cpus() { grep -m1 -oE '[0-9]+ cores?' "platform-app/src/main/jvm/$1.options" | head -1 | grep -oE '[0-9]+'; }
 
 # start NAME MEMORY CPUS LOGFILE -- COMMAND...: starts a server in its own cgroup, pinned; sets server_pid,
-# server_cg, sampler_pid. RSS of the process and its children is sampled every 250 ms to $run/rss-NAME.tsv.
+# server_cg, sampler_pid. RSS of the process and its children is sampled every 250 ms to $run/rss-NAME.tsv. The log
+# and the samples are appended to: a server started again (socko --runs) keeps every run's.
 start() {
 	local name=$1 mem=$2 cpus=$3 log=$4; shift 5
 	layout "$cpus"
 	cg_make "$name" "$mem" "$cpus"
 	CG_DIRS="$server_cg" setsid bash -c 'for d in $CG_DIRS; do echo $$ > "$d/cgroup.procs"; done; exec "$@"' _ \
-		taskset -c "$server_cpus" "$@" > "$log" 2>&1 &
+		taskset -c "$server_cpus" "$@" >> "$log" 2>&1 &
 	server_pid=$!; pids+=("$server_pid")
 	local rss=$run/rss-$name.tsv
 	(
@@ -232,12 +238,13 @@ start() {
 			echo "$(date +%s%3N)	$kb"
 			sleep 0.25
 		done
-	) > "$rss" &
+	) >> "$rss" &
 	sampler_pid=$!; pids+=("$sampler_pid")
 }
-peak_rss_kb() { awk 'BEGIN {m = 0} $2 > m {m = $2} END {print m}' "$run/rss-$1.tsv"; }
+peak_rss_kb() { awk 'BEGIN {m = 0} $2 > m {m = $2} END {print m}' "$run/rss-$1.tsv"; }   # over all its runs so far
 
-# stop_server NAME PROFILE MEMORY CPUS START_S FLAGS: stops it and records the target line.
+# stop_server NAME PROFILE MEMORY CPUS START_S FLAGS: stops it and records the target line (one per run of the name;
+# the report merges them into one row).
 stop_server() {
 	local cg_kb oom
 	cg_kb=$(cg_peak_kb "$server_cg")
@@ -308,22 +315,23 @@ wharf_start() {
 		skipped="$skipped; $name: did not start under $mem (${reason:-killed: see its OOM kills})"
 		return 1
 	fi
-	wharf_start_s=$(grep -oE 'Started WharfApplication in [0-9.]+ seconds' "$run/$name.log" | grep -oE '[0-9.]+' | head -1)
+	wharf_start_s=$(grep -oE 'Started WharfApplication in [0-9.]+ seconds' "$run/$name.log" | grep -oE '[0-9.]+' | tail -1)
 	wharf_mem=$mem wharf_cpus=$cpus wharf_profile=$profile
 	echo "   up in ${wharf_start_s:-?} s on $wharf_url ($pin_note)"
 }
 wharf_stop() { stop_server "$1" "$wharf_profile" "$wharf_mem" "$wharf_cpus" "${wharf_start_s:-}" "$wharf_flags"; }
 
-# gatling SIMULATION TARGET BASE_URL [-Dname=value…]: one simulation, pinned to the load generator's cores.
+# gatling SIMULATION TARGET BASE_URL [-Dname=value…]: one simulation, pinned to the load generator's cores. Its log
+# is appended to (socko --runs runs it again); the summary printed is this run's.
 gatling() {
-	local simulation=$1 target=$2 url=$3; shift 3
+	local simulation=$1 target=$2 url=$3 log=$run/gatling-$2-$1.log from=1; shift 3
+	if [ -f "$log" ]; then from=$(($(wc -l < "$log") + 1)); fi
 	echo "-- $simulation against $target"
 	taskset -c "$loadgen_cpus" "$tool_java" -Xms512m -Xmx1g -XX:+UseParallelGC --add-opens=java.base/java.lang=ALL-UNNAMED --enable-native-access=ALL-UNNAMED \
 		-DbaseUrl="$url" -Dtarget="$target" -Dresults="$results" -Dscale="$scale" -Duser=bench -Dpassword="$password" \
 		"$@" -cp "$classpath" io.gatling.app.Gatling -s "dev.wharf.loadtests.simulations.$simulation" \
-		-rf "$run/gatling" > "$run/gatling-$target-$simulation.log" 2>&1 \
-		|| echo "!! Gatling exited with $? (see $run/gatling-$target-$simulation.log)" >&2
-	grep -E "^[a-z-]+ $target " "$run/gatling-$target-$simulation.log" | sed 's/^/   /' || true
+		-rf "$run/gatling" >> "$log" 2>&1 || echo "!! Gatling exited with $? (see $log)" >&2
+	tail -n +"$from" "$log" | grep -E "^[a-z-]+ $target " | sed 's/^/   /' || true
 }
 
 # ---------------------------------------------------------------------------------------------- peers
@@ -400,20 +408,36 @@ case "$table" in
 		fi ;;
 
 	socko)
+		# --runs N: N rounds of Wharf then nginx, each started afresh, so that a slower or faster spell of the machine
+		# falls on both; the report takes each server's median. A server that did not start or answer is not tried again.
 		profile=${profiles%%,*}
 		cpus=$(profile_cpus "$profile")
-		if wharf_start "wharf-$profile" "$profile"; then
-			probe "wharf-$profile" "GET /static/small.html" "$wharf_url/static/small.html" \
-				&& gatling SockoSimulation "wharf-$profile" "$wharf_url" -DkeepAlive="$keepalive"
-			wharf_stop "wharf-$profile"
+		peer_mem=$(profile_memory "$profile")
+		if ((runs > 1)); then
+			gatling_jvm_note="$gatling_jvm_note, $runs runs per server$($peers && echo ', alternating with nginx' || true), medians"
 		fi
-		if $peers; then
-			peer_mem=$(profile_memory "$profile")
-			nginx_start nginx "$cpus" && {
-				gatling SockoSimulation nginx "$nginx_url" -DkeepAlive="$keepalive" -DpathPrefix=/
-				nginx_stop nginx "$cpus"
-			}
-		fi ;;
+		wharf_on=true nginx_on=$peers
+		for ((pass = 1; pass <= runs; pass++)); do
+			((runs > 1)) && echo "== socko run $pass of $runs"
+			if $wharf_on; then
+				wharf_on=false
+				if wharf_start "wharf-$profile" "$profile"; then
+					probe "wharf-$profile" "GET /static/small.html" "$wharf_url/static/small.html" && wharf_on=true \
+						&& gatling SockoSimulation "wharf-$profile" "$wharf_url" -DkeepAlive="$keepalive"
+					wharf_stop "wharf-$profile"
+				fi
+			fi
+			if $nginx_on; then
+				nginx_on=false
+				if nginx_start nginx "$cpus"; then
+					nginx_on=true
+					gatling SockoSimulation nginx "$nginx_url" -DkeepAlive="$keepalive" -DpathPrefix=/
+					nginx_stop nginx "$cpus"
+				else
+					stop_pid "$server_pid" 5; stop_pid "$sampler_pid" 2   # not left running beside the next runs
+				fi
+			fi
+		done ;;
 
 	rbcs)
 		profile=${profiles%%,*}

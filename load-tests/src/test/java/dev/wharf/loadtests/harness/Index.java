@@ -142,12 +142,12 @@ final class Index {
 					socko = server;
 				}
 			}
-			Optional<LevelResult> nginx = run.result("nginx", label, 100);
+			Optional<LevelResult> nginx = run.medianResult("nginx", label, 100);
 			for (String target : run.targetNames()) {
 				if (target.equals("nginx")) {
 					continue;
 				}
-				Optional<LevelResult> r = run.result(target, label, 100);
+				Optional<LevelResult> r = run.medianResult(target, label, 100);
 				rows.row(target + ": " + label + ", c=100, n=" + Markdown.group((Integer) o[1]),
 						String.format(Locale.ROOT, "Socko %.0f req/s (best: %s %.0f)", (Double) socko[2], best[0], (Double) best[2]),
 						rate(r), "nginx " + rate(nginx), Markdown.ratio(value(r), (Double) socko[2]),

@@ -5,13 +5,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.DoubleSummaryStatistics;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.DoubleFunction;
+import java.util.function.ToDoubleFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import dev.wharf.loadtests.LevelResult;
 import dev.wharf.loadtests.simulations.SockoSimulation;
@@ -98,7 +102,7 @@ public final class Report {
 				"load generator cores", "start-up", "peak RSS", "peak cgroup memory", "OOM kills", "flags");
 		for (RunData.Target t : this.run.targets) {
 			String start = t.startSeconds().isBlank() ? "–"
-					: t.startSeconds().matches("[0-9.]+") ? t.startSeconds() + " s" : t.startSeconds();
+					: t.startSeconds().matches("[0-9.]+(, [0-9.]+)*") ? t.startSeconds() + " s" : t.startSeconds();
 			servers.row(t.name(), t.profile(), t.memory(), t.cpus(), t.serverCpus(), t.loadgenCpus(), start,
 					Markdown.megabytes(t.peakRssKb()), Markdown.megabytes(t.peakCgroupKb()), t.oomKills(),
 					"`" + t.flags().trim() + "`");
@@ -124,6 +128,22 @@ public final class Report {
 		}
 		String rate = Markdown.rate(r.requestsPerSecond()) + " req/s";
 		return (r.failed() > 0) ? rate + " (" + r.failed() + " failed)" : rate;
+	}
+
+	/**
+	 * The range of several runs' values, as the tables with medians print it after the median.
+	 * @param <T> a run
+	 * @param runs the runs
+	 * @param value a run's value
+	 * @param format how a value is written
+	 * @return {@code " [lowest–highest]"}, or empty for fewer than two runs
+	 */
+	static <T> String range(List<T> runs, ToDoubleFunction<T> value, DoubleFunction<String> format) {
+		if (runs.size() < 2) {
+			return "";
+		}
+		DoubleSummaryStatistics values = runs.stream().mapToDouble(value).summaryStatistics();
+		return " [" + format.apply(values.getMin()) + "–" + format.apply(values.getMax()) + "]";
 	}
 
 	private static double rate(Optional<LevelResult> result) {
@@ -308,6 +328,13 @@ public final class Report {
 
 	private void socko() {
 		boolean keepAlive = !this.run.meta("keepalive").equals("false");
+		long runs = this.run.results.stream()
+			.collect(Collectors.groupingBy((r) -> List.of(r.target(), r.part(), r.concurrency()), Collectors.counting()))
+			.values()
+			.stream()
+			.mapToLong(Long::longValue)
+			.max()
+			.orElse(1);
 		header("Socko's static file benchmark, reproduced", Originals.SOCKO,
 				"Socko's tests used `ab -nM -c100` without keep-alive; this run "
 						+ (keepAlive ? "keeps connections alive (as module-static's issue asks; `--no-keepalive` reproduces Socko's exactly)"
@@ -316,7 +343,10 @@ public final class Report {
 						+ " requests of each file are sent and not counted (a JVM compiles each "
 						+ "path it serves during its first thousands of requests; Socko measured servers already running). "
 						+ "nginx serves the same folder under the same CPU quota and memory limit in the same run, "
-						+ "with the same warm-up.");
+						+ "with the same warm-up."
+						+ ((runs > 1) ? " The figures are medians of " + runs + " alternating runs (Wharf, nginx, Wharf, …): "
+								+ "each row is the run with the median requests per second, with the range over the runs "
+								+ "in brackets; failed requests are summed over the runs." : ""));
 		int test = 1;
 		for (Object[] o : Originals.SOCKO_ROWS) {
 			int size = (Integer) o[0];
@@ -327,9 +357,11 @@ public final class Report {
 			Markdown table = new Markdown("Web Server", "Time taken for tests", "Requests per second (mean)",
 					"Failed requests", "99%");
 			for (String target : this.run.targetNames()) {
-				Optional<LevelResult> r = this.run.result(target, label, 100);
+				List<LevelResult> levels = this.run.results(target, label, 100);
+				Optional<LevelResult> r = RunData.median(levels, LevelResult::requestsPerSecond);
 				table.row(target + " (this run)", r.map((x) -> String.format(Locale.ROOT, "%.3f seconds", x.seconds())).orElse("–"),
-						cell(r), r.map((x) -> Long.toString(x.failed())).orElse("–"),
+						cell(r) + range(levels, LevelResult::requestsPerSecond, Markdown::rate),
+						r.map((x) -> Long.toString(levels.stream().mapToLong(LevelResult::failed).sum())).orElse("–"),
 						r.map((x) -> Markdown.millis(x.p99Micros())).orElse("–"));
 			}
 			for (Object[] server : (Object[][]) o[2]) {
@@ -400,15 +432,13 @@ public final class Report {
 			.append(Originals.PYFTPDLIB_MEMORY_300[2]).append(".\n");
 	}
 
+	/** ftpbench's runs of a row ({value, unit, memory}): "median unit [lowest–highest]", or "–" without runs. */
 	static String median(List<String[]> samples) {
-		if (samples.isEmpty()) {
-			return "–";
-		}
-		List<Double> sorted = samples.stream().map((s) -> Double.parseDouble(s[0])).sorted().toList();
-		String unit = samples.get(0)[1];
-		double median = sorted.get(sorted.size() / 2);
-		String text = String.format(Locale.ROOT, "%.2f %s", median, unit);
-		return (sorted.size() > 1) ? text + String.format(Locale.ROOT, " [%.2f–%.2f]", sorted.get(0), sorted.get(sorted.size() - 1)) : text;
+		ToDoubleFunction<String[]> value = (s) -> Double.parseDouble(s[0]);
+		DoubleFunction<String> format = (v) -> String.format(Locale.ROOT, "%.2f", v);
+		return RunData.median(samples, value)
+			.map((m) -> format.apply(value.applyAsDouble(m)) + " " + samples.get(0)[1] + range(samples, value, format))
+			.orElse("–");
 	}
 
 	// ------------------------------------------------------------------------------------------ profiles, FTP soak

@@ -7,11 +7,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import dev.wharf.loadtests.LevelResult;
 
@@ -36,24 +40,34 @@ final class RunData {
 	private final String prefix;
 
 	/**
-	 * A server of the run.
+	 * A server of the run; of a server started several times ({@code run.sh socko --runs N}), all its runs.
 	 * @param name its name in the results, such as {@code wharf-p96} or {@code nginx}
 	 * @param profile the JVM profile, or {@code -}
 	 * @param memory the memory limit, such as {@code 96M}
 	 * @param cpus the CPU quota
 	 * @param serverCpus the cores it was pinned to
 	 * @param loadgenCpus the cores the load generator was pinned to
-	 * @param startSeconds start-up as the server logged it, or empty
+	 * @param startSeconds start-up as the server logged it (each run's, comma-separated), or empty
 	 * @param peakRssKb the highest RSS sampled (the process and its children)
 	 * @param peakCgroupKb the memory cgroup's peak (RSS plus page cache charged to it), or 0
 	 * @param flags the JVM flags and environment, or the peer's version and settings
-	 * @param oomKills processes the kernel killed for memory in its cgroup
+	 * @param oomKills processes the kernel killed for memory in its cgroup (over all runs)
 	 */
 	record Target(String name, String profile, String memory, String cpus, String serverCpus, String loadgenCpus,
 			String startSeconds, long peakRssKb, long peakCgroupKb, String flags, long oomKills) {
 
 		boolean isWharf() {
 			return this.name.startsWith("wharf");
+		}
+
+		/** This server over its runs so far and one more: each run's start-up, the highest peaks, all OOM kills. */
+		Target plus(Target next) {
+			String start = Stream.of(this.startSeconds, next.startSeconds)
+				.filter((s) -> !s.isBlank())
+				.collect(Collectors.joining(", "));
+			return new Target(this.name, this.profile, this.memory, this.cpus, this.serverCpus, this.loadgenCpus, start,
+					Math.max(this.peakRssKb, next.peakRssKb), Math.max(this.peakCgroupKb, next.peakCgroupKb), this.flags,
+					this.oomKills + next.oomKills);
 		}
 
 	}
@@ -75,13 +89,15 @@ final class RunData {
 			}
 			Path targets = findFile(dir, prefix + "targets.tsv");
 			if (targets != null) {
+				Map<String, Target> byName = new LinkedHashMap<>();   // one line a run: one target a name
 				for (String line : Files.readAllLines(targets, StandardCharsets.UTF_8)) {
 					String[] f = line.split("\t", -1);
 					if (f.length >= 10 && !f[0].equals("name")) {
-						this.targets.add(new Target(f[0], f[1], f[2], f[3], f[4], f[5], f[6], parse(f[7]), parse(f[8]), f[9],
-								(f.length > 10) ? parse(f[10]) : 0));
+						byName.merge(f[0], new Target(f[0], f[1], f[2], f[3], f[4], f[5], f[6], parse(f[7]), parse(f[8]),
+								f[9], (f.length > 10) ? parse(f[10]) : 0), Target::plus);
 					}
 				}
+				this.targets.addAll(byName.values());
 			}
 			Path results = findFile(dir, prefix + "results.tsv");
 			this.results = (results != null) ? LevelResult.read(results) : List.of();
@@ -137,10 +153,33 @@ final class RunData {
 		return this.results.stream().filter((r) -> r.target().equals(target)).toList();
 	}
 
+	/** The last result of a level. */
 	Optional<LevelResult> result(String target, String part, int concurrency) {
+		List<LevelResult> runs = results(target, part, concurrency);
+		return runs.isEmpty() ? Optional.empty() : Optional.of(runs.get(runs.size() - 1));
+	}
+
+	/** Every result of a level, one a run, in the order they ran. */
+	List<LevelResult> results(String target, String part, int concurrency) {
 		return this.results.stream()
 			.filter((r) -> r.target().equals(target) && r.part().equals(part) && r.concurrency() == concurrency)
-			.reduce((first, second) -> second);
+			.toList();
+	}
+
+	/** The run of a level with the median requests per second: its only one when it ran once. */
+	Optional<LevelResult> medianResult(String target, String part, int concurrency) {
+		return median(results(target, part, concurrency), LevelResult::requestsPerSecond);
+	}
+
+	/**
+	 * The median of several runs, as the reports take it: the middle one by a value, of an even count the upper one.
+	 * @param <T> a run
+	 * @param runs the runs
+	 * @param value the value they are ranked by
+	 * @return the median run, or empty without runs
+	 */
+	static <T> Optional<T> median(List<T> runs, ToDoubleFunction<T> value) {
+		return runs.stream().sorted(Comparator.comparingDouble(value)).skip(runs.size() / 2).findFirst();
 	}
 
 	/**
