@@ -66,7 +66,7 @@ public final class DataChannel {
 		this.handshake = (ssl != null) ? ssl.handshakeFuture() : null;
 		this.secure = secure;
 		this.files = files;
-		this.inbound = new EarlyReceiver(connection.channel().config());
+		this.inbound = new EarlyReceiver(connection.channel().config(), budget, !secure);
 		connection.inbound().receive().subscribe(this.inbound);
 		// The same for uploads: a receive still open CLOSED_GRACE after its connection closed is ended (the checks
 		// after it then report why), as a spoiled handshake's upload otherwise waited for the control connection.
@@ -156,8 +156,8 @@ public final class DataChannel {
 	 */
 	public Flux<DataBuffer> receive(NettyDataBufferFactory buffers) {
 		return this.inbound.flux()
-			.doOnSubscribe(subscription -> this.budget.started())
-			.doFinally(signal -> this.budget.ended())
+			// Its last buffers are on their way back: waiting uploads may read.
+			.doFinally(signal -> this.budget.wake())
 			.<DataBuffer>map(buffers::wrap)
 			// After close_notify the encrypted stream is known to be complete: a reset that follows ends it, no more.
 			.onErrorResume(error -> this.secure && this.watch.closeNotifyReceived(), error -> Mono.empty())

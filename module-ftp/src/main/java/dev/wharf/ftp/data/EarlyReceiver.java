@@ -26,8 +26,9 @@ import reactor.core.publisher.Operators;
  * event loop as a task: the storage's writer thread asks for more every few buffers, and each of those requests
  * woke the event loop. Here a request drains the queue on the requesting thread, and the event loop is woken only
  * when paused reads resume. With {@link DataConnections#NATIVE_TRANSPORT NIO} nothing is read while paused, so an
- * upload holds at most what its consumer asked for plus {@value #QUEUED_READS} reads ({@link ReceiveBudget} sizes
- * reads on that assumption).
+ * upload holds at most what its consumer asked for plus {@value #QUEUED_READS} reads. The reads also pause when the
+ * {@link ReceiveBudget} of all uploads has no room, and resume when it wakes this receiver; each request of the
+ * consumer (its storage wrote buffers and gave them back) wakes the receivers waiting for room.
  *
  * <p>Upstream signals arrive on the connection's event loop; the consumer may subscribe, request and cancel from
  * any thread, once. Signals to the consumer are serialized but may come from the event loop or from the thread
@@ -39,6 +40,12 @@ final class EarlyReceiver implements CoreSubscriber<ByteBuf> {
 	static final int QUEUED_READS = 2;
 
 	private final ChannelConfig channel;
+
+	private final ReceiveBudget budget;
+
+	private final boolean waitsForRoom;
+
+	private final AtomicBoolean waitingForRoom = new AtomicBoolean();
 
 	// Offered on the event loop only, polled by whichever thread drains.
 	private final Queue<ByteBuf> queue = new ConcurrentLinkedQueue<>();
@@ -74,9 +81,16 @@ final class EarlyReceiver implements CoreSubscriber<ByteBuf> {
 	/**
 	 * Creates a receiver for one connection.
 	 * @param channel the configuration of the connection's channel, whose reads are paused and resumed
+	 * @param budget the read buffers of all uploads, which pause this one's reads when it has no room
+	 * @param waitsForRoom whether reads pause while the budget has no room. Not under TLS: the TLS handler keeps a
+	 * partial record in a buffer from the same pool until the rest is read, so hundreds of uploads paused for room
+	 * could hold the whole budget in partial records that only their own next reads complete. Under TLS reads go
+	 * on at the smallest size instead
 	 */
-	EarlyReceiver(ChannelConfig channel) {
+	EarlyReceiver(ChannelConfig channel, ReceiveBudget budget, boolean waitsForRoom) {
 		this.channel = channel;
+		this.budget = budget;
+		this.waitsForRoom = waitsForRoom;
 	}
 
 	@Override
@@ -108,8 +122,9 @@ final class EarlyReceiver implements CoreSubscriber<ByteBuf> {
 		this.queue.offer(buffer.retain());
 		this.queued.incrementAndGet();
 		drain();
-		// Checked after the hand-off, so that a consumer with demand never makes the reads pause and resume.
-		if (this.queued.get() >= QUEUED_READS) {
+		// Checked after the hand-off, so that a consumer with demand never makes the reads pause and resume for the
+		// queue's sake; the budget's room is checked after every read, so a connection reads at most one read past it.
+		if (this.queued.get() >= QUEUED_READS || !hasRoom()) {
 			pause();
 		}
 	}
@@ -124,8 +139,28 @@ final class EarlyReceiver implements CoreSubscriber<ByteBuf> {
 		resumeIfRoom();
 	}
 
+	/** Resumes paused reads if few enough are queued and the budget has room; without room, waits for it. */
 	private void resumeIfRoom() {
-		if (this.queued.get() < QUEUED_READS && this.paused.get() && this.paused.compareAndSet(true, false)) {
+		if (this.queued.get() < QUEUED_READS && this.paused.get()) {
+			if (hasRoom()) {
+				if (this.paused.compareAndSet(true, false)) {
+					this.channel.setAutoRead(true);
+				}
+			}
+			else if (this.waitingForRoom.compareAndSet(false, true)) {
+				this.budget.whenRoom(this::roomGranted);
+			}
+		}
+	}
+
+	private boolean hasRoom() {
+		return !this.waitsForRoom || this.budget.hasRoom();
+	}
+
+	/** The budget made room for this receiver: resume unless cancelled or enough is queued (a drain resumes then). */
+	private void roomGranted() {
+		this.waitingForRoom.set(false);
+		if (!this.cancelled && this.queued.get() < QUEUED_READS && this.paused.compareAndSet(true, false)) {
 			this.channel.setAutoRead(true);
 		}
 	}
@@ -166,6 +201,7 @@ final class EarlyReceiver implements CoreSubscriber<ByteBuf> {
 					EarlyReceiver.this.wanted = true;
 					startFlowing();
 					drain();
+					EarlyReceiver.this.budget.wake();
 				}
 			}
 

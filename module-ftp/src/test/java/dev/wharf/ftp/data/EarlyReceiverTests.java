@@ -25,9 +25,6 @@ import org.junit.jupiter.api.Test;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.BaseSubscriber;
-import reactor.netty.DisposableServer;
-import reactor.netty.resources.LoopResources;
-import reactor.netty.tcp.TcpServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -45,38 +42,21 @@ class EarlyReceiverTests {
 
 	private final ReceiveBudget budget = new ReceiveBudget(0);
 
-	private final LoopResources loops = LoopResources.create("early-receiver-test", 1, 1, true);
-
 	private static final long HELD_AT_MOST = (1 + EarlyReceiver.QUEUED_READS) * (long) ReceiveBudget.MIN_READ;
 
 	private final AtomicReference<EarlyReceiver> receiver = new AtomicReference<>();
 
-	private DisposableServer server;
+	private ReceivingServer server;
 
 	@BeforeEach
 	void listen() {
-		this.server = TcpServer.create()
-			.runOn(this.loops, DataConnections.NATIVE_TRANSPORT)
-			.host("127.0.0.1")
-			.port(0)
-			.doOnChannelInit((observer, channel, remote) -> {
-				channel.config().setAllocator(this.budget.buffers());
-				channel.config().setRecvByteBufAllocator(this.budget.allocator());
-			})
-			// On the connection's event loop, before it reads anything, as DataChannel does.
-			.doOnConnection(connection -> {
-				EarlyReceiver early = new EarlyReceiver(connection.channel().config());
-				connection.inbound().receive().subscribe(early);
-				this.receiver.set(early);
-			})
-			.handle((in, out) -> out.neverComplete())
-			.bindNow();
+		// On the connection's event loop, before it reads anything, as DataChannel does.
+		this.server = new ReceivingServer("early-receiver-test", this.budget, this.receiver::set);
 	}
 
 	@AfterEach
 	void stop() {
-		this.server.disposeNow();
-		this.loops.disposeLater().block(Duration.ofSeconds(10));
+		this.server.close();
 	}
 
 	@Test
@@ -130,7 +110,7 @@ class EarlyReceiverTests {
 
 	@Test
 	void anEndArrivingWhileTheConsumerSubscribesIsHandedOnOnlyAfterItSubscribed() throws Exception {
-		EarlyReceiver early = new EarlyReceiver(new EmbeddedChannel().config());
+		EarlyReceiver early = new EarlyReceiver(new EmbeddedChannel().config(), this.budget, true);
 		CountDownLatch subscribing = new CountDownLatch(1);
 		CountDownLatch proceed = new CountDownLatch(1);
 		List<String> signals = Collections.synchronizedList(new ArrayList<>());

@@ -1,36 +1,40 @@
 package dev.wharf.ftp.data;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.netty.buffer.ByteBuf;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
- * {@link ReceiveBudget}: large reads while the pool's buffers stay under the budget, an equal share of it per
- * upload above, and the buffers' memory counted from the pool itself.
+ * {@link ReceiveBudget}: large reads while the pool's buffers stay under the budget, shared reads while there is
+ * room for one, the smallest read and no room beyond, and connections waiting for room resumed only as far as
+ * the buffers given back make room, without anyone telling the budget. The buffers' memory is counted from the
+ * pool itself.
  */
 class ReceiveBudgetTests {
 
 	private static final long BUDGET = 1024 * 1024;
 
 	@Test
-	void readsAreLargeUntilTheBuffersHeldReachTheBudget() {
+	void readsStayLargeUntilTheBudgetHasNoRoomForASharedRead() {
 		ReceiveBudget budget = new ReceiveBudget(BUDGET);
-		for (int i = 0; i < 10; i++) {
-			budget.started();
-		}
 		assertThat(budget.readSize()).isEqualTo(ReceiveBudget.MAX_READ);
+		assertThat(budget.hasRoom()).isTrue();
 		List<ByteBuf> held = new ArrayList<>();
 		try {
-			while (budget.heldBytes() < BUDGET) {
-				held.add(budget.buffers().ioBuffer(ReceiveBudget.MAX_READ));
-			}
+			held.addAll(take(budget, 13));   // 832 KiB: no room for a 256 KiB read, room for 64 KiB ones
 			assertThat(held).allMatch(ByteBuf::isDirect);
-			// Over the budget: 1 MiB shared by ten uploads with six reads each in flight, rounded down to 1 KiB.
-			assertThat(budget.readSize()).isEqualTo(17 * 1024);
+			assertThat(budget.readSize()).isEqualTo(ReceiveBudget.SHARED_READ);
+			assertThat(budget.hasRoom()).isTrue();
+			held.addAll(take(budget, 3));    // the whole budget
+			assertThat(budget.readSize()).isEqualTo(ReceiveBudget.MIN_READ);
+			assertThat(budget.hasRoom()).isFalse();
 		}
 		finally {
 			held.forEach(ByteBuf::release);
@@ -40,16 +44,45 @@ class ReceiveBudgetTests {
 	}
 
 	@Test
-	void aShareNeverGoesBelowTheSmallestRead() {
+	void withNothingHeldThereIsRoomUnderAnyBudget() {
 		ReceiveBudget budget = new ReceiveBudget(0);
-		for (int i = 0; i < 1000; i++) {
-			budget.started();
-		}
 		assertThat(budget.readSize()).isEqualTo(ReceiveBudget.MIN_READ);
-		for (int i = 0; i < 1000; i++) {
-			budget.ended();
+		assertThat(budget.hasRoom()).isTrue();
+		ByteBuf one = budget.buffers().ioBuffer(ReceiveBudget.MIN_READ);
+		assertThat(budget.hasRoom()).isFalse();
+		one.release();
+		assertThat(budget.hasRoom()).isTrue();
+	}
+
+	@Test
+	void waitingConnectionsAreResumedOnceBuffersComeBackWithoutAnyoneTellingTheBudget() throws Exception {
+		ReceiveBudget budget = new ReceiveBudget(BUDGET);
+		List<ByteBuf> held = take(budget, 16);
+		AtomicInteger resumed = new AtomicInteger();
+		try {
+			for (int i = 0; i < 3; i++) {
+				budget.whenRoom(resumed::incrementAndGet);
+			}
+			Thread.sleep(50);
+			assertThat(resumed).as("nobody resumes while the budget is spent").hasValue(0);
+
+			// Given back as the storage's threads do, without calling the budget: it looks again by itself.
+			held.remove(0).release();
+			await().atMost(Duration.ofSeconds(5)).until(() -> resumed.get() == 3);
 		}
-		assertThat(budget.readSize()).isEqualTo(ReceiveBudget.MIN_READ);
+		finally {
+			held.forEach(ByteBuf::release);
+		}
+		budget.whenRoom(resumed::incrementAndGet);
+		assertThat(resumed).as("with room a connection is resumed at once").hasValue(4);
+	}
+
+	private static List<ByteBuf> take(ReceiveBudget budget, int sharedReads) {
+		List<ByteBuf> buffers = new ArrayList<>();
+		for (int i = 0; i < sharedReads; i++) {
+			buffers.add(budget.buffers().ioBuffer(ReceiveBudget.SHARED_READ));
+		}
+		return buffers;
 	}
 
 }
