@@ -345,7 +345,11 @@ nginx_start() {    # nginx_start NAME CPUS: nginx on the fixtures, under the sam
 	echo "== $name: $(nginx -v 2>&1), $cpus CPUs"
 	start "$name" "${peer_mem:-512M}" "$cpus" "$run/$name.log" -- nginx -p "$dir" -c "$dir/nginx.conf" -g 'daemon off;'
 	nginx_url=http://127.0.0.1:$port
-	await_http "$nginx_url/small.html" "$server_pid" 30 || { echo "!! nginx did not start" >&2; tail "$run/$name.log" >&2; return 1; }
+	if ! await_http "$nginx_url/small.html" "$server_pid" 30; then
+		echo "!! nginx did not start" >&2; tail "$run/$name.log" >&2
+		stop_pid "$server_pid" 5; stop_pid "$sampler_pid" 2   # not left running beside the servers started after it
+		return 1
+	fi
 }
 nginx_stop() { stop_server "$1" "-" "${peer_mem:-512M}" "$2" "" "$(nginx -v 2>&1 | sed 's/.*: //'), worker_processes ${2%.*}"; }
 
@@ -433,8 +437,6 @@ case "$table" in
 					nginx_on=true
 					gatling SockoSimulation nginx "$nginx_url" -DkeepAlive="$keepalive" -DpathPrefix=/
 					nginx_stop nginx "$cpus"
-				else
-					stop_pid "$server_pid" 5; stop_pid "$sampler_pid" 2   # not left running beside the next runs
 				fi
 			fi
 		done ;;

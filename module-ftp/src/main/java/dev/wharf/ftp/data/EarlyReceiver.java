@@ -143,13 +143,18 @@ final class EarlyReceiver implements CoreSubscriber<ByteBuf> {
 	private void resumeIfRoom() {
 		if (this.queued.get() < QUEUED_READS && this.paused.get()) {
 			if (hasRoom()) {
-				if (this.paused.compareAndSet(true, false)) {
-					this.channel.setAutoRead(true);
-				}
+				resume();
 			}
 			else if (this.waitingForRoom.compareAndSet(false, true)) {
 				this.budget.whenRoom(this::roomGranted);
 			}
+		}
+	}
+
+	/** Reads again, once, whichever thread gets here first. */
+	private void resume() {
+		if (this.paused.compareAndSet(true, false)) {
+			this.channel.setAutoRead(true);
 		}
 	}
 
@@ -160,8 +165,8 @@ final class EarlyReceiver implements CoreSubscriber<ByteBuf> {
 	/** The budget made room for this receiver: resume unless cancelled or enough is queued (a drain resumes then). */
 	private void roomGranted() {
 		this.waitingForRoom.set(false);
-		if (!this.cancelled && this.queued.get() < QUEUED_READS && this.paused.compareAndSet(true, false)) {
-			this.channel.setAutoRead(true);
+		if (!this.cancelled && this.queued.get() < QUEUED_READS) {
+			resume();
 		}
 	}
 

@@ -162,17 +162,15 @@ class ReceiveBudgetSharingTests {
 		}
 	}
 
-	private SlowWriter writerFor(int index) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (System.nanoTime() < deadline) {
+	private SlowWriter writerFor(int index) {
+		await().atMost(Duration.ofSeconds(10)).until(() -> {
 			synchronized (this.writers) {
-				if (this.writers.size() > index) {
-					return this.writers.get(index);
-				}
+				return this.writers.size() > index;
 			}
-			Thread.sleep(10);
+		});
+		synchronized (this.writers) {
+			return this.writers.get(index);
 		}
-		throw new AssertionError("no connection " + index);
 	}
 
 	/** Asks for four buffers ahead, gives each back 200 µs after it came, and one more is asked for then. */
