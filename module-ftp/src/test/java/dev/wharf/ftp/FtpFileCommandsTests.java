@@ -9,8 +9,8 @@ import java.nio.file.Path;
 import java.text.Normalizer;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.SplittableRandom;
 
+import dev.wharf.core.storage.StorageTestSupport;
 import org.apache.commons.net.ftp.FTPClient;
 import org.apache.commons.net.ftp.FTPFile;
 import org.apache.commons.net.ftp.FTPReply;
@@ -56,9 +56,7 @@ class FtpFileCommandsTests {
 	}
 
 	static byte[] random(int size, long seed) {
-		byte[] bytes = new byte[size];
-		new SplittableRandom(seed).nextBytes(bytes);
-		return bytes;
+		return StorageTestSupport.randomBytes(seed, 0, size);
 	}
 
 	static byte[] download(FTPClient client, String path) throws IOException {

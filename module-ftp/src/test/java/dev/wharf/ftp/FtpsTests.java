@@ -10,13 +10,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import javax.net.ssl.SSLSocket;
 
+import dev.wharf.core.storage.StorageTestSupport;
 import dev.wharf.core.testsupport.Requirements;
 import org.apache.commons.net.ftp.FTPFile;
 import org.apache.commons.net.ftp.FTPSClient;
@@ -39,9 +39,7 @@ class FtpsTests {
 	Path temp;
 
 	static byte[] random(int size) {
-		byte[] bytes = new byte[size];
-		new SplittableRandom(7).nextBytes(bytes);
-		return bytes;
+		return StorageTestSupport.randomBytes(7, 0, size);
 	}
 
 	static FTPSClient login(FtpTestServer server, boolean implicit) throws IOException {

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +25,8 @@ import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.BaseSubscriber;
 
+import static dev.wharf.core.storage.StorageTestSupport.randomBytes;
+import static dev.wharf.core.storage.StorageTestSupport.sha256;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -61,7 +62,7 @@ class EarlyReceiverTests {
 
 	@Test
 	void aConsumerThatFallsBehindHoldsOnlyWhatItAskedForAndTwoReads() throws Exception {
-		byte[] upload = seeded(UPLOAD);
+		byte[] upload = randomBytes(UPLOAD, 0, UPLOAD);
 		try (Socket client = new Socket("127.0.0.1", this.server.port())) {
 			CompletableFuture<Void> sending = send(client, upload);
 			Consumer consumer = new Consumer(1);
@@ -83,7 +84,7 @@ class EarlyReceiverTests {
 
 	@Test
 	void aClientThatClosedIsNotReadAheadOfTheConsumer() throws Exception {
-		byte[] upload = seeded(100_000);
+		byte[] upload = randomBytes(100_000, 0, 100_000);
 		try (Socket client = sentAndClosed(upload)) {
 			Consumer consumer = new Consumer(1);
 			awaitReceiver().flux().subscribe(consumer);
@@ -98,7 +99,7 @@ class EarlyReceiverTests {
 
 	@Test
 	void bytesThatArriveAndEndBeforeTheConsumerSubscribesAreKept() throws Exception {
-		byte[] upload = seeded(100_000);
+		byte[] upload = randomBytes(100_000, 0, 100_000);
 		try (Socket client = sentAndClosed(upload)) {
 			EarlyReceiver early = awaitReceiver();
 			Thread.sleep(300);
@@ -159,7 +160,7 @@ class EarlyReceiverTests {
 
 	@Test
 	void cancellingReleasesEveryQueuedBuffer() throws Exception {
-		byte[] upload = seeded(UPLOAD);
+		byte[] upload = randomBytes(UPLOAD, 0, UPLOAD);
 		try (Socket client = new Socket("127.0.0.1", this.server.port())) {
 			send(client, upload);
 			Consumer consumer = new Consumer(1);
@@ -214,16 +215,6 @@ class EarlyReceiverTests {
 				throw new IllegalStateException(ex);
 			}
 		});
-	}
-
-	private static byte[] seeded(int size) {
-		byte[] bytes = new byte[size];
-		new Random(size).nextBytes(bytes);
-		return bytes;
-	}
-
-	private static String sha256(byte[] bytes) throws NoSuchAlgorithmException {
-		return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
 	}
 
 	/** Keeps the first buffer it asked for until told to take everything, then checksums and releases all. */

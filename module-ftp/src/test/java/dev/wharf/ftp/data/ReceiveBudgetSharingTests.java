@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -27,6 +26,8 @@ import org.reactivestreams.Subscription;
 import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Operators;
 
+import static dev.wharf.core.storage.StorageTestSupport.randomBytes;
+import static dev.wharf.core.storage.StorageTestSupport.sha256;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -88,8 +89,7 @@ class ReceiveBudgetSharingTests {
 		List<CompletableFuture<Void>> sending = new ArrayList<>();
 		try {
 			for (int i = 0; i < UPLOADS; i++) {
-				byte[] upload = new byte[UPLOAD];
-				new Random(i).nextBytes(upload);
+				byte[] upload = randomBytes(i, 0, UPLOAD);
 				uploads.add(upload);
 				Socket client = new Socket("127.0.0.1", this.server.port());
 				clients.add(client);
@@ -117,7 +117,7 @@ class ReceiveBudgetSharingTests {
 		}
 		List<String> expected = new ArrayList<>();
 		for (byte[] upload : uploads) {
-			expected.add(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(upload)));
+			expected.add(sha256(upload));
 		}
 		List<String> received = new ArrayList<>();
 		synchronized (this.writers) {
