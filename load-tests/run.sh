@@ -285,8 +285,10 @@ wharf_start() {
 	mem=${memory_override:-$(profile_memory "$profile")}
 	case "$2" in *:*) mem=${2#*:} ;; esac   # p96:112M runs a profile under another limit
 	shift 2; [ $# -gt 0 ] && shift
-	# wharf-bench.yaml's build cache needs a "cache" mount: a memory one unless the table names another.
-	case " $* " in *" wharf-bench-cache-"*) ;; *) set -- "$@" wharf-bench-cache-memory.yaml ;; esac
+	# wharf-bench.yaml's build cache needs a "cache" mount: a memory one unless the table names another. It goes
+	# before the table's own overlays, which override it: after them, its "buildcache.enabled: true" switched the
+	# build cache back on in the file-manager-only runs of the Filestash tables.
+	case " $* " in *" wharf-bench-cache-"*) ;; *) set -- wharf-bench-cache-memory.yaml "$@" ;; esac
 	for o in wharf-bench.yaml "$@"; do overlays="$overlays,file:$root/load-tests/config/$o"; done
 	cpus=${cpus:-$(profile_cpus "$profile")}
 	http_port=$(free_port); ftp_port=$(free_port)
