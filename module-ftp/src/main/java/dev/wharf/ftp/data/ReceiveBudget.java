@@ -19,7 +19,8 @@ import reactor.core.scheduler.Schedulers;
  * reading and waits (its bytes stay in the kernel's socket buffer) until buffers are given back. So the budget
  * is divided into reads that stay large, instead of into ever smaller reads for every upload: with 300 uploads
  * under p128's budget the old equal shares were 4 KiB reads, a hand-off to the storage's thread and a file write
- * per 4 KiB, and 300 concurrent uploads took 5.0-5.6 s a round against 4.5-5.1 with these (docs/benchmarks/ftp.md).
+ * per 4 KiB, and 300 concurrent uploads took 5.0-5.8 s a round (one 6.6) against 4.3-5.2 with these
+ * (docs/benchmarks/ftp.md).
  * The buffers held stay under the budget plus one smallest read per connection: a connection that reads when
  * the budget is spent reads {@value #MIN_READ} bytes and then waits. TLS uploads do not wait (see
  * {@link EarlyReceiver}); while the budget is spent they go on with reads of {@value #MIN_READ} bytes.

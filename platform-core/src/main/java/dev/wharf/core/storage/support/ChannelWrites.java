@@ -22,9 +22,9 @@ public final class ChannelWrites {
 
 	/**
 	 * Buffers a write asks for ahead of the writer: at most this many, the one being written included, are held at
-	 * once (FTP sizes its upload reads on it).
+	 * once.
 	 */
-	public static final int PREFETCH = 4;
+	private static final int PREFETCH = 4;
 
 	private ChannelWrites() {
 	}
