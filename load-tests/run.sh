@@ -30,7 +30,7 @@
 #                         server's first runs measure its JIT compiling the login path (docs/benchmarks/ftp.md)
 #   --no-keepalive        socko: a new connection per request, like Socko's ab without -k
 #   --no-peers            skip the peers
-#   --with-static         profiles: also measure /static/ (once module-static has merged)
+#   --with-static         profiles: also measure /static/
 #   --cds                 start Wharf with bin/wharf --cds (extracted jar + AppCDS on JDK 17, AOT cache on 24+)
 #   --memory SIZE         override the profiles' memory limit (e.g. 112M: find a profile's smallest budget)
 #   --note TEXT           a note under the title, e.g. "preliminary, measured while other builds ran"
@@ -53,11 +53,18 @@ usage() { sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit "${1:-2}"; }
 [ $# -ge 1 ] || usage
 case "$1" in -h|--help) usage 0 ;; esac
 table=$1; shift
-command_line="load-tests/run.sh $table$(printf ' %q' "$@")"
+# The command as the report shows it: without --note (printed above it), --out (where the report goes) and --java
+# (the JDK row names the JDK), so that it holds no folder of the machine that ran it.
+shown=()
 
 profiles="" java_home=${JAVA_HOME:-} scale=1 backends=memory,local,memcached cpus_list=1,2 runs="" warmup=0
 keepalive=true peers=true with_static=false note="" out_dir=docs/benchmarks memory_override="" cds=false
 while [ $# -gt 0 ]; do
+	case "$1" in
+		--note|--out|--java) ;;                                          # not shown
+		--no-keepalive|--no-peers|--with-static|--cds) shown+=("$1") ;;   # flags
+		*) shown+=("$1" "${2-}") ;;                                      # options with a value
+	esac
 	case "$1" in
 		--profile) profiles=$2; shift ;;
 		--java) java_home=$2; shift ;;
@@ -77,6 +84,8 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+command_line="load-tests/run.sh $table"
+[ ${#shown[@]} -eq 0 ] || command_line="$command_line$(printf ' %q' "${shown[@]}")"
 
 case "$table" in
 	filestash-benchmark|profiles) profiles=${profiles:-p96,p128,p512} ;;
@@ -263,8 +272,8 @@ probe() {
 	case "$code" in
 		2??|401|403|409) return 0 ;;
 	esac
-	echo "!! $name: $what answered HTTP $code: its module is not there yet, skipping" >&2
-	skipped="$skipped; $name: $what answered HTTP $code (module not merged yet), not measured"
+	echo "!! $name: $what answered HTTP $code: its module is off or missing, skipping" >&2
+	skipped="$skipped; $name: $what answered HTTP $code (module off or missing), not measured"
 	return 1
 }
 
@@ -475,7 +484,7 @@ case "$table" in
 	ftp-soak)
 		profile=${profiles%%,*}
 		if wharf_start "wharf-$profile" "$profile"; then
-			(exec 3<>"/dev/tcp/127.0.0.1/$ftp_port") 2>/dev/null || skipped="$skipped; wharf-$profile: nothing listened on the FTP port (module-ftp not merged yet)"
+			(exec 3<>"/dev/tcp/127.0.0.1/$ftp_port") 2>/dev/null || skipped="$skipped; wharf-$profile: nothing listened on the FTP port (module-ftp off or missing)"
 			echo "-- FtpLoadDriver against wharf-$profile"
 			taskset -c "$loadgen_cpus" "$tool_java" -Dport="$ftp_port" -Dpassword="$password" -Dtarget="wharf-$profile" \
 				-Dresults="$results" -Dclients=50 -Dseconds=60 -Dsize=1M -cp "$classpath" \
@@ -501,8 +510,9 @@ case "$table" in
 				else
 					echo "-- ftpbench warm-up run against $1 (not counted)"; out=$run/warmup-ftpbench-$1-$((i + warmup)).txt
 				fi
-				(cd "$bench" && taskset -c "$loadgen_cpus" "$venv/bin/python" "$venv/bin/ftpbench" -u "$3" -p "$password" \
-					-H 127.0.0.1 -P "$2" -b all -n 300 -s 10M -t 60 -k "$4") > "$out" 2>&1 \
+				# Python's deprecation warnings (asynchat, psutil) would name the venv's folder in the published output.
+				(cd "$bench" && taskset -c "$loadgen_cpus" "$venv/bin/python" -W ignore::DeprecationWarning "$venv/bin/ftpbench" \
+					-u "$3" -p "$password" -H 127.0.0.1 -P "$2" -b all -n 300 -s 10M -t 60 -k "$4") > "$out" 2>&1 \
 					|| echo "!! ftpbench failed against $1 (see $out)" >&2
 			done
 		}
@@ -512,8 +522,8 @@ case "$table" in
 			if (exec 3<>"/dev/tcp/127.0.0.1/$ftp_port") 2>/dev/null; then
 				ftpbench "$name" "$ftp_port" bench "$server_pid"
 			else
-				echo "!! $name: nothing listens on FTP port $ftp_port: module-ftp is not there yet, skipping" >&2
-				skipped="$skipped; $name: nothing listened on the FTP port (module-ftp not merged yet), not measured"
+				echo "!! $name: nothing listens on FTP port $ftp_port: module-ftp is off or missing, skipping" >&2
+				skipped="$skipped; $name: nothing listened on the FTP port (module-ftp off or missing), not measured"
 			fi
 			wharf_stop "$name"
 		fi
@@ -563,11 +573,7 @@ keepalive=$keepalive
 note=$note
 skipped=${skipped#; }
 EOF
-mkdir -p "$out_dir/results"
-tools dev.wharf.loadtests.harness.Report "$table" "$run" "$out_dir/$table.md"
-rm -f "$out_dir/results/$table."*
-for f in results.tsv targets.tsv meta.properties rss-*.tsv ftpbench-*.txt; do
-	for g in "$run"/$f; do if [ -f "$g" ]; then cp "$g" "$out_dir/results/$table.$(basename "$g")"; fi; done
-done
-tools dev.wharf.loadtests.harness.Report index "$out_dir"
+# Copies the results to $out_dir/results/ (paths inside the repository made relative to it), writes the report
+# from that copy and rewrites the index.
+tools dev.wharf.loadtests.harness.Report "$table" "$run" "$out_dir" "$root"
 echo "== wrote $out_dir/$table.md (Gatling reports: $run/gatling)"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks of the file manager API (docs/benchmarks/filemanager.md): `ls` of a 6-entry folder on a memory
 # mount, Filestash's benchmark request, and thumbnails of a 2-megapixel JPEG, with wrk on 127.0.0.1; with
-# SFTP=1, also `ls` of a 6-entry folder on an sftp mount to an OpenSSH server started here (issue 4's wrk -c100
+# SFTP=1, also `ls` of a 6-entry folder on an sftp mount to an OpenSSH server started here (the sftp `ls` wrk -c100
 # benchmark), with the CPU per request of Wharf, of the sshd processes and of everything else (wrk).
 #
 #   docs/benchmarks/filemanager-bench.sh [path/to/wharf.jar]

@@ -12,8 +12,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
- * The dependency rules of DESIGN.md: every module depends only on platform-core, and platform-core on
- * no module nor the application.
+ * The dependency rules of docs/architecture.md: every module depends only on platform-core, and platform-core
+ * on no module nor the application.
  */
 class ModuleBoundariesTests {
 

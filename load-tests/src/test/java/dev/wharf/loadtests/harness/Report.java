@@ -1,8 +1,6 @@
 package dev.wharf.loadtests.harness;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.DoubleSummaryStatistics;
@@ -23,9 +21,9 @@ import dev.wharf.loadtests.simulations.SockoSimulation;
 /**
  * Writes a run's Markdown report, each table in the shape the original published it, with the machine, JDK,
  * profile, flags and command that produced it; or ({@code index}) the benchmark index. Called by
- * {@code load-tests/run.sh}:
+ * {@code load-tests/run.sh}, which publishes a run (see {@link Publication}) with
  * <pre>
- * Report TABLE RUN_FOLDER OUTPUT.md
+ * Report TABLE RUN_FOLDER docs/benchmarks REPOSITORY_ROOT
  * Report index docs/benchmarks
  * </pre>
  */
@@ -43,8 +41,8 @@ public final class Report {
 	}
 
 	/**
-	 * Writes a report or the index.
-	 * @param args {@code TABLE RUN_FOLDER OUTPUT.md} or {@code index DOCS_FOLDER}
+	 * Publishes a run (its results, its report and the index), or writes the index alone.
+	 * @param args {@code TABLE RUN_FOLDER DOCS_FOLDER REPOSITORY_ROOT} or {@code index DOCS_FOLDER}
 	 * @throws IOException when a file cannot be read or written
 	 */
 	public static void main(String[] args) throws IOException {
@@ -52,14 +50,11 @@ public final class Report {
 			Index.write(Path.of(args[1]));
 			return;
 		}
-		if (args.length != 3) {
-			System.err.println("usage: Report TABLE RUN_FOLDER OUTPUT.md | Report index DOCS_FOLDER");
+		if (args.length != 4) {
+			System.err.println("usage: Report TABLE RUN_FOLDER DOCS_FOLDER REPOSITORY_ROOT | Report index DOCS_FOLDER");
 			System.exit(2);
 		}
-		String markdown = new Report(new RunData(Path.of(args[1]), "")).render(args[0]);
-		Path output = Path.of(args[2]);
-		Files.createDirectories(output.toAbsolutePath().getParent());
-		Files.writeString(output, markdown, StandardCharsets.UTF_8);
+		Publication.publish(args[0], Path.of(args[1]), Path.of(args[2]), Path.of(args[3]));
 	}
 
 	String render(String table) {
@@ -337,7 +332,7 @@ public final class Report {
 			.orElse(1);
 		header("Socko's static file benchmark, reproduced", Originals.SOCKO,
 				"Socko's tests used `ab -nM -c100` without keep-alive; this run "
-						+ (keepAlive ? "keeps connections alive (as module-static's issue asks; `--no-keepalive` reproduces Socko's exactly)"
+						+ (keepAlive ? "keeps connections alive (module-static's target is set with keep-alive clients, `ab -k` and wrk; `--no-keepalive` reproduces Socko's exactly)"
 								: "opens a new connection per request, like Socko's ab")
 						+ ". Before the levels, " + Markdown.group(SockoSimulation.DEFAULT_WARM_UP)
 						+ " requests of each file are sent and not counted (a JVM compiles each "

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -82,6 +83,34 @@ class ReportTests {
 			.contains("| wharf-p512 | p512 | 512M | 4 | 0-1 | 0-1 | 4.389 s | 251 MB | 262 MB | 0 | `-Xmx256m` |")
 			.doesNotContain("medians of")
 			.doesNotContain("req/s [");
+	}
+
+	@Test
+	void publishedResultsAndReportNameTheRepositorysFilesRelativeToIt(@TempDir Path repository, @TempDir Path docs)
+			throws IOException {
+		String archive = "platform-app/target/wharf-cds/jdk-17.0.15-p512/wharf.jsa";
+		Files.writeString(this.run.resolve("meta.properties"), "table=socko\ncommand=load-tests/run.sh socko\nscale=1\n"
+				+ "note=p96 left out (see " + repository.resolve("platform-app/src/main/jvm/README.md") + ")\n",
+				StandardCharsets.UTF_8);
+		targets("wharf-p512\tp512\t512M\t4\t0-1\t0-1\t4.389\t257308\t268780\t-Xmx256m -XX:SharedArchiveFile="
+				+ repository.resolve(archive) + " \t0");
+		LevelResult.append(this.run.resolve("results.tsv"), List.of(sockoLevel("wharf-p512", 500_000, 0, 0, 10_000, 11_000)));
+		Files.writeString(this.run.resolve("wharf-p512.log"), "not published", StandardCharsets.UTF_8);
+		Path results = Files.createDirectories(docs.resolve("results"));
+		Files.writeString(results.resolve("socko.rss-nginx.tsv"), "0 1000\n", StandardCharsets.UTF_8);
+		Publication.publish("socko", this.run, docs, repository);
+		assertThat(Files.readString(results.resolve("socko.targets.tsv"), StandardCharsets.UTF_8))
+			.contains("\t-Xmx256m -XX:SharedArchiveFile=" + archive + " \t")
+			.doesNotContain(repository.toString());
+		assertThat(Files.readString(docs.resolve("socko.md"), StandardCharsets.UTF_8))
+			.contains("| `-Xmx256m -XX:SharedArchiveFile=" + archive + "` |")
+			.contains("> **p96 left out (see platform-app/src/main/jvm/README.md)**")
+			.doesNotContain(repository.toString());
+		assertThat(Files.readString(docs.resolve("README.md"), StandardCharsets.UTF_8)).contains("[socko.md](socko.md)");
+		try (Stream<Path> published = Files.list(results)) {
+			assertThat(published.map((file) -> file.getFileName().toString())).containsExactlyInAnyOrder(
+					"socko.meta.properties", "socko.targets.tsv", "socko.results.tsv");
+		}
 	}
 
 	/** A result of Socko's first test (87 B, c=100, 500,000 requests) that took {@code millis}. */

@@ -18,7 +18,7 @@ import static io.gatling.javaapi.http.HttpDsl.status;
  * {@code -n100000 -c100} and a 1 MB file with {@code -n20000 -c100}. The harness runs it against Wharf and, in
  * the same run, against nginx serving the same folder. Socko's ab ran without {@code -k}
  * ({@code -DkeepAlive=false} reproduces that: a new connection per request); the default keeps connections alive,
- * as module-static's issue asks.
+ * as the keep-alive clients ({@code ab -k}, wrk) that module-static's target is set with do.
  *
  * <p>Parameters (besides {@link TableSimulation}'s): {@code files} (default
  * {@code small.html:87:500000,medium.bin:204800:100000,large.bin:1048576:20000}: name, size, requests),

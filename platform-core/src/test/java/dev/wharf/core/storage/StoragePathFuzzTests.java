@@ -16,8 +16,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * characters in a name, NFC names within the limits, nothing reserved, and a text form that parses back to
  * the same path.
  *
- * <p>{@code ./mvnw verify} replays the committed inputs (the attack vectors of the research checklist and
- * every finding) from {@code StoragePathFuzzTestsInputs/<method>/}; {@code scripts/fuzz.sh} fuzzes.
+ * <p>{@code ./mvnw verify} replays the committed inputs (known path attacks such as dot segments, encoded
+ * separators, drive names, look-alike dots and overlong UTF-8, and every finding) from
+ * {@code StoragePathFuzzTestsInputs/<method>/}; {@code scripts/fuzz.sh} fuzzes.
  */
 class StoragePathFuzzTests {
 
