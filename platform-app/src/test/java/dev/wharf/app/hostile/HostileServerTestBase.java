@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 
 import dev.wharf.core.security.PasswordHashing;
 import dev.wharf.core.testsupport.JvmTempFolder;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -49,6 +50,8 @@ abstract class HostileServerTestBase {
 	static final Path ROOT = createRoot();
 
 	static final Path DATA = ROOT.resolve("data");
+
+	private static @Nullable String aliceSession;
 
 	@LocalServerPort
 	int port;
@@ -95,6 +98,16 @@ abstract class HostileServerTestBase {
 
 	String alice() throws IOException {
 		return login("alice", ALICE_PASSWORD);
+	}
+
+	/** One session of alice's for the tests that need one and never end it, so they do not log in per case. */
+	String aliceSession() throws IOException {
+		synchronized (HostileServerTestBase.class) {
+			if (aliceSession == null) {
+				aliceSession = alice();
+			}
+			return aliceSession;
+		}
 	}
 
 	static String ciAuthorization() {

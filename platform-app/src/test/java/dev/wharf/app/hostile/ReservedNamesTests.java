@@ -20,8 +20,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ReservedNamesTests extends HostileServerTestBase {
 
-	private static String cookie;
-
 	@ParameterizedTest
 	@ValueSource(strings = { ".WHARF", ".Wharf", ".Wharf-buildcache", ".WHARF-BUILDCACHE", ".wharf.", ".wharf%20",
 			".wharf-uploads.%20", ".Wharf-tmp-x", ".wharf-index..." })
@@ -43,10 +41,7 @@ class ReservedNamesTests extends HostileServerTestBase {
 	}
 
 	private Wire.Response api(String method, String target) throws IOException {
-		if (cookie == null) {
-			cookie = alice();
-		}
-		return Wire.exchange(this.port, method + " " + target + " HTTP/1.1\r\nHost: x\r\nCookie: " + cookie
+		return Wire.exchange(this.port, method + " " + target + " HTTP/1.1\r\nHost: x\r\nCookie: " + aliceSession()
 				+ "\r\nX-Requested-With: XmlHttpRequest\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
 	}
 
