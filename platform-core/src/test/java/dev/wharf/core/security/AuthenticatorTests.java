@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.wharf.core.security.Authenticator.LoginResult;
+import dev.wharf.core.testsupport.MutableClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -44,7 +45,7 @@ class AuthenticatorTests {
 
 	};
 
-	final LoginThrottleTests.MutableClock clock = new LoginThrottleTests.MutableClock();
+	final MutableClock clock = new MutableClock();
 
 	final Authenticator authenticator = new Authenticator(this.directory, new LoginThrottle(this.clock), new AuditLog(),
 			Schedulers.newBoundedElastic(2, 10, "test-hashing"));
