@@ -1,10 +1,7 @@
 package dev.wharf.core.web;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -111,22 +108,9 @@ class TransferEncodingCheckTests {
 		try (Socket socket = new Socket("127.0.0.1", this.server.port())) {
 			socket.setSoTimeout(30_000);
 			socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
-			return readAll(socket.getInputStream());
+			return UntilClosed.read(socket.getInputStream());
 		}
 	}
 
-	private static String readAll(InputStream in) throws IOException {
-		ByteArrayOutputStream read = new ByteArrayOutputStream();
-		try {
-			for (int b = in.read(); b >= 0; b = in.read()) {
-				read.write(b);
-			}
-			return read.toString(StandardCharsets.ISO_8859_1);
-		}
-		catch (SocketTimeoutException ex) {
-			throw new AssertionError("The server did not close the connection; it sent: "
-					+ read.toString(StandardCharsets.ISO_8859_1), ex);
-		}
-	}
 
 }
