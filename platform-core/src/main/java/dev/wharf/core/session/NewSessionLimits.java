@@ -64,7 +64,7 @@ final class NewSessionLimits {
 		/** Nanoseconds one start adds to the bucket's time; 0 when there is no limit. */
 		private final long interval;
 
-		/** How far ahead of now a bucket's time may be: a full bucket's starts, less one. */
+		/** How far ahead of now a bucket's time may be and still allow a start: all its starts but one. */
 		private final long tolerance;
 
 		private final @Nullable Cache<String, Long> fullAt;
