@@ -478,9 +478,10 @@ def accepts(port):
 class Sampler:
 	"""Resource use of the Wharf process, read from /proc, jcmd and the actuator."""
 
-	def __init__(self, pid, http_port, jcmd, group):
+	def __init__(self, pid, management_port, jcmd, group):
 		self.pid = pid
-		self.http_port = http_port
+		# Metrics are on the actuator's own port, not the HTTP port.
+		self.management_port = management_port
 		self.jcmd = jcmd
 		self.group = group
 
@@ -533,7 +534,7 @@ class Sampler:
 
 	def prometheus(self):
 		try:
-			connection = http.client.HTTPConnection(HOST, self.http_port, timeout=30)
+			connection = http.client.HTTPConnection(HOST, self.management_port, timeout=30)
 			connection.request("GET", "/actuator/prometheus")
 			text = connection.getresponse().read().decode()
 			connection.close()
@@ -627,6 +628,7 @@ class Soak:
 		self.user = "soak"
 		self.password = secrets.token_urlsafe(18)
 		self.http_port = free_port()
+		self.management_port = free_port()
 		self.ftp_port = free_port()
 		self.site = {"small.txt": b"a small static file\n" * 40, "medium.bin": content("medium", 256 * 1024)}
 
@@ -642,7 +644,7 @@ class Soak:
 		self.wharf = self.start_wharf()
 		self.token = self.mint_token()
 		jcmd = shutil.which("jcmd", path=os.path.join(os.path.dirname(self.java), "") + os.pathsep + os.environ["PATH"])
-		sampler = Sampler(self.wharf_pid, self.http_port, jcmd, self.group)
+		sampler = Sampler(self.wharf_pid, self.management_port, jcmd, self.group)
 		workers = [
 			FileManagerWorker(self, "data", "local", self.args.period),
 			FileManagerWorker(self, "remote", "sshd", self.args.period),
@@ -845,6 +847,9 @@ class Soak:
 			f.write("""server:
   port: %(http)d
   shutdown: immediate
+management:
+  server:
+    port: %(management)d
 wharf:
   state-dir: %(w)s/state
   storage:
@@ -869,9 +874,9 @@ wharf:
   ftp: { port: %(ftp)d, passive-ports: "0", mounts: [ data, remote ] }
   buildcache: { mount: cache }
   static: { sites: [ { prefix: /static, mount: www } ] }
-""" % {"http": self.http_port, "w": w, "host": HOST, "mc": self.memcached.port, "ssh": self.sshd.port,
-				"ssh_user": self.sshd.user, "key": self.sshd.key, "known": self.sshd.known_hosts, "user": self.user,
-				"hash": hashed, "ftp": self.ftp_port})
+""" % {"http": self.http_port, "management": self.management_port, "w": w, "host": HOST, "mc": self.memcached.port,
+				"ssh": self.sshd.port, "ssh_user": self.sshd.user, "key": self.sshd.key, "known": self.sshd.known_hosts,
+				"user": self.user, "hash": hashed, "ftp": self.ftp_port})
 		command = [os.path.join(self.root, "platform-app", "bin", "wharf"), "--profile", self.args.profile, "--",
 			"--spring.config.additional-location=file:" + config]
 		log("starting Wharf: " + " ".join(command))

@@ -92,7 +92,7 @@ if [ "$PROFILE" != none ]; then
 	set +a
 fi
 (cd "$work" && exec "${server_cpu[@]}" "$JAVA" "${jvm_options[@]}" -jar "$jar" \
-	--server.port="$WHARF_PORT" --server.shutdown=immediate --wharf.state-dir="$work/state" \
+	--server.port="$WHARF_PORT" --management.server.port=0 --server.shutdown=immediate --wharf.state-dir="$work/state" \
 	--wharf.storage.mounts.bench.type=local --wharf.storage.mounts.bench.root="$work/www/static" \
 	"--wharf.static.sites[0].prefix=/static/" "--wharf.static.sites[0].mount=bench" $cache \
 	--wharf.buildcache.enabled=false --wharf.filemanager.enabled=false --wharf.ftp.enabled=false \

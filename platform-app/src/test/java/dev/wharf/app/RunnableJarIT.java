@@ -24,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The README's run command, for real: {@code java -jar platform-app/target/wharf.jar} in an empty folder,
  * on every JDK Wharf supports that the machine has (17 and 25), ends with health UP on 127.0.0.1, metrics
- * on {@code /actuator/prometheus}, a {@code data} folder and a generated admin, and stops cleanly.
+ * on the management port's {@code /actuator/prometheus} (not on the public port), a {@code data} folder and
+ * a generated admin, and stops cleanly.
  */
 class RunnableJarIT {
 
@@ -47,9 +48,10 @@ class RunnableJarIT {
 		Path jar = Path.of("target/wharf.jar").toAbsolutePath();
 		assertThat(jar).exists();
 		int port = freePort();
+		int managementPort = freePort();
 		Path log = this.workDir.resolve("wharf.log");
 		Process wharf = new ProcessBuilder(javaHome.resolve("bin/java").toString(), "-jar", jar.toString(),
-				"--server.port=" + port,
+				"--server.port=" + port, "--management.server.port=" + managementPort,
 				// FTP is on by default (port 2121): free ports, so parallel builds cannot collide.
 				"--wharf.ftp.port=0", "--wharf.ftp.passive-ports=0")
 			.directory(this.workDir.toFile())
@@ -60,9 +62,12 @@ class RunnableJarIT {
 			HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 			String health = awaitHealth(http, port, wharf, log);
 			assertThat(health).contains("\"status\":\"UP\"");
-			HttpResponse<String> metrics = http.send(request(port, "/actuator/prometheus"), HttpResponse.BodyHandlers.ofString());
+			HttpResponse<String> metrics = http.send(request(managementPort, "/actuator/prometheus"),
+					HttpResponse.BodyHandlers.ofString());
 			assertThat(metrics.statusCode()).isEqualTo(200);
-			assertThat(metrics.body()).contains("jvm_memory_used_bytes");
+			assertThat(metrics.body()).contains("jvm_memory_used_bytes").doesNotContain(this.workDir.toString());
+			assertThat(http.send(request(port, "/actuator/prometheus"), HttpResponse.BodyHandlers.ofString()).statusCode())
+				.as("no metrics on the public port").isEqualTo(404);
 			assertThat(this.workDir.resolve("data")).isDirectory();
 			assertThat(this.workDir.resolve("state/initial-admin")).exists();
 			assertThat(Files.readString(log)).contains("password: ").contains("Netty started on port " + port)

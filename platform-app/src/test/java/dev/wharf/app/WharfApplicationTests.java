@@ -1,6 +1,8 @@
 package dev.wharf.app;
 
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.wharf.buildcache.autoconfigure.BuildCacheAutoConfiguration;
 import dev.wharf.core.storage.StoragePath;
@@ -11,9 +13,12 @@ import dev.wharf.staticfiles.autoconfigure.StaticFilesAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import dev.wharf.core.testsupport.WharfTestProperties;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
 import org.springframework.context.ApplicationContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -23,7 +28,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The whole application on a random port: every module on, health and metrics answering.
+ * The whole application on random ports: every module on; health on the public port (statuses only), metrics
+ * and the rest of the actuator on the management port only, naming no host path.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @AutoConfigureWebTestClient
@@ -42,6 +48,9 @@ class WharfApplicationTests {
 
 	@Autowired
 	ApplicationContext context;
+
+	@LocalManagementPort
+	int managementPort;
 
 	@Test
 	void everyModuleIsOnByDefault() {
@@ -64,12 +73,40 @@ class WharfApplicationTests {
 	}
 
 	@Test
-	void prometheusMetricsIncludeJvmAndStorage() {
+	void prometheusMetricsIncludeJvmAndStorageOnTheManagementPortAndNamesNoHostPath() {
 		this.context.getBean(MountRegistry.class).get("data").storage().stat(StoragePath.root()).block();
-		String metrics = this.client.get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
+		String metrics = management().get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
 			.expectBody(String.class).returnResult().getResponseBody();
 		assertThat(metrics).contains("jvm_memory_used_bytes").contains("wharf_storage_operations_seconds_count{")
-			.contains("mount=\"data\"");
+			.contains("mount=\"data\"").contains("disk_free_bytes{").contains("path=\".\"");
+		assertThat(metrics).doesNotContain(temp.toString()).doesNotContain(Path.of("").toAbsolutePath().toString());
+		// A label whose value is a path is a request's URI template, never a file's.
+		Matcher pathLabel = Pattern.compile("(\\w+)=\"/[^\"]*\"").matcher(metrics);
+		while (pathLabel.find()) {
+			assertThat(pathLabel.group(1)).as(pathLabel.group()).isEqualTo("uri");
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "/actuator/prometheus", "/actuator/info", "/actuator", "/actuator/metrics" })
+	void theActuatorIsNotOnThePublicPort(String path) {
+		this.client.get().uri(path).exchange().expectStatus().isNotFound();
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness",
+			"/actuator/health/mounts", "/actuator/health/buildcache" })
+	void healthOnThePublicPortHasStatusesOnlyNeverDetails(String path) {
+		String body = this.client.get().uri(path).exchange().expectStatus().isOk()
+			.expectBody(String.class).returnResult().getResponseBody();
+		assertThat(body).contains("\"status\":\"UP\"").doesNotContain("details").doesNotContain(temp.toString())
+			.doesNotContain(Path.of("").toAbsolutePath().toString());
+		this.client.head().uri(path).exchange().expectStatus().isOk();
+		management().get().uri(path).exchange().expectStatus().isOk();
+	}
+
+	private WebTestClient management() {
+		return WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + this.managementPort).build();
 	}
 
 }

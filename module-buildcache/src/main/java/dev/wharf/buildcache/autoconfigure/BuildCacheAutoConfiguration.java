@@ -19,6 +19,7 @@ import dev.wharf.core.storage.memory.MemoryStorage;
 import dev.wharf.core.storage.metrics.MeteredStorage;
 import dev.wharf.core.storage.mount.Mount;
 import dev.wharf.core.storage.mount.MountRegistry;
+import dev.wharf.core.storage.mount.MountsHealthContributor;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.commons.logging.Log;
@@ -159,7 +160,7 @@ public final class BuildCacheAutoConfiguration {
 				.then(Mono.fromCallable(() -> Health.up().withDetail("mount", properties.mount()).build()))
 				.onErrorResume(error -> Mono.just(Health.down()
 					.withDetail("mount", properties.mount())
-					.withDetail("error", String.valueOf(error.getMessage()))
+					.withDetail("error", MountsHealthContributor.errorDetail(error))
 					.build()));
 		}
 

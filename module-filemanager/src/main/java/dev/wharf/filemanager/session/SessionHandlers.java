@@ -9,6 +9,7 @@ import dev.wharf.core.security.Credentials;
 import dev.wharf.core.security.MountAccess;
 import dev.wharf.core.security.Role;
 import dev.wharf.core.security.User;
+import dev.wharf.core.session.SessionLimitException;
 import dev.wharf.core.session.Sessions;
 import dev.wharf.core.storage.mount.Mount;
 import dev.wharf.filemanager.auth.AuditTrail;
@@ -50,6 +51,8 @@ import tools.jackson.databind.json.JsonMapper;
  * A request that carries the cookie must carry {@code X-Requested-With} too, logins included, and so must a
  * login that carries {@code Origin} (every browser's POST does; 403 otherwise): a hostile page could otherwise
  * log a visitor into the attacker's account (login CSRF). Clients that are no browser send no {@code Origin}.
+ * A right login whose session may not start (too many started lately by the account or the address: 429; the
+ * session store full: 503, both with {@code Retry-After}) sets no cookie.
  */
 public final class SessionHandlers {
 
@@ -150,12 +153,17 @@ public final class SessionHandlers {
 		}
 		Credentials credentials = this.tree.needsCredentials() ? new Credentials(form.username(), form.password()) : null;
 		Mono<?> endPrevious = (previous != null) ? this.sessions.revoke(previous) : Mono.empty();
-		return endPrevious.then(this.sessions.create(user, client, credentials)).flatMap(created -> {
-			// The authenticator audits password checks; a login it answered from its cache would go unrecorded.
-			this.audit.record(exchange, user.name(), "session-start", null, "success");
-			exchange.getResponse().addCookie(cookie(exchange, created.secret(), this.sessions.maxAge()));
-			return ApiResponses.json(exchange, HttpStatus.OK, describe(user, "session"), "no-store");
-		});
+		return endPrevious.then(this.sessions.create(user, client, credentials))
+			.onErrorMap(SessionLimitException.class, refused -> {
+				this.audit.record(exchange, user.name(), "session-start", null, "refused");
+				return LoginErrors.of(refused);
+			})
+			.flatMap(created -> {
+				// The authenticator audits password checks; a login it answered from its cache would go unrecorded.
+				this.audit.record(exchange, user.name(), "session-start", null, "success");
+				exchange.getResponse().addCookie(cookie(exchange, created.secret(), this.sessions.maxAge()));
+				return ApiResponses.json(exchange, HttpStatus.OK, describe(user, "session"), "no-store");
+			});
 	}
 
 	private Mono<Void> info(ServerWebExchange exchange, Caller caller) {

@@ -9,6 +9,7 @@ import dev.wharf.staticfiles.cache.FileCache;
 import dev.wharf.staticfiles.cache.LocalChangeWatcher;
 import dev.wharf.staticfiles.resolve.FileResolver;
 import dev.wharf.staticfiles.resolve.SharedChannel;
+import dev.wharf.staticfiles.site.SharedOrigin;
 import dev.wharf.staticfiles.site.Site;
 import dev.wharf.staticfiles.site.Sites;
 import dev.wharf.staticfiles.site.StaticFilesProperties;
@@ -65,11 +66,12 @@ public final class StaticFileServer implements NettyRouteProvider, Ordered, Auto
 	 * @param serverCompression whether the HTTP server compresses responses ({@code server.compression});
 	 * static responses opt out, having their own codings
 	 * @param meters where to count responses, or {@code null}
+	 * @param origin what shares the sites' origin on this server
 	 * @throws dev.wharf.core.config.InvalidConfigurationException if a site is misconfigured
 	 */
 	public StaticFileServer(StaticFilesProperties properties, MountRegistry mounts, @Nullable String excludedFromRoot,
-			boolean serverCompression, @Nullable MeterRegistry meters) {
-		this.sites = Sites.create(properties, mounts, excludedFromRoot);
+			boolean serverCompression, @Nullable MeterRegistry meters, SharedOrigin origin) {
+		this.sites = Sites.create(properties, mounts, excludedFromRoot, origin);
 		CacheProperties cache = properties.cache();
 		long maxWeight = cache.enabled() ? cache.maxSize().toBytes() : 0;
 		// A single file never takes more than a quarter of the cache.

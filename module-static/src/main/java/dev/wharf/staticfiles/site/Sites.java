@@ -16,6 +16,8 @@ import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.mount.Mount;
 import dev.wharf.core.storage.mount.MountRegistry;
 import dev.wharf.staticfiles.site.StaticFilesProperties.SiteProperties;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,6 +29,10 @@ public final class Sites {
 
 	/** Where {@code wharf.static.sites} live. */
 	public static final String PROPERTY = "wharf.static.sites";
+
+	private static final String CONTENT_SECURITY_POLICY = "Content-Security-Policy";
+
+	private static final Log logger = LogFactory.getLog(Sites.class);
 
 	/** Characters a prefix may hold: those a client sends unencoded, so the raw path can be compared. */
 	private static final Pattern PREFIX = Pattern.compile("/|(/[A-Za-z0-9._~!$&'()*+,;=:@-]+)+/?");
@@ -47,14 +53,17 @@ public final class Sites {
 	 * @param mounts the mounts sites refer to
 	 * @param excludedFromRoot a path prefix that sites at {@code /} leave to the rest of the server (the
 	 * actuator's base path), or {@code null}
+	 * @param origin what shares the sites' origin, for the default of
+	 * {@link StaticFilesProperties.SiteProperties#sandbox()} and a warning about sites that users other than
+	 * admins can put pages on
 	 * @return the sites, most specific first
 	 * @throws InvalidConfigurationException naming the property of the first bad value
 	 */
 	public static List<Site> create(StaticFilesProperties properties, MountRegistry mounts,
-			@Nullable String excludedFromRoot) {
+			@Nullable String excludedFromRoot, SharedOrigin origin) {
 		List<Site> sites = new ArrayList<>();
 		for (int i = 0; i < properties.sites().size(); i++) {
-			sites.add(create(PROPERTY + "[" + i + "]", properties.sites().get(i), mounts, excludedFromRoot));
+			sites.add(create(PROPERTY + "[" + i + "]", properties.sites().get(i), mounts, excludedFromRoot, origin));
 		}
 		for (int i = 0; i < sites.size(); i++) {
 			for (int j = 0; j < i; j++) {
@@ -87,7 +96,7 @@ public final class Sites {
 	}
 
 	private static Site create(String property, SiteProperties site, MountRegistry mounts,
-			@Nullable String excludedFromRoot) {
+			@Nullable String excludedFromRoot, SharedOrigin origin) {
 		String prefix = prefix(property + ".prefix", site.prefix());
 		List<String> hosts = hosts(property + ".hosts", site.hosts());
 		if (site.mount() == null || site.mount().isBlank()) {
@@ -125,11 +134,55 @@ public final class Sites {
 					"must not be negative");
 		}
 		String name = (hosts.isEmpty() ? "" : String.join(",", hosts)) + (prefix.isEmpty() ? "/" : prefix);
+		// A site at / of its own host names is an origin of its own: the file manager is not reachable there.
+		boolean sharesOrigin = origin.fileManager() && !(prefix.isEmpty() && !hosts.isEmpty());
+		boolean sandbox = (site.sandbox() != null) ? site.sandbox() : sharesOrigin;
+		Map<String, String> headers = headers(property + ".headers", site.headers());
+		if (sandbox) {
+			headers = sandboxed(headers);
+		}
+		List<String> writers = origin.nonAdminWriters().getOrDefault(mount.name(), List.of());
+		if (sharesOrigin && !writers.isEmpty()) {
+			warnOfWriters(property, name, mount.name(), writers, sandbox);
+		}
 		return new Site(name, hosts, prefix, prefix.isEmpty() ? normalisedExclusion(excludedFromRoot) : null,
 				mount.name(), mount.storage(), root, List.copyOf(index), site.listing(), spaFallback, site.dotFiles(),
 				new CacheControlRules(site.cacheControl(), property + ".cache-control"),
 				new ContentTypes(site.contentTypes(), property + ".content-types"), site.gzip().enabled(),
-				site.gzip().minSize().toBytes(), site.precompressed(), headers(property + ".headers", site.headers()));
+				site.gzip().minSize().toBytes(), site.precompressed(), headers);
+	}
+
+	private static void warnOfWriters(String property, String site, String mount, List<String> writers,
+			boolean sandbox) {
+		String consequence = sandbox
+				? "its files are sent with 'Content-Security-Policy: sandbox', so a page they put there runs no script "
+						+ "in this origin"
+				: "with " + property + ".sandbox=false a page they put there runs scripts with the file manager session "
+						+ "of whoever opens it";
+		logger.warn("Static site " + site + " shares the file manager's origin and publishes mount '" + mount
+				+ "', which users other than admins can write (" + String.join(", ", writers.stream().sorted().toList())
+				+ "): " + consequence + ". Give the site host names of its own (prefix /), or publish a folder only "
+				+ "admins can write.");
+	}
+
+	/** The headers with the {@code sandbox} directive in the site's {@code Content-Security-Policy}. */
+	private static Map<String, String> sandboxed(Map<String, String> headers) {
+		String name = headers.keySet()
+			.stream()
+			.filter(CONTENT_SECURITY_POLICY::equalsIgnoreCase)
+			.findFirst()
+			.orElse(CONTENT_SECURITY_POLICY);
+		String policy = headers.get(name);
+		if (policy != null) {
+			for (String directive : policy.split(";")) {
+				if (directive.trim().toLowerCase(Locale.ROOT).matches("sandbox(\\s.*)?")) {
+					return headers;
+				}
+			}
+		}
+		Map<String, String> with = new LinkedHashMap<>(headers);
+		with.put(name, (policy == null) ? "sandbox" : policy.replaceFirst(";\\s*$", "") + "; sandbox");
+		return Collections.unmodifiableMap(with);
 	}
 
 	private static String prefix(String property, String prefix) {

@@ -59,13 +59,18 @@ public record StaticFilesProperties(@DefaultValue("true") boolean enabled, @Defa
 	 * to clients that accept that coding
 	 * @param headers extra response headers for every file of the site (for example
 	 * {@code Content-Security-Policy})
+	 * @param sandbox whether every file is sent with {@code Content-Security-Policy: sandbox} (added to a policy
+	 * in {@code headers}), so an HTML page of the site runs no script and gets an origin of its own; unset: on
+	 * for a site that shares the file manager's origin (served on the same server and port while the file
+	 * manager is on, unless the site has host names to itself with prefix {@code /}), off otherwise
 	 */
 	public record SiteProperties(@DefaultValue("/static/") String prefix, @DefaultValue List<String> hosts,
 			@Nullable String mount, @DefaultValue("/") String root, @DefaultValue("index.html") List<String> index,
 			@DefaultValue("false") boolean listing, @Nullable String spaFallback,
 			@DefaultValue("false") boolean dotFiles, @DefaultValue List<CacheControlRule> cacheControl,
 			@DefaultValue Map<String, String> contentTypes, @DefaultValue GzipProperties gzip,
-			@DefaultValue("true") boolean precompressed, @DefaultValue Map<String, String> headers) {
+			@DefaultValue("true") boolean precompressed, @DefaultValue Map<String, String> headers,
+			@Nullable Boolean sandbox) {
 	}
 
 	/**

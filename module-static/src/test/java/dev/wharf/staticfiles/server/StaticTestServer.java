@@ -8,6 +8,7 @@ import java.util.List;
 import dev.wharf.core.storage.mount.Mount;
 import dev.wharf.core.storage.mount.MountRegistry;
 import dev.wharf.core.web.KeepAliveReadResumer;
+import dev.wharf.staticfiles.site.SharedOrigin;
 import dev.wharf.staticfiles.site.TestProperties;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
@@ -42,7 +43,18 @@ final class StaticTestServer implements AutoCloseable {
 	 * @param properties "name=value" pairs, names relative to {@code wharf.static}
 	 */
 	static StaticTestServer start(MountRegistry mounts, String... properties) {
-		StaticFileServer files = new StaticFileServer(TestProperties.bind(properties), mounts, "/actuator", false, null);
+		return start(mounts, SharedOrigin.NONE, properties);
+	}
+
+	/**
+	 * Starts a server beside what shares its origin.
+	 * @param mounts the mounts
+	 * @param origin what shares the sites' origin
+	 * @param properties "name=value" pairs, names relative to {@code wharf.static}
+	 */
+	static StaticTestServer start(MountRegistry mounts, SharedOrigin origin, String... properties) {
+		StaticFileServer files = new StaticFileServer(TestProperties.bind(properties), mounts, "/actuator", false, null,
+				origin);
 		DisposableServer server = files.install(KeepAliveReadResumer.install(HttpServer.create().host("127.0.0.1").port(0)))
 			.route(routes -> files.apply(routes)
 				.get(SLOW, (request, response) -> response.sendString(Mono.delay(Duration.ofMillis(300)).thenReturn("slow")))
@@ -58,11 +70,21 @@ final class StaticTestServer implements AutoCloseable {
 	 * @param properties more properties (relative to {@code wharf.static})
 	 */
 	static StaticTestServer local(Path folder, String... properties) {
+		return local(folder, SharedOrigin.NONE, properties);
+	}
+
+	/**
+	 * As {@link #local(Path, String...)}, beside what shares the site's origin.
+	 * @param folder the mount's root
+	 * @param origin what shares the site's origin
+	 * @param properties more properties (relative to {@code wharf.static})
+	 */
+	static StaticTestServer local(Path folder, SharedOrigin origin, String... properties) {
 		Mount data = TestMounts.local("data", folder);
 		SiteFixture.write(data.storage());
 		List<String> all = new ArrayList<>(List.of("sites[0].mount=data", "sites[0].root=/site"));
 		all.addAll(List.of(properties));
-		return start(MountRegistry.of(data), all.toArray(String[]::new));
+		return start(MountRegistry.of(data), origin, all.toArray(String[]::new));
 	}
 
 	int port() {

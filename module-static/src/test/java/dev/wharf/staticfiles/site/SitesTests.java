@@ -1,9 +1,14 @@
 package dev.wharf.staticfiles.site;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import dev.wharf.core.config.InvalidConfigurationException;
+import dev.wharf.core.security.MountAccess;
+import dev.wharf.core.security.Role;
+import dev.wharf.core.security.User;
 import dev.wharf.core.storage.ByteRange;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.FileEntry;
@@ -14,8 +19,11 @@ import dev.wharf.core.storage.memory.MemoryStorage;
 import dev.wharf.core.storage.mount.Mount;
 import dev.wharf.core.storage.mount.MountRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.core.io.buffer.DataBuffer;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -24,8 +32,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Tests for {@link Sites} and {@link Site}: configuration checks, ordering and request matching.
+ * Tests for {@link Sites} and {@link Site}: configuration checks, ordering, request matching, and the
+ * sandbox of sites that share the file manager's origin.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class SitesTests {
 
 	static final MemoryStorage MEMORY = new MemoryStorage("data", 1024);
@@ -34,7 +44,7 @@ class SitesTests {
 			new Mount("personal", "memory", new PassthroughStorage()));
 
 	static List<Site> sites(String... properties) {
-		return Sites.create(TestProperties.bind(properties), MOUNTS, "/actuator");
+		return Sites.create(TestProperties.bind(properties), MOUNTS, "/actuator", SharedOrigin.NONE);
 	}
 
 	@Test
@@ -79,6 +89,60 @@ class SitesTests {
 			assertThat(cause).isInstanceOf(InvalidConfigurationException.class);
 			assertThat(((InvalidConfigurationException) cause).property()).isEqualTo("wharf.static." + named);
 		});
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', quoteCharacter = '"', value = { "false|sites[0].prefix=/static/|",
+			"true|sites[0].prefix=/static/|sandbox",
+			"true|sites[0].prefix=/|sandbox", "true|sites[0].hosts[0]=www.example.test|sandbox",
+			"true|sites[0].prefix=/,sites[0].hosts[0]=www.example.test|",
+			"true|sites[0].sandbox=false|", "false|sites[0].sandbox=true|sandbox",
+			"true|sites[0].headers.Content-Security-Policy=default-src 'self'|default-src 'self'; sandbox",
+			"true|sites[0].headers.content-security-policy=img-src *;|img-src *; sandbox",
+			"true|sites[0].headers.Content-Security-Policy=sandbox allow-scripts|sandbox allow-scripts",
+			"false|sites[0].headers.Content-Security-Policy=default-src 'none'|default-src 'none'" })
+	void sitesSharingTheFileManagersOriginAreSandboxedUnlessTheyOwnTheirHost(boolean fileManager, String properties,
+			String policy) {
+		List<String> all = new ArrayList<>(List.of("sites[0].mount=data"));
+		all.addAll(List.of(properties.split(",")));
+		Site site = Sites.create(TestProperties.bind(all.toArray(String[]::new)), MOUNTS, "/actuator",
+				new SharedOrigin(fileManager, Map.of())).get(0);
+		String sent = site.headers()
+			.entrySet()
+			.stream()
+			.filter(header -> header.getKey().equalsIgnoreCase("Content-Security-Policy"))
+			.map(Map.Entry::getValue)
+			.findFirst()
+			.orElse(null);
+		assertThat(sent).isEqualTo(policy);
+	}
+
+	@Test
+	void aWarningNamesTheUsersOtherThanAdminsWhoCanPutPagesInASharedOrigin(CapturedOutput output) {
+		User bob = new User("bob", Set.of(Role.USER), Map.of("data", MountAccess.READ_WRITE));
+		User carol = new User("carol", Set.of(Role.USER), Map.of("data", MountAccess.READ_ONLY));
+		User admin = new User("root", Set.of(Role.ADMIN), Map.of());
+		SharedOrigin origin = SharedOrigin.of(true, List.of(bob, carol, admin));
+		assertThat(origin.nonAdminWriters()).isEqualTo(Map.of("data", List.of("bob")));
+		Sites.create(TestProperties.bind("sites[0].mount=data", "sites[1].mount=data", "sites[1].prefix=/open",
+				"sites[1].sandbox=false", "sites[2].mount=data", "sites[2].prefix=/", "sites[2].hosts[0]=www.example.test"),
+				MOUNTS, "/actuator", origin);
+		assertThat(output).contains("WARN")
+			.contains("Static site /static shares the file manager's origin and publishes mount 'data', which users "
+					+ "other than admins can write (bob): its files are sent with 'Content-Security-Policy: sandbox'")
+			.contains("Static site /open shares the file manager's origin")
+			.contains("with wharf.static.sites[1].sandbox=false a page they put there runs scripts")
+			.doesNotContain("Static site www.example.test/ shares")
+			.doesNotContain("carol")
+			.doesNotContain("root");
+	}
+
+	@Test
+	void noWarningWithoutAFileManagerOrWithoutWriters(CapturedOutput output) {
+		User bob = new User("bob", Set.of(Role.USER), Map.of("data", MountAccess.READ_WRITE));
+		Sites.create(TestProperties.bind("sites[0].mount=data"), MOUNTS, "/actuator", SharedOrigin.of(false, List.of(bob)));
+		Sites.create(TestProperties.bind("sites[0].mount=data"), MOUNTS, "/actuator", SharedOrigin.of(true, List.of()));
+		assertThat(output).doesNotContain("shares the file manager's origin");
 	}
 
 	@Test

@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 
 import dev.wharf.core.security.PasswordHashing;
 import dev.wharf.core.testsupport.JvmTempFolder;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -50,6 +51,8 @@ abstract class HostileServerTestBase {
 
 	static final Path DATA = ROOT.resolve("data");
 
+	private static @Nullable String aliceSession;
+
 	@LocalServerPort
 	int port;
 
@@ -74,7 +77,7 @@ abstract class HostileServerTestBase {
 		registry.add("server.netty.idle-timeout", () -> IDLE_TIMEOUT.toMillis() + "ms");
 	}
 
-	private static void user(DynamicPropertyRegistry registry, int index, String name, String password, String roles) {
+	static void user(DynamicPropertyRegistry registry, int index, String name, String password, String roles) {
 		String prefix = "wharf.security.users[" + index + "].";
 		String hash = PasswordHashing.hash(password);
 		registry.add(prefix + "name", () -> name);
@@ -85,16 +88,38 @@ abstract class HostileServerTestBase {
 
 	/** Logs in over the API and gives the {@code Cookie} header's value. */
 	String login(String user, String password) throws IOException {
-		String json = "{\"username\":\"" + user + "\",\"password\":\"" + password + "\"}";
-		Wire.Response answer = Wire.exchange(this.port, "POST /api/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-				+ "Content-Length: " + json.length() + "\r\nConnection: close\r\n\r\n" + json);
+		Wire.Response answer = tryLogin(user, password, null);
 		assertThat(answer.status()).as(answer.text()).isEqualTo(200);
-		String setCookie = answer.header("set-cookie");
+		return cookie(answer);
+	}
+
+	/** Tries a login over the API from a loopback address ({@code null}: 127.0.0.1) and gives the answer. */
+	Wire.Response tryLogin(String user, String password, @Nullable String from) throws IOException {
+		String json = "{\"username\":\"" + user + "\",\"password\":\"" + password + "\"}";
+		try (Wire wire = Wire.open(this.port, from)) {
+			return wire.send("POST /api/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
+					+ json.length() + "\r\nConnection: close\r\n\r\n" + json).read();
+		}
+	}
+
+	/** The {@code Cookie} header's value for the session a login answer started. */
+	static String cookie(Wire.Response login) {
+		String setCookie = login.header("set-cookie");
 		return setCookie.substring(0, setCookie.indexOf(';'));
 	}
 
 	String alice() throws IOException {
 		return login("alice", ALICE_PASSWORD);
+	}
+
+	/** One session of alice's for the tests that need one and never end it, so they do not log in per case. */
+	String aliceSession() throws IOException {
+		synchronized (HostileServerTestBase.class) {
+			if (aliceSession == null) {
+				aliceSession = alice();
+			}
+			return aliceSession;
+		}
 	}
 
 	static String ciAuthorization() {

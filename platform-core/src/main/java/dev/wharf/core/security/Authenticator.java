@@ -25,7 +25,21 @@ import reactor.core.scheduler.Scheduler;
  * <p>Protocols that send a password with every request (HTTP Basic for the build cache) would pay a
  * password hash each time; successful checks are therefore remembered for {@link #CACHE_TIME}, keyed by an
  * HMAC of name and password under a key that lives only in this process, so the cache holds nothing that
- * could be replayed. Thread-safe.
+ * could be replayed.
+ *
+ * <p><b>The throttle comes before that cache.</b> A locked bucket refuses every login, the right password
+ * included, even one checked a moment ago: otherwise a guesser whose wrong guesses are refused cheaply would
+ * still be let in by the right one while a client that uses the account keeps it in the cache (a CI job
+ * sending Basic on every request always does), and guessing would be bounded only by the request rate. Of
+ * the throttle's three buckets, the one for the account and address together and the one for the address are
+ * the guesser's own. The one for the account is shared with everyone who uses it: when guesses from many
+ * addresses lock it, the account's legitimate clients are refused too, also from their own addresses and
+ * with a remembered password, until the lock ends (at most {@link LoginThrottle#MAX_LOCK}). That is
+ * deliberate: letting a remembered credential through would exempt exactly the password being guessed. An
+ * account that must not be locked out that way logs in with something that cannot be guessed (a TLS client
+ * certificate on the build cache, an API token on the file manager's API), which this class does not see.
+ *
+ * <p>Thread-safe; never blocks the caller.
  */
 public final class Authenticator implements AutoCloseable {
 
@@ -79,15 +93,15 @@ public final class Authenticator implements AutoCloseable {
 	 */
 	public Mono<LoginResult> login(String protocol, String name, String password, @Nullable String client) {
 		return Mono.defer(() -> {
-			String cacheEntry = cacheKey(name, password);
-			User cached = this.verified.getIfPresent(cacheEntry);
-			if (cached != null) {
-				return Mono.just(new LoginResult.Success(cached));
-			}
 			var wait = this.throttle.retryAfter(name, client);
 			if (wait.isPresent()) {
 				this.audit.record(new AuditEvent(protocol, name, "login", null, "throttled", client));
 				return Mono.just(new LoginResult.Throttled(wait.get()));
+			}
+			String cacheEntry = cacheKey(name, password);
+			User cached = this.verified.getIfPresent(cacheEntry);
+			if (cached != null) {
+				return Mono.just(new LoginResult.Success(cached));
 			}
 			return this.directory.verify(name, password)
 				.subscribeOn(this.hashing)
@@ -149,7 +163,8 @@ public final class Authenticator implements AutoCloseable {
 		}
 
 		/**
-		 * Too many failures: try again later. The password was not checked.
+		 * Too many failures: try again later. The password was not checked, not even against the
+		 * remembered successes.
 		 * @param retryAfter how long to wait
 		 */
 		record Throttled(Duration retryAfter) implements LoginResult {

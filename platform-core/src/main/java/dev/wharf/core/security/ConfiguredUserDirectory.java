@@ -94,6 +94,11 @@ public final class ConfiguredUserDirectory implements UserDirectory {
 		return this.accounts.isEmpty();
 	}
 
+	/** Every configured user, in no particular order. */
+	public List<User> users() {
+		return this.accounts.values().stream().map(Account::user).toList();
+	}
+
 	@Override
 	public Mono<User> verify(String name, String password) {
 		return Mono.fromCallable(() -> {

@@ -49,7 +49,11 @@ public final class LoginThrottle {
 		this(Clock.systemUTC());
 	}
 
-	LoginThrottle(Clock clock) {
+	/**
+	 * Creates a throttle on a clock of its own, so tests can let a lock run out without waiting.
+	 * @param clock the time source
+	 */
+	public LoginThrottle(Clock clock) {
 		this.clock = clock;
 		this.buckets = Caffeine.newBuilder()
 			.maximumSize(200_000)

@@ -14,7 +14,9 @@ import reactor.core.publisher.Mono;
  * Creates, finds and ends sessions, over a {@link SessionStore}. A session's secret (the cookie value) is
  * 256 random bits handed to the client once; the store only ever sees its digest. A session ends after
  * {@link SessionProperties#idleTimeout()} without use, or {@link SessionProperties#maxAge()} after the
- * login, or when revoked. Thread-safe; never blocks.
+ * login, or when revoked, or when its user starts more than {@link SessionProperties#maxPerUser()} (the
+ * oldest end first). How fast sessions start is limited per user and per client address
+ * ({@link SessionProperties#newSessions()}). Thread-safe; never blocks.
  */
 public final class Sessions {
 
@@ -30,6 +32,10 @@ public final class Sessions {
 
 	private final Duration maxAge;
 
+	private final int maxPerUser;
+
+	private final NewSessionLimits limits;
+
 	private final Clock clock;
 
 	/**
@@ -42,6 +48,8 @@ public final class Sessions {
 		this.store = store;
 		this.idleTimeout = properties.idleTimeout();
 		this.maxAge = properties.maxAge();
+		this.maxPerUser = properties.maxPerUser();
+		this.limits = new NewSessionLimits(properties.newSessions(), clock);
 		this.clock = clock;
 	}
 
@@ -55,14 +63,20 @@ public final class Sessions {
 	 * @param user who logged in
 	 * @param client the client's address, or {@code null}
 	 * @param credentials the login, only if a passthrough mount needs it; otherwise {@code null}
-	 * @return the new session and its secret
+	 * @return the new session and its secret; fails with {@link SessionLimitException} when the user or the
+	 * address started too many sessions lately, or the store is full
 	 */
 	public Mono<NewSession> create(User user, @Nullable String client, @Nullable Credentials credentials) {
 		return Mono.defer(() -> {
+			var refused = this.limits.tryStart(user.name(), client);
+			if (refused.isPresent()) {
+				return Mono.error(refused.get());
+			}
 			String secret = Secrets.random(SECRET_BYTES);
 			Instant now = this.clock.instant();
 			Session session = new Session(Secrets.digest(secret), user.name(), now, now, client, credentials);
-			return this.store.save(session, timeToLive(session, now)).thenReturn(new NewSession(secret, session));
+			return this.store.create(session, timeToLive(session, now), this.maxPerUser)
+				.thenReturn(new NewSession(secret, session));
 		});
 	}
 
@@ -85,7 +99,7 @@ public final class Sessions {
 				return Mono.just(session);
 			}
 			Session touched = session.seenAt(now);
-			return this.store.save(touched, timeToLive(touched, now)).thenReturn(touched);
+			return this.store.update(touched, timeToLive(touched, now)).thenReturn(touched);
 		});
 	}
 

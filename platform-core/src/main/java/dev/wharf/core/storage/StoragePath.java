@@ -24,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  * bidirectional overrides and line separators are rejected; a segment holds at most
  * {@value #MAX_SEGMENT_BYTES} UTF-8 bytes, a path at most {@value #MAX_PATH_BYTES} and
  * {@value #MAX_DEPTH} segments. Names that start with {@code .wharf} followed by nothing or {@code -} are
- * reserved for Wharf's own state beside the data and are refused in user input (see {@link #reserved}).
+ * reserved for Wharf's own state beside the data and are refused in user input (see {@link #reserved}),
+ * in any case and with any trailing dots and spaces (see {@link #isReservedName}).
  *
  * <p>Instances are immutable and thread-safe; {@code null} is never accepted or returned except where a
  * method says so.
@@ -166,18 +167,27 @@ public final class StoragePath implements Comparable<StoragePath> {
 			throw new InvalidStoragePathException(path, "a name is longer than " + MAX_SEGMENT_BYTES + " bytes");
 		}
 		if (!allowReserved && isReservedName(segment)) {
-			throw new InvalidStoragePathException(path, "names starting with '" + RESERVED_PREFIX + "' are reserved");
+			throw new InvalidStoragePathException(path,
+					"names starting with '" + RESERVED_PREFIX + "' (in any case) are reserved");
 		}
 	}
 
 	/**
-	 * Tells whether a name is reserved for Wharf's own files.
+	 * Tells whether a name is reserved for Wharf's own files. The name is compared the way the file systems
+	 * a mount may sit on compare it, on every platform alike: ignoring case (macOS and Windows file systems
+	 * do by default, so {@code .WHARF-BUILDCACHE} would open the build cache's folder) and ignoring trailing
+	 * dots and spaces (Windows drops them, so {@code .wharf.} would open {@code .wharf}).
 	 * @param name a single name
-	 * @return whether it is {@code .wharf} or starts with {@code .wharf-}
+	 * @return whether it is {@code .wharf} or starts with {@code .wharf-}, so compared
 	 */
 	public static boolean isReservedName(String name) {
-		return name.startsWith(RESERVED_PREFIX)
-				&& (name.length() == RESERVED_PREFIX.length() || name.charAt(RESERVED_PREFIX.length()) == '-');
+		int end = name.length();
+		while (end > 0 && (name.charAt(end - 1) == '.' || name.charAt(end - 1) == ' ')) {
+			end--;
+		}
+		int length = RESERVED_PREFIX.length();
+		return end >= length && name.regionMatches(true, 0, RESERVED_PREFIX, 0, length)
+				&& (end == length || name.charAt(length) == '-');
 	}
 
 	/**

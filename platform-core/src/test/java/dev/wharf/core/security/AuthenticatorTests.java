@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.wharf.core.security.Authenticator.LoginResult;
+import dev.wharf.core.testsupport.MutableClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -44,7 +45,9 @@ class AuthenticatorTests {
 
 	};
 
-	final Authenticator authenticator = new Authenticator(this.directory, new LoginThrottle(), new AuditLog(),
+	final MutableClock clock = new MutableClock();
+
+	final Authenticator authenticator = new Authenticator(this.directory, new LoginThrottle(this.clock), new AuditLog(),
 			Schedulers.newBoundedElastic(2, 10, "test-hashing"));
 
 	@AfterEach
@@ -70,6 +73,35 @@ class AuthenticatorTests {
 		assertThat(login("alice", "right")).isInstanceOf(LoginResult.Throttled.class);
 		assertThat(this.checks).hasValue(checked);
 		assertThat(output).contains("outcome=failure").contains("outcome=throttled");
+	}
+
+	@Test
+	void aLockedBucketRefusesARememberedPasswordUntilItUnlocks(CapturedOutput output) {
+		assertThat(login("alice", "right")).isEqualTo(new LoginResult.Success(this.alice));
+		for (int i = 0; i < LoginThrottle.FREE_PER_ACCOUNT_AND_ADDRESS + 1; i++) {
+			assertThat(login("alice", "wrong")).isEqualTo(new LoginResult.Failure());
+		}
+		int checked = this.checks.get();
+		assertThat(login("alice", "right")).isEqualTo(new LoginResult.Throttled(LoginThrottle.FIRST_LOCK));
+		assertThat(this.checks).as("nothing checked while locked").hasValue(checked);
+		this.clock.advance(LoginThrottle.FIRST_LOCK);
+		assertThat(login("alice", "right")).isEqualTo(new LoginResult.Success(this.alice));
+		assertThat(output).contains("outcome=throttled client=10.0.0.1");
+	}
+
+	@Test
+	void guessesFromManyAddressesLockTheAccountForItsOwnClientsToo() {
+		assertThat(this.authenticator.login("test", "alice", "right", "10.0.0.1").block())
+			.isEqualTo(new LoginResult.Success(this.alice));
+		for (int i = 0; i <= LoginThrottle.FREE_PER_ACCOUNT; i++) {
+			assertThat(this.authenticator.login("test", "alice", "wrong", "10.1.0." + i).block())
+				.isEqualTo(new LoginResult.Failure());
+		}
+		LoginResult owner = this.authenticator.login("test", "alice", "right", "10.0.0.1").block();
+		assertThat(owner).isInstanceOf(LoginResult.Throttled.class);
+		this.clock.advance(((LoginResult.Throttled) owner).retryAfter());
+		assertThat(this.authenticator.login("test", "alice", "right", "10.0.0.1").block())
+			.isEqualTo(new LoginResult.Success(this.alice));
 	}
 
 	@Test

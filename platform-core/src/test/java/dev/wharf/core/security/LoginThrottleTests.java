@@ -1,10 +1,8 @@
 package dev.wharf.core.security;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 
+import dev.wharf.core.testsupport.MutableClock;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -78,31 +76,6 @@ class LoginThrottleTests {
 		}
 		this.throttle.succeeded("user1", "10.0.0.9");
 		assertThat(this.throttle.retryAfter("user1", "10.0.0.9")).isPresent();
-	}
-
-	static final class MutableClock extends Clock {
-
-		private Instant now = Instant.parse("2026-11-22T00:00:00Z");
-
-		void advance(Duration duration) {
-			this.now = this.now.plus(duration);
-		}
-
-		@Override
-		public ZoneOffset getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(java.time.ZoneId zone) {
-			return this;
-		}
-
-		@Override
-		public Instant instant() {
-			return this.now;
-		}
-
 	}
 
 }

@@ -9,6 +9,7 @@ import java.util.Set;
 import dev.wharf.core.security.Role;
 import dev.wharf.core.security.User;
 import dev.wharf.core.session.ApiTokens.IssuedToken;
+import dev.wharf.core.testsupport.MutableClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

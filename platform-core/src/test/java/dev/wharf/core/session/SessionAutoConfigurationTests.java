@@ -58,4 +58,17 @@ class SessionAutoConfigurationTests {
 		});
 	}
 
+	@Test
+	void badSessionCapsStopStartUpNamingTheProperty() {
+		for (String[] bad : new String[][] { { "wharf.sessions.max-per-user=0", "wharf.sessions.max-per-user" },
+				{ "wharf.sessions.new-sessions.per-user=-1", "wharf.sessions.new-sessions.per-user" },
+				{ "wharf.sessions.new-sessions.period=0s", "wharf.sessions.new-sessions.period" } }) {
+			runner().withPropertyValues(bad[0]).run(context -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause().isInstanceOf(InvalidConfigurationException.class)
+					.hasMessageContaining(bad[1]);
+			});
+		}
+	}
+
 }

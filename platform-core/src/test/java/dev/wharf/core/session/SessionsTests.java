@@ -1,19 +1,27 @@
 package dev.wharf.core.session;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import dev.wharf.core.security.Credentials;
 import dev.wharf.core.security.Role;
 import dev.wharf.core.security.User;
+import dev.wharf.core.session.SessionLimitException.Limit;
+import dev.wharf.core.session.SessionProperties.NewSessions;
 import dev.wharf.core.session.Sessions.NewSession;
+import dev.wharf.core.testsupport.MutableClock;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Tests for {@link Sessions} over an {@link InMemorySessionStore}, on a clock moved by hand.
+ * Tests for {@link Sessions} over an {@link InMemorySessionStore}, on a clock moved by hand: lifetimes,
+ * revocation, the caps per user and in all (which never end another user's session) and the limits on how
+ * fast sessions start.
  */
 class SessionsTests {
 
@@ -21,12 +29,15 @@ class SessionsTests {
 
 	private final MutableClock clock = new MutableClock();
 
+	private static final NewSessions NO_RATE = new NewSessions(0, 0, Duration.ofMinutes(1));
+
 	private final InMemorySessionStore store = new InMemorySessionStore(1000, this.clock::nanos);
 
-	private final Sessions sessions = new Sessions(this.store,
-			new SessionProperties(Duration.ofHours(1), Duration.ofHours(8), 1000), this.clock);
+	private final Sessions sessions = new Sessions(this.store, properties(1000, 100, NO_RATE), this.clock);
 
 	private final User alice = new User("alice", Set.of(Role.USER), Map.of());
+
+	private final User bob = new User("bob", Set.of(Role.USER), Map.of());
 
 	@Test
 	void aSessionIsFoundByItsSecretWhichIsNeverStored() {
@@ -56,7 +67,7 @@ class SessionsTests {
 	void revokingEndsOneOrAllSessionsOfAUser() {
 		NewSession one = this.sessions.create(this.alice, null, null).block(TIMEOUT);
 		NewSession two = this.sessions.create(this.alice, null, null).block(TIMEOUT);
-		NewSession bob = this.sessions.create(new User("bob", Set.of(Role.USER), Map.of()), null, null).block(TIMEOUT);
+		NewSession bob = this.sessions.create(this.bob, null, null).block(TIMEOUT);
 		assertThat(this.sessions.revoke(one.secret()).block(TIMEOUT)).isNotNull();
 		assertThat(this.sessions.find(one.secret()).block(TIMEOUT)).isNull();
 		assertThat(this.sessions.find(two.secret()).block(TIMEOUT)).isNotNull();
@@ -76,11 +87,112 @@ class SessionsTests {
 	@Test
 	void theStoreIsBounded() {
 		InMemorySessionStore small = new InMemorySessionStore(10, this.clock::nanos);
-		Sessions bounded = new Sessions(small, new SessionProperties(Duration.ofHours(1), Duration.ofHours(8), 10), this.clock);
+		Sessions bounded = new Sessions(small, properties(10, 10, NO_RATE), this.clock);
 		for (int i = 0; i < 100; i++) {
 			bounded.create(this.alice, null, null).block(TIMEOUT);
 		}
-		assertThat(small.size()).isLessThanOrEqualTo(10);
+		assertThat(small.size()).isEqualTo(10);
+	}
+
+	@Test
+	void aUsersOldestSessionsEndPastTheCapAndNobodyElses() {
+		Sessions capped = new Sessions(this.store, properties(1000, 3, NO_RATE), this.clock);
+		NewSession bob = capped.create(this.bob, null, null).block(TIMEOUT);
+		List<NewSession> alices = new ArrayList<>();
+		for (int i = 0; i < 5; i++) {
+			alices.add(capped.create(this.alice, null, null).block(TIMEOUT));
+			this.clock.advance(Duration.ofSeconds(1));
+		}
+		assertThat(capped.find(alices.get(0).secret()).block(TIMEOUT)).isNull();
+		assertThat(capped.find(alices.get(1).secret()).block(TIMEOUT)).isNull();
+		for (NewSession kept : alices.subList(2, 5)) {
+			assertThat(capped.find(kept.secret()).block(TIMEOUT)).isNotNull();
+		}
+		assertThat(capped.list("alice").collectList().block(TIMEOUT)).hasSize(3);
+		assertThat(capped.find(bob.secret()).block(TIMEOUT)).isNotNull();
+	}
+
+	@Test
+	void aFullStoreTakesTheCreatingUsersOldestOrRefusesButNeverEndsAnotherUsers() {
+		InMemorySessionStore small = new InMemorySessionStore(4, this.clock::nanos);
+		Sessions full = new Sessions(small, properties(4, 4, NO_RATE), this.clock);
+		NewSession bob = full.create(this.bob, null, null).block(TIMEOUT);
+		List<NewSession> alices = new ArrayList<>();
+		for (int i = 0; i < 6; i++) {
+			alices.add(full.create(this.alice, null, null).block(TIMEOUT));
+			this.clock.advance(Duration.ofSeconds(1));
+		}
+		assertThat(small.size()).isEqualTo(4);
+		assertThat(full.find(bob.secret()).block(TIMEOUT)).as("another user's session").isNotNull();
+		assertThat(full.list("alice").collectList().block(TIMEOUT)).extracting(Session::key)
+			.containsExactlyInAnyOrderElementsOf(alices.subList(3, 6).stream().map(a -> a.session().key()).toList());
+		User carol = new User("carol", Set.of(Role.USER), Map.of());
+		assertThatThrownBy(() -> full.create(carol, null, null).block(TIMEOUT))
+			.isInstanceOfSatisfying(SessionLimitException.class, refused -> {
+				assertThat(refused.limit()).isEqualTo(Limit.STORE_FULL);
+				assertThat(refused.retryAfter()).isPositive();
+			});
+		assertThat(full.find(bob.secret()).block(TIMEOUT)).isNotNull();
+		// Once a session ends, there is room again.
+		assertThat(full.revoke(bob.secret()).block(TIMEOUT)).isNotNull();
+		assertThat(full.create(carol, null, null).block(TIMEOUT)).isNotNull();
+	}
+
+	@Test
+	void sessionStartsAreLimitedPerUserThenComeBackOverThePeriod() {
+		Sessions limited = new Sessions(this.store, properties(1000, 100, new NewSessions(3, 0, Duration.ofMinutes(1))),
+				this.clock);
+		for (int i = 0; i < 3; i++) {
+			assertThat(limited.create(this.alice, "10.0.0.1", null).block(TIMEOUT)).isNotNull();
+		}
+		assertThatThrownBy(() -> limited.create(this.alice, "10.0.0.2", null).block(TIMEOUT))
+			.isInstanceOfSatisfying(SessionLimitException.class, refused -> {
+				assertThat(refused.limit()).isEqualTo(Limit.USER_RATE);
+				assertThat(refused.retryAfter()).isEqualTo(Duration.ofSeconds(20));
+			});
+		assertThat(limited.create(this.bob, "10.0.0.1", null).block(TIMEOUT)).as("another user").isNotNull();
+		this.clock.advance(Duration.ofSeconds(20));
+		assertThat(limited.create(this.alice, "10.0.0.1", null).block(TIMEOUT)).isNotNull();
+		assertThatThrownBy(() -> limited.create(this.alice, "10.0.0.1", null).block(TIMEOUT))
+			.isInstanceOf(SessionLimitException.class);
+	}
+
+	@Test
+	void sessionStartsAreLimitedPerAddressWithoutUsingUpTheUsers() {
+		Sessions limited = new Sessions(this.store, properties(1000, 100, new NewSessions(2, 3, Duration.ofMinutes(1))),
+				this.clock);
+		for (int i = 0; i < 3; i++) {
+			User user = new User("user" + i, Set.of(Role.USER), Map.of());
+			assertThat(limited.create(user, "10.0.0.9", null).block(TIMEOUT)).isNotNull();
+		}
+		assertThatThrownBy(() -> limited.create(this.alice, "10.0.0.9", null).block(TIMEOUT))
+			.isInstanceOfSatisfying(SessionLimitException.class,
+					refused -> assertThat(refused.limit()).isEqualTo(Limit.ADDRESS_RATE));
+		assertThat(limited.create(this.alice, "10.0.0.10", null).block(TIMEOUT)).as("another address").isNotNull();
+		assertThat(limited.create(this.alice, "10.0.0.10", null).block(TIMEOUT))
+			.as("the refusal did not use one of alice's starts").isNotNull();
+	}
+
+	@Test
+	void anEndedSessionIsNeverBroughtBackByAnUpdate() {
+		NewSession created = this.sessions.create(this.alice, null, null).block(TIMEOUT);
+		this.store.delete(created.session().key()).block(TIMEOUT);
+		this.store.update(created.session(), Duration.ofHours(1)).block(TIMEOUT);
+		assertThat(this.store.find(created.session().key()).block(TIMEOUT)).isNull();
+		assertThat(this.store.findAll("alice").collectList().block(TIMEOUT)).isEmpty();
+	}
+
+	@Test
+	void theIndexByUserForgetsExpiredSessions() {
+		this.sessions.create(this.alice, null, null).block(TIMEOUT);
+		this.clock.advance(Duration.ofHours(2));
+		assertThat(this.store.size()).isZero();
+		assertThat(this.store.findAll("alice").collectList().block(TIMEOUT)).isEmpty();
+		assertThat(this.store.deleteAll("alice").block(TIMEOUT)).isZero();
+	}
+
+	private static SessionProperties properties(long maximumSessions, int maxPerUser, NewSessions newSessions) {
+		return new SessionProperties(Duration.ofHours(1), Duration.ofHours(8), maximumSessions, maxPerUser, newSessions);
 	}
 
 }

@@ -73,6 +73,31 @@ class StoragePathTests {
 		assertThatThrownBy(() -> StoragePath.reserved("/.wharf/../x")).isInstanceOf(InvalidStoragePathException.class);
 	}
 
+	@ParameterizedTest
+	@ValueSource(strings = { ".WHARF", ".Wharf", ".Wharf-buildcache", ".WHARF-BUILDCACHE", ".wharf.", ".wharf ",
+			".wharf. .", ".wharf-uploads. ", ".WHARF-TMP-1 ", ".wHaRf-index...", ".wharf-" })
+	void reservedNamesAreRefusedInAnyCaseAndWithTrailingDotsOrSpaces(String name) {
+		assertThat(StoragePath.isReservedName(name)).isTrue();
+		assertThat(StoragePath.isValidName(name)).isFalse();
+		assertThatThrownBy(() -> StoragePath.parse("/" + name)).isInstanceOf(InvalidStoragePathException.class)
+			.hasMessageContaining("reserved");
+		assertThatThrownBy(() -> StoragePath.parse("/data/" + name + "/entry"))
+			.isInstanceOf(InvalidStoragePathException.class);
+		assertThatThrownBy(() -> StoragePath.parseUriPath("/" + name.replace(" ", "%20")))
+			.isInstanceOf(InvalidStoragePathException.class);
+		assertThatThrownBy(() -> StoragePath.parseUtf8(("/" + name).getBytes(StandardCharsets.UTF_8)))
+			.isInstanceOf(InvalidStoragePathException.class);
+		assertThat(StoragePath.reserved("/" + name).isReserved()).isTrue();
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { ".wharfish", ".WHARFISH", ".wharf.txt", ".Wharf_x", "wharf", ".whar", ". wharf", "x.wharf",
+			".wharf.x.", "..wharf" })
+	void namesThatOnlyLookLikeReservedOnesAreAccepted(String name) {
+		assertThat(StoragePath.isReservedName(name)).isFalse();
+		assertThat(StoragePath.parse("/" + name).name()).isEqualTo(name);
+	}
+
 	@Test
 	void navigatesByWholeNames() {
 		StoragePath path = StoragePath.parse("/root2/x");

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
@@ -61,7 +60,7 @@ class RequestHeadTimeoutTests {
 		start(Duration.ZERO);
 		try (Socket socket = connect()) {
 			socket.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII));
-			String answer = readAll(socket.getInputStream());
+			String answer = UntilClosed.read(socket.getInputStream());
 			assertThat(answer).startsWith("HTTP/1.1 408 Request Timeout\r\n").contains("Connection: close");
 		}
 	}
@@ -99,7 +98,7 @@ class RequestHeadTimeoutTests {
 			assertThat(readResponse(in)).startsWith("HTTP/1.1 200 ");
 			// The timer set itself again for the second head; a third that stalls still gets 408.
 			out.write("GET / HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
-			assertThat(readAll(in)).startsWith("HTTP/1.1 408 Request Timeout\r\n");
+			assertThat(UntilClosed.read(in)).startsWith("HTTP/1.1 408 Request Timeout\r\n");
 		}
 	}
 
@@ -114,7 +113,7 @@ class RequestHeadTimeoutTests {
 			// timeout sees it), a pipelined head that stops half-way while the first response is being made.
 			assertThat(this.handled.tryAcquire(30, TimeUnit.SECONDS)).isTrue();
 			out.write("GET / HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
-			String answer = readAll(socket.getInputStream());
+			String answer = UntilClosed.read(socket.getInputStream());
 			assertThat(answer).startsWith("HTTP/1.1 200 ").contains("\r\n\r\nokHTTP/1.1 408 Request Timeout\r\n");
 		}
 	}
@@ -125,20 +124,6 @@ class RequestHeadTimeoutTests {
 		return socket;
 	}
 
-	/** Reads until the server closes (at most 30 s). */
-	private static String readAll(InputStream in) throws IOException {
-		java.io.ByteArrayOutputStream read = new java.io.ByteArrayOutputStream();
-		try {
-			for (int b = in.read(); b >= 0; b = in.read()) {
-				read.write(b);
-			}
-			return read.toString(StandardCharsets.ISO_8859_1);
-		}
-		catch (SocketTimeoutException ex) {
-			throw new AssertionError("The server did not close the connection; it sent: "
-					+ read.toString(StandardCharsets.ISO_8859_1), ex);
-		}
-	}
 
 	/** Reads one small response with a Content-Length. */
 	private static String readResponse(InputStream in) throws IOException {

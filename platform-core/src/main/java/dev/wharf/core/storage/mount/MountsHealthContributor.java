@@ -3,7 +3,9 @@ package dev.wharf.core.storage.mount;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 
+import dev.wharf.core.storage.StorageException;
 import org.springframework.boot.health.contributor.CompositeReactiveHealthContributor;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.ReactiveHealthIndicator;
@@ -11,7 +13,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * Health of every mount, one entry each, under {@code /actuator/health/mounts}. A backend that does not
- * answer within the timeout is reported down; the error's message is shown, never credentials.
+ * answer within the timeout is reported down. The error detail is a storage error's own message (which names
+ * mount paths only) or just the kind of error: other messages may name host paths or credentials.
  */
 public final class MountsHealthContributor {
 
@@ -33,10 +36,25 @@ public final class MountsHealthContributor {
 				.then(Mono.fromCallable(() -> Health.up().withDetail("type", mount.type()).build()))
 				.onErrorResume(error -> Mono.just(Health.down()
 					.withDetail("type", mount.type())
-					.withDetail("error", String.valueOf(error.getMessage()))
+					.withDetail("error", errorDetail(error))
 					.build())));
 		}
 		return CompositeReactiveHealthContributor.fromMap(indicators);
+	}
+
+	/**
+	 * What a health detail may say about a backend's failure.
+	 * @param error the failure
+	 * @return a {@link StorageException}'s message, which names mount paths only; otherwise the kind of error
+	 */
+	public static String errorDetail(Throwable error) {
+		if (error instanceof StorageException storage) {
+			return storage.getMessage();
+		}
+		if (error instanceof TimeoutException) {
+			return "no answer in time";
+		}
+		return error.getClass().getSimpleName();
 	}
 
 }

@@ -1,4 +1,4 @@
-package dev.wharf.core.session;
+package dev.wharf.core.testsupport;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -6,16 +6,21 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock tests move by hand. */
-final class MutableClock extends Clock {
+/** A clock tests move by hand, so a lock or a limit can run out without waiting. Thread-safe. */
+public final class MutableClock extends Clock {
 
 	private volatile Instant now = Instant.parse("2026-01-01T00:00:00Z");
 
-	void advance(Duration duration) {
+	/**
+	 * Moves the clock forward.
+	 * @param duration how far
+	 */
+	public void advance(Duration duration) {
 		this.now = this.now.plus(duration);
 	}
 
-	long nanos() {
+	/** The time as nanoseconds since the epoch, for a Caffeine ticker. */
+	public long nanos() {
 		return this.now.getEpochSecond() * 1_000_000_000L + this.now.getNano();
 	}
 
