@@ -62,6 +62,7 @@ trap 'cleanup; [ -n "$sshd" ] && kill "$sshd" 2>/dev/null' EXIT INT TERM
 start() { # $1 = thumbnail cache size
 	cat > "$work/application.yaml" <<YAML
 server: { port: $port, address: 127.0.0.1 }
+management: { server: { port: 0 } }
 logging: { level: { wharf.audit: warn } }
 wharf:
   state-dir: $work/state

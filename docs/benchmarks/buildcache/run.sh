@@ -39,7 +39,7 @@ pids+=("$nginx_pid")
 
 mapfile -t options < <(grep -v '^#' "platform-app/src/main/jvm/$profile.options" | sed '/^$/d')
 env $(grep -v '^#' "platform-app/src/main/jvm/$profile.env" | xargs) java "${options[@]}" \
-	-jar platform-app/target/wharf.jar --server.port=18080 --wharf.state-dir="$work/state" \
+	-jar platform-app/target/wharf.jar --server.port=18080 --management.server.port=0 --wharf.state-dir="$work/state" \
 	--wharf.storage.mounts.data.type=memory --wharf.storage.mounts.data.max-size=8MB \
 	--wharf.buildcache.anonymous=read-write --logging.level.root=warn > "$work/wharf.log" 2>&1 &
 wharf_pid=$!
