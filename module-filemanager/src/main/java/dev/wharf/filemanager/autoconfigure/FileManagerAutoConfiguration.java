@@ -70,8 +70,8 @@ public final class FileManagerAutoConfiguration {
 	ThumbnailService fileManagerThumbnails(FileManagerProperties properties) {
 		FileManagerProperties.Thumbnails thumbnails = properties.thumbnails();
 		// CPU-bound work: one thread per core and a short queue; past it requests get 503, not a long wait.
-		return new ThumbnailService(thumbnails.size(), thumbnails.maxPixels(), thumbnails.maxFileSize().toBytes(),
-				thumbnails.effectiveCacheBytes(),
+		return new ThumbnailService(thumbnails.size(), thumbnails.maxPixels(), thumbnails.effectiveMaxDecodedBytes(),
+				thumbnails.maxFileSize().toBytes(), thumbnails.effectiveCacheBytes(),
 				BlockingScheduler.create("wharf-thumbnail", thumbnails.effectiveThreads(), 64));
 	}
 
