@@ -30,14 +30,7 @@ final class Images {
 		graphics.setPaint(new GradientPaint(0, 0, Color.RED, width, height, alpha ? new Color(0, 0, 255, 0) : Color.BLUE));
 		graphics.fillRect(0, 0, width, height);
 		graphics.dispose();
-		ByteArrayOutputStream out = new ByteArrayOutputStream();
-		try {
-			ImageIO.write(image, format, out);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		return out.toByteArray();
+		return encode(image, format);
 	}
 
 	/**
@@ -71,6 +64,10 @@ final class Images {
 		finally {
 			graphics.dispose();
 		}
+		return encode(image, format);
+	}
+
+	private static byte[] encode(BufferedImage image, String format) {
 		ByteArrayOutputStream out = new ByteArrayOutputStream();
 		try {
 			ImageIO.write(image, format, out);
