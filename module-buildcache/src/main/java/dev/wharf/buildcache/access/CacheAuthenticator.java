@@ -1,12 +1,7 @@
 package dev.wharf.buildcache.access;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.Optional;
 
 import javax.naming.InvalidNameException;
@@ -16,14 +11,16 @@ import javax.security.auth.x500.X500Principal;
 
 import dev.wharf.core.security.Authenticator;
 import dev.wharf.core.security.Authenticator.LoginResult;
+import dev.wharf.core.security.BasicAuthorization;
+import dev.wharf.core.security.Credentials;
 import dev.wharf.core.security.User;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
- * Finds out who sent a cache request: HTTP Basic credentials checked by core's {@link Authenticator}
- * (shared throttle, audit, cached successes), else a verified TLS client certificate whose subject names a
- * configured user (when enabled), else nobody (anonymous). Thread-safe; never blocks: password checks run
+ * Finds out who sent a cache request: HTTP Basic credentials (read by {@link BasicAuthorization}) checked by
+ * core's {@link Authenticator} (shared throttle, audit, cached successes), else a verified TLS client
+ * certificate whose subject names a configured user (when enabled), else nobody (anonymous). Thread-safe; never blocks: password checks run
  * on the authenticator's own workers.
  */
 public final class CacheAuthenticator {
@@ -69,43 +66,20 @@ public final class CacheAuthenticator {
 	}
 
 	private Mono<Outcome> basic(String authorization, @Nullable String address) {
-		if (authorization.length() < 6 || !authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
-			return Mono.just(new Outcome.Refused());
-		}
-		Optional<String[]> credentials = decode(authorization.substring(6).trim());
+		Optional<Credentials> credentials = BasicAuthorization.parse(authorization);
 		if (credentials.isEmpty()) {
 			return Mono.just(new Outcome.Refused());
 		}
-		String name = credentials.get()[0];
-		String password = credentials.get()[1];
-		return this.authenticator.login(PROTOCOL, name, password, address).map(result -> {
-			if (result instanceof LoginResult.Success success) {
-				return new Outcome.Authenticated(new CacheCaller(success.user(), address));
-			}
-			if (result instanceof LoginResult.Throttled throttled) {
-				return new Outcome.Throttled(throttled.retryAfter());
-			}
-			return new Outcome.Refused();
-		});
-	}
-
-	private static Optional<String[]> decode(String token) {
-		try {
-			byte[] bytes = Base64.getDecoder().decode(token);
-			String text = StandardCharsets.UTF_8.newDecoder()
-				.onMalformedInput(CodingErrorAction.REPORT)
-				.onUnmappableCharacter(CodingErrorAction.REPORT)
-				.decode(ByteBuffer.wrap(bytes))
-				.toString();
-			int colon = text.indexOf(':');
-			if (colon <= 0) {
-				return Optional.empty();
-			}
-			return Optional.of(new String[] { text.substring(0, colon), text.substring(colon + 1) });
-		}
-		catch (IllegalArgumentException | CharacterCodingException ex) {
-			return Optional.empty();
-		}
+		return this.authenticator.login(PROTOCOL, credentials.get().username(), credentials.get().password(), address)
+			.map(result -> {
+				if (result instanceof LoginResult.Success success) {
+					return new Outcome.Authenticated(new CacheCaller(success.user(), address));
+				}
+				if (result instanceof LoginResult.Throttled throttled) {
+					return new Outcome.Throttled(throttled.retryAfter());
+				}
+				return new Outcome.Refused();
+			});
 	}
 
 	private @Nullable User certificateUser(@Nullable X509Certificate certificate) {

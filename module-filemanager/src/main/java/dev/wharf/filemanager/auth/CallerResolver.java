@@ -39,6 +39,9 @@ public final class CallerResolver {
 	/** The anti-CSRF header browsers calls must carry. */
 	public static final String REQUESTED_WITH = "X-Requested-With";
 
+	/** When {@value #REQUESTED_WITH} is needed, for the message of a request without it. */
+	public static final String COOKIE_RULE = "required with cookie sessions";
+
 	private static final String BEARER = "Bearer ";
 
 	private final Sessions sessions;
@@ -94,7 +97,7 @@ public final class CallerResolver {
 			return Mono.error(ApiException.notAuthorised());
 		}
 		if (!hasRequestedWith(headers) && !(cookieReads && isRead(request.getMethod()))) {
-			return Mono.error(ApiException.notAllowed());
+			return Mono.error(requestedWithMissing(headers, COOKIE_RULE));
 		}
 		return this.sessions.find(cookie)
 			.switchIfEmpty(Mono.error(ApiException::notAuthorised))
@@ -110,6 +113,18 @@ public final class CallerResolver {
 	public static boolean hasRequestedWith(HttpHeaders headers) {
 		String value = headers.getFirst(REQUESTED_WITH);
 		return value != null && value.equalsIgnoreCase("XmlHttpRequest");
+	}
+
+	/**
+	 * The 403 for a request that lacks the anti-CSRF header, saying which header it needs: a client that is
+	 * no browser but keeps the cookie must be told what to add.
+	 * @param headers the request headers
+	 * @param rule when the header is needed, such as {@value #COOKIE_RULE}
+	 * @return the error
+	 */
+	public static ApiException requestedWithMissing(HttpHeaders headers, String rule) {
+		String problem = (headers.getFirst(REQUESTED_WITH) == null) ? "Missing header " : "Wrong value of header ";
+		return new ApiException(HttpStatus.FORBIDDEN, problem + REQUESTED_WITH + ": XmlHttpRequest (" + rule + ", against CSRF)");
 	}
 
 	/**

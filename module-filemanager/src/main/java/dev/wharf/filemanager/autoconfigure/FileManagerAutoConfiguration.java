@@ -19,6 +19,7 @@ import dev.wharf.filemanager.files.SaveHandler;
 import dev.wharf.filemanager.http.ApiDispatcher;
 import dev.wharf.filemanager.http.ApiRoute;
 import dev.wharf.filemanager.http.ApiRoute.Method;
+import dev.wharf.filemanager.http.MalformedTargetRoute;
 import dev.wharf.filemanager.search.SearchHandler;
 import dev.wharf.filemanager.session.SessionHandlers;
 import dev.wharf.filemanager.session.TokenHandlers;
@@ -29,10 +30,13 @@ import dev.wharf.filemanager.upload.UploadHandlers;
 import dev.wharf.filemanager.zip.ZipHandler;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.reactor.netty.NettyRouteProvider;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for the file
@@ -66,8 +70,8 @@ public final class FileManagerAutoConfiguration {
 	ThumbnailService fileManagerThumbnails(FileManagerProperties properties) {
 		FileManagerProperties.Thumbnails thumbnails = properties.thumbnails();
 		// CPU-bound work: one thread per core and a short queue; past it requests get 503, not a long wait.
-		return new ThumbnailService(thumbnails.size(), thumbnails.maxPixels(), thumbnails.maxFileSize().toBytes(),
-				thumbnails.effectiveCacheBytes(),
+		return new ThumbnailService(thumbnails.size(), thumbnails.maxPixels(), thumbnails.effectiveMaxDecodedBytes(),
+				thumbnails.maxFileSize().toBytes(), thumbnails.effectiveCacheBytes(),
 				BlockingScheduler.create("wharf-thumbnail", thumbnails.effectiveThreads(), 64));
 	}
 
@@ -113,6 +117,12 @@ public final class FileManagerAutoConfiguration {
 						new SessionHandlers(authenticator, sessions, callers, tree, audit).handler()),
 				new ApiRoute("/api/tokens", Method.of(Method.GET, Method.POST, Method.DELETE),
 						new TokenHandlers(authenticator, tokens, callers, audit).handler())));
+	}
+
+	@Bean
+	@ConditionalOnClass(NettyRouteProvider.class)
+	MalformedTargetRoute fileManagerMalformedTargets(Environment environment) {
+		return new MalformedTargetRoute(environment.getProperty("spring.webflux.base-path", ""));
 	}
 
 	@Bean

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.wharf.core.config.InvalidConfigurationException;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -41,13 +42,21 @@ public record FileManagerProperties(@DefaultValue("true") boolean enabled, @Defa
 	 * @param cacheSize the memory the thumbnail cache may use, at most an eighth of the JVM's heap; 0 turns
 	 * the cache off
 	 * @param maxPixels the most pixels (width × height) an image may declare; larger images are refused
-	 * before they are decoded
+	 * before they are decoded (this bounds the time a decoding takes)
+	 * @param maxDecodedSize the most memory one image may take to decode and resize: the image reader's
+	 * buffers (libjpeg's outside the heap: every coefficient of a progressive JPEG), the decoded (subsampled)
+	 * raster and its resized copy; images that need more even at the coarsest subsampling are refused before
+	 * they are decoded. Unset: a quarter of the JVM's heap shared by the threads, at most 64 MB, so the small
+	 * JVM profiles get less (p128: about 5 MB)
 	 * @param maxFileSize the largest image file read
 	 * @param threads threads that make thumbnails; 0 for one per CPU
 	 */
 	public record Thumbnails(@DefaultValue("200") int size, @DefaultValue("32MB") DataSize cacheSize,
-			@DefaultValue("100000000") long maxPixels, @DefaultValue("50MB") DataSize maxFileSize,
-			@DefaultValue("0") int threads) {
+			@DefaultValue("100000000") long maxPixels, @Nullable DataSize maxDecodedSize,
+			@DefaultValue("50MB") DataSize maxFileSize, @DefaultValue("0") int threads) {
+
+		/** The most memory one decoding may take when none is configured. */
+		private static final long DEFAULT_MAX_DECODED_BYTES = 64L << 20;
 
 		public Thumbnails {
 			if (size < 16 || size > 2048) {
@@ -59,6 +68,9 @@ public record FileManagerProperties(@DefaultValue("true") boolean enabled, @Defa
 						"must not be negative");
 			}
 			positive("thumbnails.max-pixels", maxPixels, Long.toString(maxPixels));
+			if (maxDecodedSize != null) {
+				positive("thumbnails.max-decoded-size", maxDecodedSize.toBytes(), maxDecodedSize.toString());
+			}
 			positive("thumbnails.max-file-size", maxFileSize.toBytes(), maxFileSize.toString());
 			if (threads < 0) {
 				throw new InvalidConfigurationException(PREFIX + "thumbnails.threads", Integer.toString(threads),
@@ -70,6 +82,19 @@ public record FileManagerProperties(@DefaultValue("true") boolean enabled, @Defa
 		public long effectiveCacheBytes() {
 			long heap = Runtime.getRuntime().maxMemory();
 			return (heap == Long.MAX_VALUE) ? this.cacheSize.toBytes() : Math.min(this.cacheSize.toBytes(), heap / 8);
+		}
+
+		/**
+		 * The memory one image may take to decode: as configured, or else a quarter of the heap shared by the
+		 * threads (every thread decoding at once still leaves the heap to the rest of Wharf), at most 64 MB.
+		 */
+		public long effectiveMaxDecodedBytes() {
+			if (this.maxDecodedSize != null) {
+				return this.maxDecodedSize.toBytes();
+			}
+			long heap = Runtime.getRuntime().maxMemory();
+			long share = (heap == Long.MAX_VALUE) ? Long.MAX_VALUE : heap / 4 / effectiveThreads();
+			return Math.min(DEFAULT_MAX_DECODED_BYTES, share);
 		}
 
 		/** The threads to start. */

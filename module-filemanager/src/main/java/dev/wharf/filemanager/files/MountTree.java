@@ -21,7 +21,8 @@ import org.springframework.http.HttpStatus;
 /**
  * The file manager's tree: every exposed mount the user may read is a folder at the top level
  * ({@code /data/…}, {@code /scratch/…}). Paths are parsed here, once, and each mount is reached only
- * through {@link AuthorizedStorage#of}, so rights are checked in one place on every operation. A mount the
+ * through {@link AuthorizedStorage#of}, so rights are checked in one place on every operation, and through
+ * {@link MountFolderErrors}, so errors name paths with the mount's folder, as the user gave them. A mount the
  * user has no right on does not exist for them (404, not 403, so names do not leak). Thread-safe.
  */
 public final class MountTree {
@@ -119,7 +120,8 @@ public final class MountTree {
 		if (credentials != null && mount.storage().needsUserCredentials()) {
 			storage = new CredentialedStorage(storage, credentials);
 		}
-		return new Location(virtual, mount, storage, virtual.relativeTo(this.mountPaths.get(name)), access);
+		StoragePath folder = this.mountPaths.get(name);
+		return new Location(virtual, mount, new MountFolderErrors(storage, folder), virtual.relativeTo(folder), access);
 	}
 
 	/**

@@ -16,7 +16,8 @@ import reactor.netty.channel.AbortedException;
 /**
  * The one place where errors become HTTP statuses and messages: {@link StorageErrorKind}s, the API's own
  * {@link ApiException}s, an overloaded worker pool, and anything unexpected (500, logged, never shown).
- * Storage messages name mount-relative paths only, so they are safe to show.
+ * Storage messages name paths of the mount only, never a host path, so they are safe to show; the file
+ * manager's view of each mount puts the mount's folder in front of them, so they name the path the client gave.
  */
 public final class ApiErrors {
 

@@ -59,11 +59,6 @@ public final class ApiException extends RuntimeException {
 		return new ApiException(HttpStatus.UNAUTHORIZED, "Not authorised");
 	}
 
-	/** 403: refused, as Filestash words it for a cookie without the {@code X-Requested-With} header. */
-	public static ApiException notAllowed() {
-		return new ApiException(HttpStatus.FORBIDDEN, "Not Allowed");
-	}
-
 	/** 404 with Filestash's message. */
 	public static ApiException notFound() {
 		return new ApiException(HttpStatus.NOT_FOUND, "Not Found");

@@ -107,13 +107,13 @@ public final class SessionHandlers {
 		ServerHttpRequest request = exchange.getRequest();
 		String previous = CallerResolver.sessionCookie(request);
 		if (previous != null && !CallerResolver.hasRequestedWith(request.getHeaders())) {
-			return Mono.error(ApiException.notAllowed());
+			return Mono.error(CallerResolver.requestedWithMissing(request.getHeaders(), CallerResolver.COOKIE_RULE));
 		}
 		if (request.getHeaders().getOrigin() != null && !CallerResolver.hasRequestedWith(request.getHeaders())) {
 			// Login CSRF: a form on another site would log the victim's browser into the attacker's account.
 			// Browsers send Origin with every POST, and a page on another site cannot add the header; scripts
 			// send no Origin. (Comparing the Origin with the server's own address would break behind proxies.)
-			return Mono.error(ApiException.notAllowed());
+			return Mono.error(CallerResolver.requestedWithMissing(request.getHeaders(), "required for logins from a browser"));
 		}
 		if (request.getHeaders().getContentLength() > MAX_BODY) {
 			// Refused before the body is read: nobody waits for a body that will not be used.
@@ -186,7 +186,7 @@ public final class SessionHandlers {
 			return Mono.error(ApiException.notAuthorised());
 		}
 		if (!CallerResolver.hasRequestedWith(request.getHeaders())) {
-			return Mono.error(ApiException.notAllowed());
+			return Mono.error(CallerResolver.requestedWithMissing(request.getHeaders(), CallerResolver.COOKIE_RULE));
 		}
 		return this.sessions.revoke(secret)
 			.doOnNext(session -> this.audit.record(exchange, session.user(), "logout", null, "success"))

@@ -1,17 +1,18 @@
 package dev.wharf.filemanager.session;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 
 import dev.wharf.core.security.Authenticator;
 import dev.wharf.core.security.Authenticator.LoginResult;
+import dev.wharf.core.security.BasicAuthorization;
+import dev.wharf.core.security.Credentials;
 import dev.wharf.core.security.Role;
 import dev.wharf.core.security.User;
 import dev.wharf.core.session.ApiToken;
 import dev.wharf.core.session.ApiTokens;
 import dev.wharf.filemanager.auth.AuditTrail;
+import dev.wharf.filemanager.auth.AuthenticatedHandler;
 import dev.wharf.filemanager.auth.Caller;
 import dev.wharf.filemanager.auth.CallerResolver;
 import dev.wharf.filemanager.http.ApiException;
@@ -37,6 +38,8 @@ import reactor.core.publisher.Mono;
  * <li>{@code GET} lists the caller's tokens (id, name, dates; never a secret).</li>
  * <li>{@code DELETE ?id=} revokes one; it stops working at once.</li>
  * </ul>
+ * Listing and revoking take HTTP Basic as minting does (so a script that mints with {@code curl -u} can
+ * clean up the same way), or a session or a token.
  * A 401 here never carries {@code WWW-Authenticate: Basic}, so a browser never offers to remember the
  * password for Wharf's origin (remembered Basic credentials would be sent with forged requests).
  */
@@ -44,8 +47,6 @@ public final class TokenHandlers {
 
 	/** Longest validity a token may be given. */
 	static final int MAX_DAYS = 3650;
-
-	private static final String BASIC = "Basic ";
 
 	private final Authenticator authenticator;
 
@@ -71,41 +72,61 @@ public final class TokenHandlers {
 
 	/** The handler of {@code /api/tokens}, for {@code GET}, {@code POST} and {@code DELETE}. */
 	public WebHandler handler() {
-		WebHandler list = this.callers.protect(this::list, false);
-		WebHandler revoke = this.callers.protect(this::revoke, false);
 		return exchange -> {
 			HttpMethod method = exchange.getRequest().getMethod();
 			if (method == HttpMethod.POST) {
 				return mint(exchange);
 			}
-			return (method == HttpMethod.DELETE) ? revoke.handle(exchange) : list.handle(exchange);
+			AuthenticatedHandler handler = (method == HttpMethod.DELETE) ? this::revoke : this::list;
+			return caller(exchange).flatMap(caller -> handler.handle(exchange, caller));
 		};
+	}
+
+	/** Who lists or revokes: with HTTP Basic the account's password, as for minting; else a session or a token. */
+	private Mono<Caller> caller(ServerWebExchange exchange) {
+		String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
+		if (authorization != null && BasicAuthorization.isBasic(authorization)) {
+			return passwordLogin(exchange, authorization).map(user -> new Caller(user, null, null));
+		}
+		return this.callers.resolve(exchange, false);
 	}
 
 	private Mono<Void> mint(ServerWebExchange exchange) {
 		String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
-		if (authorization == null || !authorization.regionMatches(true, 0, BASIC, 0, BASIC.length())) {
+		if (authorization == null || !BasicAuthorization.isBasic(authorization)) {
 			return Mono.error(new ApiException(HttpStatus.UNAUTHORIZED,
 					"Minting a token needs the account's name and password (HTTP Basic)"));
-		}
-		String decoded;
-		try {
-			decoded = new String(Base64.getDecoder().decode(authorization.substring(BASIC.length()).trim()),
-					StandardCharsets.UTF_8);
-		}
-		catch (IllegalArgumentException ex) {
-			return Mono.error(ApiException.badRequest("Malformed Basic credentials"));
-		}
-		int colon = decoded.indexOf(':');
-		if (colon <= 0) {
-			return Mono.error(ApiException.badRequest("Malformed Basic credentials"));
 		}
 		Query query = new Query(exchange.getRequest().getURI().getRawQuery());
 		String label = query.optional("name");
 		Duration validity = validity(query.optional("days"));
-		String name = decoded.substring(0, colon);
+		return passwordLogin(exchange, authorization).flatMap(user -> this.tokens
+			.issue(user, (label != null) ? label : "token", validity)
+			.flatMap(issued -> {
+				this.audit.record(exchange, user.name(), "token-create", "token:" + issued.token().id(), "success");
+				JsonWriter json = new JsonWriter(320);
+				json.beginObject().name("status").value("ok").name("result").beginObject()
+					.name("token").value(issued.secret());
+				fields(json, issued.token());
+				json.endObject().endObject();
+				return ApiResponses.json(exchange, HttpStatus.CREATED, json, "no-store");
+			}));
+	}
+
+	/**
+	 * Checks a Basic header's name and password through the shared authenticator (throttled and audited like
+	 * every login).
+	 * @param exchange the exchange, for the client's address
+	 * @param authorization the {@code Authorization} header, of the Basic scheme
+	 * @return the user; fails with 400 (malformed), 401, 403 (no file manager role) or 429
+	 */
+	private Mono<User> passwordLogin(ServerWebExchange exchange, String authorization) {
+		Credentials credentials = BasicAuthorization.parse(authorization).orElse(null);
+		if (credentials == null) {
+			return Mono.error(ApiException.badRequest("Malformed Basic credentials"));
+		}
 		return this.authenticator
-			.login(AuditTrail.PROTOCOL, name, decoded.substring(colon + 1), Clients.address(exchange))
+			.login(AuditTrail.PROTOCOL, credentials.username(), credentials.password(), Clients.address(exchange))
 			.flatMap(result -> {
 				if (!(result instanceof LoginResult.Success success)) {
 					return Mono.error(LoginErrors.of(result));
@@ -114,15 +135,7 @@ public final class TokenHandlers {
 				if (!user.hasRole(Role.USER)) {
 					return Mono.error(new ApiException(HttpStatus.FORBIDDEN, "This account cannot use the file manager"));
 				}
-				return this.tokens.issue(user, (label != null) ? label : "token", validity).flatMap(issued -> {
-					this.audit.record(exchange, user.name(), "token-create", "token:" + issued.token().id(), "success");
-					JsonWriter json = new JsonWriter(320);
-					json.beginObject().name("status").value("ok").name("result").beginObject()
-						.name("token").value(issued.secret());
-					fields(json, issued.token());
-					json.endObject().endObject();
-					return ApiResponses.json(exchange, HttpStatus.CREATED, json, "no-store");
-				});
+				return Mono.just(user);
 			});
 	}
 

@@ -3,7 +3,6 @@ package dev.wharf.filemanager.thumbnail;
 import java.awt.Color;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Iterator;
@@ -15,7 +14,6 @@ import javax.imageio.ImageReader;
 import javax.imageio.ImageWriteParam;
 import javax.imageio.ImageWriter;
 import javax.imageio.stream.ImageInputStream;
-import javax.imageio.stream.MemoryCacheImageInputStream;
 import javax.imageio.stream.MemoryCacheImageOutputStream;
 
 import net.coobird.thumbnailator.Thumbnails;
@@ -28,12 +26,18 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 
 /**
- * Makes one JPEG thumbnail from an image's bytes, defensively: the image header is read first and an image
- * whose declared size exceeds the pixel budget is refused before any pixel is decoded (image bombs); large
- * images are decoded subsampled, so memory stays small whatever their size; only the first frame is read.
- * Thumbnailator does the resizing; EXIF orientation is applied. Everything runs in memory (no ImageIO
- * cache files). Blocking and CPU-bound: call it on a worker, never on an event loop. Stateless and
- * thread-safe.
+ * Makes one JPEG thumbnail from an image's bytes, defensively. The image's header is read first; an image
+ * that declares more pixels than the pixel budget is refused before any pixel is decoded (that bounds the
+ * CPU time). Memory is bounded by a budget on the bytes the decoding takes: the reader's buffers (for PNG
+ * three rows of the full width, for JPEG a strip of rows or, if progressive, every coefficient), the decoded
+ * raster and its resized copy. The image is decoded subsampled, chosen by the side that limits the thumbnail
+ * (the long side of a panorama: a 30000 x 700 image is decoded at about 1600 x 37), so the raster holds at
+ * most twice the thumbnail's resolution, or less, down to the thumbnail's own, where the budget needs it.
+ * Only an image that exceeds the budget even then is refused, such as a PNG of 66 million x 1 pixels, whose
+ * full-width rows alone take hundreds of megabytes. Only the first frame is read, and metadata only of JPEGs
+ * (for the EXIF orientation), so compressed PNG text cannot inflate in memory. Thumbnailator does the
+ * resizing. Everything runs in memory, reading the source in place. Blocking and CPU-bound: call it on a
+ * worker, never on an event loop. Stateless and thread-safe.
  */
 public final class ImageThumbnailer {
 
@@ -42,18 +46,25 @@ public final class ImageThumbnailer {
 
 	private static final float QUALITY = 0.8f;
 
+	/** What the resizing and the JPEG conversion hold per pixel (one int). */
+	private static final int RESIZED_BYTES_PER_PIXEL = 4;
+
 	private final int size;
 
 	private final long maxPixels;
+
+	private final long maxDecodedBytes;
 
 	/**
 	 * Creates a thumbnailer.
 	 * @param size the short side of a thumbnail, in pixels
 	 * @param maxPixels the most pixels (width × height) an image may declare
+	 * @param maxDecodedBytes the most memory one image may take to decode and resize
 	 */
-	public ImageThumbnailer(int size, long maxPixels) {
+	public ImageThumbnailer(int size, long maxPixels, long maxDecodedBytes) {
 		this.size = size;
 		this.maxPixels = maxPixels;
+		this.maxDecodedBytes = maxDecodedBytes;
 	}
 
 	/**
@@ -62,32 +73,9 @@ public final class ImageThumbnailer {
 	 * @return the JPEG, or why there is none
 	 */
 	public Thumbnail make(byte[] source) {
-		try (ImageInputStream input = new MemoryCacheImageInputStream(new ByteArrayInputStream(source))) {
-			Iterator<ImageReader> readers = ImageIO.getImageReaders(input);
-			if (!readers.hasNext()) {
-				return new Thumbnail.Refused(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Not an image that can be previewed");
-			}
-			ImageReader reader = readers.next();
-			try {
-				reader.setInput(input, true, false);
-				int width = reader.getWidth(0);
-				int height = reader.getHeight(0);
-				if (width <= 0 || height <= 0) {
-					return unreadable();
-				}
-				if ((long) width * height > this.maxPixels) {
-					return new Thumbnail.Refused(HttpStatus.UNPROCESSABLE_CONTENT, "Image too large to preview: " + width
-							+ " x " + height + " pixels (at most " + this.maxPixels + ")");
-				}
-				ImageReadParam param = reader.getDefaultReadParam();
-				int subsampling = Math.max(1, Math.min(width, height) / (this.size * 2));
-				param.setSourceSubsampling(subsampling, subsampling, 0, 0);
-				BufferedImage image = reader.read(0, param);
-				return new Thumbnail.Image(jpeg(resize(image, orientation(reader))));
-			}
-			finally {
-				reader.dispose();
-			}
+		try {
+			Thumbnail thumbnail = withReader(source, (reader, jpeg) -> thumbnail(reader, source, jpeg));
+			return (thumbnail != null) ? thumbnail : notAnImage();
 		}
 		catch (IOException | RuntimeException ex) {
 			// Truncated, corrupt or exotic (CMYK JPEG) images: no thumbnail, and no stack trace in the log.
@@ -95,7 +83,117 @@ public final class ImageThumbnailer {
 		}
 	}
 
-	private static Thumbnail unreadable() {
+	/**
+	 * How an image would be decoded, from its header alone, whether or not it fits the budget.
+	 * @param source the image file's bytes
+	 * @return the plan
+	 * @throws IOException if the bytes are no image whose size can be read
+	 */
+	Plan plan(byte[] source) throws IOException {
+		Plan plan = withReader(source, (reader, jpeg) -> plan(reader, source, reader.getWidth(0), reader.getHeight(0)));
+		if (plan == null) {
+			throw new IOException("Not an image");
+		}
+		return plan;
+	}
+
+	/** Runs a task with the reader of an image's format, or answers {@code null} if no reader knows it. */
+	private static <T> @Nullable T withReader(byte[] source, ReaderTask<T> task) throws IOException {
+		try (ImageInputStream input = new ByteArrayImageInputStream(source)) {
+			Iterator<ImageReader> readers = ImageIO.getImageReaders(input);
+			if (!readers.hasNext()) {
+				return null;
+			}
+			ImageReader reader = readers.next();
+			try {
+				boolean jpeg = reader.getFormatName().equalsIgnoreCase("jpeg");
+				reader.setInput(input, true, !jpeg);
+				return task.run(reader, jpeg);
+			}
+			finally {
+				reader.dispose();
+			}
+		}
+	}
+
+	private Thumbnail thumbnail(ImageReader reader, byte[] source, boolean jpeg) throws IOException {
+		int width = reader.getWidth(0);
+		int height = reader.getHeight(0);
+		Thumbnail.Refused refused = checkSize(width, height);
+		if (refused != null) {
+			return refused;
+		}
+		Plan plan = plan(reader, source, width, height);
+		if (plan.bytes() > this.maxDecodedBytes) {
+			return new Thumbnail.Refused(HttpStatus.UNPROCESSABLE_CONTENT, "Image too large to preview: " + width + " x "
+					+ height + " pixels need " + megabytes(plan.bytes()) + " MB to decode (at most "
+					+ megabytes(this.maxDecodedBytes) + " MB)");
+		}
+		ImageReadParam param = reader.getDefaultReadParam();
+		param.setSourceSubsampling(plan.subsampling(), plan.subsampling(), 0, 0);
+		BufferedImage image = reader.read(0, param);
+		return new Thumbnail.Image(jpeg(resize(image, plan, jpeg ? orientation(reader) : null)));
+	}
+
+	private Thumbnail.@Nullable Refused checkSize(int width, int height) {
+		if (width <= 0 || height <= 0) {
+			return unreadable();
+		}
+		if ((long) width * height > this.maxPixels) {
+			return new Thumbnail.Refused(HttpStatus.UNPROCESSABLE_CONTENT, "Image too large to preview: " + width
+					+ " x " + height + " pixels (at most " + this.maxPixels + ")");
+		}
+		return null;
+	}
+
+	/**
+	 * The subsampling for an image: the finest that fits the budget, from at most twice the thumbnail's
+	 * resolution down to the thumbnail's own; past the budget even then, the coarsest, whose bytes tell by how
+	 * much.
+	 */
+	private Plan plan(ImageReader reader, byte[] source, int width, int height) throws IOException {
+		int shortSide = Math.min(width, height);
+		int longSide = Math.max(width, height);
+		// The thumbnail fits a box of size x (size * MAX_ASPECT), and is never larger than the image.
+		double scale = Math.min(1.0, Math.min((double) this.size / shortSide, (double) this.size * MAX_ASPECT / longSide));
+		int thumbnailWidth = (int) Math.max(1, Math.round(width * scale));
+		int thumbnailHeight = (int) Math.max(1, Math.round(height * scale));
+		int bytesPerPixel = DecoderMemory.bytesPerPixel(reader.getImageTypes(0).next());
+		long fixed = DecoderMemory.bytes(reader, source, width, height, bytesPerPixel)
+				+ 2L * thumbnailWidth * thumbnailHeight * RESIZED_BYTES_PER_PIXEL;
+		int coarsest = Math.max(1, (int) Math.floor(1 / scale));
+		int subsampling = Math.max(1, Math.min(coarsest, (int) Math.ceil(1 / (2 * scale))));
+		long bytes = fixed + decodedBytes(width, height, subsampling, bytesPerPixel);
+		// The reader's buffers do not shrink with the subsampling: past the budget without the raster, give up.
+		while (bytes > this.maxDecodedBytes && subsampling < coarsest && fixed <= this.maxDecodedBytes) {
+			subsampling++;
+			bytes = fixed + decodedBytes(width, height, subsampling, bytesPerPixel);
+		}
+		if (bytes > this.maxDecodedBytes && subsampling < coarsest) {
+			subsampling = coarsest;
+			bytes = fixed + decodedBytes(width, height, subsampling, bytesPerPixel);
+		}
+		return new Plan(subsampling, bytes, thumbnailWidth, thumbnailHeight);
+	}
+
+	/** The decoded raster and the resizer's copy of it, one int per pixel. */
+	private static long decodedBytes(int width, int height, int subsampling, int bytesPerPixel) {
+		return (long) ceilDiv(width, subsampling) * ceilDiv(height, subsampling) * (bytesPerPixel + RESIZED_BYTES_PER_PIXEL);
+	}
+
+	private static int ceilDiv(int a, int b) {
+		return (int) (((long) a + b - 1) / b);
+	}
+
+	private static long megabytes(long bytes) {
+		return (bytes + (1 << 20) - 1) >> 20;
+	}
+
+	private static Thumbnail.Refused notAnImage() {
+		return new Thumbnail.Refused(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Not an image that can be previewed");
+	}
+
+	private static Thumbnail.Refused unreadable() {
 		return new Thumbnail.Refused(HttpStatus.UNPROCESSABLE_CONTENT, "Cannot read this image");
 	}
 
@@ -108,17 +206,14 @@ public final class ImageThumbnailer {
 		}
 	}
 
-	private BufferedImage resize(BufferedImage image, @Nullable Orientation orientation) throws IOException {
-		int width = image.getWidth();
-		int height = image.getHeight();
+	private static BufferedImage resize(BufferedImage image, Plan plan, @Nullable Orientation orientation)
+			throws IOException {
 		Builder<BufferedImage> builder = Thumbnails.of(image);
-		int shortSide = Math.min(width, height);
-		if (shortSide <= this.size) {
+		if (image.getWidth() == plan.width() && image.getHeight() == plan.height()) {
 			builder.scale(1.0);
 		}
 		else {
-			int longBox = this.size * MAX_ASPECT;
-			builder.size((width <= height) ? this.size : longBox, (width <= height) ? longBox : this.size);
+			builder.forceSize(plan.width(), plan.height());
 		}
 		if (orientation != null && orientation != Orientation.TOP_LEFT) {
 			ImageFilter filter = ExifFilterUtils.getFilterForOrientation(orientation);
@@ -159,6 +254,25 @@ public final class ImageThumbnailer {
 			writer.dispose();
 		}
 		return bytes.toByteArray();
+	}
+
+	/**
+	 * How an image is decoded.
+	 *
+	 * @param subsampling the source subsampling, in both directions
+	 * @param bytes the memory the decoding and resizing take, at most the budget
+	 * @param width the thumbnail's width, before any EXIF rotation
+	 * @param height the thumbnail's height, before any EXIF rotation
+	 */
+	record Plan(int subsampling, long bytes, int width, int height) {
+	}
+
+	/** Work done with an image's reader, its input set. */
+	@FunctionalInterface
+	private interface ReaderTask<T> {
+
+		T run(ImageReader reader, boolean jpeg) throws IOException;
+
 	}
 
 }

@@ -24,7 +24,8 @@ import reactor.core.scheduler.Scheduler;
 
 /**
  * Thumbnails for {@code cat?thumbnail=true}: made by {@link ImageThumbnailer} on a bounded, named pool
- * (reading the source there too, so memory is bounded by the pool size times the source limit), and
+ * (reading the source there too, so memory is bounded by the pool size times the source limit and the
+ * decoding budget), and
  * kept in a memory cache bounded in bytes, keyed by mount, path, size and modification time, so a
  * changed file gets a new thumbnail and nothing stale is served. Refusals (not an image, an image bomb)
  * are cached too. Concurrent requests for the same thumbnail share one computation. When the pool and
@@ -48,12 +49,14 @@ public final class ThumbnailService implements AutoCloseable {
 	 * Creates the service.
 	 * @param size the thumbnails' short side, in pixels
 	 * @param maxPixels the most pixels an image may declare
+	 * @param maxDecodedBytes the most memory one image may take to decode and resize
 	 * @param maxSourceBytes the largest image file read
 	 * @param cacheBytes the cache's size; 0 for no cache
 	 * @param workers where thumbnails are made; owned (and disposed) by this service
 	 */
-	public ThumbnailService(int size, long maxPixels, long maxSourceBytes, long cacheBytes, Scheduler workers) {
-		this.thumbnailer = new ImageThumbnailer(size, maxPixels);
+	public ThumbnailService(int size, long maxPixels, long maxDecodedBytes, long maxSourceBytes, long cacheBytes,
+			Scheduler workers) {
+		this.thumbnailer = new ImageThumbnailer(size, maxPixels, maxDecodedBytes);
 		this.size = size;
 		this.maxSourceBytes = maxSourceBytes;
 		this.workers = workers;

@@ -168,13 +168,17 @@ public final class UploadHandlers implements AutoCloseable {
 		Storage storage = target.requireStorage();
 		Mount mount = target.requireMount();
 		StoragePath parent = target.path().parent();
-		Mono<Void> checks = storage.stat((parent != null) ? parent : StoragePath.root())
+		StoragePath folderPath = (parent != null) ? parent : StoragePath.root();
+		// Named as the client gave it: the upload's path without its last name.
+		StoragePath shownFolder = target.virtual(folderPath);
+		Mono<Void> checks = storage.stat(folderPath)
+			.onErrorMap(NotFoundException.class, missing -> new NotFoundException("Folder not found: " + shownFolder))
 			.flatMap(folder -> folder.isDirectory() ? storage.stat(target.path())
 				.flatMap(existing -> existing.isDirectory()
 						? Mono.<Void>error(new ApiException(HttpStatus.CONFLICT, "Is a folder: " + target))
 						: Mono.<Void>empty())
 				.onErrorResume(NotFoundException.class, free -> Mono.empty())
-					: Mono.error(new ApiException(HttpStatus.CONFLICT, "Not a folder: " + parent)));
+					: Mono.error(new ApiException(HttpStatus.CONFLICT, "Not a folder: " + shownFolder)));
 		return checks
 			.then(this.store.create(storage, caller.name(), target.path(), length, (metadata != null) ? metadata : ""))
 			.flatMap(state -> {

@@ -17,9 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Path traversal through every parameter that names a path ({@code path}, {@code from}, {@code to}) of
  * every endpoint, sent raw on the wire (the client does not re-encode {@code %}; targets that are not even a
- * valid URI go through a plain socket, where the HTTP layer itself may refuse them). A canary file lies just
- * outside the local mount's root; no answer may contain it, nothing may be written outside, and every
- * attempt must be refused with 400, 403 or 404, never a 5xx.
+ * valid URI go through a plain socket). A canary file lies just outside the local mount's root; no answer may
+ * contain it, nothing may be written outside, and every attempt must be refused with 400, 403 or 404 and the
+ * API's JSON message, never a 5xx or an empty answer.
  */
 class TraversalTests extends FileManagerTestBase {
 
@@ -90,9 +90,10 @@ class TraversalTests extends FileManagerTestBase {
 		Answer answer = isUri(target) ? request.send() : request.sendRaw();
 		assertThat(answer.status()).as(answer.text()).isIn(400, 403, 404);
 		assertThat(answer.text()).doesNotContain(CANARY);
-		if (answer.body().length > 0 && "application/json".equals(answer.header("Content-Type"))) {
-			assertThat(answer.json().path("status").stringValue()).isEqualTo("error");
-		}
+		// Every refusal is the API's JSON, even for a target that is no URI at all.
+		assertThat(answer.header("Content-Type")).as(answer.text()).isEqualTo("application/json");
+		assertThat(answer.json().path("status").stringValue()).isEqualTo("error");
+		assertThat(answer.message()).isNotEmpty();
 		assertThat(java.nio.file.Files.readString(ROOT.resolve("outside").resolve("secret.txt"))).isEqualTo(CANARY);
 		assertThat(java.nio.file.Files.exists(ROOT.resolve("outside").resolve("moved"))).isFalse();
 		assertThat(this.api.get("/api/files/cat?path=/data/victim.txt").browser(cookie).send().text()).isEqualTo("victim");

@@ -18,7 +18,7 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Password guessing against {@code POST /api/session} and {@code POST /api/tokens} is throttled per account
+ * Password guessing against {@code POST /api/session} and {@code /api/tokens} (HTTP Basic) is throttled per account
  * and client address (429 with {@code Retry-After}), not in one global bucket: the same account from
  * another address still logs in. Its own server, so its failures do not throttle other tests.
  */
@@ -68,6 +68,8 @@ class LoginThrottlingTests {
 		Answer right = api.post("/api/session").json("{\"username\":\"dave\",\"password\":\"" + PASSWORD + "\"}").send();
 		assertThat(right.status()).isEqualTo(429);
 		assertThat(api.post("/api/tokens").basic("dave", PASSWORD).send().status()).isEqualTo(429);
+		assertThat(api.get("/api/tokens").basic("dave", PASSWORD).send().status()).isEqualTo(429);
+		assertThat(api.request("DELETE", "/api/tokens?id=x").basic("dave", PASSWORD).send().status()).isEqualTo(429);
 		// Another address is another bucket: the owner still gets in.
 		Api elsewhere = new Api(this.port, "127.0.0.2");
 		Answer owner = elsewhere.post("/api/session").json("{\"username\":\"dave\",\"password\":\"" + PASSWORD + "\"}").send();

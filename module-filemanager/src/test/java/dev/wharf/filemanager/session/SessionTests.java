@@ -15,6 +15,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(OutputCaptureExtension.class)
 class SessionTests extends FileManagerTestBase {
 
+	private static final String MISSING_HEADER = "Missing header X-Requested-With: XmlHttpRequest "
+			+ "(required with cookie sessions, against CSRF)";
+
 	@Test
 	void loginSetsAStrictHttpOnlyCookieAndNoSecretInTheBody() {
 		Answer answer = this.api.post("/api/session").json("{\"username\":\"alice\",\"password\":\"" + ALICE_PASSWORD + "\"}")
@@ -82,19 +85,27 @@ class SessionTests extends FileManagerTestBase {
 		String cookie = alice();
 		Answer list = this.api.get("/api/files/ls?path=%2F").header("Cookie", cookie).send();
 		assertThat(list.status()).isEqualTo(403);
-		assertThat(list.message()).isEqualTo("Not Allowed");
+		assertThat(list.message()).isEqualTo(MISSING_HEADER);
 		String path = "/scratch/" + unique("csrf");
 		for (String type : new String[] { "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x" }) {
 			Answer forged = this.api.post("/api/files/save?path=" + path).header("Cookie", cookie)
 				.header("Origin", "https://evil.example").header("Content-Type", type).body("forged").send();
 			assertThat(forged.status()).as(type).isEqualTo(403);
+			assertThat(forged.message()).as(type).isEqualTo(MISSING_HEADER);
 		}
-		assertThat(this.api.post("/api/files/rm?path=/scratch/x").header("Cookie", cookie).send().status()).isEqualTo(403);
-		assertThat(this.api.request("DELETE", "/api/session").header("Cookie", cookie).send().status()).isEqualTo(403);
+		Answer rm = this.api.post("/api/files/rm?path=/scratch/x").header("Cookie", cookie).send();
+		assertThat(rm.status()).isEqualTo(403);
+		assertThat(rm.message()).isEqualTo(MISSING_HEADER);
+		Answer logout = this.api.request("DELETE", "/api/session").header("Cookie", cookie).send();
+		assertThat(logout.status()).isEqualTo(403);
+		assertThat(logout.message()).isEqualTo(MISSING_HEADER);
 		assertThat(this.api.get("/api/files/cat?path=" + path).browser(cookie).send().status()).isEqualTo(404);
 		// The header's value matters, in any case.
-		assertThat(this.api.get("/api/files/ls?path=/").header("Cookie", cookie).header("X-Requested-With", "fetch").send()
-			.status()).isEqualTo(403);
+		Answer wrongValue = this.api.get("/api/files/ls?path=/").header("Cookie", cookie).header("X-Requested-With", "fetch")
+			.send();
+		assertThat(wrongValue.status()).isEqualTo(403);
+		assertThat(wrongValue.message()).isEqualTo(
+				"Wrong value of header X-Requested-With: XmlHttpRequest (required with cookie sessions, against CSRF)");
 		assertThat(this.api.get("/api/files/ls?path=/").header("Cookie", cookie).header("X-Requested-With", "XMLHttpRequest")
 			.send().status()).isEqualTo(200);
 	}
@@ -133,8 +144,23 @@ class SessionTests extends FileManagerTestBase {
 		assertThat(fresh).doesNotStartWith(planted + ";");
 		assertThat(this.api.get("/api/session").browser(planted).send().status()).isEqualTo(401);
 		// A login that carries a cookie must carry the header too.
-		assertThat(this.api.post("/api/session").header("Cookie", planted)
-			.json("{\"username\":\"alice\",\"password\":\"" + ALICE_PASSWORD + "\"}").send().status()).isEqualTo(403);
+		Answer withCookie = this.api.post("/api/session").header("Cookie", planted)
+			.json("{\"username\":\"alice\",\"password\":\"" + ALICE_PASSWORD + "\"}").send();
+		assertThat(withCookie.status()).isEqualTo(403);
+		assertThat(withCookie.message()).isEqualTo(MISSING_HEADER);
+	}
+
+	@Test
+	void aBrowserLoginMustCarryTheHeaderToo() {
+		String body = "{\"username\":\"alice\",\"password\":\"" + ALICE_PASSWORD + "\"}";
+		Answer forged = this.api.post("/api/session").header("Origin", "https://evil.example").json(body).send();
+		assertThat(forged.status()).isEqualTo(403);
+		assertThat(forged.message()).isEqualTo(
+				"Missing header X-Requested-With: XmlHttpRequest (required for logins from a browser, against CSRF)");
+		assertThat(forged.header("Set-Cookie")).isNull();
+		Answer page = this.api.post("/api/session").header("Origin", "http://127.0.0.1:" + this.port)
+			.header("X-Requested-With", "XmlHttpRequest").json(body).send();
+		assertThat(page.status()).isEqualTo(200);
 	}
 
 	@Test

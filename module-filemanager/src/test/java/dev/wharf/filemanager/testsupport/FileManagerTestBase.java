@@ -71,6 +71,8 @@ public abstract class FileManagerTestBase {
 		registry.add("wharf.filemanager.max-upload-size", () -> MAX_UPLOAD + "B");
 		registry.add("wharf.filemanager.uploads.segment-size", () -> SEGMENT + "B");
 		registry.add("wharf.filemanager.max-concurrent-zips", () -> "2");
+		// Below what any test JVM's heap allows (a quarter of it shared by the threads), so answers do not vary.
+		registry.add("wharf.filemanager.thumbnails.max-decoded-size", () -> "16MB");
 		// As behind a TLS-terminating proxy: X-Forwarded-Proto says whether the client used https.
 		registry.add("server.forward-headers-strategy", () -> "framework");
 	}

@@ -3,11 +3,13 @@ package dev.wharf.filemanager.thumbnail;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 import javax.imageio.ImageIO;
 
+import com.sun.management.ThreadMXBean;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpStatus;
 
@@ -19,7 +21,10 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  */
 class ImageThumbnailerTests {
 
-	private final ImageThumbnailer thumbnailer = new ImageThumbnailer(200, 100_000_000);
+	/** What p128 gives one thumbnail: a quarter of its 40 MB heap, shared by its two threads. */
+	static final long P128_BUDGET = 5 << 20;
+
+	private final ImageThumbnailer thumbnailer = new ImageThumbnailer(200, 100_000_000, 16 << 20);
 
 	@Test
 	void makesAJpegWhoseShortSideIs200() throws IOException {
@@ -57,8 +62,62 @@ class ImageThumbnailerTests {
 	}
 
 	@Test
+	void aPanoramaIsDecodedSubsampledByItsLongSideWithinTheSmallProfilesBudget() throws IOException {
+		// The budget a thumbnail thread gets under p128 (a quarter of a 40 MB heap, shared by two threads).
+		ImageThumbnailer small = new ImageThumbnailer(200, 100_000_000, P128_BUDGET);
+		for (String format : new String[] { "jpg", "png" }) {
+			byte[] panorama = Images.panorama(30_000, 700, format);
+			ImageThumbnailer.Plan plan = small.plan(panorama);
+			// Twice the thumbnail's width (800) at most: about 1700 x 40 pixels, not 30000 x 700.
+			assertThat(ceilDiv(30_000, plan.subsampling())).as(format).isBetween(800, 1600);
+			assertThat(ceilDiv(700, plan.subsampling())).as(format).isLessThanOrEqualTo(40);
+			assertThat(plan.bytes()).as(format).isLessThanOrEqualTo(P128_BUDGET);
+			BufferedImage thumbnail = decode(small.make(panorama));
+			assertThat(thumbnail.getWidth()).as(format).isEqualTo(800);
+			assertThat(thumbnail.getHeight()).as(format).isEqualTo(19);
+		}
+	}
+
+	@Test
+	void aThinPngBombIsRefusedFromItsHeaderWithBoundedMemory() throws IOException {
+		byte[] bomb = Images.thinPng(66_000_000);
+		assertThat(bomb.length).isLessThan(300 * 1024);
+		ImageThumbnailer small = new ImageThumbnailer(200, 100_000_000, P128_BUDGET);
+		warmUp(small);
+		// Three rows of 66 million RGBA pixels (the PNG reader's, whatever the subsampling); 800 x 1 pixels decoded
+		// (4 bytes) and copied to be resized (4 bytes); the thumbnail and its opaque copy (4 bytes each).
+		assertThat(small.plan(bomb).bytes()).isEqualTo(3 * 264_000_000L + 800 * (4 + 4) + 2 * 800 * 4);
+		ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+		long before = threads.getCurrentThreadAllocatedBytes();
+		Thumbnail outcome = small.make(bomb);
+		long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+		assertThat(outcome).isInstanceOfSatisfying(Thumbnail.Refused.class, refused -> {
+			assertThat(refused.status()).isEqualTo(HttpStatus.UNPROCESSABLE_CONTENT);
+			assertThat(refused.message())
+				.isEqualTo("Image too large to preview: 66000000 x 1 pixels need 756 MB to decode (at most 5 MB)");
+		});
+		// Refused from the header: nothing near a row of the image was allocated.
+		assertThat(allocated).isLessThan(2L << 20);
+	}
+
+	@Test
+	void compressedPngTextIsNeverInflated() {
+		byte[] png = Images.pngWithInflatingText();
+		assertThat(png.length).isLessThan(300 * 1024);
+		ImageThumbnailer small = new ImageThumbnailer(200, 100_000_000, P128_BUDGET);
+		warmUp(small);
+		ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+		long before = threads.getCurrentThreadAllocatedBytes();
+		Thumbnail outcome = small.make(png);
+		long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+		assertThat(outcome).isInstanceOf(Thumbnail.Image.class);
+		// The text's 264 MB would be inflated into memory if the reader read the metadata.
+		assertThat(allocated).isLessThan(2L << 20);
+	}
+
+	@Test
 	void aLowerPixelBudgetRefusesBigRealImages() {
-		Thumbnail outcome = new ImageThumbnailer(200, 1_000_000).make(Images.image(2000, 1000, "jpg", false));
+		Thumbnail outcome = new ImageThumbnailer(200, 1_000_000, 16 << 20).make(Images.image(2000, 1000, "jpg", false));
 		assertThat(outcome).isInstanceOf(Thumbnail.Refused.class);
 	}
 
@@ -70,6 +129,15 @@ class ImageThumbnailerTests {
 		byte[] jpeg = Images.image(800, 600, "jpg", false);
 		byte[] truncated = java.util.Arrays.copyOf(jpeg, 40);
 		assertThat(this.thumbnailer.make(truncated)).isInstanceOf(Thumbnail.Refused.class);
+	}
+
+	/** Loads and initialises ImageIO's readers and writers, whose first use allocates by itself. */
+	private static void warmUp(ImageThumbnailer thumbnailer) {
+		assertThat(thumbnailer.make(Images.image(16, 16, "png", false))).isInstanceOf(Thumbnail.Image.class);
+	}
+
+	private static int ceilDiv(int a, int b) {
+		return (a + b - 1) / b;
 	}
 
 	private static BufferedImage decode(Thumbnail thumbnail) throws IOException {

@@ -30,6 +30,44 @@ final class Images {
 		graphics.setPaint(new GradientPaint(0, 0, Color.RED, width, height, alpha ? new Color(0, 0, 255, 0) : Color.BLUE));
 		graphics.fillRect(0, 0, width, height);
 		graphics.dispose();
+		return encode(image, format);
+	}
+
+	/**
+	 * A real panorama: sky, a sun and a ridge of hills across the whole width, as a camera's stitched
+	 * panorama would show.
+	 * @param width the width, such as 30000
+	 * @param height the height, such as 700
+	 * @param format {@code jpg} or {@code png}
+	 */
+	static byte[] panorama(int width, int height, String format) {
+		BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_3BYTE_BGR);
+		Graphics2D graphics = image.createGraphics();
+		try {
+			graphics.setPaint(new GradientPaint(0, 0, new Color(40, 90, 200), 0, height, new Color(250, 200, 150)));
+			graphics.fillRect(0, 0, width, height);
+			graphics.setColor(new Color(255, 230, 120));
+			graphics.fillOval(width / 3, height / 8, height / 4, height / 4);
+			int[] xs = new int[width / 50 + 3];
+			int[] ys = new int[xs.length];
+			for (int i = 0; i < xs.length - 2; i++) {
+				xs[i] = i * 50;
+				ys[i] = (int) (height * (0.6 + 0.15 * Math.sin(i / 7.0) + 0.05 * Math.sin(i / 1.3)));
+			}
+			xs[xs.length - 2] = width;
+			ys[xs.length - 2] = height;
+			xs[xs.length - 1] = 0;
+			ys[xs.length - 1] = height;
+			graphics.setColor(new Color(30, 80, 40));
+			graphics.fillPolygon(xs, ys, xs.length);
+		}
+		finally {
+			graphics.dispose();
+		}
+		return encode(image, format);
+	}
+
+	private static byte[] encode(BufferedImage image, String format) {
 		ByteArrayOutputStream out = new ByteArrayOutputStream();
 		try {
 			ImageIO.write(image, format, out);
@@ -38,6 +76,65 @@ final class Images {
 			throw new UncheckedIOException(ex);
 		}
 		return out.toByteArray();
+	}
+
+	/**
+	 * A valid PNG of {@code width} x 1 pixels, RGBA with 8 bits a sample, whose one row is zeros: it compresses
+	 * about a thousand to one, so 66 million pixels (264 MB of samples) fit in about 256 KB.
+	 */
+	static byte[] thinPng(int width) {
+		ByteArrayOutputStream png = new ByteArrayOutputStream();
+		png.writeBytes(new byte[] { (byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n' });
+		ByteBuffer header = ByteBuffer.allocate(13).putInt(width).putInt(1).put((byte) 8).put((byte) 6)
+			.put((byte) 0).put((byte) 0).put((byte) 0);
+		chunk(png, "IHDR", header.array());
+		// The filter byte of the row (0, none), then its samples: all zero.
+		byte[] data = zeros(1 + 4L * width);
+		chunk(png, "IDAT", data);
+		chunk(png, "IEND", new byte[0]);
+		return png.toByteArray();
+	}
+
+	/** So many zero bytes, deflated (zlib format): about a thousand to one. */
+	private static byte[] zeros(long count) {
+		Deflater deflater = new Deflater(Deflater.BEST_COMPRESSION);
+		ByteArrayOutputStream data = new ByteArrayOutputStream();
+		byte[] zeros = new byte[1 << 20];
+		byte[] out = new byte[1 << 16];
+		long left = count;
+		while (left > 0) {
+			int chunk = (int) Math.min(zeros.length, left);
+			deflater.setInput(zeros, 0, chunk);
+			left -= chunk;
+			while (!deflater.needsInput()) {
+				data.write(out, 0, deflater.deflate(out));
+			}
+		}
+		deflater.finish();
+		while (!deflater.finished()) {
+			data.write(out, 0, deflater.deflate(out));
+		}
+		deflater.end();
+		return data.toByteArray();
+	}
+
+	/**
+	 * A real 16 x 16 PNG with a compressed text chunk (zTXt) whose text inflates from about 256 KB to 264 MB.
+	 */
+	static byte[] pngWithInflatingText() {
+		byte[] image = image(16, 16, "png", false);
+		ByteArrayOutputStream text = new ByteArrayOutputStream();
+		// Keyword, its NUL, compression method 0 (deflate), then the compressed text.
+		text.writeBytes("Comment".getBytes(StandardCharsets.US_ASCII));
+		text.write(0);
+		text.write(0);
+		text.writeBytes(zeros(264_000_000L));
+		ByteArrayOutputStream png = new ByteArrayOutputStream();
+		// The signature (8 bytes) and IHDR (25), then the text, then the rest of the image.
+		png.write(image, 0, 33);
+		chunk(png, "zTXt", text.toByteArray());
+		png.write(image, 33, image.length - 33);
+		return png.toByteArray();
 	}
 
 	/** A PNG whose header declares 65535 × 65535 pixels (4.3 gigapixels) with a few bytes of data. */

@@ -54,6 +54,24 @@ class ThumbnailHttpTests extends FileManagerTestBase {
 		Answer jpeg = this.api.get("/api/files/cat?thumbnail=true&path=" + save(Images.jpegBomb(), "jpg")).browser(this.cookie).send();
 		assertThat(jpeg.status()).isEqualTo(422);
 		assertThat(jpeg.header("Content-Type")).isEqualTo("application/json");
+		// One row of 66 million pixels: within the pixel budget, but its rows alone need more than the decoding
+		// budget (16 MB on the test server).
+		Answer thin = this.api.get("/api/files/cat?thumbnail=true&path=" + save(Images.thinPng(66_000_000), "png"))
+			.browser(this.cookie)
+			.send();
+		assertThat(thin.status()).isEqualTo(422);
+		assertThat(thin.message())
+			.isEqualTo("Image too large to preview: 66000000 x 1 pixels need 756 MB to decode (at most 16 MB)");
+	}
+
+	@Test
+	void aPanoramaGetsAThumbnailOfTheBoxsLongSide() throws Exception {
+		String path = save(Images.panorama(30_000, 700, "jpg"), "jpg");
+		Answer answer = this.api.get("/api/files/cat?thumbnail=true&path=" + path).header("Cookie", this.cookie).send();
+		assertThat(answer.status()).as(answer.text()).isEqualTo(200);
+		BufferedImage thumbnail = ImageIO.read(new ByteArrayInputStream(answer.body()));
+		assertThat(thumbnail.getWidth()).isEqualTo(800);
+		assertThat(thumbnail.getHeight()).isEqualTo(19);
 	}
 
 	@Test

@@ -3,6 +3,7 @@ package dev.wharf.core.autoconfigure;
 import dev.wharf.core.web.Http10KeepAliveFilter;
 import dev.wharf.core.web.HttpTimeoutProperties;
 import dev.wharf.core.web.KeepAliveReadResumer;
+import dev.wharf.core.web.NonAsciiTargetEncoder;
 import dev.wharf.core.web.RequestHeadTimeout;
 import dev.wharf.core.web.TlsPolicy;
 import dev.wharf.core.web.TlsPolicyCustomizer;
@@ -20,8 +21,9 @@ import reactor.netty.http.server.HttpServer;
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of the HTTP
  * server fixes every HTTP module relies on: HTTP/1.0 keep-alive and keep-alive connections that must not
  * stall (see {@link KeepAliveReadResumer}), request bodies framed only as Wharf can read them (see
- * {@link TransferEncodingCheck}), timeouts for slow clients (see {@link HttpTimeoutProperties}), and the TLS
- * policy (see {@link TlsPolicy}) when TLS is on.
+ * {@link TransferEncodingCheck}), request targets with unencoded UTF-8 (see {@link NonAsciiTargetEncoder}),
+ * timeouts for slow clients (see {@link HttpTimeoutProperties}), and the TLS policy (see {@link TlsPolicy})
+ * when TLS is on.
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = Type.REACTIVE)
@@ -42,6 +44,11 @@ public final class WebServerAutoConfiguration {
 	@Bean
 	NettyServerCustomizer transferEncodingCheck() {
 		return TransferEncodingCheck::install;
+	}
+
+	@Bean
+	NettyServerCustomizer nonAsciiTargetEncoder() {
+		return NonAsciiTargetEncoder::install;
 	}
 
 	@Bean

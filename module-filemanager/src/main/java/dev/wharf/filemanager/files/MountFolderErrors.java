@@ -1,0 +1,208 @@
+package dev.wharf.filemanager.files;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+
+import dev.wharf.core.storage.AccessDeniedException;
+import dev.wharf.core.storage.AlreadyExistsException;
+import dev.wharf.core.storage.BackendUnavailableException;
+import dev.wharf.core.storage.ByteRange;
+import dev.wharf.core.storage.Capability;
+import dev.wharf.core.storage.ConflictException;
+import dev.wharf.core.storage.FileEntry;
+import dev.wharf.core.storage.InvalidContentException;
+import dev.wharf.core.storage.NotFoundException;
+import dev.wharf.core.storage.QuotaExceededException;
+import dev.wharf.core.storage.Storage;
+import dev.wharf.core.storage.StorageException;
+import dev.wharf.core.storage.StorageIoException;
+import dev.wharf.core.storage.StoragePath;
+import dev.wharf.core.storage.WriteOptions;
+import org.jspecify.annotations.Nullable;
+import org.springframework.core.io.buffer.DataBuffer;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * A user's view of one mount whose errors name paths as the file manager shows them: with the mount's folder
+ * in front ({@code Not found: /data/photos}, not the storage's {@code Not found: /photos}), so a client is
+ * told the path it asked for. Storage messages name paths inside the mount; each call knows its own paths,
+ * so a path in a message is recognised only where it is one of them, an ancestor (a missing parent) or
+ * lies below one (a file inside a folder being deleted or copied), never guessed from the text alone.
+ * The error keeps its kind and class, so code that tells errors apart (a missing file, an existing target)
+ * behaves as before. Thread-safe if the storage is.
+ */
+final class MountFolderErrors implements Storage {
+
+	/** What may follow a path in a message: the end, the next name, or words and punctuation. */
+	private static final String AFTER_PATH = "/ ,;:)'\"";
+
+	private final Storage delegate;
+
+	private final String folder;
+
+	/**
+	 * Wraps a storage.
+	 * @param delegate the user's view of the mount
+	 * @param folder the mount's folder in the file manager, such as {@code /data}
+	 */
+	MountFolderErrors(Storage delegate, StoragePath folder) {
+		this.delegate = delegate;
+		this.folder = folder.toString();
+	}
+
+	@Override
+	public Set<Capability> capabilities() {
+		return this.delegate.capabilities();
+	}
+
+	@Override
+	public Mono<FileEntry> stat(StoragePath path) {
+		return this.delegate.stat(path).onErrorMap(StorageException.class, error -> named(error, path));
+	}
+
+	@Override
+	public Flux<FileEntry> list(StoragePath directory) {
+		return this.delegate.list(directory).onErrorMap(StorageException.class, error -> named(error, directory));
+	}
+
+	@Override
+	public Flux<DataBuffer> read(StoragePath path, ByteRange range) {
+		return this.delegate.read(path, range).onErrorMap(StorageException.class, error -> named(error, path));
+	}
+
+	@Override
+	public Mono<FileEntry> write(StoragePath path, Flux<DataBuffer> content, WriteOptions options) {
+		return this.delegate.write(path, content, options).onErrorMap(StorageException.class, error -> named(error, path));
+	}
+
+	@Override
+	public Mono<Void> delete(StoragePath path, boolean recursive) {
+		return this.delegate.delete(path, recursive).onErrorMap(StorageException.class, error -> named(error, path));
+	}
+
+	@Override
+	public Mono<FileEntry> createDirectory(StoragePath path) {
+		return this.delegate.createDirectory(path).onErrorMap(StorageException.class, error -> named(error, path));
+	}
+
+	@Override
+	public Mono<FileEntry> createDirectories(StoragePath path) {
+		return this.delegate.createDirectories(path).onErrorMap(StorageException.class, error -> named(error, path));
+	}
+
+	@Override
+	public Mono<FileEntry> move(StoragePath source, StoragePath target, boolean replace) {
+		return this.delegate.move(source, target, replace)
+			.onErrorMap(StorageException.class, error -> named(error, source, target));
+	}
+
+	@Override
+	public Mono<FileEntry> copy(StoragePath source, StoragePath target, boolean replace) {
+		return this.delegate.copy(source, target, replace)
+			.onErrorMap(StorageException.class, error -> named(error, source, target));
+	}
+
+	@Override
+	public Mono<Path> localFile(StoragePath path) {
+		return this.delegate.localFile(path).onErrorMap(StorageException.class, error -> named(error, path));
+	}
+
+	@Override
+	public boolean needsUserCredentials() {
+		return this.delegate.needsUserCredentials();
+	}
+
+	@Override
+	public Mono<Void> checkHealth() {
+		return this.delegate.checkHealth();
+	}
+
+	/** Does nothing: the mount owns the backend. */
+	@Override
+	public void close() {
+	}
+
+	private StorageException named(StorageException error, StoragePath... paths) {
+		String message = error.getMessage();
+		if (message == null) {
+			return error;
+		}
+		String renamed = name(message, this.folder, paths);
+		return renamed.equals(message) ? error : withMessage(error, renamed);
+	}
+
+	/**
+	 * A message with the mount's folder put in front of each path of a call that it names.
+	 * @param message the storage's message
+	 * @param folder the mount's folder, such as {@code /data}
+	 * @param paths the paths the call was given, inside the mount
+	 * @return the message as the file manager shows it
+	 */
+	static String name(String message, String folder, StoragePath... paths) {
+		List<String> known = new ArrayList<>();
+		for (StoragePath path : paths) {
+			for (StoragePath at = path; at != null && !at.isRoot(); at = at.parent()) {
+				known.add(at.toString());
+			}
+		}
+		known.sort(Comparator.comparingInt(String::length).reversed());
+		StringBuilder named = new StringBuilder(message.length() + folder.length() * 2);
+		int copied = 0;
+		int i = 0;
+		while (i < message.length()) {
+			if (message.charAt(i) != '/' || (i > 0 && message.charAt(i - 1) != ' ')) {
+				i++;
+				continue;
+			}
+			String path = pathAt(message, i, known);
+			if (path == null) {
+				i++;
+				continue;
+			}
+			named.append(message, copied, i).append(folder);
+			if (!path.equals("/")) {
+				named.append(path);
+			}
+			i += path.length();
+			copied = i;
+		}
+		return named.append(message, copied, message.length()).toString();
+	}
+
+	/** The longest known path (or the root) that the message names at an index, or {@code null}. */
+	private static @Nullable String pathAt(String message, int index, List<String> known) {
+		for (String path : known) {
+			if (message.startsWith(path, index) && endsThere(message, index + path.length())) {
+				return path;
+			}
+		}
+		// The root alone, as in "Already exists: /"; a "/" followed by a name is a path no call was given.
+		boolean root = endsThere(message, index + 1) && (index + 1 == message.length() || message.charAt(index + 1) != '/');
+		return root ? "/" : null;
+	}
+
+	private static boolean endsThere(String message, int index) {
+		return index == message.length() || AFTER_PATH.indexOf(message.charAt(index)) >= 0;
+	}
+
+	/** The same kind of error with another message; the original stays as the cause, for the log. */
+	private static StorageException withMessage(StorageException error, String message) {
+		return switch (error.kind()) {
+			case NOT_FOUND -> new NotFoundException(message, error);
+			case ALREADY_EXISTS -> new AlreadyExistsException(message, error);
+			case ACCESS_DENIED -> new AccessDeniedException(message, error);
+			case CONFLICT -> new ConflictException(message, error);
+			case QUOTA_EXCEEDED -> new QuotaExceededException(message, error);
+			case INVALID_CONTENT -> new InvalidContentException(message, error);
+			case BACKEND_UNAVAILABLE -> new BackendUnavailableException(message, error);
+			case IO_ERROR -> new StorageIoException(message, error);
+			// Their messages name no path of the mount.
+			case INVALID_PATH, UNSUPPORTED -> error;
+		};
+	}
+
+}
