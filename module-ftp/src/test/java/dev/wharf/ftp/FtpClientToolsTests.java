@@ -4,12 +4,15 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
 import dev.wharf.core.testsupport.Requirements;
+import org.apache.commons.net.ftp.FTPClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -277,6 +280,56 @@ class FtpClientToolsTests {
 		Result listed = run(command(remote, "lsf", ":ftp:rclone"));
 		assertThat(listed.exit()).as(listed.output()).isZero();
 		assertThat(listed.output().lines()).containsExactlyInAnyOrder("empty/", "file.txt");
+	}
+
+	/**
+	 * lftp's {@code mirror -R} keeps the files' times (it sends {@code MFMT} after each upload), so the server shows
+	 * the originals and a second mirror transfers nothing; without times lftp fell back to sizes and sent again.
+	 */
+	@Test
+	void lftpMirrorKeepsModificationTimes() throws Exception {
+		String lftp = Requirements.requireExecutable("lftp", "lftp").toString();
+		Instant first = Instant.parse("2001-02-03T04:05:06Z");
+		Instant second = Instant.parse("2011-12-13T14:15:16Z");
+		Files.createDirectories(local.resolve("timed/sub"));
+		Files.setLastModifiedTime(file("timed/a.bin", 1_000, 7), FileTime.from(first));
+		Files.setLastModifiedTime(file("timed/sub/b.bin", 2_000, 8), FileTime.from(second));
+		// --no-perms: Wharf keeps no Unix permissions, and lftp counts its refused SITE CHMOD as a mirror error.
+		String script = String.join("; ", "set net:max-retries 1", "set net:timeout 30",
+				"mirror -R -v --no-perms timed timed-up", "bye");
+		Result result = run(lftp, "-u", "alice,alice-pw", "-p", Integer.toString(plain.port()), "-e", script, "127.0.0.1");
+		assertThat(result.exit()).as(result.output()).isZero();
+		assertThat(result.output()).contains("Transferring file");
+		assertThat(Files.getLastModifiedTime(plain.dataRoot().resolve("timed-up/a.bin")).toInstant()).isEqualTo(first);
+		assertThat(Files.getLastModifiedTime(plain.dataRoot().resolve("timed-up/sub/b.bin")).toInstant()).isEqualTo(second);
+		FTPClient client = FtpClients.login(plain, FtpTestServer.ALICE);
+		try {
+			assertThat(client.mdtmInstant("timed-up/a.bin")).isEqualTo(first);
+			assertThat(client.mlistFile("timed-up/sub/b.bin").getTimestamp().toInstant()).isEqualTo(second);
+		}
+		finally {
+			FtpClients.close(client);
+		}
+		Result again = run(lftp, "-u", "alice,alice-pw", "-p", Integer.toString(plain.port()), "-e", script, "127.0.0.1");
+		assertThat(again.exit()).as(again.output()).isZero();
+		assertThat(again.output()).doesNotContain("Transferring file");
+	}
+
+	/** rclone sets the times of what it copies ({@code MFMT}), and reads them back from the listing. */
+	@Test
+	void rcloneCopyKeepsModificationTimes() throws Exception {
+		String rclone = Requirements.requireExecutable("rclone", "rclone").toString();
+		Instant time = Instant.parse("2005-06-07T08:09:10Z");
+		Files.createDirectories(local.resolve("rclone-timed"));
+		Files.setLastModifiedTime(file("rclone-timed/c.bin", 3_000, 9), FileTime.from(time));
+		List<String> remote = rclone(rclone, plain);
+		Result copied = run(command(remote, "copy", "rclone-timed", ":ftp:rclone-timed"));
+		assertThat(copied.exit()).as(copied.output()).isZero();
+		assertThat(plain.dataRoot().resolve("rclone-timed/c.bin")).hasSameBinaryContentAs(local.resolve("rclone-timed/c.bin"));
+		assertThat(Files.getLastModifiedTime(plain.dataRoot().resolve("rclone-timed/c.bin")).toInstant()).isEqualTo(time);
+		Result listed = run(command(remote, "lsl", ":ftp:rclone-timed"));
+		assertThat(listed.exit()).as(listed.output()).isZero();
+		assertThat(listed.output()).contains("2005-06-07 08:09:10").contains("c.bin");
 	}
 
 	/** lftp settings for FTPS with {@code PROT P}, trusting the test certificate. */
