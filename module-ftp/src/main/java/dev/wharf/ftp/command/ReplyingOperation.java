@@ -3,6 +3,8 @@ package dev.wharf.ftp.command;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
+import dev.wharf.core.concurrent.Disconnects;
+import dev.wharf.ftp.data.TransferInterruptedException;
 import dev.wharf.ftp.session.AsyncOperation;
 import dev.wharf.ftp.session.SessionContext;
 import org.apache.commons.logging.Log;
@@ -68,7 +70,13 @@ final class ReplyingOperation extends AsyncOperation {
 		}
 		AtomicReference<@Nullable FtpReply> reply = new AtomicReference<>();
 		Disposable running = work.apply(operation).subscribe(reply::set, error -> {
-			logger.debug("FTP command failed", error);
+			if (TransferInterruptedException.in(error) != null) {
+				// The client or the network ended the transfer: one line, the stack trace says nothing more.
+				logger.debug("FTP transfer ended early: " + Disconnects.describe(error));
+			}
+			else {
+				logger.debug("FTP command failed", error);
+			}
 			operation.complete(onError.apply(error));
 		}, () -> {
 			FtpReply result = reply.get();
