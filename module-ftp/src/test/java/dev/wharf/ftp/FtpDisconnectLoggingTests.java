@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -116,7 +115,7 @@ class FtpDisconnectLoggingTests {
 			}
 			// A client that offers only TLS 1.1, which the server refuses. Such a connection also kept its place in
 			// the connection limits for ever: the count must come back to 0.
-			assertThat(openssl(openssl, server, "-starttls", "ftp", "-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"))
+			assertThat(FtpsTests.handshake(openssl, server, "-starttls", "ftp", "-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"))
 				.contains("Cipher is (NONE)");
 			await().atMost(Duration.ofSeconds(30)).until(() -> server.server().openConnections() == 0);
 			// A data connection whose certificate the client refuses, then one it closes mid-handshake.
@@ -192,19 +191,6 @@ class FtpDisconnectLoggingTests {
 		data.connect(new InetSocketAddress("127.0.0.1", Integer.parseInt(port.group(1))), 30_000);
 		data.setSoTimeout(30_000);
 		return data;
-	}
-
-	private static String openssl(Path openssl, FtpTestServer server, String... options) throws Exception {
-		List<String> command = new ArrayList<>(List.of(openssl.toString(), "s_client", "-connect",
-				"127.0.0.1:" + server.port(), "-servername", "localhost"));
-		command.addAll(List.of(options));
-		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-		process.getOutputStream().close();
-		byte[] output = process.getInputStream().readAllBytes();
-		if (!process.waitFor(60, TimeUnit.SECONDS)) {
-			process.destroyForcibly();
-		}
-		return new String(output, StandardCharsets.UTF_8);
 	}
 
 }
