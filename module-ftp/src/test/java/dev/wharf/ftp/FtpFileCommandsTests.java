@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.text.Normalizer;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 
 import dev.wharf.core.storage.StorageTestSupport;
 import org.apache.commons.net.ftp.FTPClient;
@@ -247,13 +248,65 @@ class FtpFileCommandsTests {
 		}
 	}
 
+	/**
+	 * {@code MFMT} and both forms of {@code SITE UTIME} set times that {@code MDTM}, {@code MLST} and the disk then
+	 * show; malformed times, missing files and read-only users change nothing.
+	 */
+	@Test
+	void mfmtAndSiteUtimeSetModificationTimes() throws IOException {
+		Path file = server.dataRoot().resolve("dated.txt");
+		upload(this.alice, "dated.txt", random(10, 1));
+		Instant time = Instant.parse("2001-02-03T04:05:06Z");
+		assertThat(this.alice.setModificationTime("dated.txt", "20010203040506")).as(this.alice.getReplyString()).isTrue();
+		assertThat(this.alice.getReplyString()).startsWith("213 Modify=20010203040506; /dated.txt");
+		assertThat(Files.getLastModifiedTime(file).toInstant()).isEqualTo(time);
+		assertThat(this.alice.mdtmInstant("dated.txt")).isEqualTo(time);
+		assertThat(this.alice.mlistFile("dated.txt").getTimestamp().toInstant()).isEqualTo(time);
+		assertThat(file).hasSize(10);
+		// Fractions of a second are kept where the disk keeps them.
+		assertThat(this.alice.setModificationTime("dated.txt", "20010203040506.25")).isTrue();
+		Instant withFraction = time.plusMillis(250);
+		assertThat(Files.getLastModifiedTime(file).toInstant()).isEqualTo(withFraction);
+		// Both forms of SITE UTIME that lftp sends, on a folder whose name has a space.
+		assertThat(this.alice.makeDirectory("dated folder")).isTrue();
+		Path folder = server.dataRoot().resolve("dated folder");
+		assertThat(this.alice.sendSiteCommand("UTIME 20020304050607 dated folder")).as(this.alice.getReplyString()).isTrue();
+		assertThat(Files.getLastModifiedTime(folder).toInstant()).isEqualTo(Instant.parse("2002-03-04T05:06:07Z"));
+		assertThat(this.alice.sendSiteCommand("UTIME dated folder 20030101000000 20030405060708 20030101000000 UTC"))
+			.as(this.alice.getReplyString()).isTrue();
+		assertThat(Files.getLastModifiedTime(folder).toInstant()).isEqualTo(Instant.parse("2003-04-05T06:07:08Z"));
+		// Bad input gets a clear refusal and changes nothing.
+		for (String bad : List.of("20010231000000 dated.txt", "20011303040506 dated.txt", "2001 dated.txt",
+				"20010203040506", "20010203040506 ", "yesterday dated.txt", "20010203040506x dated.txt")) {
+			assertThat(this.alice.sendCommand("MFMT", bad)).as(bad).isEqualTo(501);
+		}
+		assertThat(this.alice.sendSiteCommand("UTIME 20010203040506")).isFalse();
+		assertThat(this.alice.getReplyCode()).isEqualTo(501);
+		assertThat(this.alice.sendCommand("MFMT", "20010203040506 missing.txt")).isEqualTo(550);
+		assertThat(server.dataRoot().resolve("missing.txt")).doesNotExist();
+		assertThat(this.alice.sendCommand("MFMT", "20010203040506 ../outside.txt")).isEqualTo(553);
+		assertThat(Files.getLastModifiedTime(file).toInstant()).isEqualTo(withFraction);
+		// Setting a time is a change: a read-only user may not.
+		FTPClient bob = FtpClients.login(server, FtpTestServer.BOB);
+		try {
+			assertThat(bob.setModificationTime("dated.txt", "20200101000000")).isFalse();
+			assertThat(bob.getReplyCode()).isEqualTo(550);
+			assertThat(bob.sendSiteCommand("UTIME 20200101000000 dated.txt")).isFalse();
+			assertThat(bob.getReplyCode()).isEqualTo(550);
+		}
+		finally {
+			FtpClients.close(bob);
+		}
+		assertThat(Files.getLastModifiedTime(file).toInstant()).isEqualTo(withFraction);
+	}
+
 	@Test
 	void featuresAreAnnouncedBeforeLoginAndUnsupportedCommandsAreRefused() throws IOException {
 		FTPClient client = FtpClients.connect(server);
 		try {
 			assertThat(client.features()).isTrue();
 			assertThat(client.getReplyStrings()).contains(" EPSV", " EPRT", " MLST Type*;Size*;Modify*;Perm*;", " REST STREAM",
-					" SIZE", " MDTM", " UTF8", " TVFS")
+					" SIZE", " MDTM", " MFMT", " UTF8", " TVFS")
 				.noneMatch(line -> line.contains("AUTH") || line.contains("PROT") || line.contains("MD5")
 						|| line.contains("MODE Z") || line.contains("LANG"));
 			assertThat(client.sendCommand("SYST")).isEqualTo(215);

@@ -5,6 +5,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Arrays;
 
 import org.apache.commons.net.ftp.FTPClient;
@@ -19,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Several FTP mounts: {@code /} holds one folder per mount the user may read; a {@code memory} mount works like a
  * local one (streamed instead of zero-copy); a mount that cannot append refuses {@code APPE} and resumed uploads
- * clearly.
+ * clearly, and one that cannot keep modification times refuses {@code MFMT}.
  */
 class FtpMountsTests {
 
@@ -32,7 +33,7 @@ class FtpMountsTests {
 	static void start() throws IOException {
 		server = FtpTestServer.start(temp, options -> {
 			options.scratch = true;
-			options.scratchAppends = false;
+			options.scratchLikeObjectStore = true;
 		});
 	}
 
@@ -96,6 +97,29 @@ class FtpMountsTests {
 			assertThat(alice.getReplyString()).startsWith("553");
 			assertThat(server.dataRoot().resolve("m.bin")).doesNotExist();
 			assertThat(alice.rename("/scratch/in-memory/m.bin", "/scratch/renamed.bin")).isTrue();
+		}
+		finally {
+			FtpClients.close(alice);
+		}
+	}
+
+	@Test
+	void settingTimesNeedsAMountThatKeepsThem() throws IOException {
+		FTPClient alice = FtpClients.login(server, FtpTestServer.ALICE);
+		try {
+			assertThat(alice.storeFile("/scratch/timeless.txt", new ByteArrayInputStream(new byte[] { 1 }))).isTrue();
+			Instant before = alice.mdtmInstant("/scratch/timeless.txt");
+			assertThat(alice.setModificationTime("/scratch/timeless.txt", "20010203040506")).isFalse();
+			assertThat(alice.getReplyString()).startsWith("504").contains("does not keep modification times");
+			assertThat(alice.sendSiteCommand("UTIME 20010203040506 /scratch/timeless.txt")).isFalse();
+			assertThat(alice.getReplyCode()).isEqualTo(504);
+			assertThat(alice.mdtmInstant("/scratch/timeless.txt")).isEqualTo(before);
+			// The local mount keeps them, so FEAT offers MFMT.
+			assertThat(alice.storeFile("/data/timed.txt", new ByteArrayInputStream(new byte[] { 1 }))).isTrue();
+			assertThat(alice.setModificationTime("/data/timed.txt", "20010203040506")).isTrue();
+			assertThat(alice.mdtmInstant("/data/timed.txt")).isEqualTo(Instant.parse("2001-02-03T04:05:06Z"));
+			assertThat(alice.features()).isTrue();
+			assertThat(alice.getReplyStrings()).contains(" MFMT");
 		}
 		finally {
 			FtpClients.close(alice);

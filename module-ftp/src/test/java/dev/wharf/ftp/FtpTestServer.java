@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.EnumSet;
@@ -83,7 +84,7 @@ public final class FtpTestServer implements AutoCloseable {
 		if (options.scratch) {
 			MemoryStorage memory = new MemoryStorage("scratch", 64L * 1024 * 1024);
 			this.storages.add(memory);
-			mounts.add(new Mount("scratch", "memory", options.scratchAppends ? memory : new WithoutAppend(memory)));
+			mounts.add(new Mount("scratch", "memory", options.scratchLikeObjectStore ? new ObjectStoreLike(memory) : memory));
 		}
 		if (options.remote != null) {
 			this.storages.add(options.remote);
@@ -255,17 +256,18 @@ public final class FtpTestServer implements AutoCloseable {
 
 		public boolean scratch;
 
-		public boolean scratchAppends = true;
+		/** Whether {@code scratch} can neither append nor keep modification times, like an object store. */
+		public boolean scratchLikeObjectStore;
 
 		/** A third mount, {@code remote} (read-write for alice), closed with the server. */
 		public @Nullable Storage remote;
 
 	}
 
-	/** A storage that cannot append, like an object store. */
-	private static final class WithoutAppend extends ForwardingStorage {
+	/** A storage that can neither append nor set modification times, like an object store. */
+	private static final class ObjectStoreLike extends ForwardingStorage {
 
-		WithoutAppend(Storage delegate) {
+		ObjectStoreLike(Storage delegate) {
 			super(delegate);
 		}
 
@@ -273,7 +275,13 @@ public final class FtpTestServer implements AutoCloseable {
 		public Set<Capability> capabilities() {
 			Set<Capability> capabilities = EnumSet.copyOf(delegate().capabilities());
 			capabilities.remove(Capability.APPEND);
+			capabilities.remove(Capability.MODIFICATION_TIME);
 			return capabilities;
+		}
+
+		@Override
+		public Mono<FileEntry> setLastModified(StoragePath path, Instant time) {
+			return Mono.error(new UnsupportedCapabilityException(Capability.MODIFICATION_TIME, "scratch"));
 		}
 
 		@Override

@@ -103,6 +103,38 @@ class FtpTransferTests {
 		awaitNothingLeft("aborted.bin");
 	}
 
+	/**
+	 * {@code ABOR} sent in the same packet as {@code STOR}, so it arrives before the transfer began: the upload is
+	 * aborted ({@code 426}, then {@code 226}) and nothing is stored, whether the client then closes the data
+	 * connection (as one whose small file was sent at once does) or keeps it open. Such an {@code ABOR} used to wait
+	 * behind the upload: the closed upload was committed and the {@code ABOR} answered {@code 225}, the open one
+	 * held both replies until the data timeout.
+	 */
+	@Test
+	void aborSentWithStorAbortsTheUploadBeforeItBegins() throws IOException {
+		try (RawFtp ftp = RawFtp.login(server.port(), FtpTestServer.ALICE)) {
+			// Well under the data timeout: an ABOR that waits for the transfer fails the test.
+			ftp.socket().setSoTimeout(5_000);
+			for (int i = 0; i < 40; i++) {
+				try (Socket data = ftp.passive()) {
+					ftp.sendBytes("STOR raced.bin\r\nABOR\r\n".getBytes(StandardCharsets.US_ASCII));
+					data.getOutputStream().write(V1);
+					if (i % 2 == 0) {
+						data.close();
+					}
+					String reply = ftp.reply();
+					// A 150 may come first only if the transfer began before the ABOR was read.
+					String transfer = reply.startsWith("150") ? ftp.reply() : reply;
+					assertThat(transfer).as("try %d", i).startsWith("426");
+					assertThat(ftp.reply()).as("try %d", i).startsWith("226");
+				}
+				assertThat(server.dataRoot().resolve("raced.bin")).as("try %d", i).doesNotExist();
+			}
+			assertThat(ftp.command("NOOP")).startsWith("200");
+		}
+		awaitNothingLeft("raced.bin");
+	}
+
 	@Test
 	void aClientKilledDuringAnUploadLeavesNothing() throws Exception {
 		Path python = Requirements.requireExecutable("python3", "python3");

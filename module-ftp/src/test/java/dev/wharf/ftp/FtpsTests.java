@@ -367,7 +367,8 @@ class FtpsTests {
 			.containsAnyOf("alert protocol version", "alert handshake failure", "unexpected eof");
 	}
 
-	private static String handshake(Path openssl, FtpTestServer server, String... options) throws Exception {
+	/** Runs {@code openssl s_client} against a test server's control port and returns what it printed. */
+	static String handshake(Path openssl, FtpTestServer server, String... options) throws Exception {
 		List<String> command = new ArrayList<>(List.of(openssl.toString(), "s_client", "-connect", "127.0.0.1:" + server.port(),
 				"-servername", "localhost"));
 		command.addAll(List.of(options));

@@ -1,5 +1,6 @@
 package dev.wharf.app;
 
+import dev.wharf.core.concurrent.DroppedErrors;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
@@ -19,6 +20,8 @@ public class WharfApplication {
 		if (args.length > 0 && HashPasswordCommand.NAME.equals(args[0])) {
 			System.exit(HashPasswordCommand.run(System.console(), System.in, System.out, System.err));
 		}
+		// Reactor's hooks are global to the JVM: the process installs them, once, before anything subscribes.
+		DroppedErrors.install();
 		SpringApplication.run(WharfApplication.class, args);
 	}
 

@@ -1,6 +1,7 @@
 package dev.wharf.filemanager.files;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Set;
 
 import dev.wharf.core.security.Credentials;
@@ -79,6 +80,11 @@ final class CredentialedStorage implements Storage {
 	@Override
 	public Mono<FileEntry> copy(StoragePath source, StoragePath target, boolean replace) {
 		return this.delegate.copy(source, target, replace).contextWrite(this.context);
+	}
+
+	@Override
+	public Mono<FileEntry> setLastModified(StoragePath path, Instant time) {
+		return this.delegate.setLastModified(path, time).contextWrite(this.context);
 	}
 
 	@Override

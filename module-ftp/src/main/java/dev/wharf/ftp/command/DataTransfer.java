@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 import dev.wharf.ftp.data.DataChannel;
+import dev.wharf.ftp.session.AsyncOperation;
 import dev.wharf.ftp.session.SessionContext;
 import dev.wharf.ftp.session.SessionDataConnection;
 import org.apache.ftpserver.ftplet.FtpReply;
@@ -73,17 +74,23 @@ final class DataTransfer {
 	 */
 	void start(FtpIoSession session, Mono<FtpReply> preparation, String opening,
 			Function<DataChannel, Mono<FtpReply>> transfer, String path) {
+		ReplyingOperation.start(session, true, operation -> whole(session, operation, preparation, opening, transfer),
+				error -> Replies.forTransferError(error, path));
+	}
+
+	private static Mono<FtpReply> whole(FtpIoSession session, AsyncOperation operation, Mono<FtpReply> preparation,
+			String opening, Function<DataChannel, Mono<FtpReply>> transfer) {
 		SessionDataConnection data = SessionContext.of(session).data();
 		// A reply or error before the transfer gives up the set-up before the reply goes out: the next command may
 		// already set up another one.
-		Mono<FtpReply> whole = preparation.doOnNext(refused -> data.closeDataConnection()).switchIfEmpty(Mono.defer(() -> {
+		return preparation.doOnNext(refused -> data.closeDataConnection()).switchIfEmpty(Mono.defer(() -> {
 			// 150 goes out once the data connection is open (as vsftpd does), so a client that races ahead to its
 			// next transfer never finds its passive ports still waiting; a client that connects only after 150
 			// gets it after a short grace.
 			AtomicBoolean announced = new AtomicBoolean();
 			Runnable announce = () -> {
 				if (announced.compareAndSet(false, true)) {
-					session.write(Replies.of(150, opening));
+					operation.whileRunning(() -> session.write(Replies.of(150, opening)));
 				}
 			};
 			Disposable grace = Schedulers.parallel().schedule(announce, ANNOUNCE_GRACE.toMillis(), TimeUnit.MILLISECONDS);
@@ -94,7 +101,6 @@ final class DataTransfer {
 			return Mono.usingWhen(opened, transfer, DataChannel::close, (channel, error) -> abort(channel),
 					DataTransfer::abort);
 		})).doOnError(error -> data.closeDataConnection());
-		ReplyingOperation.start(session, true, whole, error -> Replies.forTransferError(error, path));
 	}
 
 	private static Mono<Void> abort(DataChannel channel) {

@@ -20,8 +20,9 @@ final class FeatCommand extends WharfCommand {
 	 * @param explicitTls whether {@code AUTH TLS} is offered
 	 * @param tls whether TLS is available at all ({@code PBSZ}, {@code PROT})
 	 * @param activeMode whether {@code EPRT} is allowed
+	 * @param modificationTimes whether a mount keeps times that {@code MFMT} sets
 	 */
-	FeatCommand(boolean explicitTls, boolean tls, boolean activeMode) {
+	FeatCommand(boolean explicitTls, boolean tls, boolean activeMode, boolean modificationTimes) {
 		List<String> lines = new ArrayList<>();
 		lines.add("Extensions supported:");
 		if (explicitTls) {
@@ -36,6 +37,9 @@ final class FeatCommand extends WharfCommand {
 		}
 		lines.add(" EPSV");
 		lines.add(" MDTM");
+		if (modificationTimes) {
+			lines.add(" MFMT");
+		}
 		lines.add(" MLST " + String.join("", Listings.FACTS.stream().map(fact -> fact + "*;").toList()));
 		lines.add(" REST STREAM");
 		lines.add(" SIZE");

@@ -2,11 +2,15 @@ package dev.wharf.ftp.command;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.FileEntry;
@@ -28,6 +32,12 @@ final class Listings {
 
 	private static final DateTimeFormatter FACT_TIME = DateTimeFormatter.ofPattern("yyyyMMddHHmmss", Locale.ROOT)
 		.withZone(ZoneOffset.UTC);
+
+	/** Strict: a 31st of February or an hour 24 is refused, not moved to a valid date. */
+	private static final DateTimeFormatter PARSED_TIME = DateTimeFormatter.ofPattern("uuuuMMddHHmmss", Locale.ROOT)
+		.withResolverStyle(ResolverStyle.STRICT);
+
+	private static final Pattern TIME_VALUE = Pattern.compile("[0-9]{14}(\\.[0-9]{1,9})?");
 
 	private static final DateTimeFormatter RECENT = DateTimeFormatter.ofPattern("MMM dd HH:mm", Locale.ENGLISH)
 		.withZone(ZoneOffset.UTC);
@@ -100,6 +110,29 @@ final class Listings {
 	/** The time in the form of {@code MDTM} and {@code Modify=}. */
 	static String time(Instant time) {
 		return FACT_TIME.format(time);
+	}
+
+	/**
+	 * Reads a time in the form of {@code MDTM} and {@code Modify=} (RFC 3659 section 2.3), UTC, with optional
+	 * fractions of a second, which are kept.
+	 * @param text such as {@code 20240131235959} or {@code 20240131235959.123}
+	 * @return the time, or {@code null} if the text is not such a time or names no real date
+	 */
+	static @Nullable Instant parseTime(String text) {
+		if (!TIME_VALUE.matcher(text).matches()) {
+			return null;
+		}
+		try {
+			Instant whole = LocalDateTime.parse(text.substring(0, 14), PARSED_TIME).toInstant(ZoneOffset.UTC);
+			if (text.length() == 14) {
+				return whole;
+			}
+			String fraction = (text.substring(15) + "00000000").substring(0, 9);
+			return whole.plusNanos(Long.parseLong(fraction));
+		}
+		catch (DateTimeParseException ex) {
+			return null;
+		}
 	}
 
 	/** RFC 3659 section 7.5.5 permissions, from the user's rights and the mount's abilities. */

@@ -50,6 +50,16 @@ public final class Replies {
 		return new DefaultFtpReply(code, lines.stream().map(Replies::clean).toArray(String[]::new));
 	}
 
+	/** The reply for a transfer that {@code ABOR} stopped. */
+	public static FtpReply transferAborted() {
+		return of(426, "Transfer aborted.");
+	}
+
+	/** The reply to an {@code ABOR} that stopped a transfer, after the transfer's {@code 426}. */
+	public static FtpReply abortDone() {
+		return of(226, "ABOR command successful.");
+	}
+
 	/**
 	 * Writes a reply, closing the connection after it if the reply says so.
 	 * @param session the session

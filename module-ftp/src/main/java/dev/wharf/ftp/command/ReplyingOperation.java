@@ -3,6 +3,8 @@ package dev.wharf.ftp.command;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
+import dev.wharf.core.concurrent.Disconnects;
+import dev.wharf.ftp.data.TransferInterruptedException;
 import dev.wharf.ftp.session.AsyncOperation;
 import dev.wharf.ftp.session.SessionContext;
 import org.apache.commons.logging.Log;
@@ -46,11 +48,35 @@ final class ReplyingOperation extends AsyncOperation {
 	 */
 	static void start(FtpIoSession session, boolean abortable, Mono<FtpReply> work,
 			Function<Throwable, FtpReply> onError) {
+		start(session, abortable, operation -> work, onError);
+	}
+
+	/**
+	 * Starts work that writes replies of its own before the final one, through
+	 * {@link AsyncOperation#whileRunning}.
+	 * @param session the session
+	 * @param abortable whether {@code ABOR} may stop it
+	 * @param work makes the work, emitting the final reply once, for the operation that runs it
+	 * @param onError the reply for a failure
+	 */
+	static void start(FtpIoSession session, boolean abortable, Function<AsyncOperation, Mono<FtpReply>> work,
+			Function<Throwable, FtpReply> onError) {
 		ReplyingOperation operation = new ReplyingOperation(session, abortable);
-		operation.context.begin(operation);
+		if (!operation.context.begin(operation)) {
+			// ABOR arrived before the transfer began: nothing starts, and the ABOR, queued next, answers 226.
+			operation.context.data().closeDataConnection();
+			Replies.send(session, Replies.transferAborted());
+			return;
+		}
 		AtomicReference<@Nullable FtpReply> reply = new AtomicReference<>();
-		Disposable running = work.subscribe(reply::set, error -> {
-			logger.debug("FTP command failed", error);
+		Disposable running = work.apply(operation).subscribe(reply::set, error -> {
+			if (TransferInterruptedException.in(error) != null) {
+				// The client or the network ended the transfer: one line, the stack trace says nothing more.
+				logger.debug("FTP transfer ended early: " + Disconnects.describe(error));
+			}
+			else {
+				logger.debug("FTP command failed", error);
+			}
 			operation.complete(onError.apply(error));
 		}, () -> {
 			FtpReply result = reply.get();

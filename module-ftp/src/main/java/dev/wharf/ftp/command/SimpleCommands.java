@@ -84,14 +84,23 @@ final class SimpleCommands {
 
 	}
 
-	/** {@code ABOR} with no transfer running (a running transfer is aborted at once, out of turn). */
+	/**
+	 * {@code ABOR} in its turn: after a transfer command it stopped before that began ({@code 226}, the transfer
+	 * having answered {@code 426}), or with no transfer to abort. A running transfer is aborted at once, out of turn.
+	 */
 	static final class Abort extends WharfCommand {
 
 		@Override
 		void execute(FtpIoSession session, FtpRequest request) {
 			session.resetState();
-			SessionContext.of(session).data().closeDataConnection();
-			reply(session, 225, "No transfer to abort.");
+			SessionContext context = SessionContext.of(session);
+			context.data().closeDataConnection();
+			if (context.takeAbortedBeforeStart()) {
+				session.write(Replies.abortDone());
+			}
+			else {
+				reply(session, 225, "No transfer to abort.");
+			}
 		}
 
 	}

@@ -6,6 +6,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.NotFoundException;
+import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.WriteOptions;
 import dev.wharf.ftp.data.DataChannel;
 import dev.wharf.ftp.data.TransferInterruptedException;
@@ -94,12 +95,32 @@ final class StoreCommand extends WharfCommand {
 		}
 		WriteOptions options = (this.kind == Kind.STOU) ? WriteOptions.createNew()
 				: appending ? WriteOptions.append() : WriteOptions.replace();
-		Mono<FtpReply> checks = (offset > 0) ? resumable(in, offset, path) : Mono.empty();
+		Mono<FtpReply> checks = folderExists(in)
+			.switchIfEmpty((offset > 0) ? resumable(in, offset, path) : Mono.empty());
 		String opening = (this.kind == Kind.STOU) ? "FILE: " + in.path().name() : "Ready to receive " + path + ".";
 		this.transfers.start(session, checks, opening, channel -> this.audit
 			.recorded(session, (this.kind == Kind.APPE) ? "append" : "write", Audit.target(in),
 					in.mount().call(storage -> storage.write(in.path(), upload(session, channel), options)))
 			.map(written -> Replies.of(226, "Transfer complete (" + path + ", " + written.size() + " bytes).")), path);
+	}
+
+	/**
+	 * The folder an upload goes into must exist. Checked before {@code 150}, so that the refusal comes before the
+	 * client uses the data connection: refused after {@code 150}, a {@code PROT P} client was still in its TLS
+	 * handshake when the connection closed, and saw a TLS failure instead of the reply.
+	 */
+	private static Mono<FtpReply> folderExists(Location.InMount in) {
+		StoragePath parent = in.path().parent();
+		StoragePath virtualParent = in.virtualPath().parent();
+		if (parent == null || parent.isRoot() || virtualParent == null
+				|| !in.mount().storage().capabilities().contains(Capability.DIRECTORIES)) {
+			return Mono.empty();
+		}
+		return in.mount().call(storage -> storage.stat(parent))
+			.flatMap(entry -> entry.isDirectory() ? Mono.<FtpReply>empty()
+					: Mono.just(Replies.of(550, virtualParent + ": Not a folder.")))
+			.onErrorResume(NotFoundException.class,
+					missing -> Mono.just(Replies.of(550, virtualParent + ": No such folder.")));
 	}
 
 	/** A {@code STOR} after {@code REST} resumes only at the file's current end. */

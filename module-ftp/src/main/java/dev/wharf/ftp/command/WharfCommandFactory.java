@@ -6,6 +6,7 @@ import java.util.Map;
 
 import dev.wharf.core.security.AuditLog;
 import dev.wharf.core.security.Authenticator;
+import dev.wharf.core.storage.Capability;
 import dev.wharf.ftp.filesystem.StorageFileSystemFactory;
 import org.apache.ftpserver.command.Command;
 import org.apache.ftpserver.command.CommandFactory;
@@ -24,9 +25,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The commands Wharf's FTP server answers. Apache FtpServer's own implementations are kept where they only
  * change session state ({@code AUTH}, {@code PBSZ}, {@code TYPE}, {@code REST}, {@code OPTS}, ...); everything
- * that touches files, data connections or logins is Wharf's. Not offered (answered {@code 502}): {@code SITE},
- * {@code MD5}/{@code MMD5} (a whole download on the server), {@code MFMT} (times cannot be set through the
- * storage layer), {@code LANG}, {@code REIN}, {@code MODE Z}. Immutable and thread-safe.
+ * that touches files, data connections or logins is Wharf's. Not offered (answered {@code 502}): {@code SITE}
+ * commands other than {@code UTIME}, {@code MD5}/{@code MMD5} (a whole download on the server), {@code LANG},
+ * {@code REIN}, {@code MODE Z}. Immutable and thread-safe.
  */
 public final class WharfCommandFactory implements CommandFactory {
 
@@ -50,10 +51,12 @@ public final class WharfCommandFactory implements CommandFactory {
 		map.put("DELE", new DeleteCommand(false, audit));
 		map.put("EPRT", new ActiveCommand(true, settings.activeMode()));
 		map.put("EPSV", new PassiveCommand(true, settings.externalAddress()));
-		map.put("FEAT", new FeatCommand(settings.explicitTls(), settings.tls(), settings.activeMode()));
+		map.put("FEAT", new FeatCommand(settings.explicitTls(), settings.tls(), settings.activeMode(),
+				settings.fileSystems().anyMountCan(Capability.MODIFICATION_TIME)));
 		map.put("HELP", new HELP());
 		map.put("LIST", new ListCommand(ListCommand.Kind.LIST, transfers));
 		map.put("MDTM", new FileInfoCommand(FileInfoCommand.Kind.MDTM));
+		map.put("MFMT", new ModificationTimeCommand(ModificationTimeCommand.Kind.MFMT, audit));
 		map.put("MKD", new MkdCommand(audit));
 		map.put("MLSD", new ListCommand(ListCommand.Kind.MLSD, transfers));
 		map.put("MLST", new FileInfoCommand(FileInfoCommand.Kind.MLST));
@@ -73,6 +76,7 @@ public final class WharfCommandFactory implements CommandFactory {
 		map.put("RMD", new DeleteCommand(true, audit));
 		map.put("RNFR", new RenameCommand(false, audit));
 		map.put("RNTO", new RenameCommand(true, audit));
+		map.put("SITE", new ModificationTimeCommand(ModificationTimeCommand.Kind.SITE, audit));
 		map.put("SIZE", new FileInfoCommand(FileInfoCommand.Kind.SIZE));
 		map.put("STAT", new StatCommand());
 		map.put("STOR", new StoreCommand(StoreCommand.Kind.STOR, transfers, audit));

@@ -93,8 +93,28 @@ public final class DataChannel {
 				sent.addAndGet(buffer.readableByteCount());
 				return NettyDataBufferFactory.toByteBuf(buffer);
 			});
-			return untilClosed(this.connection.outbound().send(buffers).then().then(checked(sent)));
+			return untilClosed(handshaken().then(Mono.defer(() -> {
+				TransferInterruptedException failure = failure();
+				return (failure != null) ? Mono.<Long>error(failure)
+						: this.connection.outbound().send(buffers).then().then(checked(sent));
+			})));
 		}).onErrorMap(DataChannel::interrupted);
+	}
+
+	/**
+	 * Completes once the TLS handshake is over, whether it succeeded or not ({@link #failure()} tells), at once
+	 * without TLS. A send waits for it because a transfer with nothing to send (an empty listing or file) otherwise
+	 * ended before the client's handshake did: the connection was torn down mid-handshake ({@code user_canceled})
+	 * and the client got {@code 426}, every time for Python's {@code FTP_TLS} and sometimes for curl. Bounded by the
+	 * handler's handshake timeout (the data timeout); a closed connection ends the handshake at once. It never
+	 * fails: a failure signalled after an {@code ABOR} cancelled the wait would be dropped, and logged as an error.
+	 */
+	private Mono<Void> handshaken() {
+		Future<Channel> handshake = this.handshake;
+		if (handshake == null || handshake.isDone()) {
+			return Mono.empty();
+		}
+		return Mono.create(sink -> handshake.addListener(done -> sink.success()));
 	}
 
 	/** Network failures become {@link TransferInterruptedException}; storage failures stay what they are. */

@@ -1,11 +1,14 @@
 package dev.wharf.ftp.data;
 
+import dev.wharf.core.concurrent.Disconnects;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslCloseCompletionEvent;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateEvent;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,6 +18,8 @@ import org.jspecify.annotations.Nullable;
  * read from other threads once the channel is closed.
  */
 final class DataChannelWatch extends ChannelInboundHandlerAdapter {
+
+	private static final Log logger = LogFactory.getLog(DataChannelWatch.class);
 
 	static final String NAME = "wharf-ftp-watch";
 
@@ -56,12 +61,23 @@ final class DataChannelWatch extends ChannelInboundHandlerAdapter {
 	/**
 	 * Records a failure, except after the peer's {@code close_notify}: the TLS stream was then complete, and a
 	 * reset that follows is a client closing with unread data (such as TLS 1.3 session tickets it never asked
-	 * for).
+	 * for). A client going away ({@link Disconnects#isOrdinary}) closes the connection here with one line at
+	 * DEBUG: the transfer learns of it from {@link #failure()}. Passed on, it reached Reactor Netty after the
+	 * transfer had ended, which logged a warning for every data connection a client reset or whose TLS handshake
+	 * it refused.
 	 */
 	@Override
 	public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
 		if (!this.closeNotifyReceived) {
 			fail(new TransferInterruptedException("The data connection failed: " + cause.getMessage(), cause));
+		}
+		if (Disconnects.isOrdinary(cause)) {
+			if (logger.isDebugEnabled()) {
+				logger.debug("FTP data connection with " + ctx.channel().remoteAddress() + " ended: "
+						+ Disconnects.describe(cause));
+			}
+			ctx.close();
+			return;
 		}
 		super.exceptionCaught(ctx, cause);
 	}

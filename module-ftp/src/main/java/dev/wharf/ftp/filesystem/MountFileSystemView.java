@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Paths from clients are parsed once with {@link StoragePath}: a bad path ({@code ..} or {@code .} names,
  * backslashes, control characters, empty names, ...) is refused, never repaired or clamped at the root. The
- * only exception is {@code CWD ..}, which means {@code CDUP}.
+ * only exceptions are {@code CWD ..}, which means {@code CDUP}, and a lone {@code .}, the working folder.
  *
  * <p>A session's commands run one at a time, but the working folder is read from transfer threads too, so it
  * is volatile.
@@ -67,12 +67,13 @@ public final class MountFileSystemView implements FileSystemView {
 
 	/**
 	 * Parses a path argument against the working folder.
-	 * @param argument the argument as the client sent it; {@code null} or empty for the working folder
+	 * @param argument the argument as the client sent it; {@code null}, empty or {@code .} for the working folder
 	 * @return the virtual path
 	 * @throws InvalidStoragePathException if the path is not acceptable
 	 */
 	public StoragePath resolve(@Nullable String argument) {
-		if (argument == null || argument.isEmpty()) {
+		// "." alone is how rclone lists the folder it is in (MLSD .); a "." inside a path is still refused.
+		if (argument == null || argument.isEmpty() || ".".equals(argument)) {
 			return this.workingDirectory;
 		}
 		if (argument.startsWith("/")) {

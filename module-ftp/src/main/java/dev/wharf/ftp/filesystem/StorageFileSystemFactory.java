@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.wharf.core.security.AuthorizedStorage;
+import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.mount.Mount;
 import org.apache.ftpserver.ftplet.FileSystemFactory;
 import org.apache.ftpserver.ftplet.FtpException;
@@ -47,6 +48,15 @@ public final class StorageFileSystemFactory implements FileSystemFactory {
 		}
 		boolean single = this.mounts.size() == 1;
 		return new MountFileSystemView(visible, single && visible.size() == 1);
+	}
+
+	/**
+	 * Whether any mount FTP serves has an ability.
+	 * @param capability the ability
+	 * @return whether one mount at least has it
+	 */
+	public boolean anyMountCan(Capability capability) {
+		return this.mounts.stream().anyMatch(mount -> mount.storage().capabilities().contains(capability));
 	}
 
 	/**

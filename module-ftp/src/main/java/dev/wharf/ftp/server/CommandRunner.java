@@ -18,7 +18,9 @@ import org.apache.mina.core.session.IoSession;
  * Runs each session's commands in order on a bounded pool of command threads, replacing Apache FtpServer's
  * {@code DefaultFtpHandler} dispatch. Commands arrive on MINA's I/O threads and are only queued there. While a
  * command's asynchronous work runs (a transfer, a password check), the session's next commands wait, except
- * {@code ABOR}, which stops a running transfer at once: {@code 426} for the transfer, then {@code 226}.
+ * {@code ABOR}, which stops a running transfer at once: {@code 426} for the transfer, then {@code 226}. An
+ * {@code ABOR} that arrives while a transfer command waits in the queue or is being started stops it too: the
+ * transfer never begins, and the replies are the same.
  *
  * <p>A few commands that only change the session's state and never block ({@code USER}, {@code PASS}, {@code TYPE},
  * {@code NOOP} and the like) run on the I/O thread itself when nothing is queued before them: each command
@@ -36,6 +38,9 @@ final class CommandRunner {
 
 	private static final Set<String> BEFORE_LOGIN = Set.of("USER", "PASS", "AUTH", "PBSZ", "PROT", "FEAT", "SYST",
 			"OPTS", "HELP", "NOOP", "QUIT");
+
+	/** Commands that use a data connection: what {@code ABOR} stops. */
+	private static final Set<String> TRANSFERS = Set.of("RETR", "STOR", "STOU", "APPE", "LIST", "NLST", "MLSD");
 
 	/** Commands that may run on the I/O thread: they touch only the session's state and write one reply. */
 	private static final Set<String> ON_IO_THREAD = Set.of("USER", "PASS", "NOOP", "SYST", "TYPE", "MODE", "STRU",
@@ -60,13 +65,14 @@ final class CommandRunner {
 	}
 
 	/**
-	 * Takes a command from the I/O thread: queues it, or aborts the running transfer at once for {@code ABOR}.
+	 * Takes a command from the I/O thread: queues it, or, for {@code ABOR}, aborts the running transfer at once or
+	 * marks the transfer command that waits to start.
 	 * @param session the session
 	 * @param request the command
 	 */
 	void received(IoSession session, FtpRequest request) {
 		SessionContext state = SessionContext.of(session);
-		if ("ABOR".equals(request.getCommand()) && abortRunningTransfer(session, state)) {
+		if ("ABOR".equals(request.getCommand()) && abortTransfer(session, state)) {
 			return;
 		}
 		boolean start;
@@ -108,14 +114,19 @@ final class CommandRunner {
 		}
 	}
 
-	private boolean abortRunningTransfer(IoSession session, SessionContext state) {
-		AsyncOperation running = state.active();
+	/**
+	 * Aborts the running transfer and answers for it and the {@code ABOR}; without one, a transfer command that waits
+	 * to start is marked and the {@code ABOR} is queued behind it.
+	 * @return whether the {@code ABOR} was answered
+	 */
+	private boolean abortTransfer(IoSession session, SessionContext state) {
+		AsyncOperation running = state.abortTarget(request -> TRANSFERS.contains(request.getCommand()));
 		if (running == null || !running.abort()) {
 			return false;
 		}
 		state.data().closeDataConnection();
-		session.write(Replies.of(426, "Transfer aborted."));
-		session.write(Replies.of(226, "ABOR command successful."));
+		session.write(Replies.transferAborted());
+		session.write(Replies.abortDone());
 		state.ended(running);
 		return true;
 	}
@@ -146,6 +157,13 @@ final class CommandRunner {
 		}
 		if (this.tlsRequired && !session.isSecure() && ("USER".equals(name) || "PASS".equals(name))) {
 			session.write(Replies.of(530, "TLS is required: send AUTH TLS first."));
+			return;
+		}
+		SessionContext state = SessionContext.of(session);
+		if (state.abortedBeforeStart(request)) {
+			session.resetState();
+			state.data().closeDataConnection();
+			session.write(Replies.transferAborted());
 			return;
 		}
 		Command command = this.context.getCommandFactory().getCommand(name);

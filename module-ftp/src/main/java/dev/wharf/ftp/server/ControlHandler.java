@@ -1,12 +1,10 @@
 package dev.wharf.ftp.server;
 
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 
-import javax.net.ssl.SSLException;
-
+import dev.wharf.core.concurrent.Disconnects;
 import dev.wharf.core.security.AuditLog;
 import dev.wharf.core.security.AuditLog.AuditEvent;
 import dev.wharf.ftp.command.Replies;
@@ -80,6 +78,10 @@ final class ControlHandler extends IoHandlerAdapter {
 			return;
 		}
 		session.setAttribute(COUNTED, client.getAddress());
+		// Cleaned up when the session is gone, however it closed: MINA's TLS filter did not pass sessionClosed on
+		// after a handshake it refused (an old protocol, say), and every such connection kept its place in the
+		// connection limits for ever.
+		session.getCloseFuture().addListener(closed -> released(session));
 		FtpIoSession ftp = new FtpIoSession(session, this.context);
 		ftp.setListener(this.listener);
 		SessionDataConnection connection = new SessionDataConnection(this.data, local, client);
@@ -131,9 +133,8 @@ final class ControlHandler extends IoHandlerAdapter {
 		session.closeOnFlush();
 	}
 
-	@Override
-	public void sessionClosed(IoSession session) {
-		Object counted = session.getAttribute(COUNTED);
+	private void released(IoSession session) {
+		Object counted = session.removeAttribute(COUNTED);
 		if (counted == null) {
 			return;
 		}
@@ -146,13 +147,20 @@ final class ControlHandler extends IoHandlerAdapter {
 		}
 	}
 
+	/**
+	 * Closes the session. A client going away (a reset, a broken pipe, a TLS handshake it refused or broke off) is
+	 * one line at DEBUG; anything else is a fault of the server's and keeps its stack trace.
+	 */
 	@Override
 	public void exceptionCaught(IoSession session, Throwable cause) {
-		if (cause instanceof IOException && !(cause instanceof SSLException)) {
-			logger.debug("FTP control connection failed: " + cause.getMessage());
+		if (Disconnects.isOrdinary(cause)) {
+			if (logger.isDebugEnabled()) {
+				logger.debug("FTP control connection with " + session.getRemoteAddress() + " ended: "
+						+ Disconnects.describe(cause));
+			}
 		}
 		else {
-			logger.debug("FTP control connection failed", cause);
+			logger.warn("FTP control connection with " + session.getRemoteAddress() + " failed", cause);
 		}
 		session.closeNow();
 	}

@@ -61,6 +61,7 @@ public final class WharfFtpServer implements SmartLifecycle {
 			return;
 		}
 		FtpServerConfig c = this.config;
+		MinaLogging.quietRepeats();
 		int cores = Math.max(1, Runtime.getRuntime().availableProcessors());
 		DataConnections data = new DataConnections(c.address(), c.passivePorts(), c.dataTimeout(), c.tls(), Math.max(2, cores));
 		ExecutorService commandThreads = commandThreads(Math.max(8, 4 * cores));

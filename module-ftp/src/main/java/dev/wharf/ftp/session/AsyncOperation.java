@@ -22,7 +22,9 @@ public abstract class AsyncOperation {
 	 * @return whether the caller won and must reply and tell the session
 	 */
 	protected final boolean finish() {
-		return this.ended.compareAndSet(false, true);
+		synchronized (this) {
+			return this.ended.compareAndSet(false, true);
+		}
 	}
 
 	/**
@@ -30,11 +32,28 @@ public abstract class AsyncOperation {
 	 * @return whether it was still running (and is now stopped); the caller then replies for it
 	 */
 	public final boolean abort() {
-		if (!isAbortable() || !this.ended.compareAndSet(false, true)) {
-			return false;
+		synchronized (this) {
+			if (!isAbortable() || !this.ended.compareAndSet(false, true)) {
+				return false;
+			}
 		}
 		stop();
 		return true;
+	}
+
+	/**
+	 * Writes an intermediate reply (such as {@code 150}) unless the operation ended. The operation cannot end
+	 * meanwhile, so the reply comes before the final one and before the replies to an {@code ABOR}: a
+	 * {@code 150} written while an {@code ABOR} was answered came after its {@code 226}, where the client took it
+	 * for the reply to its next command.
+	 * @param write writes the reply
+	 */
+	public final void whileRunning(Runnable write) {
+		synchronized (this) {
+			if (!this.ended.get()) {
+				write.run();
+			}
+		}
 	}
 
 	/** Whether it ended. */

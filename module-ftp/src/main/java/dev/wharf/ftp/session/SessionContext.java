@@ -2,6 +2,7 @@ package dev.wharf.ftp.session;
 
 import java.util.ArrayDeque;
 import java.util.Queue;
+import java.util.function.Predicate;
 
 import org.apache.ftpserver.ftplet.FtpRequest;
 import org.apache.mina.core.session.IoSession;
@@ -9,7 +10,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What Wharf keeps for one control connection besides Apache FtpServer's own attributes: the commands waiting
- * while an {@link AsyncOperation} runs, the running operation, and the count of failed logins.
+ * while an {@link AsyncOperation} runs, the running operation, a transfer command that {@code ABOR} stopped
+ * before its transfer began, and the count of failed logins.
  *
  * <p>Commands of one session run one at a time and in order; this class is the lock and queue that makes it
  * so. Thread-safe.
@@ -30,6 +32,15 @@ public final class SessionContext {
 	private boolean draining;
 
 	private @Nullable AsyncOperation active;
+
+	/** The command last handed out by {@link #next()}, running until the next call. */
+	private @Nullable FtpRequest running;
+
+	/** A transfer command that {@code ABOR} arrived for before its transfer began. */
+	private @Nullable FtpRequest abortRequested;
+
+	/** Whether a transfer was aborted before it began, and the {@code ABOR} that did it has not answered yet. */
+	private boolean abortedBeforeStart;
 
 	private int failedLogins;
 
@@ -106,7 +117,12 @@ public final class SessionContext {
 	 * @return the command, or {@code null} when the queue is empty or an operation runs (draining stops)
 	 */
 	public synchronized @Nullable FtpRequest next() {
+		if (this.running != null && this.running == this.abortRequested) {
+			// It ended without starting a transfer (refused, say): the ABOR that follows finds nothing to abort.
+			this.abortRequested = null;
+		}
 		FtpRequest request = (this.active == null && !this.closed) ? this.pending.poll() : null;
+		this.running = request;
 		if (request == null) {
 			this.draining = false;
 		}
@@ -124,9 +140,72 @@ public final class SessionContext {
 	/**
 	 * Records that the running command goes on asynchronously; the session's next commands wait for it.
 	 * @param operation the operation
+	 * @return {@code false} if {@code ABOR} already stopped this command (see {@link #abortTarget}): the operation
+	 * must not start, and the caller answers for the aborted transfer
 	 */
-	public synchronized void begin(AsyncOperation operation) {
+	public synchronized boolean begin(AsyncOperation operation) {
+		if (operation.isAbortable() && this.running != null && this.running == this.abortRequested) {
+			this.abortRequested = null;
+			this.abortedBeforeStart = true;
+			return false;
+		}
 		this.active = operation;
+		return true;
+	}
+
+	/**
+	 * Finds what an {@code ABOR} that just arrived stops. A running operation is returned for the caller to
+	 * abort. Without one, the transfer command that waits in the queue (the last one) or is being started is
+	 * marked: it will not transfer ({@link #begin} and {@link #abortedBeforeStart} say so), and the {@code ABOR},
+	 * queued behind it, answers {@code 226}. Before, such an {@code ABOR} waited behind the transfer it was meant to
+	 * stop: a client that sent {@code STOR} and {@code ABOR} together and closed the data connection had its upload
+	 * committed, and the {@code ABOR} answered {@code 225}.
+	 * @param transfer which commands are transfers
+	 * @return the running operation, or {@code null}
+	 */
+	public synchronized @Nullable AsyncOperation abortTarget(Predicate<FtpRequest> transfer) {
+		if (this.active != null) {
+			return this.active;
+		}
+		FtpRequest target = null;
+		for (FtpRequest waiting : this.pending) {
+			if (transfer.test(waiting)) {
+				target = waiting;
+			}
+		}
+		if (target == null && this.running != null && transfer.test(this.running)) {
+			target = this.running;
+		}
+		if (target != null) {
+			this.abortRequested = target;
+		}
+		return null;
+	}
+
+	/**
+	 * Whether {@code ABOR} stopped this command while it waited in the queue; the caller then answers for the
+	 * aborted transfer instead of running it.
+	 * @param request the command about to run
+	 * @return whether it was aborted
+	 */
+	public synchronized boolean abortedBeforeStart(FtpRequest request) {
+		if (request != this.abortRequested) {
+			return false;
+		}
+		this.abortRequested = null;
+		this.abortedBeforeStart = true;
+		return true;
+	}
+
+	/**
+	 * For the {@code ABOR} command: whether it stopped a transfer before that began (it then answers {@code 226});
+	 * clears the record.
+	 * @return whether a transfer was aborted for it
+	 */
+	public synchronized boolean takeAbortedBeforeStart() {
+		boolean aborted = this.abortedBeforeStart;
+		this.abortedBeforeStart = false;
+		return aborted;
 	}
 
 	/**

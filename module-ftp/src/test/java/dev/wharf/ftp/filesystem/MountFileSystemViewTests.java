@@ -53,7 +53,7 @@ class MountFileSystemViewTests {
 
 	@ParameterizedTest
 	@CsvSource({ "a.txt, /a.txt", "/a.txt, /a.txt", "dir/, /dir", "dir/sub/f, /dir/sub/f", "~, /~", "*.txt, /*.txt",
-			"'a b ', '/a b '", "/, /" })
+			"'a b ', '/a b '", "/, /", "., /" })
 	void pathsResolveAgainstTheWorkingFolder(String argument, String expected) {
 		MountFileSystemView view = single();
 		assertThat(view.resolve(argument)).hasToString(expected);
@@ -65,7 +65,7 @@ class MountFileSystemViewTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "..", "../..", "../../etc/passwd", "a/../b", "./a", ".", "a/./b", "..\\..", "a\\b", "C:\\x",
+	@ValueSource(strings = { "..", "../..", "../../etc/passwd", "a/../b", "./a", "./", "a/.", "a/./b", "..\\..", "a\\b", "C:\\x",
 			"a//b", "//etc/passwd", "/..", "dir/..", "a\u0000b", ".wharf-tmp-x", "a/.wharf", "\u202Eevil", "．．／x" })
 	void badPathsAreRefusedNotRepaired(String argument) {
 		MountFileSystemView view = single();

@@ -1,6 +1,7 @@
 package dev.wharf.core.security;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Set;
 
 import dev.wharf.core.storage.AccessDeniedException;
@@ -114,6 +115,11 @@ public final class AuthorizedStorage implements Storage {
 	@Override
 	public Mono<FileEntry> copy(StoragePath source, StoragePath target, boolean replace) {
 		return writing(this.delegate.copy(source, target, replace));
+	}
+
+	@Override
+	public Mono<FileEntry> setLastModified(StoragePath path, Instant time) {
+		return writing(this.delegate.setLastModified(path, time));
 	}
 
 	@Override

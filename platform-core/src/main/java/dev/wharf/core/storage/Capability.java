@@ -33,7 +33,7 @@ public enum Capability {
 	/** Files are local files that HTTP can send with zero-copy ({@link Storage#localFile}). */
 	LOCAL_FILE("local files"),
 
-	/** Modification times are kept and can be set. */
+	/** Modification times are kept and can be set ({@link Storage#setLastModified}). */
 	MODIFICATION_TIME("modification times");
 
 	private final String description;

@@ -1,6 +1,7 @@
 package dev.wharf.core.storage;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Set;
 
 import org.springframework.core.io.buffer.DataBuffer;
@@ -118,6 +119,19 @@ public interface Storage extends AutoCloseable {
 	 */
 	default Mono<FileEntry> copy(StoragePath source, StoragePath target, boolean replace) {
 		return StorageSupport.streamCopy(this, source, target, replace);
+	}
+
+	/**
+	 * Sets the modification time of a file or folder, as mirroring clients do after an upload so that the copy
+	 * keeps the original's time. Needs {@link Capability#MODIFICATION_TIME}; the backend keeps the time at its own
+	 * precision (whole seconds over SFTP). Follows links where {@link #stat} does.
+	 * @param path the file or folder
+	 * @param time the new modification time
+	 * @return the entry with its new time; fails with {@link NotFoundException} if nothing is at the path and
+	 * {@link ConflictException} if the backend cannot hold that time
+	 */
+	default Mono<FileEntry> setLastModified(StoragePath path, Instant time) {
+		return Mono.error(new UnsupportedCapabilityException(Capability.MODIFICATION_TIME, toString()));
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package dev.wharf.core.security;
 
+import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 
@@ -41,7 +42,11 @@ class AuthorizedStorageTests {
 			.isInstanceOf(AccessDeniedException.class);
 		assertThatThrownBy(() -> view.createDirectory(StoragePath.parse("/d")).block(TIMEOUT))
 			.isInstanceOf(AccessDeniedException.class);
+		Instant written = view.stat(this.file).block(TIMEOUT).lastModified();
+		assertThatThrownBy(() -> view.setLastModified(this.file, Instant.EPOCH).block(TIMEOUT))
+			.isInstanceOf(AccessDeniedException.class);
 		assertThat(text(this.mount.storage().read(this.file, ByteRange.all()))).isEqualTo("x");
+		assertThat(this.mount.storage().stat(this.file).block(TIMEOUT).lastModified()).isEqualTo(written);
 	}
 
 	@Test
@@ -49,6 +54,7 @@ class AuthorizedStorageTests {
 		AuthorizedStorage view = AuthorizedStorage.of(this.mount, user(MountAccess.READ_WRITE));
 		view.write(this.file, content("y"), WriteOptions.replace()).block(TIMEOUT);
 		assertThat(text(view.read(this.file, ByteRange.all()))).isEqualTo("y");
+		assertThat(view.setLastModified(this.file, Instant.EPOCH).block(TIMEOUT).lastModified()).isEqualTo(Instant.EPOCH);
 		assertThatThrownBy(() -> AuthorizedStorage.of(this.mount, user(MountAccess.NONE)))
 			.isInstanceOf(AccessDeniedException.class);
 	}

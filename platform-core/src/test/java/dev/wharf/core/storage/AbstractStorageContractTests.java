@@ -3,6 +3,7 @@ package dev.wharf.core.storage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -37,6 +38,7 @@ import static dev.wharf.core.storage.StorageTestSupport.sha256;
 import static dev.wharf.core.storage.StorageTestSupport.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -636,6 +638,58 @@ public abstract class AbstractStorageContractTests {
 	}
 
 	@Nested
+	class ModificationTimes {
+
+		/** Whole seconds, which every backend keeps (SFTP has no finer times). */
+		private static final Instant TIME = Instant.parse("2001-02-03T04:05:06Z");
+
+		@Test
+		void aFileKeepsTheTimeItIsGivenAndItsContent() {
+			assumeTrue(has(Capability.MODIFICATION_TIME));
+			write("/dated.txt", "dated");
+			FileEntry changed = storage.setLastModified(path("/dated.txt"), TIME).block(TIMEOUT);
+			assertThat(changed.lastModified()).isEqualTo(TIME);
+			assertThat(changed.size()).isEqualTo(5);
+			assertThat(storage.stat(path("/dated.txt")).block(TIMEOUT).lastModified()).isEqualTo(TIME);
+			assertThat(read("/dated.txt")).isEqualTo("dated");
+			if (has(Capability.LIST)) {
+				assertThat(storage.list(StoragePath.root()).collectList().block(TIMEOUT))
+					.singleElement()
+					.satisfies(entry -> assertThat(entry.lastModified()).isEqualTo(TIME));
+			}
+			Instant later = TIME.plusSeconds(86_400);
+			storage.setLastModified(path("/dated.txt"), later).block(TIMEOUT);
+			assertThat(storage.stat(path("/dated.txt")).block(TIMEOUT).lastModified()).isEqualTo(later);
+		}
+
+		@Test
+		void aFolderKeepsTheTimeItIsGiven() {
+			assumeTrue(has(Capability.MODIFICATION_TIME) && has(Capability.DIRECTORIES));
+			mkdir("/dated");
+			write("/dated/inside.txt", "inside");
+			assertThat(storage.setLastModified(path("/dated"), TIME).block(TIMEOUT).lastModified()).isEqualTo(TIME);
+			assertThat(storage.stat(path("/dated")).block(TIMEOUT).lastModified()).isEqualTo(TIME);
+			assertThat(names("/dated")).containsExactly("inside.txt");
+		}
+
+		@Test
+		void settingTheTimeOfNothingIsNotFoundAndCreatesNothing() {
+			assumeTrue(has(Capability.MODIFICATION_TIME));
+			assertFails(storage.setLastModified(path("/missing.txt"), TIME), NotFoundException.class);
+			assertThat(exists("/missing.txt")).isFalse();
+		}
+
+		@Test
+		void withoutTheCapabilityTheTimeIsUnsupportedAndUnchanged() {
+			assumeFalse(has(Capability.MODIFICATION_TIME));
+			Instant written = write("/dated.txt", "dated").lastModified();
+			assertFails(storage.setLastModified(path("/dated.txt"), TIME), UnsupportedCapabilityException.class);
+			assertThat(storage.stat(path("/dated.txt")).block(TIMEOUT).lastModified()).isEqualTo(written);
+		}
+
+	}
+
+	@Nested
 	class PathAttacks {
 
 		/** Raw inputs an attacker sends; each must be refused by the parser, before any backend call. */
@@ -676,6 +730,9 @@ public abstract class AbstractStorageContractTests {
 			assertFails(storage.stat(path("/escape")), AccessDeniedException.class);
 			assertFails(storage.write(path("/escape"), content("overwrite"), WriteOptions.replace()),
 					AccessDeniedException.class);
+			if (has(Capability.MODIFICATION_TIME)) {
+				assertFails(storage.setLastModified(path("/escape"), Instant.EPOCH), AccessDeniedException.class);
+			}
 			if (has(Capability.LIST)) {
 				assertThat(storage.list(StoragePath.root()).collectList().block(TIMEOUT))
 					.allSatisfy(entry -> assertThat(entry.type()).isEqualTo(EntryType.OTHER));

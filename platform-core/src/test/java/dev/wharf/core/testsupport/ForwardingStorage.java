@@ -1,6 +1,7 @@
 package dev.wharf.core.testsupport;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Set;
 
 import dev.wharf.core.storage.ByteRange;
@@ -80,6 +81,11 @@ public class ForwardingStorage implements Storage {
 	@Override
 	public Mono<FileEntry> copy(StoragePath source, StoragePath target, boolean replace) {
 		return this.delegate.copy(source, target, replace);
+	}
+
+	@Override
+	public Mono<FileEntry> setLastModified(StoragePath path, Instant time) {
+		return this.delegate.setLastModified(path, time);
 	}
 
 	@Override

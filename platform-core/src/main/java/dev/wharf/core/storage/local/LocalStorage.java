@@ -360,6 +360,16 @@ public final class LocalStorage implements Storage {
 	}
 
 	@Override
+	public Mono<FileEntry> setLastModified(StoragePath path, Instant time) {
+		return blocking(path, () -> {
+			// The real path: links are resolved and checked to stay in the root, as for stat.
+			Path real = this.paths.existing(path);
+			Files.setLastModifiedTime(real, FileTime.from(time));
+			return entry(path, Files.readAttributes(real, BasicFileAttributes.class));
+		});
+	}
+
+	@Override
 	public Mono<Path> localFile(StoragePath path) {
 		return blocking(path, () -> {
 			Path real = this.paths.existing(path);

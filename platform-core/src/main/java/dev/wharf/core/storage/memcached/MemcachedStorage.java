@@ -245,6 +245,11 @@ public final class MemcachedStorage implements Storage {
 	}
 
 	@Override
+	public Mono<FileEntry> setLastModified(StoragePath path, Instant time) {
+		return Mono.error(new UnsupportedCapabilityException(Capability.MODIFICATION_TIME, this.mount));
+	}
+
+	@Override
 	public Mono<FileEntry> move(StoragePath source, StoragePath target, boolean replace) {
 		return Mono.error(new UnsupportedCapabilityException(Capability.MOVE, this.mount));
 	}

@@ -238,6 +238,21 @@ public final class MemoryStorage implements Storage {
 		});
 	}
 
+	@Override
+	public Mono<FileEntry> setLastModified(StoragePath path, Instant time) {
+		return Mono.fromCallable(() -> write(() -> {
+			Node node = existing(path);
+			if (node instanceof Content content) {
+				// Content is immutable: the node is swapped for one with the new time, sharing the chunks.
+				Content changed = new Content(content.chunks(), content.size(), time);
+				parentFolder(path).children.put(path.name(), changed);
+				return entry(path, changed);
+			}
+			((Folder) node).modified = time;
+			return entry(path, node);
+		}));
+	}
+
 	private @Nullable Node checkTarget(Folder parent, StoragePath target, Node incoming, boolean replace) {
 		Node existing = parent.children.get(target.name());
 		if (existing == null) {

@@ -1,6 +1,7 @@
 package dev.wharf.core.storage.metrics;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -57,6 +58,8 @@ public final class MeteredStorage implements Storage {
 	private final Operation move = new Operation("move");
 
 	private final Operation copy = new Operation("copy");
+
+	private final Operation setTime = new Operation("set-time");
 
 	/**
 	 * Wraps a storage.
@@ -139,6 +142,11 @@ public final class MeteredStorage implements Storage {
 	@Override
 	public Mono<FileEntry> copy(StoragePath source, StoragePath target, boolean replace) {
 		return timed(this.copy, this.delegate.copy(source, target, replace));
+	}
+
+	@Override
+	public Mono<FileEntry> setLastModified(StoragePath path, Instant time) {
+		return timed(this.setTime, this.delegate.setLastModified(path, time));
 	}
 
 	@Override

@@ -414,6 +414,25 @@ public final class SftpStorage implements Storage {
 		engine.removeDir(folder);
 	}
 
+	/** SFTP (version 3) carries times as unsigned 32-bit seconds. */
+	private static final long MAX_TIME = 0xFFFFFFFFL;
+
+	@Override
+	public Mono<FileEntry> setLastModified(StoragePath path, Instant time) {
+		if (time.getEpochSecond() < 0 || time.getEpochSecond() > MAX_TIME) {
+			return Mono.error(new ConflictException("An SFTP server keeps modification times from 1970 to 2106 only"));
+		}
+		return call(path, lease -> {
+			SFTPEngine engine = lease.connection().engine();
+			String real = lease.connection().paths().real(engine, path);
+			// The access time goes in the same attribute and is kept as it was.
+			FileAttributes before = engine.stat(real);
+			engine.setAttributes(real,
+					new FileAttributes.Builder().withAtimeMtime(before.getAtime(), time.getEpochSecond()).build());
+			return entry(path, engine.stat(real));
+		});
+	}
+
 	@Override
 	public Mono<FileEntry> createDirectory(StoragePath path) {
 		return call(path, lease -> {
