@@ -1,6 +1,7 @@
 package dev.wharf.filemanager.files;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -104,6 +105,11 @@ final class MountFolderErrors implements Storage {
 	public Mono<FileEntry> copy(StoragePath source, StoragePath target, boolean replace) {
 		return this.delegate.copy(source, target, replace)
 			.onErrorMap(StorageException.class, error -> named(error, source, target));
+	}
+
+	@Override
+	public Mono<FileEntry> setLastModified(StoragePath path, Instant time) {
+		return this.delegate.setLastModified(path, time).onErrorMap(StorageException.class, error -> named(error, path));
 	}
 
 	@Override
