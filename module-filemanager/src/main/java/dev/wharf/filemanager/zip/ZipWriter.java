@@ -17,6 +17,7 @@ import java.util.zip.Deflater;
 import dev.wharf.core.storage.ByteRange;
 import dev.wharf.core.storage.EntryType;
 import dev.wharf.core.storage.FileEntry;
+import dev.wharf.core.storage.FolderChain;
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.StoragePath;
 import org.apache.commons.compress.archivers.zip.UnixStat;
@@ -24,14 +25,16 @@ import org.apache.commons.compress.archivers.zip.Zip64Mode;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 import org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream;
 import org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream.UnicodeExtraFieldPolicy;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 
 /**
  * Writes a zip of files and folders to a stream, on a worker thread (it blocks on the storage and on the
  * client). A file or folder that cannot be read does not break the download: it is left out (or, if it
- * failed part-way, kept incomplete) and named in a final {@value #ERROR_LOG} entry. Entry names are the
- * validated names of the storage, joined with {@code /}: never absolute, never {@code ..}, never a
+ * failed part-way, kept incomplete) and named in a final {@value #ERROR_LOG} entry; so is a link back into a
+ * folder the walk is in (a link loop, see {@link FolderChain}), which would make the zip endless. Entry names
+ * are the validated names of the storage, joined with {@code /}: never absolute, never {@code ..}, never a
  * backslash. Files whose content is already compressed are stored without compressing again. Large files
  * and archives use ZIP64 automatically.
  *
@@ -72,7 +75,7 @@ final class ZipWriter {
 			zip.setCreateUnicodeExtraFields(UnicodeExtraFieldPolicy.ALWAYS);
 			zip.setUseZip64(Zip64Mode.AsNeeded);
 			for (ZipItem item : this.items) {
-				add(zip, item.storage(), item.entry(), item.name());
+				add(zip, item, item.entry(), item.name(), null);
 			}
 			if (!this.errors.isEmpty()) {
 				zip.setLevel(Deflater.BEST_SPEED);
@@ -92,24 +95,26 @@ final class ZipWriter {
 		return entry;
 	}
 
-	private void add(ZipArchiveOutputStream zip, Storage storage, FileEntry entry, String name) throws IOException {
+	private void add(ZipArchiveOutputStream zip, ZipItem item, FileEntry entry, String name,
+			@Nullable FolderChain outer) throws IOException {
 		if (entry.type() == EntryType.DIRECTORY) {
-			addFolder(zip, storage, entry, name);
+			addFolder(zip, item, entry, name, (outer != null) ? outer.enter(entry) : FolderChain.start(entry));
 		}
 		else if (entry.type() == EntryType.FILE) {
-			addFile(zip, storage, entry, name);
+			addFile(zip, item.storage(), entry, name);
 		}
 		else {
 			this.errors.add(name + ": skipped, neither a file nor a folder");
 		}
 	}
 
-	private void addFolder(ZipArchiveOutputStream zip, Storage storage, FileEntry folder, String name) throws IOException {
+	private void addFolder(ZipArchiveOutputStream zip, ZipItem item, FileEntry folder, String name, FolderChain chain)
+			throws IOException {
 		zip.putArchiveEntry(entry(name + "/", folder.lastModified().toEpochMilli(), UnixStat.DIR_FLAG | FOLDER_MODE));
 		zip.closeArchiveEntry();
 		List<FileEntry> children;
 		try {
-			children = storage.list(folder.path()).collectList().block(STORAGE_TIMEOUT);
+			children = item.storage().list(folder.path()).collectList().block(STORAGE_TIMEOUT);
 		}
 		catch (RuntimeException ex) {
 			this.errors.add(name + "/: cannot list the folder: " + message(ex));
@@ -121,8 +126,21 @@ final class ZipWriter {
 		children = new ArrayList<>(children);
 		children.sort(Comparator.comparing(FileEntry::name));
 		for (FileEntry child : children) {
-			add(zip, storage, child, name + "/" + child.name());
+			String childName = name + "/" + child.name();
+			FileEntry loop = chain.loopsTo(child);
+			if (loop != null) {
+				this.errors.add(childName + ": skipped, a link loop: it leads back to " + nameInZip(item, loop) + "/");
+			}
+			else {
+				add(zip, item, child, childName, chain);
+			}
 		}
+	}
+
+	/** The name in the zip of a folder the walk of an item went into. */
+	private static String nameInZip(ZipItem item, FileEntry folder) {
+		StoragePath below = folder.path().relativeTo(item.entry().path());
+		return below.isRoot() ? item.name() : item.name() + below;
 	}
 
 	private void addFile(ZipArchiveOutputStream zip, Storage storage, FileEntry file, String name) throws IOException {
