@@ -1,20 +1,17 @@
 package dev.wharf.filemanager.files;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipInputStream;
 
 import dev.wharf.filemanager.testsupport.Api.Answer;
 import dev.wharf.filemanager.testsupport.FileManagerTestBase;
+import dev.wharf.filemanager.testsupport.Zips;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -108,7 +105,7 @@ class LinkLoopTests extends FileManagerTestBase {
 		String tree = create(layout);
 		Answer answer = this.api.get("/api/files/zip?path=/data/" + tree).browser(this.cookie).send();
 		assertThat(answer.status()).isEqualTo(200);
-		Map<String, byte[]> entries = unzip(answer.body());
+		Map<String, byte[]> entries = Zips.entries(answer.body());
 		List<String> files = entries.keySet().stream().filter(name -> !name.endsWith("/") && !name.equals("error.log")).toList();
 		assertThat(files).containsExactlyElementsOf(layout.walked.stream().map(file -> tree + "/" + file).toList());
 		for (String file : layout.walked) {
@@ -193,7 +190,7 @@ class LinkLoopTests extends FileManagerTestBase {
 		Files.writeString(folder.resolve("inside.txt"), "inside");
 		Files.createSymbolicLink(folder.resolve("out"), ROOT.resolve("outside"));
 		Answer zip = this.api.get("/api/files/zip?path=/data/" + tree).browser(this.cookie).send();
-		Map<String, byte[]> entries = unzip(zip.body());
+		Map<String, byte[]> entries = Zips.entries(zip.body());
 		assertThat(entries.keySet()).containsExactly(tree + "/", tree + "/inside.txt", "error.log");
 		assertThat(new String(entries.get("error.log"), StandardCharsets.UTF_8))
 			.isEqualTo(tree + "/out: skipped, neither a file nor a folder\n");
@@ -239,16 +236,6 @@ class LinkLoopTests extends FileManagerTestBase {
 			}
 		}
 		return files;
-	}
-
-	private static Map<String, byte[]> unzip(byte[] zip) throws IOException {
-		Map<String, byte[]> entries = new LinkedHashMap<>();
-		try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(zip), StandardCharsets.UTF_8)) {
-			for (ZipEntry entry = in.getNextEntry(); entry != null; entry = in.getNextEntry()) {
-				entries.put(entry.getName(), in.readAllBytes());
-			}
-		}
-		return entries;
 	}
 
 }

@@ -1,30 +1,24 @@
 package dev.wharf.filemanager.zip;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipInputStream;
 
 import dev.wharf.core.security.PasswordHashing;
 import dev.wharf.core.storage.StorageTestSupport;
 import dev.wharf.core.testsupport.JvmTempFolder;
+import dev.wharf.core.testsupport.SlowReader;
 import dev.wharf.filemanager.testsupport.Api;
 import dev.wharf.filemanager.testsupport.Api.Answer;
 import dev.wharf.filemanager.testsupport.FileManagerTestApplication;
+import dev.wharf.filemanager.testsupport.Zips;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -101,7 +95,7 @@ class ZipSlotTests {
 
 	@Test
 	void aClientThatStopsReadingLosesItsSlotAfterTheWriteTimeout() throws Exception {
-		try (Socket alice = stall("alice"); Socket bob = stall("bob")) {
+		try (SlowReader alice = stall("alice"); SlowReader bob = stall("bob")) {
 			long stalledAt = System.nanoTime();
 			Answer refused = zip("carol", "small");
 			assertThat(refused.status()).as("both slots are held").isEqualTo(503);
@@ -109,29 +103,29 @@ class ZipSlotTests {
 			await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
 				.untilAsserted(() -> assertThat(zip("carol", "small").status()).isEqualTo(200));
 			assertThat(Duration.ofNanos(System.nanoTime() - stalledAt)).isGreaterThanOrEqualTo(WRITE_TIMEOUT);
-			assertThat(unzip(zip("carol", "small").body())).containsOnlyKeys("small/", "small/note.txt");
+			assertThat(Zips.entries(zip("carol", "small").body())).containsOnlyKeys("small/", "small/note.txt");
 			// Each stalled user gets 429 while the server still holds their zip: once they get a zip again, the
 			// server gave up theirs, with its client still not reading.
 			for (String user : new String[] { "alice", "bob" }) {
 				await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
 					.untilAsserted(() -> assertThat(zip(user, "small").status()).isEqualTo(200));
 			}
-			for (Socket stalled : new Socket[] { alice, bob }) {
-				assertThat(drain(stalled.getInputStream())).as("the zip was cut").isLessThan((long) FILE_SIZE * FILES);
+			for (SlowReader stalled : new SlowReader[] { alice, bob }) {
+				assertThat(stalled.readUntilClosed()).as("the zip was cut").isLessThan((long) FILE_SIZE * FILES);
 			}
 		}
 	}
 
 	@Test
 	void oneUserCannotTakeEverySlot() throws Exception {
-		try (Socket alice = stall("alice")) {
+		try (SlowReader alice = stall("alice")) {
 			Answer second = zip("alice", "small");
 			assertThat(second.status()).as("alice holds her share, one of two").isEqualTo(429);
 			assertThat(second.header("Retry-After")).isNotNull();
 			assertThat(second.message()).contains("zips already");
 			Answer bob = zip("bob", "small");
 			assertThat(bob.status()).as("the other slot is bob's to take").isEqualTo(200);
-			assertThat(unzip(bob.body())).containsOnlyKeys("small/", "small/note.txt");
+			assertThat(Zips.entries(bob.body())).containsOnlyKeys("small/", "small/note.txt");
 		}
 		// Her connection is gone: the server notices at its next write and gives the slot back.
 		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
@@ -142,47 +136,31 @@ class ZipSlotTests {
 	void aSlowButMovingReaderGetsTheWholeZip() throws Exception {
 		long start = System.nanoTime();
 		byte[] zip;
-		try (Socket socket = connect(1024 * 1024)) {
-			request(socket, "alice", "big");
+		try (SlowReader reader = SlowReader.connect(this.port, 1024 * 1024)) {
+			request(reader, "alice", "big");
 			// 256 KB, then a pause: far slower than loopback, but moving within every write timeout.
-			zip = readChunked(new Paced(socket.getInputStream(), 256 * 1024, Duration.ofMillis(100)));
+			zip = readChunked(reader.paced(256 * 1024, Duration.ofMillis(100)));
 		}
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("slower than the timeout")
 			.isGreaterThan(WRITE_TIMEOUT.multipliedBy(2));
-		Map<String, byte[]> entries = unzip(zip);
+		Map<String, byte[]> entries = Zips.entries(zip);
 		for (int i = 0; i < FILES; i++) {
 			assertThat(entries.get("big/" + i + ".jpg")).isEqualTo(StorageTestSupport.randomBytes(i, 0, FILE_SIZE));
 		}
 	}
 
 	/** Asks for the big zip as a user, reads the head, and stops reading. */
-	private Socket stall(String user) throws IOException {
-		Socket socket = connect(64 * 1024);
-		request(socket, user, "big");
-		return socket;
-	}
-
-	private Socket connect(int receiveBuffer) throws IOException {
-		Socket socket = new Socket();
-		// Small, so what the client does not read stays on the server.
-		socket.setReceiveBufferSize(receiveBuffer);
-		socket.connect(new InetSocketAddress("127.0.0.1", this.port), 10_000);
-		socket.setSoTimeout(30_000);
-		return socket;
+	private SlowReader stall(String user) throws IOException {
+		SlowReader reader = SlowReader.connect(this.port, 64 * 1024);
+		request(reader, user, "big");
+		return reader;
 	}
 
 	/** Sends the GET of a folder's zip and reads the head, which must say 200 and chunked. */
-	private void request(Socket socket, String user, String folder) throws IOException {
-		socket.getOutputStream()
-			.write(("GET /api/files/zip?path=/data/" + folder + " HTTP/1.1\r\nHost: x\r\nCookie: " + cookie(user) + "\r\n"
-					+ Api.XRW + ": XmlHttpRequest\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-		String head = line(socket.getInputStream());
-		assertThat(head).startsWith("HTTP/1.1 200 ");
-		boolean chunked = false;
-		for (String header = line(socket.getInputStream()); !header.isEmpty(); header = line(socket.getInputStream())) {
-			chunked |= header.equalsIgnoreCase("transfer-encoding: chunked");
-		}
-		assertThat(chunked).isTrue();
+	private void request(SlowReader reader, String user, String folder) throws IOException {
+		String head = reader.send("GET /api/files/zip?path=/data/" + folder + " HTTP/1.1\r\nHost: x\r\nCookie: "
+				+ cookie(user) + "\r\n" + Api.XRW + ": XmlHttpRequest\r\n\r\n").head();
+		assertThat(head).startsWith("HTTP/1.1 200 ").containsIgnoringCase("\r\ntransfer-encoding: chunked\r\n");
 	}
 
 	private static String line(InputStream in) throws IOException {
@@ -207,31 +185,6 @@ class ZipSlotTests {
 		return body.toByteArray();
 	}
 
-	/** Reads until the server's close arrives; gives how many bytes came. */
-	private static long drain(InputStream in) throws IOException {
-		byte[] buffer = new byte[256 * 1024];
-		long total = 0;
-		try {
-			for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
-				total += read;
-			}
-		}
-		catch (SocketException reset) {
-			// Closed as well.
-		}
-		return total;
-	}
-
-	private static Map<String, byte[]> unzip(byte[] zip) throws IOException {
-		Map<String, byte[]> entries = new LinkedHashMap<>();
-		try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(zip), StandardCharsets.UTF_8)) {
-			for (ZipEntry entry = in.getNextEntry(); entry != null; entry = in.getNextEntry()) {
-				entries.put(entry.getName(), in.readAllBytes());
-			}
-		}
-		return entries;
-	}
-
 	private static Path createRoot() {
 		Path root = JvmTempFolder.create("wharf-zip-slot-tests");
 		try {
@@ -246,49 +199,6 @@ class ZipSlotTests {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-	}
-
-	/** Hands out at most a number of bytes, then pauses, and again: a client that reads slowly but steadily. */
-	private static final class Paced extends FilterInputStream {
-
-		private final int step;
-
-		private final Duration pause;
-
-		private int left;
-
-		Paced(InputStream in, int step, Duration pause) {
-			super(in);
-			this.step = step;
-			this.pause = pause;
-			this.left = step;
-		}
-
-		@Override
-		public int read() throws IOException {
-			byte[] one = new byte[1];
-			return (read(one, 0, 1) < 0) ? -1 : one[0] & 0xff;
-		}
-
-		@Override
-		public int read(byte[] buffer, int offset, int length) throws IOException {
-			if (this.left == 0) {
-				try {
-					Thread.sleep(this.pause.toMillis());
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					throw new IOException(ex);
-				}
-				this.left = this.step;
-			}
-			int read = super.read(buffer, offset, Math.min(length, this.left));
-			if (read > 0) {
-				this.left -= read;
-			}
-			return read;
-		}
-
 	}
 
 }

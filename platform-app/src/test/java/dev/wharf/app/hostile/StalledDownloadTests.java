@@ -1,20 +1,15 @@
 package dev.wharf.app.hostile;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.SplittableRandom;
 
 import dev.wharf.core.autoconfigure.WebServerAutoConfiguration;
 import dev.wharf.core.security.PasswordHashing;
+import dev.wharf.core.testsupport.SlowReader;
 import dev.wharf.core.testsupport.WharfTestProperties;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -113,11 +108,10 @@ class StalledDownloadTests {
 				yield "GET /static/" + name + " HTTP/1.1\r\n";
 			}
 			default -> {
-				try (Socket socket = connect(1024 * 1024)) {
-					send(socket, "PUT /cache/" + name + " HTTP/1.1\r\nHost: x\r\nAuthorization: " + basic()
+				try (SlowReader writer = SlowReader.connect(this.port, 1024 * 1024)) {
+					writer.send("PUT /cache/" + name + " HTTP/1.1\r\nHost: x\r\nAuthorization: " + basic()
 							+ "\r\nContent-Length: " + SIZE + "\r\nConnection: close\r\n\r\n");
-					socket.getOutputStream().write(content);
-					assertThat(head(socket.getInputStream())).startsWith("HTTP/1.1 201 ");
+					assertThat(writer.send(content).head()).startsWith("HTTP/1.1 201 ");
 				}
 				yield "GET /cache/" + name + " HTTP/1.1\r\nAuthorization: " + basic() + "\r\n";
 			}
@@ -129,13 +123,12 @@ class StalledDownloadTests {
 	void aClientThatStopsReadingIsClosedAfterTheWriteTimeout(String endpoint) throws Exception {
 		String request = largeDownload(endpoint);
 		double before = stalled();
-		try (Socket socket = connect(64 * 1024)) {
-			send(socket, request + "Host: x\r\n\r\n");
-			long length = contentLength(head(socket.getInputStream()));
+		try (SlowReader reader = SlowReader.connect(this.port, 64 * 1024)) {
+			long length = SlowReader.contentLength(reader.send(request + "Host: x\r\n\r\n").head());
 			long stalledAt = System.nanoTime();
 			await().atMost(Wire.PATIENCE).until(() -> stalled() > before);
 			assertThat(Duration.ofNanos(System.nanoTime() - stalledAt)).isGreaterThanOrEqualTo(WRITE_TIMEOUT);
-			assertThat(drain(socket.getInputStream())).as("the body was cut").isLessThan(length);
+			assertThat(reader.readUntilClosed()).as("the body was cut").isLessThan(length);
 		}
 		Wire.Response health = Wire.exchange(this.port, "GET /actuator/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
 		assertThat(health.status()).isEqualTo(200);
@@ -146,71 +139,15 @@ class StalledDownloadTests {
 		String request = largeDownload("static");
 		double before = stalled();
 		long start = System.nanoTime();
-		try (Socket socket = connect(1024 * 1024)) {
-			send(socket, request + "Host: x\r\n\r\n");
-			InputStream in = socket.getInputStream();
-			long length = contentLength(head(in));
-			byte[] buffer = new byte[256 * 1024];
-			long received = 0;
+		try (SlowReader reader = SlowReader.connect(this.port, 1024 * 1024)) {
+			long length = SlowReader.contentLength(reader.send(request + "Host: x\r\n\r\n").head());
+			assertThat(length).isEqualTo(SIZE);
 			// 256 KB, then a pause: far slower than loopback, but moving within every write timeout.
-			while (received < length && System.nanoTime() - start < Wire.PATIENCE.toNanos() * 4) {
-				int read = in.readNBytes(buffer, 0, (int) Math.min(buffer.length, length - received));
-				assertThat(read).as("the server closed the connection after %d bytes", received).isPositive();
-				received += read;
-				Thread.sleep(100);
-			}
-			assertThat(received).isEqualTo(length).isEqualTo(SIZE);
+			reader.readSlowly(length, 256 * 1024, Duration.ofMillis(100));
 		}
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("slower than the timeout")
 			.isGreaterThan(WRITE_TIMEOUT.multipliedBy(2));
 		assertThat(stalled()).isEqualTo(before);
-	}
-
-	/** A connection whose receive buffer is as given; small, what the client does not read stays on the server. */
-	private Socket connect(int receiveBuffer) throws IOException {
-		Socket socket = new Socket();
-		socket.setReceiveBufferSize(receiveBuffer);
-		socket.connect(new InetSocketAddress("127.0.0.1", this.port), (int) Wire.PATIENCE.toMillis());
-		socket.setSoTimeout((int) Wire.PATIENCE.toMillis());
-		return socket;
-	}
-
-	private static void send(Socket socket, String text) throws IOException {
-		socket.getOutputStream().write(text.getBytes(StandardCharsets.UTF_8));
-		socket.getOutputStream().flush();
-	}
-
-	private static String head(InputStream in) throws IOException {
-		ByteArrayOutputStream head = new ByteArrayOutputStream();
-		while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
-			int b = in.read();
-			assertThat(b).as("end of the head").isNotNegative();
-			head.write(b);
-		}
-		return head.toString(StandardCharsets.ISO_8859_1);
-	}
-
-	private static long contentLength(String head) {
-		assertThat(head).startsWith("HTTP/1.1 200 ");
-		String lower = head.toLowerCase(Locale.ROOT);
-		int at = lower.indexOf("\r\ncontent-length:");
-		assertThat(at).as(head).isPositive();
-		return Long.parseLong(lower.substring(at + 17, lower.indexOf("\r\n", at + 2)).trim());
-	}
-
-	/** Reads until the server's close arrives; gives how many bytes came. */
-	private static long drain(InputStream in) throws IOException {
-		byte[] buffer = new byte[256 * 1024];
-		long total = 0;
-		try {
-			for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
-				total += read;
-			}
-		}
-		catch (SocketException reset) {
-			// Closed as well.
-		}
-		return total;
 	}
 
 }

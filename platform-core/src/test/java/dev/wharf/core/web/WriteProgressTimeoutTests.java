@@ -1,13 +1,7 @@
 package dev.wharf.core.web;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.SocketException;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.wharf.core.config.InvalidConfigurationException;
+import dev.wharf.core.testsupport.SlowReader;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -101,23 +96,23 @@ class WriteProgressTimeoutTests {
 	@Test
 	void aClientThatStopsReadingAStreamIsClosedAndTheBodyCancelled() throws Exception {
 		start();
-		try (Socket socket = connect()) {
-			long length = request(socket, "/stream/" + STALLED_SIZE);
+		try (SlowReader reader = SlowReader.connect(this.server.port(), 64 * 1024)) {
+			long length = request(reader, "/stream/" + STALLED_SIZE);
 			long stalledAt = System.nanoTime();
 			await().atMost(Duration.ofSeconds(30)).until(() -> this.closed.get() == 1);
 			assertThat(Duration.ofNanos(System.nanoTime() - stalledAt)).isGreaterThanOrEqualTo(TIMEOUT);
 			await().atMost(Duration.ofSeconds(10)).untilTrue(this.cancelled);
-			assertThat(drain(socket.getInputStream())).as("the body was cut").isLessThan(length);
+			assertThat(reader.readUntilClosed()).as("the body was cut").isLessThan(length);
 		}
 	}
 
 	@Test
 	void aClientThatStopsReadingAFileSentWithSendfileIsClosed() throws Exception {
 		start();
-		try (Socket socket = connect()) {
-			long length = request(socket, "/file/stalled");
+		try (SlowReader reader = SlowReader.connect(this.server.port(), 64 * 1024)) {
+			long length = request(reader, "/file/stalled");
 			await().atMost(Duration.ofSeconds(30)).until(() -> this.closed.get() == 1);
-			assertThat(drain(socket.getInputStream())).as("the body was cut").isLessThan(length);
+			assertThat(reader.readUntilClosed()).as("the body was cut").isLessThan(length);
 		}
 	}
 
@@ -136,10 +131,9 @@ class WriteProgressTimeoutTests {
 	@Test
 	void aResponseSlowerToStartThanTheTimeoutIsNotCut() throws Exception {
 		start();
-		try (Socket socket = connect()) {
-			long length = request(socket, "/late");
-			assertThat(new String(socket.getInputStream().readNBytes((int) length), StandardCharsets.US_ASCII))
-				.isEqualTo("late but fine");
+		try (SlowReader reader = SlowReader.connect(this.server.port(), 64 * 1024)) {
+			long length = request(reader, "/late");
+			assertThat(new String(reader.body().readNBytes((int) length), StandardCharsets.US_ASCII)).isEqualTo("late but fine");
 		}
 		assertThat(this.closed).hasValue(0);
 	}
@@ -158,75 +152,21 @@ class WriteProgressTimeoutTests {
 	}
 
 	private void assertSlowReaderGetsEverything(String target) throws Exception {
-		try (Socket socket = connect(1024 * 1024)) {
-			long length = request(socket, target);
-			InputStream in = socket.getInputStream();
-			byte[] buffer = new byte[256 * 1024];
-			long received = 0;
-			long start = System.nanoTime();
+		long start = System.nanoTime();
+		try (SlowReader reader = SlowReader.connect(this.server.port(), 1024 * 1024)) {
 			// 256 KB, then a pause: about 2.5 MB/s, far slower than the server sends on loopback, but fast enough
 			// that the kernel, which takes more bytes only once a good part of its send buffer drained (about 1 MB
 			// of the 4 MB it grows to on loopback), takes some within each timeout.
-			while (received < length && System.nanoTime() - start < Duration.ofSeconds(120).toNanos()) {
-				int read = in.readNBytes(buffer, 0, (int) Math.min(buffer.length, length - received));
-				assertThat(read).as("the server closed the connection after %d bytes", received).isPositive();
-				received += read;
-				Thread.sleep(100);
-			}
-			assertThat(received).isEqualTo(length);
-			assertThat(Duration.ofNanos(System.nanoTime() - start)).as("slower than the timeout")
-				.isGreaterThan(TIMEOUT.multipliedBy(2));
+			reader.readSlowly(request(reader, target), 256 * 1024, Duration.ofMillis(100));
 		}
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("slower than the timeout")
+			.isGreaterThan(TIMEOUT.multipliedBy(2));
 		assertThat(this.closed).hasValue(0);
 	}
 
-	/** A connection whose receive buffer is small, so that what the client does not read stays on the server. */
-	private Socket connect() throws IOException {
-		return connect(64 * 1024);
-	}
-
-	private Socket connect(int receiveBuffer) throws IOException {
-		Socket socket = new Socket();
-		socket.setReceiveBufferSize(receiveBuffer);
-		socket.connect(new InetSocketAddress("127.0.0.1", this.server.port()), 10_000);
-		socket.setSoTimeout(30_000);
-		return socket;
-	}
-
 	/** Sends a GET and reads the response head; gives the announced length. */
-	private static long request(Socket socket, String target) throws IOException {
-		socket.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-		InputStream in = socket.getInputStream();
-		ByteArrayOutputStream head = new ByteArrayOutputStream();
-		while (!head.toString(StandardCharsets.US_ASCII).endsWith("\r\n\r\n")) {
-			int b = in.read();
-			assertThat(b).as("end of the head").isNotNegative();
-			head.write(b);
-		}
-		String text = head.toString(StandardCharsets.US_ASCII);
-		assertThat(text).startsWith("HTTP/1.1 200 ");
-		String lower = text.toLowerCase(java.util.Locale.ROOT);
-		int at = lower.indexOf("content-length: ");
-		assertThat(at).as(text).isPositive();
-		return Long.parseLong(lower.substring(at + 16, lower.indexOf("\r\n", at)).trim());
-	}
-
-	/** Reads until the server's close arrives; gives how many bytes came. */
-	private static long drain(InputStream in) throws IOException {
-		byte[] buffer = new byte[256 * 1024];
-		long total = 0;
-		try {
-			for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
-				total += read;
-			}
-		}
-		catch (SocketException reset) {
-			// Closed as well.
-		}
-		catch (SocketTimeoutException ex) {
-			throw new AssertionError("the connection is still open after " + total + " bytes", ex);
-		}
-		return total;
+	private static long request(SlowReader reader, String target) throws IOException {
+		return SlowReader.contentLength(reader.send("GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n").head());
 	}
 
 }
