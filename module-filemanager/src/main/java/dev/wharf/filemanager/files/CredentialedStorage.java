@@ -1,6 +1,7 @@
 package dev.wharf.filemanager.files;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 
 import dev.wharf.core.security.Credentials;
@@ -79,6 +80,11 @@ final class CredentialedStorage implements Storage {
 	@Override
 	public Mono<FileEntry> copy(StoragePath source, StoragePath target, boolean replace) {
 		return this.delegate.copy(source, target, replace).contextWrite(this.context);
+	}
+
+	@Override
+	public Mono<FileEntry> concatenate(List<StoragePath> sources, StoragePath target, WriteOptions options) {
+		return this.delegate.concatenate(sources, target, options).contextWrite(this.context);
 	}
 
 	@Override

@@ -1,6 +1,7 @@
 package dev.wharf.core.security;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 
 import dev.wharf.core.storage.AccessDeniedException;
@@ -114,6 +115,11 @@ public final class AuthorizedStorage implements Storage {
 	@Override
 	public Mono<FileEntry> copy(StoragePath source, StoragePath target, boolean replace) {
 		return writing(this.delegate.copy(source, target, replace));
+	}
+
+	@Override
+	public Mono<FileEntry> concatenate(List<StoragePath> sources, StoragePath target, WriteOptions options) {
+		return writing(this.delegate.concatenate(sources, target, options));
 	}
 
 	@Override

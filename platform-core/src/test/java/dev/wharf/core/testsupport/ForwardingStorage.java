@@ -1,6 +1,7 @@
 package dev.wharf.core.testsupport;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 
 import dev.wharf.core.storage.ByteRange;
@@ -80,6 +81,11 @@ public class ForwardingStorage implements Storage {
 	@Override
 	public Mono<FileEntry> copy(StoragePath source, StoragePath target, boolean replace) {
 		return this.delegate.copy(source, target, replace);
+	}
+
+	@Override
+	public Mono<FileEntry> concatenate(List<StoragePath> sources, StoragePath target, WriteOptions options) {
+		return this.delegate.concatenate(sources, target, options);
 	}
 
 	@Override

@@ -1,6 +1,7 @@
 package dev.wharf.core.storage.metrics;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -57,6 +58,8 @@ public final class MeteredStorage implements Storage {
 	private final Operation move = new Operation("move");
 
 	private final Operation copy = new Operation("copy");
+
+	private final Operation concatenate = new Operation("concatenate");
 
 	/**
 	 * Wraps a storage.
@@ -139,6 +142,11 @@ public final class MeteredStorage implements Storage {
 	@Override
 	public Mono<FileEntry> copy(StoragePath source, StoragePath target, boolean replace) {
 		return timed(this.copy, this.delegate.copy(source, target, replace));
+	}
+
+	@Override
+	public Mono<FileEntry> concatenate(List<StoragePath> sources, StoragePath target, WriteOptions options) {
+		return timed(this.concatenate, this.delegate.concatenate(sources, target, options));
 	}
 
 	@Override
