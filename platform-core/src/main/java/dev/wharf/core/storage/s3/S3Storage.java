@@ -1,5 +1,6 @@
 package dev.wharf.core.storage.s3;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -693,11 +694,12 @@ public final class S3Storage implements Storage {
 	 * behind when Wharf or the server died before it could abort it (S3 keeps, and bills, such parts until
 	 * they are aborted).
 	 * @param age how old an upload must be; younger ones may still be under way on another replica
+	 * @param clock the time now
 	 * @return how many were aborted
 	 */
-	public Mono<Integer> abortStaleUploads(Duration age) {
+	public Mono<Integer> abortStaleUploads(Duration age, Clock clock) {
 		return Mono.defer(() -> {
-			Instant before = Instant.now().minus(age);
+			Instant before = clock.instant().minus(age);
 			return uploadsPage(null, null)
 				.expand(page -> Boolean.TRUE.equals(page.isTruncated())
 						? uploadsPage(page.nextKeyMarker(), page.nextUploadIdMarker()) : Mono.empty())

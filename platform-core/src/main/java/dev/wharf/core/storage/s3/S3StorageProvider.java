@@ -1,5 +1,6 @@
 package dev.wharf.core.storage.s3;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 
@@ -42,6 +43,21 @@ public final class S3StorageProvider implements StorageProvider {
 
 	private static final Log logger = LogFactory.getLog(S3StorageProvider.class);
 
+	private final Clock clock;
+
+	/** A provider on the system clock. */
+	public S3StorageProvider() {
+		this(Clock.systemUTC());
+	}
+
+	/**
+	 * A provider whose start-up sweep tells the age of uploads by a given clock.
+	 * @param clock the clock
+	 */
+	S3StorageProvider(Clock clock) {
+		this.clock = clock;
+	}
+
 	@Override
 	public String type() {
 		return TYPE;
@@ -52,7 +68,7 @@ public final class S3StorageProvider implements StorageProvider {
 		S3StorageProperties properties = definition.bind(S3StorageProperties.class);
 		S3Storage storage = create(definition.name(), properties, S3Storage.Limits.of(properties));
 		if (!properties.staleUploadAge().isZero()) {
-			storage.abortStaleUploads(properties.staleUploadAge())
+			storage.abortStaleUploads(properties.staleUploadAge(), this.clock)
 				.subscribe(count -> {
 					if (count > 0) {
 						logger.info("Mount '" + definition.name() + "': aborted " + count
