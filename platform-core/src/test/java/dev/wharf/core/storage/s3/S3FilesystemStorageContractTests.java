@@ -2,26 +2,21 @@ package dev.wharf.core.storage.s3;
 
 import java.nio.file.Path;
 
-import dev.wharf.core.storage.AbstractStorageContractTests;
-import dev.wharf.core.storage.Storage;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * The storage contract against the {@code s3} backend and a real S3 server (S3Proxy keeping objects as
- * files, one per class), each test on a folder of its own in one bucket, listed in pages of three keys;
- * after every test no multipart upload may be left open.
+ * The storage contract against S3Proxy keeping objects as files, one server per class, listed in pages of
+ * three keys so that every listing and recursive operation follows continuation tokens.
  */
-class S3FilesystemStorageContractTests extends AbstractStorageContractTests {
+class S3FilesystemStorageContractTests extends AbstractS3StorageContractTests {
 
 	@TempDir
 	static Path serverDir;
 
 	private static S3ProxyProcess server;
-
-	private String prefix;
 
 	@BeforeAll
 	static void startServer() throws Exception {
@@ -37,21 +32,18 @@ class S3FilesystemStorageContractTests extends AbstractStorageContractTests {
 	}
 
 	@Override
-	protected Storage createStorage(Path tempDir) {
-		this.prefix = S3TestMounts.freshPrefix();
-		// Pages of three keys: every listing and recursive operation follows continuation tokens.
-		return S3TestMounts.create(server, this.prefix, 3);
+	protected S3Client serverClient() {
+		return server.client();
 	}
 
 	@Override
-	protected long largeFileSize() {
-		// Five parts of S3's smallest size: a buffered write would hold far more than 64 chunks.
-		return 24L * 1024 * 1024;
+	protected S3StorageProperties properties(String prefix) {
+		return server.properties(S3TestMounts.BUCKET, prefix, S3TestMounts.PART_SIZE);
 	}
 
-	@AfterEach
-	void noUploadIsLeftOpen() {
-		S3TestMounts.awaitNoOpenUploads(server, this.prefix);
+	@Override
+	protected int pageSize() {
+		return 3;
 	}
 
 }

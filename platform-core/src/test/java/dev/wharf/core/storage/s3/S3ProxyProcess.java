@@ -145,17 +145,26 @@ public final class S3ProxyProcess implements AutoCloseable {
 	 */
 	public synchronized S3Client client() {
 		if (this.client == null) {
-			this.client = S3Client.builder()
-				.httpClientBuilder(AwsCrtHttpClient.builder())
-				.endpointOverride(endpoint())
-				.region(Region.US_EAST_1)
-				.forcePathStyle(true)
-				.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
-				.requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-				.responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-				.build();
+			this.client = client(endpoint());
 		}
 		return this.client;
+	}
+
+	/**
+	 * A client of a test S3 server that accepts {@link #ACCESS_KEY}, with checksums only where S3 requires them.
+	 * @param endpoint the server's URL
+	 * @return a new client; the caller closes it
+	 */
+	static S3Client client(URI endpoint) {
+		return S3Client.builder()
+			.httpClientBuilder(AwsCrtHttpClient.builder())
+			.endpointOverride(endpoint)
+			.region(Region.US_EAST_1)
+			.forcePathStyle(true)
+			.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
+			.requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+			.responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+			.build();
 	}
 
 	/**

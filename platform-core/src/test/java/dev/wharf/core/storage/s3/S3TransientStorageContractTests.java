@@ -2,30 +2,20 @@ package dev.wharf.core.storage.s3;
 
 import java.nio.file.Path;
 
-import dev.wharf.core.storage.AbstractStorageContractTests;
-import dev.wharf.core.storage.Capability;
-import dev.wharf.core.storage.Storage;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * The storage contract against the {@code s3} backend and a real S3 server (S3Proxy keeping objects in
- * memory, one per class), each test on a folder of its own in one bucket; after every test no multipart
- * upload may be left open.
+ * The storage contract against S3Proxy keeping objects in memory, one server per class.
  */
-class S3TransientStorageContractTests extends AbstractStorageContractTests {
+class S3TransientStorageContractTests extends AbstractS3StorageContractTests {
 
 	@TempDir
 	static Path serverDir;
 
 	private static S3ProxyProcess server;
-
-	private String prefix;
 
 	@BeforeAll
 	static void startServer() throws Exception {
@@ -41,28 +31,13 @@ class S3TransientStorageContractTests extends AbstractStorageContractTests {
 	}
 
 	@Override
-	protected Storage createStorage(Path tempDir) {
-		this.prefix = S3TestMounts.freshPrefix();
-		return S3TestMounts.create(server, this.prefix, 1000);
+	protected S3Client serverClient() {
+		return server.client();
 	}
 
 	@Override
-	protected long largeFileSize() {
-		// Five parts of S3's smallest size: a buffered write would hold far more than 64 chunks.
-		return 24L * 1024 * 1024;
-	}
-
-	@Test
-	void saysWhatS3CanAndCannotDo() {
-		assertThat(this.storage.capabilities()).contains(Capability.LIST, Capability.DIRECTORIES,
-				Capability.RANGE_READ, Capability.ATOMIC_WRITE, Capability.MOVE, Capability.NATIVE_COPY)
-			.doesNotContain(Capability.APPEND, Capability.ATOMIC_MOVE, Capability.LOCAL_FILE,
-					Capability.MODIFICATION_TIME);
-	}
-
-	@AfterEach
-	void noUploadIsLeftOpen() {
-		S3TestMounts.awaitNoOpenUploads(server, this.prefix);
+	protected S3StorageProperties properties(String prefix) {
+		return server.properties(S3TestMounts.BUCKET, prefix, S3TestMounts.PART_SIZE);
 	}
 
 }
