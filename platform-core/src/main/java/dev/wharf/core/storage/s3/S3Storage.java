@@ -357,11 +357,16 @@ public final class S3Storage implements Storage {
 		return Mono.defer(() -> {
 			PartCutter cutter = new PartCutter(
 					PartCutter.partSize(this.limits.partSize(), options.expectedLength()), options.expectedLength());
-			Flux<PartCutter.Part> parts = content.concatMapIterable(cutter::add)
+			// One buffer at a time: the parts, not a queue of incoming buffers, are what an upload holds.
+			Flux<PartCutter.Part> parts = content.concatMapIterable(cutter::add, 1)
 				.concatWith(Mono.fromCallable(cutter::finish))
 				// Buffers still queued upstream when the write fails or is cancelled are released here.
 				.doOnDiscard(DataBuffer.class, DataBufferUtils::release);
 			return parts.switchOnFirst((first, all) -> {
+				if (!first.hasValue()) {
+					// The content failed before a part was cut: nothing was sent, nothing to abort.
+					return all.then();
+				}
 				PartCutter.Part part = first.get();
 				if (part != null && part.last()) {
 					return all.next().flatMap(only -> putObject(path, key, only, options.mode()));
@@ -674,7 +679,7 @@ public final class S3Storage implements Storage {
 			.concatMap(slice -> read(sources.get(slice.source()).path(), ByteRange.of(slice.offset(), slice.length())));
 		return Mono.defer(() -> {
 			PartCutter cutter = new PartCutter(part.size(), part.size());
-			return bytes.concatMapIterable(cutter::add)
+			return bytes.concatMapIterable(cutter::add, 1)
 				.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
 				.then(Mono.fromCallable(cutter::finish));
 		}).flatMap(gathered -> uploadPart(target, key, uploadId,

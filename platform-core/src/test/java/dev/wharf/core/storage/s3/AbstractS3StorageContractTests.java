@@ -45,12 +45,6 @@ abstract class AbstractS3StorageContractTests extends AbstractStorageContractTes
 				limits.partsInFlight(), limits.maxListEntries(), pageSize(), limits.maxCopyPart(), limits.copyPartSize()));
 	}
 
-	@Override
-	protected long largeFileSize() {
-		// Five parts of S3's smallest size: a buffered write would hold far more than 64 chunks.
-		return 24L * 1024 * 1024;
-	}
-
 	/** The bucket the mounts use. */
 	protected String bucket() {
 		return S3TestMounts.BUCKET;
