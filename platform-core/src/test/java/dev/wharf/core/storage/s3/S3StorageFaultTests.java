@@ -70,9 +70,16 @@ class S3StorageFaultTests {
 		for (int i = 0; i < 6 * 16; i++) {
 			sink.tryEmitNext(DefaultDataBufferFactory.sharedInstance.wrap(randomBytes(3, i, 64 * 1024)));
 		}
+		// The first part is stored and the second waits for the rest of the content: the upload is half done.
+		// (Killed while it writes a part, S3Proxy's file store keeps a torn part that its own abort fails on.)
 		Awaitility.await()
 			.atMost(Duration.ofSeconds(20))
-			.until(() -> !S3TestMounts.openUploads(this.server, this.prefix).isEmpty());
+			.until(() -> S3TestMounts.openUploads(this.server, this.prefix)
+				.stream()
+				.anyMatch(open -> !this.server.client()
+					.listParts(b -> b.bucket(S3TestMounts.BUCKET).key(open.key()).uploadId(open.uploadId()))
+					.parts()
+					.isEmpty()));
 		this.server.kill();
 		sink.tryEmitNext(DefaultDataBufferFactory.sharedInstance.wrap(randomBytes(3, 97, 64 * 1024)));
 		sink.tryEmitComplete();
