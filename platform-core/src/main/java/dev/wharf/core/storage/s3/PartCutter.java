@@ -13,7 +13,7 @@ import software.amazon.awssdk.core.async.AsyncRequestBody;
 
 /**
  * Cuts an upload's stream of buffers into parts of a fixed size. Each buffer's bytes are copied into heap
- * slabs (growing from 8 KiB to at most 1 MiB) and the buffer is released at once, so an upload holds its
+ * slabs (growing from 8 KiB to at most 256 KiB) and the buffer is released at once, so an upload holds its
  * parts' bytes and not the (often many, small, pooled) buffers they arrived in, and a small file takes a
  * small slab, not a whole part. A full part is cut only once a byte of the next one arrives, so that the
  * last part of an upload is never empty and a file of exactly one part is still one part.
@@ -27,7 +27,11 @@ final class PartCutter {
 
 	private static final int FIRST_SLAB = 8192;
 
-	private static final int LARGEST_SLAB = 1024 * 1024;
+	/**
+	 * Below half of G1's smallest region (1 MB): larger arrays are "humongous" and each takes whole regions, so
+	 * 1 MiB slabs cost 2 MB of heap each (a 96 MB heap ran out with one upload's 40 MB of parts).
+	 */
+	private static final int LARGEST_SLAB = 256 * 1024;
 
 	private final long partSize;
 
