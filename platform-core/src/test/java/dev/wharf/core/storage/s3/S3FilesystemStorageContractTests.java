@@ -1,44 +1,14 @@
 package dev.wharf.core.storage.s3;
 
-import java.nio.file.Path;
-
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.services.s3.S3Client;
-
 /**
- * The storage contract against S3Proxy keeping objects as files, one server per class, listed in pages of
- * three keys so that every listing and recursive operation follows continuation tokens.
+ * The storage contract against S3Proxy keeping objects as files, listed in pages of three keys so that
+ * every listing and recursive operation follows continuation tokens.
  */
-class S3FilesystemStorageContractTests extends AbstractS3StorageContractTests {
-
-	@TempDir
-	static Path serverDir;
-
-	private static S3ProxyProcess server;
-
-	@BeforeAll
-	static void startServer() throws Exception {
-		server = S3ProxyProcess.start(S3ProxyProcess.Backend.FILESYSTEM, serverDir);
-		server.createBucket(S3TestMounts.BUCKET);
-	}
-
-	@AfterAll
-	static void stopServer() {
-		if (server != null) {
-			server.close();
-		}
-	}
+class S3FilesystemStorageContractTests extends AbstractS3ProxyStorageContractTests {
 
 	@Override
-	protected S3Client serverClient() {
-		return server.client();
-	}
-
-	@Override
-	protected S3StorageProperties properties(String prefix) {
-		return server.properties(S3TestMounts.BUCKET, prefix, S3TestMounts.PART_SIZE);
+	protected S3ProxyProcess.Backend backend() {
+		return S3ProxyProcess.Backend.FILESYSTEM;
 	}
 
 	@Override
