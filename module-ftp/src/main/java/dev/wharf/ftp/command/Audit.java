@@ -1,14 +1,12 @@
 package dev.wharf.ftp.command;
 
-import java.net.InetSocketAddress;
 import java.util.Locale;
 
 import dev.wharf.core.security.AuditLog;
 import dev.wharf.core.security.AuditLog.AuditEvent;
 import dev.wharf.core.storage.StorageException;
 import dev.wharf.ftp.filesystem.Location;
-import org.apache.ftpserver.ftplet.User;
-import org.apache.ftpserver.impl.FtpIoSession;
+import dev.wharf.ftp.session.FtpUser;
 import reactor.core.publisher.Mono;
 
 /** Records FTP changes (uploads, deletions, new folders, moves) and logouts in Wharf's audit log. Thread-safe. */
@@ -33,18 +31,17 @@ final class Audit {
 	 * @param change the change
 	 * @return the change, recorded when it succeeds, fails or is aborted
 	 */
-	<T> Mono<T> recorded(FtpIoSession session, String action, String target, Mono<T> change) {
+	<T> Mono<T> recorded(FtpSession session, String action, String target, Mono<T> change) {
 		return change.doOnSuccess(result -> record(session, action, target, "success"))
 			.doOnError(error -> record(session, action, target, (error instanceof StorageException storage)
 					? storage.kind().name().toLowerCase(Locale.ROOT) : "failure"))
 			.doOnCancel(() -> record(session, action, target, "aborted"));
 	}
 
-	private void record(FtpIoSession session, String action, String target, String outcome) {
-		User user = session.getUser();
-		String client = (session.getRemoteAddress() instanceof InetSocketAddress address)
-				? address.getAddress().getHostAddress() : null;
-		this.log.record(new AuditEvent("ftp", (user != null) ? user.getName() : null, action, target, outcome, client));
+	private void record(FtpSession session, String action, String target, String outcome) {
+		FtpUser user = session.user();
+		this.log.record(new AuditEvent("ftp", (user != null) ? user.name() : null, action, target, outcome,
+				session.clientAddress()));
 	}
 
 	/** How a location is named in the audit log: mount and path. */

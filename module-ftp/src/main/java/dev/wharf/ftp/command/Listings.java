@@ -24,11 +24,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class Listings {
 
-	/** The facts Wharf offers, in the spelling {@code OPTS MLST} stores (Apache FtpServer's). */
+	/** The facts Wharf offers, in the spelling {@code OPTS MLST} keeps. */
 	static final List<String> FACTS = List.of("Type", "Size", "Modify", "Perm");
-
-	/** Where Apache FtpServer's {@code OPTS MLST} keeps the chosen facts. */
-	static final String FACTS_ATTRIBUTE = "MLST.types";
 
 	private static final DateTimeFormatter FACT_TIME = DateTimeFormatter.ofPattern("yyyyMMddHHmmss", Locale.ROOT)
 		.withZone(ZoneOffset.UTC);
@@ -170,15 +167,11 @@ final class Listings {
 
 	/**
 	 * The facts a session chose with {@code OPTS MLST}, or all of them.
-	 * @param chosen the attribute {@code OPTS MLST} stored, or {@code null}
+	 * @param chosen the facts {@code OPTS MLST} named, or {@code null}
 	 * @return the facts in Wharf's order
 	 */
-	static List<String> chosenFacts(@Nullable Object chosen) {
-		if (!(chosen instanceof String[] names)) {
-			return FACTS;
-		}
-		List<String> selected = List.of(names);
-		return FACTS.stream().filter(selected::contains).toList();
+	static List<String> chosenFacts(@Nullable List<String> chosen) {
+		return (chosen != null) ? FACTS.stream().filter(chosen::contains).toList() : FACTS;
 	}
 
 }

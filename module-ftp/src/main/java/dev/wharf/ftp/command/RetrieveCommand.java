@@ -4,9 +4,8 @@ import dev.wharf.core.storage.ByteRange;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.ftp.data.DataChannel;
 import dev.wharf.ftp.filesystem.Location;
-import org.apache.ftpserver.ftplet.FtpReply;
-import org.apache.ftpserver.ftplet.FtpRequest;
-import org.apache.ftpserver.impl.FtpIoSession;
+import dev.wharf.ftp.session.CommandLine;
+import dev.wharf.ftp.session.Reply;
 import reactor.core.publisher.Mono;
 
 /**
@@ -27,31 +26,31 @@ final class RetrieveCommand extends WharfCommand {
 	}
 
 	@Override
-	void execute(FtpIoSession session, FtpRequest request) {
-		long offset = session.getFileOffset();
+	public void execute(FtpSession session, CommandLine request) {
+		long offset = session.fileOffset();
 		session.resetState();
 		if (!this.transfers.ready(session)) {
 			return;
 		}
-		Location.InMount in = inMount(session, request.getArgument());
+		Location.InMount in = inMount(session, request.argument());
 		if (in == null) {
 			this.transfers.giveUp(session);
 			return;
 		}
 		String path = in.virtualPath().toString();
-		Mono<FtpReply> checks = in.mount().call(storage -> storage.stat(in.path())).flatMap(entry -> {
+		Mono<Reply> checks = in.mount().call(storage -> storage.stat(in.path())).flatMap(entry -> {
 			if (!entry.isFile()) {
-				return Mono.just(Replies.of(550, path + ": Not a plain file."));
+				return Mono.just(Reply.of(550, path + ": Not a plain file."));
 			}
 			if (offset > entry.size()) {
-				return Mono.just(Replies.of(554, "Restart position " + offset + " is past the end of " + path + " ("
+				return Mono.just(Reply.of(554, "Restart position " + offset + " is past the end of " + path + " ("
 						+ entry.size() + " bytes)."));
 			}
 			return Mono.empty();
 		});
 		this.transfers.start(session, checks, "Opening data connection for " + path + ".",
 				channel -> send(channel, in, offset)
-					.map(bytes -> Replies.of(226, "Transfer complete (" + bytes + " bytes).")), path);
+					.map(bytes -> Reply.of(226, "Transfer complete (" + bytes + " bytes).")), path);
 	}
 
 	private static Mono<Long> send(DataChannel channel, Location.InMount in, long offset) {

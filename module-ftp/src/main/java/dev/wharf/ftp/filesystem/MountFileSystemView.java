@@ -7,8 +7,6 @@ import java.util.Map;
 
 import dev.wharf.core.storage.InvalidStoragePathException;
 import dev.wharf.core.storage.StoragePath;
-import org.apache.ftpserver.ftplet.FileSystemView;
-import org.apache.ftpserver.ftplet.FtpFile;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * <p>A session's commands run one at a time, but the working folder is read from transfer threads too, so it
  * is volatile.
  */
-public final class MountFileSystemView implements FileSystemView {
+public final class MountFileSystemView {
 
 	private final Map<String, SessionMount> mounts;
 
@@ -112,66 +110,9 @@ public final class MountFileSystemView implements FileSystemView {
 		return locate(resolve(argument));
 	}
 
-	@Override
-	public FtpFile getHomeDirectory() {
-		return new MountFtpFile(locate(StoragePath.root()));
-	}
-
-	@Override
-	public FtpFile getWorkingDirectory() {
-		return new MountFtpFile(locate(this.workingDirectory));
-	}
-
-	/**
-	 * Changes the working folder for Apache FtpServer's own commands; Wharf's {@code CWD} reports errors more
-	 * precisely.
-	 * @param dir the argument
-	 * @return whether it is now the working folder
-	 */
-	@Override
-	public boolean changeWorkingDirectory(String dir) {
-		try {
-			StoragePath target = "..".equals(dir) ? parentOfWorkingDirectory() : resolve(dir);
-			if (target == null || !new MountFtpFile(locate(target)).isDirectory()) {
-				return false;
-			}
-			this.workingDirectory = target;
-			return true;
-		}
-		catch (InvalidStoragePathException ex) {
-			return false;
-		}
-	}
-
 	/** The working folder's parent, or {@code null} at the root. */
 	public @Nullable StoragePath parentOfWorkingDirectory() {
 		return this.workingDirectory.parent();
-	}
-
-	/**
-	 * A file object for Apache FtpServer's own commands and for Ftplets.
-	 * @param file the argument
-	 * @return the file; a bad path gives a file that does not exist
-	 */
-	@Override
-	public FtpFile getFile(String file) {
-		try {
-			return new MountFtpFile(locate(file));
-		}
-		catch (InvalidStoragePathException ex) {
-			return new MountFtpFile(new Location.NoMount(StoragePath.root()));
-		}
-	}
-
-	/** Reads can start at an offset on every backend. */
-	@Override
-	public boolean isRandomAccessible() {
-		return true;
-	}
-
-	/** Nothing to release: mounts belong to the server, credentials are dropped with the session. */
-	@Override
-	public void dispose() {
 	}
 
 }

@@ -4,18 +4,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.wharf.core.security.AuthorizedStorage;
+import dev.wharf.core.security.User;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.mount.Mount;
-import org.apache.ftpserver.ftplet.FileSystemFactory;
-import org.apache.ftpserver.ftplet.FtpException;
-import org.apache.ftpserver.ftplet.User;
+import dev.wharf.ftp.session.FtpUser;
 
 /**
- * Apache FtpServer's file systems on Wharf's mounts: each logged-in user gets a {@link MountFileSystemView} of
+ * Each logged-in FTP user's file system on Wharf's mounts: each user gets a {@link MountFileSystemView} of
  * the FTP mounts they may read, each through {@link AuthorizedStorage#of}, so rights are enforced by the storage
  * layer. Thread-safe.
  */
-public final class StorageFileSystemFactory implements FileSystemFactory {
+public final class StorageFileSystemFactory {
 
 	private final List<Mount> mounts;
 
@@ -32,14 +31,10 @@ public final class StorageFileSystemFactory implements FileSystemFactory {
 
 	/**
 	 * The view for a user.
-	 * @param user an {@link FtpUser}
+	 * @param ftpUser the user
 	 * @return the view; it may hold no mount at all if the user may read none (callers refuse such a login)
 	 */
-	@Override
-	public MountFileSystemView createFileSystemView(User user) throws FtpException {
-		if (!(user instanceof FtpUser ftpUser)) {
-			throw new FtpException("Not a Wharf user: " + user.getName());
-		}
+	public MountFileSystemView createFileSystemView(FtpUser ftpUser) {
 		List<SessionMount> visible = new ArrayList<>();
 		for (Mount mount : this.mounts) {
 			if (ftpUser.user().access(mount.name()).canRead()) {
@@ -64,7 +59,7 @@ public final class StorageFileSystemFactory implements FileSystemFactory {
 	 * @param user the user
 	 * @return whether FTP has anything to show them
 	 */
-	public boolean canUse(dev.wharf.core.security.User user) {
+	public boolean canUse(User user) {
 		return this.mounts.stream().anyMatch(mount -> user.access(mount.name()).canRead());
 	}
 

@@ -12,6 +12,7 @@ import dev.wharf.core.storage.InvalidStoragePathException;
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.memory.MemoryStorage;
 import dev.wharf.core.storage.mount.Mount;
+import dev.wharf.ftp.session.FtpUser;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

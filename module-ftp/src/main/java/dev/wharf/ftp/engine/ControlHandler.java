@@ -1,4 +1,4 @@
-package dev.wharf.ftp.server;
+package dev.wharf.ftp.engine;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -7,11 +7,11 @@ import java.time.Duration;
 import dev.wharf.core.concurrent.Disconnects;
 import dev.wharf.core.security.AuditLog;
 import dev.wharf.core.security.AuditLog.AuditEvent;
-import dev.wharf.ftp.command.Replies;
 import dev.wharf.ftp.data.DataConnections;
+import dev.wharf.ftp.session.CommandLine;
+import dev.wharf.ftp.session.Reply;
 import dev.wharf.ftp.session.SessionContext;
 import dev.wharf.ftp.session.SessionDataConnection;
-import dev.wharf.ftp.tls.FtpTls;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.ftpserver.ftplet.User;
@@ -49,14 +49,14 @@ final class ControlHandler extends IoHandlerAdapter {
 
 	private final DataConnections data;
 
-	private final @Nullable FtpTls implicitTls;
+	private final @Nullable ControlTls implicitTls;
 
 	private final AuditLog audit;
 
 	private final long loginDeadlineMillis;
 
 	ControlHandler(FtpServerContext context, Listener listener, CommandRunner runner, ConnectionLimits limits,
-			DataConnections data, @Nullable FtpTls implicitTls, AuditLog audit, Duration loginDeadline) {
+			DataConnections data, @Nullable ControlTls implicitTls, AuditLog audit, Duration loginDeadline) {
 		this.loginDeadlineMillis = loginDeadline.toMillis();
 		this.context = context;
 		this.listener = listener;
@@ -78,28 +78,28 @@ final class ControlHandler extends IoHandlerAdapter {
 			return;
 		}
 		session.setAttribute(COUNTED, client.getAddress());
-		// Cleaned up when the session is gone, however it closed: MINA's TLS filter did not pass sessionClosed on
-		// after a handshake it refused (an old protocol, say), and every such connection kept its place in the
+		// Cleaned up when the session is gone, however it closed: MINA's TLS filter does not pass sessionClosed on
+		// after a handshake it refused (an old protocol, say), and such a connection would keep its place in the
 		// connection limits for ever.
 		session.getCloseFuture().addListener(closed -> released(session));
 		FtpIoSession ftp = new FtpIoSession(session, this.context);
 		ftp.setListener(this.listener);
 		SessionDataConnection connection = new SessionDataConnection(this.data, local, client);
-		session.setAttribute(DATA_CONNECTION, connection);
-		SessionContext.attach(session, connection, () -> this.runner.resume(session));
+		session.setAttribute(DATA_CONNECTION, new EngineDataConnection(connection));
+		EngineSession.attach(session, new SessionContext(connection, () -> this.runner.resume(session)));
 		if (this.implicitTls != null) {
-			session.getFilterChain().addFirst("sslSessionFilter", this.implicitTls.newControlFilter());
+			session.getFilterChain().addFirst("sslSessionFilter", this.implicitTls.newFilter());
 		}
 	}
 
 	@Override
 	public void sessionOpened(IoSession session) {
 		if (session.getAttribute(COUNTED) == null) {
-			session.write(Replies.of(421, "Too many connections; try again later."));
+			EngineSession.write(session, Reply.of(421, "Too many connections; try again later."));
 			session.closeOnFlush();
 			return;
 		}
-		session.write(Replies.of(220, "Wharf FTP server ready."));
+		EngineSession.write(session, Reply.of(220, "Wharf FTP server ready."));
 	}
 
 	@Override
@@ -108,7 +108,7 @@ final class ControlHandler extends IoHandlerAdapter {
 			return;
 		}
 		if (message instanceof ControlLineDecoder.BadLine bad) {
-			session.write(Replies.of(bad.code(), bad.text()));
+			EngineSession.write(session, Reply.of(bad.code(), bad.text()));
 			if (bad.closes()) {
 				session.closeOnFlush();
 			}
@@ -116,20 +116,20 @@ final class ControlHandler extends IoHandlerAdapter {
 		}
 		if (System.currentTimeMillis() - session.getCreationTime() > this.loginDeadlineMillis
 				&& new FtpIoSession(session, this.context).getUser() == null) {
-			session.write(Replies.of(421, "Not logged in in time; closing the connection."));
+			EngineSession.write(session, Reply.of(421, "Not logged in in time; closing the connection."));
 			session.closeOnFlush();
 			return;
 		}
-		this.runner.received(session, new ControlRequest((String) message));
+		this.runner.received(session, new CommandLine((String) message));
 	}
 
 	@Override
 	public void sessionIdle(IoSession session, IdleStatus status) {
-		SessionContext state = SessionContext.find(session);
+		SessionContext state = EngineSession.findContext(session);
 		if (state != null && state.active() != null) {
 			return;
 		}
-		session.write(Replies.of(421, "Idle timeout; closing the connection."));
+		EngineSession.write(session, Reply.of(421, "Idle timeout; closing the connection."));
 		session.closeOnFlush();
 	}
 
@@ -139,7 +139,7 @@ final class ControlHandler extends IoHandlerAdapter {
 			return;
 		}
 		this.limits.release((InetAddress) counted);
-		SessionContext.of(session).close();
+		EngineSession.contextOf(session).close();
 		User user = new FtpIoSession(session, this.context).getUser();
 		if (user != null) {
 			String client = ((InetAddress) counted).getHostAddress();

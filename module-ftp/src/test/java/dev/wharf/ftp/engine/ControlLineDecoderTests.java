@@ -1,14 +1,15 @@
-package dev.wharf.ftp.server;
+package dev.wharf.ftp.engine;
 
 import java.nio.charset.StandardCharsets;
 
-import dev.wharf.ftp.server.ControlLineDecoder.BadLine;
+import dev.wharf.ftp.engine.ControlLineDecoder.BadLine;
+import dev.wharf.ftp.session.CommandLine;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link ControlLineDecoder} and {@link ControlRequest}.
+ * Tests for {@link ControlLineDecoder} and {@link CommandLine}.
  */
 class ControlLineDecoderTests {
 
@@ -52,13 +53,13 @@ class ControlLineDecoderTests {
 
 	@Test
 	void requestsKeepTheirArgumentExactly() {
-		ControlRequest request = new ControlRequest("stor  two spaces ");
-		assertThat(request.getCommand()).isEqualTo("STOR");
-		assertThat(request.getArgument()).isEqualTo(" two spaces ");
-		assertThat(new ControlRequest("XMKD dir").getCommand()).isEqualTo("MKD");
-		assertThat(new ControlRequest("XYZZY").getCommand()).isEqualTo("XYZZY");
-		assertThat(new ControlRequest("NOOP").hasArgument()).isFalse();
-		assertThat(new ControlRequest("PASS secret")).hasToString("PASS *****");
+		CommandLine request = new CommandLine("stor  two spaces ");
+		assertThat(request.command()).isEqualTo("STOR");
+		assertThat(request.argument()).isEqualTo(" two spaces ");
+		assertThat(new CommandLine("XMKD dir").command()).isEqualTo("MKD");
+		assertThat(new CommandLine("XYZZY").command()).isEqualTo("XYZZY");
+		assertThat(new CommandLine("NOOP").argument()).isNull();
+		assertThat(new CommandLine("PASS secret")).hasToString("PASS *****");
 	}
 
 	private static byte[] bytes(String text) {

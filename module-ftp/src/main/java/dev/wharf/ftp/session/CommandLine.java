@@ -1,16 +1,15 @@
-package dev.wharf.ftp.server;
+package dev.wharf.ftp.session;
 
 import java.util.Locale;
 import java.util.Map;
 
-import org.apache.ftpserver.ftplet.FtpRequest;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One command line: the command (upper case, with the RFC 775 {@code X} forms mapped to their RFC 959 names)
  * and its argument exactly as sent after the first space, spaces included. Immutable.
  */
-final class ControlRequest implements FtpRequest {
+public final class CommandLine {
 
 	private static final Map<String, String> X_FORMS = Map.of("XCWD", "CWD", "XCUP", "CDUP", "XPWD", "PWD", "XMKD",
 			"MKD", "XRMD", "RMD");
@@ -23,7 +22,11 @@ final class ControlRequest implements FtpRequest {
 
 	private final long receivedTime = System.currentTimeMillis();
 
-	ControlRequest(String line) {
+	/**
+	 * Parses a line.
+	 * @param line the line as decoded, without its end
+	 */
+	public CommandLine(String line) {
 		this.line = line;
 		int space = line.indexOf(' ');
 		String name = ((space < 0) ? line : line.substring(0, space)).toUpperCase(Locale.ROOT);
@@ -32,28 +35,23 @@ final class ControlRequest implements FtpRequest {
 		this.argument = (rest == null || rest.isEmpty()) ? null : rest;
 	}
 
-	@Override
-	public String getCommand() {
+	/** The command, such as {@code STOR}. */
+	public String command() {
 		return this.command;
 	}
 
-	@Override
-	public @Nullable String getArgument() {
+	/** The argument, or {@code null} if there is none. */
+	public @Nullable String argument() {
 		return this.argument;
 	}
 
-	@Override
-	public boolean hasArgument() {
-		return this.argument != null;
-	}
-
-	@Override
-	public String getRequestLine() {
+	/** The whole line as sent. */
+	public String line() {
 		return this.line;
 	}
 
-	@Override
-	public long getReceivedTime() {
+	/** When the line was read, in milliseconds since the epoch. */
+	public long receivedTime() {
 		return this.receivedTime;
 	}
 

@@ -1,4 +1,4 @@
-package dev.wharf.ftp.server;
+package dev.wharf.ftp.engine;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -70,9 +70,9 @@ final class ControlLineDecoder extends CumulativeProtocolDecoder {
 				return true;
 			}
 		}
-		// A line of MAX_LINE bytes may still be waiting for its CR LF; only more than that (and a CR) is too long.
-		// Comparing with MAX_LINE alone refused such a line when a read ended between its CR and LF, though the
-		// same bytes in one read were accepted (found by ControlLineFuzzTests, input max-line-crlf-split).
+		// A line of MAX_LINE bytes may still be waiting for its CR LF; only more than that (and a CR) is too long,
+		// so a read that ends between the CR and the LF decides as one read of the same bytes does (ControlLineFuzzTests
+		// keeps such an input, max-line-crlf-split).
 		this.scanned = limit - start;
 		if (limit - start > MAX_LINE + 1) {
 			in.position(limit);

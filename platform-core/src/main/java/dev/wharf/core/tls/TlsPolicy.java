@@ -1,4 +1,4 @@
-package dev.wharf.core.web;
+package dev.wharf.core.tls;
 
 import java.util.Arrays;
 import java.util.List;
@@ -17,8 +17,8 @@ import org.springframework.boot.ssl.SslOptions;
  * configured stay in force where they are within it, anything outside it is dropped (so a configuration of
  * weak suites only leaves none, and handshakes fail, rather than going weak).
  *
- * <p>The HTTP server gets it through {@link TlsPolicyCustomizer}; protocol modules that run their own TLS
- * (FTPS) apply {@link #restrict(SSLEngine)} to each engine. Stateless and thread-safe.
+ * <p>The HTTP server gets it through {@code dev.wharf.core.web.TlsPolicyCustomizer}; protocol modules that run
+ * their own TLS (FTPS) make their engines from a {@link PolicySslContext}. Stateless and thread-safe.
  */
 public final class TlsPolicy {
 

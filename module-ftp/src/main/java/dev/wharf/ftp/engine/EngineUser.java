@@ -1,23 +1,22 @@
-package dev.wharf.ftp.filesystem;
+package dev.wharf.ftp.engine;
 
 import java.util.List;
 
-import dev.wharf.core.security.Credentials;
-import dev.wharf.core.security.User;
+import dev.wharf.ftp.session.FtpUser;
 import org.apache.ftpserver.ftplet.Authority;
 import org.apache.ftpserver.ftplet.AuthorizationRequest;
+import org.apache.ftpserver.ftplet.User;
 import org.apache.ftpserver.usermanager.impl.WriteRequest;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A Wharf user as Apache FtpServer's session holds it. Rights are not expressed as FtpServer authorities:
- * they are enforced by the storage view of each mount ({@link SessionMount}), so {@link #authorize} grants no
- * write permission by itself. Holds no password except, for passthrough mounts, the login in memory.
+ * A Wharf user as Apache FtpServer's session holds it. Rights are not expressed as FtpServer authorities: they
+ * are enforced by the storage view of each mount, so {@link #authorize} grants no write permission by itself.
+ * Never holds a password. Immutable.
  *
- * @param user the Wharf user
- * @param credentials the login, kept only when a mount logs in to its backend as the user
+ * @param user the user
  */
-public record FtpUser(User user, @Nullable Credentials credentials) implements org.apache.ftpserver.ftplet.User {
+record EngineUser(FtpUser user) implements User {
 
 	@Override
 	public String getName() {
@@ -64,7 +63,7 @@ public record FtpUser(User user, @Nullable Credentials credentials) implements o
 
 	@Override
 	public String toString() {
-		return "FtpUser[" + this.user.name() + "]";
+		return "EngineUser[" + this.user.name() + "]";
 	}
 
 }

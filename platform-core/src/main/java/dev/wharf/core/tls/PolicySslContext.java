@@ -1,4 +1,4 @@
-package dev.wharf.ftp.tls;
+package dev.wharf.core.tls;
 
 import java.security.KeyManagementException;
 import java.security.SecureRandom;
@@ -12,19 +12,21 @@ import javax.net.ssl.SSLSessionContext;
 import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManager;
 
-import dev.wharf.core.web.TlsPolicy;
 
 /**
  * An SSL context whose every engine is narrowed by {@link TlsPolicy#restrict(SSLEngine)} before anyone else sees
- * it. FTPS engines are made in three places Wharf does not all own: FtpServer's {@code AUTH} command builds its
- * MINA filter from {@code SslConfiguration.getSSLContext()}, implicit FTPS adds Wharf's filter, and data
- * connections make Netty handlers. Handing all three this context puts the policy where the engines are born.
- * The socket factories are the delegate's: Wharf's FTP server makes no TLS sockets. Thread-safe like the
- * delegate.
+ * it, for servers that make their own engines, or let a library make them (FTPS: the FTP engine's {@code AUTH}
+ * command and implicit TLS on the control connection, and Netty handlers on data connections). Handing such
+ * code this context puts the policy where the engines are born. The socket factories are the delegate's:
+ * Wharf makes no TLS sockets. Thread-safe like the delegate.
  */
-final class PolicySslContext extends SSLContext {
+public final class PolicySslContext extends SSLContext {
 
-	PolicySslContext(SSLContext delegate) {
+	/**
+	 * Wraps an initialized context.
+	 * @param delegate the context that makes the engines
+	 */
+	public PolicySslContext(SSLContext delegate) {
 		super(new Spi(delegate), delegate.getProvider(), delegate.getProtocol());
 	}
 

@@ -1,4 +1,4 @@
-package dev.wharf.ftp.server;
+package dev.wharf.ftp.engine;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -43,7 +43,7 @@ final class ControlListener extends AbstractListener {
 
 	private final boolean tlsRequired;
 
-	private final @Nullable FtpTls tls;
+	private final @Nullable ControlTls tls;
 
 	private final boolean implicitTls;
 
@@ -56,7 +56,11 @@ final class ControlListener extends AbstractListener {
 	private volatile boolean suspended;
 
 	ControlListener(Settings settings) {
-		super(settings.address(), settings.port(), settings.implicitTls(), settings.tls(),
+		this(settings, (settings.tls() != null) ? new ControlTls(settings.tls()) : null);
+	}
+
+	private ControlListener(Settings settings, @Nullable ControlTls tls) {
+		super(settings.address(), settings.port(), settings.implicitTls(), tls,
 				new DataConnectionConfigurationFactory().createDataConnectionConfiguration(), settings.idleSeconds(),
 				null);
 		this.idleSeconds = settings.idleSeconds();
@@ -64,7 +68,7 @@ final class ControlListener extends AbstractListener {
 		this.data = settings.data();
 		this.commandThreads = settings.commandThreads();
 		this.tlsRequired = settings.tlsRequired();
-		this.tls = settings.tls();
+		this.tls = tls;
 		this.implicitTls = settings.implicitTls();
 		this.audit = settings.audit();
 	}
@@ -185,8 +189,8 @@ final class ControlListener extends AbstractListener {
 
 		/**
 		 * The session's decoder. MINA asks for it on every read, and the decoder holds the session's partial line
-		 * (its buffer is keyed to the decoder instance): a new one per read lost the start of any line that
-		 * arrived in two reads.
+		 * (its buffer is keyed to the decoder instance), so it must be the same one on every read, or a line that
+		 * arrives in two reads would lose its start.
 		 */
 		@Override
 		public ProtocolDecoder getDecoder(IoSession session) {

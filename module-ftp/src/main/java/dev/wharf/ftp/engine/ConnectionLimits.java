@@ -1,4 +1,4 @@
-package dev.wharf.ftp.server;
+package dev.wharf.ftp.engine;
 
 import java.net.InetAddress;
 import java.util.Map;

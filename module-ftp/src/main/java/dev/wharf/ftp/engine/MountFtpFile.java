@@ -1,4 +1,4 @@
-package dev.wharf.ftp.filesystem;
+package dev.wharf.ftp.engine;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,6 +14,7 @@ import dev.wharf.core.storage.EntryType;
 import dev.wharf.core.storage.FileEntry;
 import dev.wharf.core.storage.StorageException;
 import dev.wharf.core.storage.StoragePath;
+import dev.wharf.ftp.filesystem.Location;
 import org.apache.ftpserver.ftplet.FtpFile;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -28,7 +29,7 @@ import reactor.core.publisher.Mono;
  * on an event loop. The entry is looked up once and remembered; {@link #mkdir}, {@link #delete} and
  * {@link #move} forget it. Not thread-safe.
  */
-public final class MountFtpFile implements FtpFile {
+final class MountFtpFile implements FtpFile {
 
 	/** The longest a blocking storage call may take here. */
 	static final Duration TIME_LIMIT = Duration.ofMinutes(2);

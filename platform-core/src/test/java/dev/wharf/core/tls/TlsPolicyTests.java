@@ -1,4 +1,4 @@
-package dev.wharf.core.web;
+package dev.wharf.core.tls;
 
 import java.io.ByteArrayOutputStream;
 import java.net.InetAddress;
@@ -11,6 +11,7 @@ import javax.net.ssl.SSLSocket;
 
 import dev.wharf.core.autoconfigure.WebServerAutoConfiguration;
 import dev.wharf.core.testsupport.Requirements;
+import dev.wharf.core.web.TlsPolicyCustomizer;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;

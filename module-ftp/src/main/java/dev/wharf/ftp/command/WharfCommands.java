@@ -8,44 +8,32 @@ import dev.wharf.core.security.AuditLog;
 import dev.wharf.core.security.Authenticator;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.ftp.filesystem.StorageFileSystemFactory;
-import org.apache.ftpserver.command.Command;
-import org.apache.ftpserver.command.CommandFactory;
-import org.apache.ftpserver.command.impl.ACCT;
-import org.apache.ftpserver.command.impl.AUTH;
-import org.apache.ftpserver.command.impl.HELP;
-import org.apache.ftpserver.command.impl.NOOP;
-import org.apache.ftpserver.command.impl.OPTS;
-import org.apache.ftpserver.command.impl.PBSZ;
-import org.apache.ftpserver.command.impl.REST;
-import org.apache.ftpserver.command.impl.STRU;
-import org.apache.ftpserver.command.impl.SYST;
-import org.apache.ftpserver.command.impl.TYPE;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The commands Wharf's FTP server answers. Apache FtpServer's own implementations are kept where they only
- * change session state ({@code AUTH}, {@code PBSZ}, {@code TYPE}, {@code REST}, {@code OPTS}, ...); everything
- * that touches files, data connections or logins is Wharf's. Not offered (answered {@code 502}): {@code SITE}
- * commands other than {@code UTIME}, {@code MD5}/{@code MMD5} (a whole download on the server), {@code LANG},
- * {@code REIN}, {@code MODE Z}. Immutable and thread-safe.
+ * Wharf's FTP commands: everything that touches files, data connections or logins. The FTP engine adds the
+ * commands it keeps from Apache FtpServer, which only change session state ({@code AUTH}, {@code PBSZ},
+ * {@code PROT}, {@code TYPE}, {@code REST}, {@code OPTS}, ...). Not offered (answered {@code 502}): {@code SITE}
+ * commands other than {@code UTIME} and {@code CHMOD}, {@code MD5}/{@code MMD5} (a whole download on the server),
+ * {@code LANG}, {@code REIN}, {@code MODE Z}.
  */
-public final class WharfCommandFactory implements CommandFactory {
+public final class WharfCommands {
 
-	private final Map<String, Command> commands;
+	private WharfCommands() {
+	}
 
 	/**
 	 * Builds the commands.
 	 * @param settings what the commands depend on
+	 * @return the commands by name, immutable; each is thread-safe and shared by every session
 	 */
-	public WharfCommandFactory(Settings settings) {
+	public static Map<String, FtpCommand> of(Settings settings) {
 		DataTransfer transfers = new DataTransfer(settings.tlsRequired());
 		Audit audit = new Audit(settings.audit());
-		Map<String, Command> map = new HashMap<>();
+		Map<String, FtpCommand> map = new HashMap<>();
 		map.put("ABOR", new SimpleCommands.Abort());
-		map.put("ACCT", new ACCT());
 		map.put("ALLO", new SimpleCommands.Allocate());
 		map.put("APPE", new StoreCommand(StoreCommand.Kind.APPE, transfers, audit));
-		map.put("AUTH", new AUTH());
 		map.put("CDUP", new CwdCommand(true));
 		map.put("CWD", new CwdCommand(false));
 		map.put("DELE", new DeleteCommand(false, audit));
@@ -53,7 +41,6 @@ public final class WharfCommandFactory implements CommandFactory {
 		map.put("EPSV", new PassiveCommand(true, settings.externalAddress()));
 		map.put("FEAT", new FeatCommand(settings.explicitTls(), settings.tls(), settings.activeMode(),
 				settings.fileSystems().anyMountCan(Capability.MODIFICATION_TIME)));
-		map.put("HELP", new HELP());
 		map.put("LIST", new ListCommand(ListCommand.Kind.LIST, transfers));
 		map.put("MDTM", new FileInfoCommand(FileInfoCommand.Kind.MDTM));
 		map.put("MFMT", new ModificationTimeCommand(ModificationTimeCommand.Kind.MFMT, audit));
@@ -62,35 +49,22 @@ public final class WharfCommandFactory implements CommandFactory {
 		map.put("MLST", new FileInfoCommand(FileInfoCommand.Kind.MLST));
 		map.put("MODE", new SimpleCommands.Mode());
 		map.put("NLST", new ListCommand(ListCommand.Kind.NLST, transfers));
-		map.put("NOOP", new NOOP());
-		map.put("OPTS", new OPTS());
 		map.put("PASS", new PassCommand(settings.authenticator(), settings.fileSystems(), settings.passthrough()));
 		map.put("PASV", new PassiveCommand(false, settings.externalAddress()));
-		map.put("PBSZ", new PBSZ());
 		map.put("PORT", new ActiveCommand(false, settings.activeMode()));
-		map.put("PROT", new SimpleCommands.Prot(settings.tlsRequired()));
 		map.put("PWD", new PwdCommand());
 		map.put("QUIT", new SimpleCommands.Quit());
-		map.put("REST", new REST());
 		map.put("RETR", new RetrieveCommand(transfers));
 		map.put("RMD", new DeleteCommand(true, audit));
 		map.put("RNFR", new RenameCommand(false, audit));
 		map.put("RNTO", new RenameCommand(true, audit));
-		map.put("SITE", new ModificationTimeCommand(ModificationTimeCommand.Kind.SITE, audit));
+		map.put("SITE", new SiteCommand(new ModificationTimeCommand(ModificationTimeCommand.Kind.SITE, audit)));
 		map.put("SIZE", new FileInfoCommand(FileInfoCommand.Kind.SIZE));
 		map.put("STAT", new StatCommand());
 		map.put("STOR", new StoreCommand(StoreCommand.Kind.STOR, transfers, audit));
 		map.put("STOU", new StoreCommand(StoreCommand.Kind.STOU, transfers, audit));
-		map.put("STRU", new STRU());
-		map.put("SYST", new SYST());
-		map.put("TYPE", new TYPE());
 		map.put("USER", new UserCommand());
-		this.commands = Map.copyOf(map);
-	}
-
-	@Override
-	public @Nullable Command getCommand(String name) {
-		return this.commands.get(name);
+		return Map.copyOf(map);
 	}
 
 	/**

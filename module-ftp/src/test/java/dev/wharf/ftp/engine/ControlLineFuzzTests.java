@@ -1,4 +1,4 @@
-package dev.wharf.ftp.server;
+package dev.wharf.ftp.engine;
 
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -9,8 +9,9 @@ import java.util.Queue;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import dev.wharf.ftp.command.Replies;
-import dev.wharf.ftp.server.ControlLineDecoder.BadLine;
+import dev.wharf.ftp.engine.ControlLineDecoder.BadLine;
+import dev.wharf.ftp.session.CommandLine;
+import dev.wharf.ftp.session.Reply;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.service.DefaultTransportMetadata;
 import org.apache.mina.core.session.IoSessionConfig;
@@ -21,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Fuzzes what turns the raw bytes of a control connection into commands: the listener's codec and its
  * {@link ControlLineDecoder} (as MINA drives them, the bytes arriving in reads of a fuzzed size) and
- * {@link ControlRequest}. The rules:
+ * {@link CommandLine}. The rules:
  * <ul>
  * <li>nothing but a {@link BadLine} or a command line comes out, and nothing throws;</li>
  * <li>a command line is non-empty, strict UTF-8 of at most {@value ControlLineDecoder#MAX_LINE} bytes, without
@@ -59,18 +60,18 @@ class ControlLineFuzzTests {
 					throw new AssertionError(String.format("control character U+%04X at %d", (int) c, i));
 				}
 			}
-			ControlRequest request = new ControlRequest(line);
-			assertThat(request.getRequestLine()).isEqualTo(line);
-			assertThat(request.getCommand()).doesNotContain(" ").isEqualTo(request.getCommand().toUpperCase(java.util.Locale.ROOT));
+			CommandLine request = new CommandLine(line);
+			assertThat(request.line()).isEqualTo(line);
+			assertThat(request.command()).doesNotContain(" ").isEqualTo(request.command().toUpperCase(java.util.Locale.ROOT));
 			String word = line.split(" ", -1)[0];
-			assertThat(request.getCommand()).isIn(word.toUpperCase(java.util.Locale.ROOT), "CWD", "CDUP", "PWD", "MKD", "RMD");
-			if (request.hasArgument()) {
-				assertThat(line).isEqualTo(word + " " + request.getArgument());
+			assertThat(request.command()).isIn(word.toUpperCase(java.util.Locale.ROOT), "CWD", "CDUP", "PWD", "MKD", "RMD");
+			if ((request.argument() != null)) {
+				assertThat(line).isEqualTo(word + " " + request.argument());
 			}
 			else {
 				assertThat(line).isIn(word, word + " ");
 			}
-			String reply = Replies.of(550, line + ": No such file or folder.").toString();
+			String reply = EngineSession.toFtpReply(Reply.of(550, line + ": No such file or folder.")).toString();
 			assertThat(reply.indexOf('\r')).isEqualTo(reply.length() - 2);
 			assertThat(reply.indexOf('\n')).isEqualTo(reply.length() - 1);
 		}

@@ -1,15 +1,16 @@
-package dev.wharf.ftp.server;
+package dev.wharf.ftp.engine;
 
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 
 import dev.wharf.ftp.command.Replies;
 import dev.wharf.ftp.session.AsyncOperation;
+import dev.wharf.ftp.session.CommandLine;
+import dev.wharf.ftp.session.Reply;
 import dev.wharf.ftp.session.SessionContext;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.ftpserver.command.Command;
-import org.apache.ftpserver.ftplet.FtpRequest;
 import org.apache.ftpserver.impl.FtpIoSession;
 import org.apache.ftpserver.impl.FtpServerContext;
 import org.apache.mina.core.session.IoSession;
@@ -24,8 +25,8 @@ import org.apache.mina.core.session.IoSession;
  *
  * <p>A few commands that only change the session's state and never block ({@code USER}, {@code PASS}, {@code TYPE},
  * {@code NOOP} and the like) run on the I/O thread itself when nothing is queued before them: each command
- * handed to a command thread costs two thread wake-ups (there and, for the reply, back), which made logging in
- * twice as slow as in pyftpdlib. {@code PASS} only starts the password check there; a check that is not cached
+ * handed to a command thread costs two thread wake-ups (there and, for the reply, back), which dominated the
+ * time of a login (docs/benchmarks/ftp.md, "The table again, after the upload changes"). {@code PASS} only starts the password check there; a check that is not cached
  * runs on the hashing threads.
  *
  * <p>Before login only {@code USER}, {@code PASS}, {@code AUTH}, {@code PBSZ}, {@code PROT}, {@code FEAT},
@@ -70,9 +71,9 @@ final class CommandRunner {
 	 * @param session the session
 	 * @param request the command
 	 */
-	void received(IoSession session, FtpRequest request) {
-		SessionContext state = SessionContext.of(session);
-		if ("ABOR".equals(request.getCommand()) && abortTransfer(session, state)) {
+	void received(IoSession session, CommandLine request) {
+		SessionContext state = EngineSession.contextOf(session);
+		if ("ABOR".equals(request.command()) && abortTransfer(session, state)) {
 			return;
 		}
 		boolean start;
@@ -92,17 +93,17 @@ final class CommandRunner {
 	/** Runs the queued commands here while they may run on the I/O thread, then hands the rest on. */
 	private void drainOnIoThread(IoSession session, SessionContext state) {
 		while (true) {
-			FtpRequest head = state.peekNext();
-			if (head != null && !ON_IO_THREAD.contains(head.getCommand())) {
+			CommandLine head = state.peekNext();
+			if (head != null && !ON_IO_THREAD.contains(head.command())) {
 				resume(session);
 				return;
 			}
 			// Empty or an operation runs: null, and draining ends, as a command thread's drain ends.
-			FtpRequest request = state.next();
+			CommandLine request = state.next();
 			if (request == null) {
 				return;
 			}
-			if (!ON_IO_THREAD.contains(request.getCommand())) {
+			if (!ON_IO_THREAD.contains(request.command())) {
 				// An operation ended between the two calls, and this command had waited for it.
 				this.threads.execute(() -> {
 					run(new FtpIoSession(session, this.context), request);
@@ -120,13 +121,13 @@ final class CommandRunner {
 	 * @return whether the {@code ABOR} was answered
 	 */
 	private boolean abortTransfer(IoSession session, SessionContext state) {
-		AsyncOperation running = state.abortTarget(request -> TRANSFERS.contains(request.getCommand()));
+		AsyncOperation running = state.abortTarget(request -> TRANSFERS.contains(request.command()));
 		if (running == null || !running.abort()) {
 			return false;
 		}
 		state.data().closeDataConnection();
-		session.write(Replies.transferAborted());
-		session.write(Replies.abortDone());
+		EngineSession.write(session, Replies.transferAborted());
+		EngineSession.write(session, Replies.abortDone());
 		state.ended(running);
 		return true;
 	}
@@ -141,42 +142,42 @@ final class CommandRunner {
 	}
 
 	private void drain(IoSession session) {
-		SessionContext state = SessionContext.of(session);
-		FtpRequest request;
+		SessionContext state = EngineSession.contextOf(session);
+		CommandLine request;
 		while ((request = state.next()) != null) {
 			run(new FtpIoSession(session, this.context), request);
 		}
 	}
 
-	private void run(FtpIoSession session, FtpRequest request) {
+	private void run(FtpIoSession session, CommandLine request) {
 		session.updateLastAccessTime();
-		String name = request.getCommand();
+		String name = request.command();
 		if (!session.isLoggedIn() && !BEFORE_LOGIN.contains(name)) {
-			session.write(Replies.of(530, "Please log in with USER and PASS first."));
+			EngineSession.write(session, Reply.of(530, "Please log in with USER and PASS first."));
 			return;
 		}
 		if (this.tlsRequired && !session.isSecure() && ("USER".equals(name) || "PASS".equals(name))) {
-			session.write(Replies.of(530, "TLS is required: send AUTH TLS first."));
+			EngineSession.write(session, Reply.of(530, "TLS is required: send AUTH TLS first."));
 			return;
 		}
-		SessionContext state = SessionContext.of(session);
+		SessionContext state = EngineSession.contextOf(session);
 		if (state.abortedBeforeStart(request)) {
 			session.resetState();
 			state.data().closeDataConnection();
-			session.write(Replies.transferAborted());
+			EngineSession.write(session, Replies.transferAborted());
 			return;
 		}
 		Command command = this.context.getCommandFactory().getCommand(name);
 		if (command == null) {
-			session.write(Replies.of(502, "Command " + ((name.length() > 16) ? name.substring(0, 16) + "..." : name) + " not implemented."));
+			EngineSession.write(session, Reply.of(502, "Command " + ((name.length() > 16) ? name.substring(0, 16) + "..." : name) + " not implemented."));
 			return;
 		}
 		try {
-			command.execute(session, this.context, request);
+			command.execute(session, this.context, new EngineRequest(request));
 		}
 		catch (Exception | LinkageError ex) {
 			logger.warn("FTP command " + name + " failed", ex);
-			session.write(Replies.of(451, "Local error in processing."));
+			EngineSession.write(session, Reply.of(451, "Local error in processing."));
 		}
 	}
 
