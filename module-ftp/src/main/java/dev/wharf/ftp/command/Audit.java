@@ -2,10 +2,10 @@ package dev.wharf.ftp.command;
 
 import java.util.Locale;
 
+import dev.wharf.core.mounts.MountLocation;
 import dev.wharf.core.security.AuditLog;
 import dev.wharf.core.security.AuditLog.AuditEvent;
 import dev.wharf.core.storage.StorageException;
-import dev.wharf.ftp.filesystem.Location;
 import dev.wharf.ftp.session.FtpUser;
 import reactor.core.publisher.Mono;
 
@@ -45,7 +45,7 @@ final class Audit {
 	}
 
 	/** How a location is named in the audit log: mount and path. */
-	static String target(Location.InMount location) {
+	static String target(MountLocation.InMount location) {
 		return location.mount().name() + ":" + location.path();
 	}
 

@@ -1,7 +1,7 @@
 package dev.wharf.ftp.command;
 
+import dev.wharf.core.mounts.MountLocation;
 import dev.wharf.core.storage.StoragePath;
-import dev.wharf.ftp.filesystem.Location;
 import dev.wharf.ftp.filesystem.MountFileSystemView;
 import dev.wharf.ftp.session.CommandLine;
 import dev.wharf.ftp.session.Reply;
@@ -28,7 +28,7 @@ final class CwdCommand extends WharfCommand {
 		session.resetState();
 		MountFileSystemView view = session.files();
 		String argument = request.argument();
-		Location location;
+		MountLocation location;
 		if (this.up || "..".equals(argument)) {
 			StoragePath parent = view.parentOfWorkingDirectory();
 			if (parent == null) {
@@ -44,12 +44,12 @@ final class CwdCommand extends WharfCommand {
 			}
 		}
 		StoragePath target = location.virtualPath();
-		if (location instanceof Location.VirtualRoot) {
+		if (location instanceof MountLocation.Top) {
 			view.changeWorkingDirectory(target);
 			session.reply(250, "Directory changed to " + target + ".");
 		}
-		else if (location instanceof Location.InMount in) {
-			respond(session, target.toString(), in.mount().call(storage -> storage.stat(in.path())).map(entry -> {
+		else if (location instanceof MountLocation.InMount in) {
+			respond(session, target.toString(), in.mount().storage().stat(in.path()).map(entry -> {
 				if (!entry.isDirectory()) {
 					return Reply.of(550, target + ": Not a folder.");
 				}

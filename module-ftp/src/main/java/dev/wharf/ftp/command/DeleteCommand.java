@@ -1,6 +1,6 @@
 package dev.wharf.ftp.command;
 
-import dev.wharf.ftp.filesystem.Location;
+import dev.wharf.core.mounts.MountLocation;
 import dev.wharf.ftp.session.CommandLine;
 import dev.wharf.ftp.session.Reply;
 import reactor.core.publisher.Mono;
@@ -25,12 +25,12 @@ final class DeleteCommand extends WharfCommand {
 	@Override
 	public void execute(FtpSession session, CommandLine request) {
 		session.resetState();
-		Location.InMount in = changeable(session, request.argument());
+		MountLocation.InMount in = changeable(session, request.argument());
 		if (in == null) {
 			return;
 		}
 		String path = in.virtualPath().toString();
-		respond(session, path, in.mount().call(storage -> storage.stat(in.path())).flatMap(entry -> {
+		respond(session, path, in.mount().storage().stat(in.path()).flatMap(entry -> {
 			if (this.folder && !entry.isDirectory()) {
 				return Mono.just(Reply.of(550, path + ": Not a folder; use DELE."));
 			}
@@ -38,7 +38,7 @@ final class DeleteCommand extends WharfCommand {
 				return Mono.just(Reply.of(550, path + ": Is a folder; use RMD."));
 			}
 			return this.audit.recorded(session, "delete", Audit.target(in),
-					in.mount().call(storage -> storage.delete(in.path(), false)))
+					in.mount().storage().delete(in.path(), false))
 				.then(Mono.fromSupplier(() -> Reply.of(250, path + ": Deleted.")));
 		}));
 	}

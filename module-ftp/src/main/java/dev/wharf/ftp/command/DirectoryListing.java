@@ -3,12 +3,12 @@ package dev.wharf.ftp.command;
 import java.time.Instant;
 import java.util.regex.Pattern;
 
+import dev.wharf.core.mounts.MountLocation;
+import dev.wharf.core.mounts.UserMount;
 import dev.wharf.core.storage.EntryType;
 import dev.wharf.core.storage.FileEntry;
 import dev.wharf.core.storage.NotFoundException;
 import dev.wharf.core.storage.StoragePath;
-import dev.wharf.ftp.filesystem.Location;
-import dev.wharf.ftp.filesystem.SessionMount;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -53,16 +53,16 @@ final class DirectoryListing {
 	 * @return the entries to stream, once the location is known to exist; fails with a storage error, or with
 	 * {@link NotAFolder}
 	 */
-	static Mono<Flux<Listings.Listed>> prepare(Location location, boolean foldersOnly) {
-		if (location instanceof Location.VirtualRoot root) {
+	static Mono<Flux<Listings.Listed>> prepare(MountLocation location, boolean foldersOnly) {
+		if (location instanceof MountLocation.Top root) {
 			return Mono.just(Flux.fromIterable(root.mounts()).concatMap(DirectoryListing::mountFolder));
 		}
-		if (!(location instanceof Location.InMount in)) {
+		if (!(location instanceof MountLocation.InMount in)) {
 			return Mono.error(new NotFoundException("No such folder: " + location.virtualPath()));
 		}
-		return in.mount().call(storage -> storage.stat(in.path())).flatMap(entry -> {
+		return in.mount().storage().stat(in.path()).flatMap(entry -> {
 			if (entry.isDirectory()) {
-				return Mono.just(in.mount().stream(storage -> storage.list(in.path()))
+				return Mono.just(in.mount().storage().list(in.path())
 					.filter(child -> child.type() != EntryType.OTHER)
 					.map(child -> new Listings.Listed(child.name(), child, in.mount())));
 			}
@@ -73,8 +73,8 @@ final class DirectoryListing {
 		});
 	}
 
-	private static Mono<Listings.Listed> mountFolder(SessionMount mount) {
-		return mount.call(storage -> storage.stat(StoragePath.root()))
+	private static Mono<Listings.Listed> mountFolder(UserMount mount) {
+		return mount.storage().stat(StoragePath.root())
 			.map(FileEntry::lastModified)
 			.onErrorReturn(Instant.EPOCH)
 			.map(modified -> new Listings.Listed(mount.name(), new FileEntry(StoragePath.root(), EntryType.DIRECTORY, 0, modified), mount));

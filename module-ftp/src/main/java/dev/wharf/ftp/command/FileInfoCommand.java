@@ -2,8 +2,8 @@ package dev.wharf.ftp.command;
 
 import java.util.List;
 
+import dev.wharf.core.mounts.MountLocation;
 import dev.wharf.core.storage.FileEntry;
-import dev.wharf.ftp.filesystem.Location;
 import dev.wharf.ftp.session.CommandLine;
 import dev.wharf.ftp.session.Reply;
 import reactor.core.publisher.Mono;
@@ -32,18 +32,18 @@ final class FileInfoCommand extends WharfCommand {
 	public void execute(FtpSession session, CommandLine request) {
 		session.resetState();
 		String argument = request.argument();
-		Location location = (this.kind == Kind.MLST && argument == null) ? session.files().locate((String) null)
+		MountLocation location = (this.kind == Kind.MLST && argument == null) ? session.files().locate((String) null)
 				: locate(session, argument);
 		if (location == null) {
 			return;
 		}
 		String path = location.virtualPath().toString();
 		Mono<Listings.Listed> listed;
-		if (location instanceof Location.InMount in) {
-			listed = in.mount().call(storage -> storage.stat(in.path()))
+		if (location instanceof MountLocation.InMount in) {
+			listed = in.mount().storage().stat(in.path())
 				.map(entry -> new Listings.Listed(path, entry, in.mount()));
 		}
-		else if (location instanceof Location.VirtualRoot && this.kind == Kind.MLST) {
+		else if (location instanceof MountLocation.Top && this.kind == Kind.MLST) {
 			session.reply(Reply.lines(250, List.of("Listing /", " Type=dir;Perm=el; /", "End")));
 			return;
 		}

@@ -3,7 +3,7 @@ package dev.wharf.ftp.command;
 import java.net.SocketAddress;
 import java.util.List;
 
-import dev.wharf.ftp.filesystem.Location;
+import dev.wharf.core.mounts.MountLocation;
 import dev.wharf.ftp.filesystem.MountFileSystemView;
 import dev.wharf.ftp.session.FtpUser;
 import dev.wharf.ftp.session.Reply;
@@ -70,13 +70,13 @@ public interface FtpSession {
 	long fileOffset();
 
 	/** The source a preceding {@code RNFR} named, or {@code null}. */
-	Location.@Nullable InMount renameFrom();
+	MountLocation.@Nullable InMount renameFrom();
 
 	/**
 	 * Keeps the source of a rename for the {@code RNTO} that follows.
 	 * @param source the source
 	 */
-	void setRenameFrom(Location.InMount source);
+	void setRenameFrom(MountLocation.InMount source);
 
 	/** Forgets what the previous command left for this one ({@code REST}'s offset, {@code RNFR}'s source). */
 	void resetState();

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
-import dev.wharf.ftp.filesystem.Location;
+import dev.wharf.core.mounts.MountLocation;
 import dev.wharf.ftp.session.CommandLine;
 import dev.wharf.ftp.session.Reply;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -50,7 +50,7 @@ final class ListCommand extends WharfCommand {
 			return;
 		}
 		String argument = (this.kind == Kind.MLSD) ? request.argument() : DirectoryListing.withoutOptions(request.argument());
-		Location location = (argument == null) ? session.files().locate((String) null) : locate(session, argument);
+		MountLocation location = (argument == null) ? session.files().locate((String) null) : locate(session, argument);
 		if (location == null) {
 			this.transfers.giveUp(session);
 			return;

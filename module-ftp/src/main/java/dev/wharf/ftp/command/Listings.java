@@ -12,9 +12,9 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
 
+import dev.wharf.core.mounts.UserMount;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.FileEntry;
-import dev.wharf.ftp.filesystem.SessionMount;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -54,13 +54,13 @@ final class Listings {
 	 * @param entry the entry
 	 * @param mount the mount it is in, for the user's rights and the mount's abilities
 	 */
-	record Listed(String name, FileEntry entry, SessionMount mount) {
+	record Listed(String name, FileEntry entry, UserMount mount) {
 	}
 
 	/** An {@code ls -l} line. */
 	static String list(Listed listed, Instant now) {
 		FileEntry entry = listed.entry();
-		boolean writable = listed.mount().storage().access().canWrite();
+		boolean writable = listed.mount().access().canWrite();
 		StringBuilder line = new StringBuilder(80);
 		if (entry.isDirectory()) {
 			line.append(writable ? "drwxr-xr-x" : "dr-xr-xr-x");
@@ -134,7 +134,7 @@ final class Listings {
 
 	/** RFC 3659 section 7.5.5 permissions, from the user's rights and the mount's abilities. */
 	private static String permissions(Listed listed) {
-		boolean writable = listed.mount().storage().access().canWrite();
+		boolean writable = listed.mount().access().canWrite();
 		Set<Capability> abilities = listed.mount().storage().capabilities();
 		boolean canMove = abilities.contains(Capability.MOVE);
 		StringBuilder perm = new StringBuilder(8);

@@ -1,6 +1,6 @@
 package dev.wharf.ftp.command;
 
-import dev.wharf.ftp.filesystem.Location;
+import dev.wharf.core.mounts.MountLocation;
 import dev.wharf.ftp.session.CommandLine;
 import dev.wharf.ftp.session.Reply;
 
@@ -20,13 +20,13 @@ final class MkdCommand extends WharfCommand {
 	@Override
 	public void execute(FtpSession session, CommandLine request) {
 		session.resetState();
-		Location.InMount in = changeable(session, request.argument());
+		MountLocation.InMount in = changeable(session, request.argument());
 		if (in == null) {
 			return;
 		}
 		String path = in.virtualPath().toString();
 		respond(session, path, this.audit.recorded(session, "mkdir", Audit.target(in),
-				in.mount().call(storage -> storage.createDirectory(in.path())))
+				in.mount().storage().createDirectory(in.path()))
 			.map(created -> Reply.of(257, Replies.quoted(path) + " created.")));
 	}
 

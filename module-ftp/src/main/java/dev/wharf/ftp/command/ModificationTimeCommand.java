@@ -3,8 +3,8 @@ package dev.wharf.ftp.command;
 import java.time.Instant;
 import java.util.List;
 
+import dev.wharf.core.mounts.MountLocation;
 import dev.wharf.core.storage.Capability;
-import dev.wharf.ftp.filesystem.Location;
 import dev.wharf.ftp.session.CommandLine;
 import dev.wharf.ftp.session.Reply;
 import org.jspecify.annotations.Nullable;
@@ -50,7 +50,7 @@ final class ModificationTimeCommand extends WharfCommand {
 					: "SITE UTIME YYYYMMDDHHMMSS path") + " (UTC).");
 			return;
 		}
-		Location.InMount in = inMount(session, change.path());
+		MountLocation.InMount in = inMount(session, change.path());
 		if (in == null) {
 			return;
 		}
@@ -61,7 +61,7 @@ final class ModificationTimeCommand extends WharfCommand {
 		}
 		respond(session, path, this.audit
 			.recorded(session, "set-time", Audit.target(in),
-					in.mount().call(storage -> storage.setLastModified(in.path(), change.time())))
+					in.mount().storage().setLastModified(in.path(), change.time()))
 			.map(entry -> reply(entry.lastModified(), path)));
 	}
 

@@ -1,6 +1,6 @@
 package dev.wharf.ftp.command;
 
-import dev.wharf.ftp.filesystem.Location;
+import dev.wharf.core.mounts.MountLocation;
 import dev.wharf.ftp.session.CommandLine;
 import dev.wharf.ftp.session.Reply;
 import org.jspecify.annotations.Nullable;
@@ -27,39 +27,39 @@ final class RenameCommand extends WharfCommand {
 
 	@Override
 	public void execute(FtpSession session, CommandLine request) {
-		Location.InMount pending = session.renameFrom();
+		MountLocation.InMount pending = session.renameFrom();
 		session.resetState();
 		if (this.to) {
 			rename(session, request, pending);
 			return;
 		}
-		Location.InMount from = changeable(session, request.argument());
+		MountLocation.InMount from = changeable(session, request.argument());
 		if (from == null) {
 			return;
 		}
 		String path = from.virtualPath().toString();
-		respond(session, path, from.mount().call(storage -> storage.stat(from.path())).map(entry -> {
+		respond(session, path, from.mount().storage().stat(from.path()).map(entry -> {
 			session.setRenameFrom(from);
 			return Reply.of(350, path + ": Ready for RNTO.");
 		}));
 	}
 
-	private void rename(FtpSession session, CommandLine request, Location.@Nullable InMount from) {
+	private void rename(FtpSession session, CommandLine request, MountLocation.@Nullable InMount from) {
 		if (from == null) {
 			session.reply(503, "Send RNFR first.");
 			return;
 		}
-		Location.InMount target = changeable(session, request.argument());
+		MountLocation.InMount target = changeable(session, request.argument());
 		if (target == null) {
 			return;
 		}
-		if (target.mount() != from.mount()) {
+		if (!target.mount().name().equals(from.mount().name())) {
 			session.reply(553, "Cannot move between mounts; download and upload instead.");
 			return;
 		}
 		String path = target.virtualPath().toString();
 		respond(session, path, this.audit.recorded(session, "move", Audit.target(from) + " -> " + Audit.target(target),
-				from.mount().call(storage -> storage.move(from.path(), target.path(), true)))
+				from.mount().storage().move(from.path(), target.path(), true))
 			.map(moved -> Reply.of(250, "Renamed to " + path + ".")));
 	}
 

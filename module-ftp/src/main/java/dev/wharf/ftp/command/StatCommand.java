@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.wharf.ftp.filesystem.Location;
+import dev.wharf.core.mounts.MountLocation;
 import dev.wharf.ftp.session.CommandLine;
 import dev.wharf.ftp.session.Reply;
 
@@ -32,7 +32,7 @@ final class StatCommand extends WharfCommand {
 					"End of status.")));
 			return;
 		}
-		Location location = locate(session, argument);
+		MountLocation location = locate(session, argument);
 		if (location == null) {
 			return;
 		}

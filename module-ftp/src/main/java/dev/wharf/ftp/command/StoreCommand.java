@@ -4,13 +4,13 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 
+import dev.wharf.core.mounts.MountLocation;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.NotFoundException;
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.WriteOptions;
 import dev.wharf.ftp.data.DataChannel;
 import dev.wharf.ftp.data.TransferInterruptedException;
-import dev.wharf.ftp.filesystem.Location;
 import dev.wharf.ftp.session.CommandLine;
 import dev.wharf.ftp.session.Reply;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -74,14 +74,14 @@ final class StoreCommand extends WharfCommand {
 			String prefix = (argument != null) ? argument : "upload";
 			argument = prefix + "." + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
 		}
-		Location.InMount in = changeable(session, argument);
+		MountLocation.InMount in = changeable(session, argument);
 		if (in == null) {
 			this.transfers.giveUp(session);
 			return;
 		}
 		String path = in.virtualPath().toString();
 		boolean appending = this.kind == Kind.APPE || offset > 0;
-		if (!in.mount().storage().access().canWrite()) {
+		if (!in.mount().access().canWrite()) {
 			this.transfers.giveUp(session);
 			session.reply(550, path + ": Permission denied.");
 			return;
@@ -98,7 +98,7 @@ final class StoreCommand extends WharfCommand {
 		String opening = (this.kind == Kind.STOU) ? "FILE: " + in.path().name() : "Ready to receive " + path + ".";
 		this.transfers.start(session, checks, opening, channel -> this.audit
 			.recorded(session, (this.kind == Kind.APPE) ? "append" : "write", Audit.target(in),
-					in.mount().call(storage -> storage.write(in.path(), upload(session, channel), options)))
+					in.mount().storage().write(in.path(), upload(session, channel), options))
 			.map(written -> Reply.of(226, "Transfer complete (" + path + ", " + written.size() + " bytes).")), path);
 	}
 
@@ -107,14 +107,14 @@ final class StoreCommand extends WharfCommand {
 	 * client uses the data connection: refused after {@code 150}, a {@code PROT P} client is still in its TLS
 	 * handshake when the connection closes, and sees a TLS failure instead of the reply.
 	 */
-	private static Mono<Reply> folderExists(Location.InMount in) {
+	private static Mono<Reply> folderExists(MountLocation.InMount in) {
 		StoragePath parent = in.path().parent();
 		StoragePath virtualParent = in.virtualPath().parent();
 		if (parent == null || parent.isRoot() || virtualParent == null
 				|| !in.mount().storage().capabilities().contains(Capability.DIRECTORIES)) {
 			return Mono.empty();
 		}
-		return in.mount().call(storage -> storage.stat(parent))
+		return in.mount().storage().stat(parent)
 			.flatMap(entry -> entry.isDirectory() ? Mono.<Reply>empty()
 					: Mono.just(Reply.of(550, virtualParent + ": Not a folder.")))
 			.onErrorResume(NotFoundException.class,
@@ -122,8 +122,8 @@ final class StoreCommand extends WharfCommand {
 	}
 
 	/** A {@code STOR} after {@code REST} resumes only at the file's current end. */
-	private static Mono<Reply> resumable(Location.InMount in, long offset, String path) {
-		return in.mount().call(storage -> storage.stat(in.path())).flatMap(entry -> (entry.isFile() && entry.size() == offset)
+	private static Mono<Reply> resumable(MountLocation.InMount in, long offset, String path) {
+		return in.mount().storage().stat(in.path()).flatMap(entry -> (entry.isFile() && entry.size() == offset)
 				? Mono.<Reply>empty()
 				: Mono.just(Reply.of(554, "Restart position " + offset + " does not match the size of " + path + " ("
 						+ entry.size() + " bytes): uploads resume at the end of the file.")))

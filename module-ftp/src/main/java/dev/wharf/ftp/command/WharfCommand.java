@@ -1,8 +1,8 @@
 package dev.wharf.ftp.command;
 
+import dev.wharf.core.mounts.MountLocation;
 import dev.wharf.core.storage.InvalidStoragePathException;
 import dev.wharf.core.storage.StorageException;
-import dev.wharf.ftp.filesystem.Location;
 import dev.wharf.ftp.session.Reply;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
@@ -30,7 +30,7 @@ abstract class WharfCommand implements FtpCommand {
 	 * @param argument the argument
 	 * @return the location, or {@code null} if a reply was sent
 	 */
-	static @Nullable Location locate(FtpSession session, @Nullable String argument) {
+	static @Nullable MountLocation locate(FtpSession session, @Nullable String argument) {
 		if (argument == null) {
 			session.reply(501, "A path is required.");
 			return null;
@@ -51,15 +51,15 @@ abstract class WharfCommand implements FtpCommand {
 	 * @param argument the argument
 	 * @return the location, or {@code null} if a reply was sent
 	 */
-	static Location.@Nullable InMount inMount(FtpSession session, @Nullable String argument) {
-		Location location = locate(session, argument);
-		if (location instanceof Location.InMount in) {
+	static MountLocation.@Nullable InMount inMount(FtpSession session, @Nullable String argument) {
+		MountLocation location = locate(session, argument);
+		if (location instanceof MountLocation.InMount in) {
 			return in;
 		}
-		if (location instanceof Location.VirtualRoot) {
+		if (location instanceof MountLocation.Top) {
 			session.reply(550, "/: Permission denied: the root only holds one folder per mount.");
 		}
-		else if (location instanceof Location.NoMount missing) {
+		else if (location instanceof MountLocation.Unknown missing) {
 			session.reply(550, missing.virtualPath() + ": No such file or folder.");
 		}
 		return null;
@@ -71,8 +71,8 @@ abstract class WharfCommand implements FtpCommand {
 	 * @param argument the argument
 	 * @return the location, or {@code null} if a reply was sent
 	 */
-	static Location.@Nullable InMount changeable(FtpSession session, @Nullable String argument) {
-		Location.InMount in = inMount(session, argument);
+	static MountLocation.@Nullable InMount changeable(FtpSession session, @Nullable String argument) {
+		MountLocation.InMount in = inMount(session, argument);
 		if (in != null && in.path().isRoot()) {
 			session.reply(550, in.virtualPath() + ": Permission denied: this is a mount's root.");
 			return null;

@@ -1,8 +1,8 @@
 package dev.wharf.ftp.engine;
 
+import dev.wharf.core.mounts.MountLocation;
 import dev.wharf.core.storage.InvalidStoragePathException;
 import dev.wharf.core.storage.StoragePath;
-import dev.wharf.ftp.filesystem.Location;
 import dev.wharf.ftp.filesystem.MountFileSystemView;
 import org.apache.ftpserver.ftplet.FileSystemView;
 import org.apache.ftpserver.ftplet.FtpFile;
@@ -57,7 +57,7 @@ record EngineFileSystemView(MountFileSystemView files) implements FileSystemView
 			return new MountFtpFile(this.files.locate(file));
 		}
 		catch (InvalidStoragePathException ex) {
-			return new MountFtpFile(new Location.NoMount(StoragePath.root()));
+			return new MountFtpFile(new MountLocation.Unknown(StoragePath.root()));
 		}
 	}
 

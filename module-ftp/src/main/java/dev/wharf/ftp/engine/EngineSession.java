@@ -4,8 +4,8 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.List;
 
+import dev.wharf.core.mounts.MountLocation;
 import dev.wharf.ftp.command.FtpSession;
-import dev.wharf.ftp.filesystem.Location;
 import dev.wharf.ftp.filesystem.MountFileSystemView;
 import dev.wharf.ftp.session.FtpUser;
 import dev.wharf.ftp.session.Reply;
@@ -138,12 +138,12 @@ final class EngineSession implements FtpSession {
 	}
 
 	@Override
-	public Location.@Nullable InMount renameFrom() {
-		return (Location.InMount) this.session.getAttribute(RENAME_FROM);
+	public MountLocation.@Nullable InMount renameFrom() {
+		return (MountLocation.InMount) this.session.getAttribute(RENAME_FROM);
 	}
 
 	@Override
-	public void setRenameFrom(Location.InMount source) {
+	public void setRenameFrom(MountLocation.InMount source) {
 		this.session.setAttribute(RENAME_FROM, source);
 	}
 

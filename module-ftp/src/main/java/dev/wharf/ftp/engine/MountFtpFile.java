@@ -9,12 +9,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
+import dev.wharf.core.mounts.MountLocation;
 import dev.wharf.core.storage.ByteRange;
 import dev.wharf.core.storage.EntryType;
 import dev.wharf.core.storage.FileEntry;
 import dev.wharf.core.storage.StorageException;
 import dev.wharf.core.storage.StoragePath;
-import dev.wharf.ftp.filesystem.Location;
 import org.apache.ftpserver.ftplet.FtpFile;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -34,7 +34,7 @@ final class MountFtpFile implements FtpFile {
 	/** The longest a blocking storage call may take here. */
 	static final Duration TIME_LIMIT = Duration.ofMinutes(2);
 
-	private final Location location;
+	private final MountLocation location;
 
 	private @Nullable Optional<FileEntry> entry;
 
@@ -42,12 +42,12 @@ final class MountFtpFile implements FtpFile {
 	 * Creates the file object; nothing is looked up yet.
 	 * @param location where the path leads
 	 */
-	public MountFtpFile(Location location) {
+	public MountFtpFile(MountLocation location) {
 		this.location = location;
 	}
 
 	/** Where the path leads. */
-	public Location location() {
+	public MountLocation location() {
 		return this.location;
 	}
 
@@ -61,12 +61,12 @@ final class MountFtpFile implements FtpFile {
 	}
 
 	private Optional<FileEntry> lookUp() {
-		if (this.location instanceof Location.VirtualRoot root) {
+		if (this.location instanceof MountLocation.Top root) {
 			return Optional.of(new FileEntry(root.virtualPath(), EntryType.DIRECTORY, 0, Instant.EPOCH));
 		}
-		if (this.location instanceof Location.InMount in) {
+		if (this.location instanceof MountLocation.InMount in) {
 			try {
-				return Optional.ofNullable(in.mount().call(storage -> storage.stat(in.path())).block(TIME_LIMIT));
+				return Optional.ofNullable(in.mount().storage().stat(in.path()).block(TIME_LIMIT));
 			}
 			catch (StorageException ex) {
 				return Optional.empty();
@@ -113,13 +113,13 @@ final class MountFtpFile implements FtpFile {
 
 	@Override
 	public boolean isWritable() {
-		return (this.location instanceof Location.InMount in) && in.mount().storage().access().canWrite();
+		return (this.location instanceof MountLocation.InMount in) && in.mount().access().canWrite();
 	}
 
 	@Override
 	public boolean isRemovable() {
 		return isWritable() && !this.location.virtualPath().isRoot()
-				&& !(this.location instanceof Location.InMount in && in.path().isRoot());
+				&& !(this.location instanceof MountLocation.InMount in && in.path().isRoot());
 	}
 
 	@Override
@@ -161,25 +161,25 @@ final class MountFtpFile implements FtpFile {
 
 	@Override
 	public boolean mkdir() {
-		return change(in -> in.mount().call(storage -> storage.createDirectory(in.path()).then()));
+		return change(in -> in.mount().storage().createDirectory(in.path()).then());
 	}
 
 	@Override
 	public boolean delete() {
-		return change(in -> in.mount().call(storage -> storage.delete(in.path(), false)));
+		return change(in -> in.mount().storage().delete(in.path(), false));
 	}
 
 	@Override
 	public boolean move(FtpFile destination) {
-		if (!(destination instanceof MountFtpFile target) || !(target.location instanceof Location.InMount to)) {
+		if (!(destination instanceof MountFtpFile target) || !(target.location instanceof MountLocation.InMount to)) {
 			return false;
 		}
-		return change(from -> (from.mount() != to.mount()) ? Mono.error(new IllegalArgumentException("across mounts"))
-				: from.mount().call(storage -> storage.move(from.path(), to.path(), true).then()));
+		return change(from -> (!from.mount().name().equals(to.mount().name())) ? Mono.error(new IllegalArgumentException("across mounts"))
+				: from.mount().storage().move(from.path(), to.path(), true).then());
 	}
 
-	private boolean change(Function<Location.InMount, Mono<Void>> operation) {
-		if (!(this.location instanceof Location.InMount in)) {
+	private boolean change(Function<MountLocation.InMount, Mono<Void>> operation) {
+		if (!(this.location instanceof MountLocation.InMount in)) {
 			return false;
 		}
 		try {
@@ -196,16 +196,16 @@ final class MountFtpFile implements FtpFile {
 
 	@Override
 	public List<MountFtpFile> listFiles() {
-		if (this.location instanceof Location.VirtualRoot root) {
+		if (this.location instanceof MountLocation.Top root) {
 			return root.mounts().stream().map(mount -> new MountFtpFile(root.folderOf(mount))).toList();
 		}
-		if (!(this.location instanceof Location.InMount in) || !isDirectory()) {
+		if (!(this.location instanceof MountLocation.InMount in) || !isDirectory()) {
 			return List.of();
 		}
 		try {
-			List<FileEntry> children = in.mount().stream(storage -> storage.list(in.path())).collectList().block(TIME_LIMIT);
+			List<FileEntry> children = in.mount().storage().list(in.path()).collectList().block(TIME_LIMIT);
 			return (children == null) ? List.of() : children.stream().map(child -> {
-				MountFtpFile file = new MountFtpFile(new Location.InMount(in.virtualPath().resolve(child.name()), in.mount(),
+				MountFtpFile file = new MountFtpFile(new MountLocation.InMount(in.virtualPath().resolve(child.name()), in.mount(),
 						child.path()));
 				file.entry = Optional.of(child);
 				return file;
@@ -223,10 +223,10 @@ final class MountFtpFile implements FtpFile {
 
 	@Override
 	public InputStream createInputStream(long offset) throws IOException {
-		if (!(this.location instanceof Location.InMount in)) {
+		if (!(this.location instanceof MountLocation.InMount in)) {
 			throw new IOException("Not a file: " + getAbsolutePath());
 		}
-		return DataBufferUtils.subscriberInputStream(in.mount().stream(storage -> storage.read(in.path(), ByteRange.from(offset))), 4);
+		return DataBufferUtils.subscriberInputStream(in.mount().storage().read(in.path(), ByteRange.from(offset)), 4);
 	}
 
 	@Override

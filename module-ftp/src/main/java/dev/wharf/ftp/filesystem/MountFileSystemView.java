@@ -1,19 +1,19 @@
 package dev.wharf.ftp.filesystem;
 
-import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
+import dev.wharf.core.mounts.MountLocation;
+import dev.wharf.core.mounts.UserMount;
+import dev.wharf.core.mounts.UserMounts;
 import dev.wharf.core.storage.InvalidStoragePathException;
 import dev.wharf.core.storage.StoragePath;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One FTP session's file system: the mounts the user may read, and the working folder. With one mount
- * configured for FTP, its root is {@code /}; with several, {@code /} is a read-only folder holding one folder
- * per mount the user may read (named as the mount), so the layout depends on the configuration, never on a
- * user's rights.
+ * One FTP session's file system: the user's view of the FTP mounts ({@link UserMounts}), and the working
+ * folder. With one mount configured for FTP, its root is {@code /}; with several, {@code /} is a read-only
+ * folder holding one folder per mount the user may read (named as the mount), so the layout depends on the
+ * configuration, never on a user's rights.
  *
  * <p>Paths from clients are parsed once with {@link StoragePath}: a bad path ({@code ..} or {@code .} names,
  * backslashes, control characters, empty names, ...) is refused, never repaired or clamped at the root. The
@@ -24,30 +24,21 @@ import org.jspecify.annotations.Nullable;
  */
 public final class MountFileSystemView {
 
-	private final Map<String, SessionMount> mounts;
-
-	private final boolean singleMount;
+	private final UserMounts mounts;
 
 	private volatile StoragePath workingDirectory = StoragePath.root();
 
 	/**
 	 * Creates the view.
-	 * @param mounts the mounts the user may read, in the configured order
-	 * @param singleMount whether FTP serves exactly one mount, which is then the root
+	 * @param mounts the user's view of the FTP mounts
 	 */
-	public MountFileSystemView(Collection<SessionMount> mounts, boolean singleMount) {
-		Map<String, SessionMount> byName = new LinkedHashMap<>();
-		mounts.forEach(mount -> byName.put(mount.name(), mount));
-		this.mounts = byName;
-		this.singleMount = singleMount;
-		if (singleMount && byName.size() != 1) {
-			throw new IllegalArgumentException("A single-mount view needs exactly one mount");
-		}
+	public MountFileSystemView(UserMounts mounts) {
+		this.mounts = mounts;
 	}
 
 	/** The mounts the user may read. */
-	public Collection<SessionMount> mounts() {
-		return this.mounts.values();
+	public List<UserMount> mounts() {
+		return this.mounts.mounts();
 	}
 
 	/** The working folder, as a virtual path. */
@@ -85,19 +76,8 @@ public final class MountFileSystemView {
 	 * @param virtualPath the path
 	 * @return the location
 	 */
-	public Location locate(StoragePath virtualPath) {
-		if (this.singleMount) {
-			return new Location.InMount(virtualPath, this.mounts.values().iterator().next(), virtualPath);
-		}
-		if (virtualPath.isRoot()) {
-			return new Location.VirtualRoot(virtualPath, List.copyOf(this.mounts.values()));
-		}
-		SessionMount mount = this.mounts.get(virtualPath.segments().get(0));
-		if (mount == null) {
-			return new Location.NoMount(virtualPath);
-		}
-		StoragePath mountRoot = StoragePath.root().resolve(mount.name());
-		return new Location.InMount(virtualPath, mount, virtualPath.relativeTo(mountRoot));
+	public MountLocation locate(StoragePath virtualPath) {
+		return this.mounts.locate(virtualPath);
 	}
 
 	/**
@@ -106,7 +86,7 @@ public final class MountFileSystemView {
 	 * @return the location
 	 * @throws InvalidStoragePathException if the path is not acceptable
 	 */
-	public Location locate(@Nullable String argument) {
+	public MountLocation locate(@Nullable String argument) {
 		return locate(resolve(argument));
 	}
 

@@ -1,22 +1,21 @@
 package dev.wharf.ftp.filesystem;
 
-import java.util.ArrayList;
 import java.util.List;
 
-import dev.wharf.core.security.AuthorizedStorage;
+import dev.wharf.core.mounts.ModuleMounts;
 import dev.wharf.core.security.User;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.mount.Mount;
 import dev.wharf.ftp.session.FtpUser;
 
 /**
- * Each logged-in FTP user's file system on Wharf's mounts: each user gets a {@link MountFileSystemView} of
- * the FTP mounts they may read, each through {@link AuthorizedStorage#of}, so rights are enforced by the storage
- * layer. Thread-safe.
+ * Each logged-in FTP user's file system: a {@link MountFileSystemView} over core's {@link ModuleMounts} of the
+ * FTP mounts, a lone mount at the root, so rights and credentials are attached by the storage layer.
+ * Thread-safe.
  */
 public final class StorageFileSystemFactory {
 
-	private final List<Mount> mounts;
+	private final ModuleMounts mounts;
 
 	/**
 	 * Creates the factory.
@@ -26,7 +25,7 @@ public final class StorageFileSystemFactory {
 		if (mounts.isEmpty()) {
 			throw new IllegalArgumentException("FTP needs at least one mount");
 		}
-		this.mounts = List.copyOf(mounts);
+		this.mounts = new ModuleMounts(mounts, ModuleMounts.Layout.LONE_MOUNT_AT_ROOT);
 	}
 
 	/**
@@ -35,14 +34,7 @@ public final class StorageFileSystemFactory {
 	 * @return the view; it may hold no mount at all if the user may read none (callers refuse such a login)
 	 */
 	public MountFileSystemView createFileSystemView(FtpUser ftpUser) {
-		List<SessionMount> visible = new ArrayList<>();
-		for (Mount mount : this.mounts) {
-			if (ftpUser.user().access(mount.name()).canRead()) {
-				visible.add(new SessionMount(mount.name(), AuthorizedStorage.of(mount, ftpUser.user()), ftpUser.credentials()));
-			}
-		}
-		boolean single = this.mounts.size() == 1;
-		return new MountFileSystemView(visible, single && visible.size() == 1);
+		return new MountFileSystemView(this.mounts.forUser(ftpUser.user(), ftpUser.credentials()));
 	}
 
 	/**
@@ -51,7 +43,7 @@ public final class StorageFileSystemFactory {
 	 * @return whether one mount at least has it
 	 */
 	public boolean anyMountCan(Capability capability) {
-		return this.mounts.stream().anyMatch(mount -> mount.storage().capabilities().contains(capability));
+		return this.mounts.anyMountCan(capability);
 	}
 
 	/**
@@ -60,7 +52,7 @@ public final class StorageFileSystemFactory {
 	 * @return whether FTP has anything to show them
 	 */
 	public boolean canUse(User user) {
-		return this.mounts.stream().anyMatch(mount -> user.access(mount.name()).canRead());
+		return this.mounts.canUse(user);
 	}
 
 }

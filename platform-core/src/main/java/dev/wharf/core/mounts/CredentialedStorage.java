@@ -1,4 +1,4 @@
-package dev.wharf.filemanager.files;
+package dev.wharf.core.mounts;
 
 import java.nio.file.Path;
 import java.time.Instant;
@@ -19,7 +19,7 @@ import reactor.util.context.Context;
 /**
  * A user's view of a passthrough mount ({@link Storage#needsUserCredentials()}): every call carries the
  * user's login in its Reactor context, wherever it is subscribed (a response body, a zip worker, the
- * thumbnail pool), so no caller can forget it.
+ * thumbnail pool, a data connection), so no caller can forget it. Thread-safe if the storage is.
  */
 final class CredentialedStorage implements Storage {
 
