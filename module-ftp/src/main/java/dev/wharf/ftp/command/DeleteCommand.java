@@ -1,6 +1,7 @@
 package dev.wharf.ftp.command;
 
 import dev.wharf.core.mounts.MountLocation;
+import dev.wharf.core.security.Audit;
 import dev.wharf.ftp.session.CommandLine;
 import dev.wharf.ftp.session.Reply;
 import reactor.core.publisher.Mono;
@@ -37,7 +38,7 @@ final class DeleteCommand extends WharfCommand {
 			if (!this.folder && entry.isDirectory()) {
 				return Mono.just(Reply.of(550, path + ": Is a folder; use RMD."));
 			}
-			return this.audit.recorded(session, "delete", Audit.target(in),
+			return this.audit.recorded(session.userName(), session.clientAddress(), "delete", auditTarget(in),
 					in.mount().storage().delete(in.path(), false))
 				.then(Mono.fromSupplier(() -> Reply.of(250, path + ": Deleted.")));
 		}));

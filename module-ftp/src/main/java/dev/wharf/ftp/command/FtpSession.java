@@ -38,6 +38,12 @@ public interface FtpSession {
 	/** The logged-in user, or {@code null} before login. */
 	@Nullable FtpUser user();
 
+	/** The logged-in user's name, or {@code null} before login. */
+	default @Nullable String userName() {
+		FtpUser user = user();
+		return (user != null) ? user.name() : null;
+	}
+
 	/** Whether a user is logged in. */
 	default boolean isLoggedIn() {
 		return user() != null;

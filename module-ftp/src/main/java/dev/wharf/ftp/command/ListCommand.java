@@ -49,7 +49,7 @@ final class ListCommand extends WharfCommand {
 		if (!this.transfers.ready(session)) {
 			return;
 		}
-		String argument = (this.kind == Kind.MLSD) ? request.argument() : DirectoryListing.withoutOptions(request.argument());
+		String argument = (this.kind == Kind.MLSD) ? request.argument() : ListingEntries.withoutOptions(request.argument());
 		MountLocation location = (argument == null) ? session.files().locate((String) null) : locate(session, argument);
 		if (location == null) {
 			this.transfers.giveUp(session);
@@ -65,10 +65,10 @@ final class ListCommand extends WharfCommand {
 		};
 		// The path is checked before 150, so a missing folder gets 550 and no data connection.
 		AtomicReference<Flux<Listings.Listed>> entries = new AtomicReference<>(Flux.empty());
-		Mono<Reply> checks = DirectoryListing.prepare(location, this.kind == Kind.MLSD)
+		Mono<Reply> checks = ListingEntries.prepare(location, this.kind == Kind.MLSD)
 			.doOnNext(entries::set)
 			.then(Mono.<Reply>empty())
-			.onErrorResume(DirectoryListing.NotAFolder.class, notAFolder -> Mono.just(Reply.of(501, path + ": Not a folder.")));
+			.onErrorResume(ListingEntries.NotAFolder.class, notAFolder -> Mono.just(Reply.of(501, path + ": Not a folder.")));
 		this.transfers.start(session, checks, "Here comes the listing of " + path + ".",
 				channel -> channel.send(entries.get().map(format).buffer(LINES_PER_BUFFER).map(ListCommand::toBuffer))
 					.map(bytes -> Reply.of(226, "Listing sent.")), path);

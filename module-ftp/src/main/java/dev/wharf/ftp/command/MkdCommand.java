@@ -1,6 +1,7 @@
 package dev.wharf.ftp.command;
 
 import dev.wharf.core.mounts.MountLocation;
+import dev.wharf.core.security.Audit;
 import dev.wharf.ftp.session.CommandLine;
 import dev.wharf.ftp.session.Reply;
 
@@ -25,7 +26,7 @@ final class MkdCommand extends WharfCommand {
 			return;
 		}
 		String path = in.virtualPath().toString();
-		respond(session, path, this.audit.recorded(session, "mkdir", Audit.target(in),
+		respond(session, path, this.audit.recorded(session.userName(), session.clientAddress(), "mkdir", auditTarget(in),
 				in.mount().storage().createDirectory(in.path()))
 			.map(created -> Reply.of(257, Replies.quoted(path) + " created.")));
 	}

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 import dev.wharf.core.mounts.MountLocation;
+import dev.wharf.core.security.Audit;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.ftp.session.CommandLine;
 import dev.wharf.ftp.session.Reply;
@@ -60,7 +61,7 @@ final class ModificationTimeCommand extends WharfCommand {
 			return;
 		}
 		respond(session, path, this.audit
-			.recorded(session, "set-time", Audit.target(in),
+			.recorded(session.userName(), session.clientAddress(), "set-time", auditTarget(in),
 					in.mount().storage().setLastModified(in.path(), change.time()))
 			.map(entry -> reply(entry.lastModified(), path)));
 	}

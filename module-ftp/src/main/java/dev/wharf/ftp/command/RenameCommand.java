@@ -1,6 +1,7 @@
 package dev.wharf.ftp.command;
 
 import dev.wharf.core.mounts.MountLocation;
+import dev.wharf.core.security.Audit;
 import dev.wharf.ftp.session.CommandLine;
 import dev.wharf.ftp.session.Reply;
 import org.jspecify.annotations.Nullable;
@@ -58,7 +59,7 @@ final class RenameCommand extends WharfCommand {
 			return;
 		}
 		String path = target.virtualPath().toString();
-		respond(session, path, this.audit.recorded(session, "move", Audit.target(from) + " -> " + Audit.target(target),
+		respond(session, path, this.audit.recorded(session.userName(), session.clientAddress(), "move", auditTarget(from) + " -> " + auditTarget(target),
 				from.mount().storage().move(from.path(), target.path(), true))
 			.map(moved -> Reply.of(250, "Renamed to " + path + ".")));
 	}

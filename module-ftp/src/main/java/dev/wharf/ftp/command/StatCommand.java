@@ -20,7 +20,7 @@ final class StatCommand extends WharfCommand {
 	@Override
 	public void execute(FtpSession session, CommandLine request) {
 		session.resetState();
-		String argument = DirectoryListing.withoutOptions(request.argument());
+		String argument = ListingEntries.withoutOptions(request.argument());
 		if (argument == null) {
 			SocketAddress client = session.remoteAddress();
 			session.reply(Reply.lines(211, List.of("Wharf FTP server status:",
@@ -38,7 +38,7 @@ final class StatCommand extends WharfCommand {
 		}
 		String path = location.virtualPath().toString();
 		Instant now = Instant.now();
-		respond(session, path, DirectoryListing.prepare(location, false)
+		respond(session, path, ListingEntries.prepare(location, false)
 			.flatMap(entries -> entries.take(MAX_LINES).map(listed -> Listings.list(listed, now).stripTrailing()).collectList())
 			.map(lines -> {
 				List<String> reply = new ArrayList<>(lines.size() + 2);

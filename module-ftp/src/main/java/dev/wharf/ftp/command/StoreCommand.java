@@ -5,6 +5,7 @@ import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 
 import dev.wharf.core.mounts.MountLocation;
+import dev.wharf.core.security.Audit;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.NotFoundException;
 import dev.wharf.core.storage.StoragePath;
@@ -97,7 +98,7 @@ final class StoreCommand extends WharfCommand {
 			.switchIfEmpty((offset > 0) ? resumable(in, offset, path) : Mono.empty());
 		String opening = (this.kind == Kind.STOU) ? "FILE: " + in.path().name() : "Ready to receive " + path + ".";
 		this.transfers.start(session, checks, opening, channel -> this.audit
-			.recorded(session, (this.kind == Kind.APPE) ? "append" : "write", Audit.target(in),
+			.recorded(session.userName(), session.clientAddress(), (this.kind == Kind.APPE) ? "append" : "write", auditTarget(in),
 					in.mount().storage().write(in.path(), upload(session, channel), options))
 			.map(written -> Reply.of(226, "Transfer complete (" + path + ", " + written.size() + " bytes).")), path);
 	}

@@ -80,4 +80,9 @@ abstract class WharfCommand implements FtpCommand {
 		return in;
 	}
 
+	/** How a location is named in the audit log: mount and path. */
+	static String auditTarget(MountLocation.InMount location) {
+		return location.mount().name() + ":" + location.path();
+	}
+
 }

@@ -2,11 +2,14 @@ package dev.wharf.ftp.command;
 
 import java.net.InetAddress;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 
+import dev.wharf.core.security.Audit;
 import dev.wharf.core.security.AuditLog;
 import dev.wharf.core.security.Authenticator;
 import dev.wharf.core.storage.Capability;
+import dev.wharf.core.storage.StorageException;
 import dev.wharf.ftp.filesystem.StorageFileSystemFactory;
 import org.jspecify.annotations.Nullable;
 
@@ -29,7 +32,7 @@ public final class WharfCommands {
 	 */
 	public static Map<String, FtpCommand> of(Settings settings) {
 		DataTransfer transfers = new DataTransfer(settings.tlsRequired());
-		Audit audit = new Audit(settings.audit());
+		Audit audit = settings.audit();
 		Map<String, FtpCommand> map = new HashMap<>();
 		map.put("ABOR", new SimpleCommands.Abort());
 		map.put("ALLO", new SimpleCommands.Allocate());
@@ -68,11 +71,23 @@ public final class WharfCommands {
 	}
 
 	/**
+	 * FTP's way into the audit log: protocol {@code ftp}; a failed change is named by its storage error's kind
+	 * ({@code not_found}, ...) or {@code failure}, one that {@code ABOR} or a closed connection stopped
+	 * {@code aborted}.
+	 * @param log the audit log
+	 * @return the recorder
+	 */
+	public static Audit audit(AuditLog log) {
+		return new Audit(log, "ftp", error -> (error instanceof StorageException storage)
+				? storage.kind().name().toLowerCase(Locale.ROOT) : "failure", "aborted");
+	}
+
+	/**
 	 * What the commands depend on.
 	 *
 	 * @param authenticator logs users in
 	 * @param fileSystems each user's view of the mounts
-	 * @param audit the audit log
+	 * @param audit records changes and logouts ({@link #audit(AuditLog)})
 	 * @param passthrough whether a mount logs in to its backend as the user
 	 * @param explicitTls whether {@code AUTH TLS} is offered
 	 * @param tls whether TLS is available (explicit or implicit)
@@ -80,7 +95,7 @@ public final class WharfCommands {
 	 * @param activeMode whether {@code PORT}/{@code EPRT} are allowed
 	 * @param externalAddress the address {@code PASV} announces, or {@code null}
 	 */
-	public record Settings(Authenticator authenticator, StorageFileSystemFactory fileSystems, AuditLog audit,
+	public record Settings(Authenticator authenticator, StorageFileSystemFactory fileSystems, Audit audit,
 			boolean passthrough, boolean explicitTls, boolean tls, boolean tlsRequired, boolean activeMode,
 			@Nullable InetAddress externalAddress) {
 	}

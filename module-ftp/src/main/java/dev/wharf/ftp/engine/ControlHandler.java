@@ -5,8 +5,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 
 import dev.wharf.core.concurrent.Disconnects;
-import dev.wharf.core.security.AuditLog;
-import dev.wharf.core.security.AuditLog.AuditEvent;
+import dev.wharf.core.security.Audit;
 import dev.wharf.ftp.data.DataConnections;
 import dev.wharf.ftp.session.CommandLine;
 import dev.wharf.ftp.session.Reply;
@@ -51,12 +50,12 @@ final class ControlHandler extends IoHandlerAdapter {
 
 	private final @Nullable ControlTls implicitTls;
 
-	private final AuditLog audit;
+	private final Audit audit;
 
 	private final long loginDeadlineMillis;
 
 	ControlHandler(FtpServerContext context, Listener listener, CommandRunner runner, ConnectionLimits limits,
-			DataConnections data, @Nullable ControlTls implicitTls, AuditLog audit, Duration loginDeadline) {
+			DataConnections data, @Nullable ControlTls implicitTls, Audit audit, Duration loginDeadline) {
 		this.loginDeadlineMillis = loginDeadline.toMillis();
 		this.context = context;
 		this.listener = listener;
@@ -143,7 +142,7 @@ final class ControlHandler extends IoHandlerAdapter {
 		User user = new FtpIoSession(session, this.context).getUser();
 		if (user != null) {
 			String client = ((InetAddress) counted).getHostAddress();
-			this.audit.record(new AuditEvent("ftp", user.getName(), "logout", null, "success", client));
+			this.audit.record(user.getName(), client, "logout", null, "success");
 		}
 	}
 

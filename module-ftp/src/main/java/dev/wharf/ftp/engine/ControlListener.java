@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 
-import dev.wharf.core.security.AuditLog;
+import dev.wharf.core.security.Audit;
 import dev.wharf.ftp.data.DataConnections;
 import dev.wharf.ftp.tls.FtpTls;
 import org.apache.ftpserver.DataConnectionConfigurationFactory;
@@ -47,7 +47,7 @@ final class ControlListener extends AbstractListener {
 
 	private final boolean implicitTls;
 
-	private final AuditLog audit;
+	private final Audit audit;
 
 	private @Nullable NioSocketAcceptor acceptor;
 
@@ -220,11 +220,11 @@ final class ControlListener extends AbstractListener {
 	 * @param tls TLS, or {@code null}
 	 * @param implicitTls whether the port speaks TLS from the first byte
 	 * @param tlsRequired whether logins and data need TLS
-	 * @param audit the audit log
+	 * @param audit records logouts
 	 */
 	record Settings(String address, int port, int idleSeconds, int maxConnections, int maxConnectionsPerAddress,
 			DataConnections data, ExecutorService commandThreads, @Nullable FtpTls tls, boolean implicitTls,
-			boolean tlsRequired, AuditLog audit) {
+			boolean tlsRequired, Audit audit) {
 	}
 
 }

@@ -4,7 +4,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 
-import dev.wharf.core.security.AuditLog;
 import dev.wharf.ftp.command.WharfCommands;
 import dev.wharf.ftp.data.DataConnections;
 import dev.wharf.ftp.tls.FtpTls;

@@ -61,9 +61,9 @@ public final class WharfFtpServer implements SmartLifecycle {
 		ExecutorService commandThreads = commandThreads(Math.max(8, 4 * cores));
 		StorageFileSystemFactory fileSystems = new StorageFileSystemFactory(c.mounts());
 		boolean passthrough = c.mounts().stream().anyMatch(mount -> mount.storage().needsUserCredentials());
-		WharfCommands.Settings commands = new WharfCommands.Settings(this.authenticator, fileSystems, this.audit,
-				passthrough, c.tls() != null && !c.implicitTls(), c.tls() != null, c.tlsRequired(), c.activeMode(),
-				c.externalAddress());
+		WharfCommands.Settings commands = new WharfCommands.Settings(this.authenticator, fileSystems,
+				WharfCommands.audit(this.audit), passthrough, c.tls() != null && !c.implicitTls(), c.tls() != null,
+				c.tlsRequired(), c.activeMode(), c.externalAddress());
 		FtpEngine engine;
 		try {
 			engine = FtpEngine.start(new FtpEngine.Settings(c.address(), c.port(),

@@ -2,12 +2,11 @@ package dev.wharf.core.mounts;
 
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Set;
 
 import dev.wharf.core.security.Credentials;
 import dev.wharf.core.storage.ByteRange;
-import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.FileEntry;
+import dev.wharf.core.storage.ForwardingStorage;
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.WriteOptions;
@@ -21,85 +20,73 @@ import reactor.util.context.Context;
  * user's login in its Reactor context, wherever it is subscribed (a response body, a zip worker, the
  * thumbnail pool, a data connection), so no caller can forget it. Thread-safe if the storage is.
  */
-final class CredentialedStorage implements Storage {
-
-	private final Storage delegate;
+final class CredentialedStorage extends ForwardingStorage {
 
 	private final Context context;
 
 	CredentialedStorage(Storage delegate, Credentials credentials) {
-		this.delegate = delegate;
+		super(delegate);
 		this.context = credentials.context();
 	}
 
 	@Override
-	public Set<Capability> capabilities() {
-		return this.delegate.capabilities();
-	}
-
-	@Override
 	public Mono<FileEntry> stat(StoragePath path) {
-		return this.delegate.stat(path).contextWrite(this.context);
+		return delegate().stat(path).contextWrite(this.context);
 	}
 
 	@Override
 	public Flux<FileEntry> list(StoragePath directory) {
-		return this.delegate.list(directory).contextWrite(this.context);
+		return delegate().list(directory).contextWrite(this.context);
 	}
 
 	@Override
 	public Flux<DataBuffer> read(StoragePath path, ByteRange range) {
-		return this.delegate.read(path, range).contextWrite(this.context);
+		return delegate().read(path, range).contextWrite(this.context);
 	}
 
 	@Override
 	public Mono<FileEntry> write(StoragePath path, Flux<DataBuffer> content, WriteOptions options) {
-		return this.delegate.write(path, content, options).contextWrite(this.context);
+		return delegate().write(path, content, options).contextWrite(this.context);
 	}
 
 	@Override
 	public Mono<Void> delete(StoragePath path, boolean recursive) {
-		return this.delegate.delete(path, recursive).contextWrite(this.context);
+		return delegate().delete(path, recursive).contextWrite(this.context);
 	}
 
 	@Override
 	public Mono<FileEntry> createDirectory(StoragePath path) {
-		return this.delegate.createDirectory(path).contextWrite(this.context);
+		return delegate().createDirectory(path).contextWrite(this.context);
 	}
 
 	@Override
 	public Mono<FileEntry> createDirectories(StoragePath path) {
-		return this.delegate.createDirectories(path).contextWrite(this.context);
+		return delegate().createDirectories(path).contextWrite(this.context);
 	}
 
 	@Override
 	public Mono<FileEntry> move(StoragePath source, StoragePath target, boolean replace) {
-		return this.delegate.move(source, target, replace).contextWrite(this.context);
+		return delegate().move(source, target, replace).contextWrite(this.context);
 	}
 
 	@Override
 	public Mono<FileEntry> copy(StoragePath source, StoragePath target, boolean replace) {
-		return this.delegate.copy(source, target, replace).contextWrite(this.context);
+		return delegate().copy(source, target, replace).contextWrite(this.context);
 	}
 
 	@Override
 	public Mono<FileEntry> setLastModified(StoragePath path, Instant time) {
-		return this.delegate.setLastModified(path, time).contextWrite(this.context);
+		return delegate().setLastModified(path, time).contextWrite(this.context);
 	}
 
 	@Override
 	public Mono<Path> localFile(StoragePath path) {
-		return this.delegate.localFile(path).contextWrite(this.context);
-	}
-
-	@Override
-	public boolean needsUserCredentials() {
-		return true;
+		return delegate().localFile(path).contextWrite(this.context);
 	}
 
 	@Override
 	public Mono<Void> checkHealth() {
-		return this.delegate.checkHealth().contextWrite(this.context);
+		return delegate().checkHealth().contextWrite(this.context);
 	}
 
 	/** Does nothing: the mount owns the backend. */

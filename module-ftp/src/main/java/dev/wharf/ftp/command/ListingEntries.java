@@ -19,11 +19,11 @@ import reactor.core.publisher.Mono;
  * folders (such as links out of a mount) are left out. Arguments are paths, not patterns: {@code *} is an
  * ordinary character.
  */
-final class DirectoryListing {
+final class ListingEntries {
 
 	private static final Pattern OPTIONS = Pattern.compile("-[A-Za-z]+");
 
-	private DirectoryListing() {
+	private ListingEntries() {
 	}
 
 	/**
@@ -55,7 +55,7 @@ final class DirectoryListing {
 	 */
 	static Mono<Flux<Listings.Listed>> prepare(MountLocation location, boolean foldersOnly) {
 		if (location instanceof MountLocation.Top root) {
-			return Mono.just(Flux.fromIterable(root.mounts()).concatMap(DirectoryListing::mountFolder));
+			return Mono.just(Flux.fromIterable(root.mounts()).concatMap(ListingEntries::mountFolder));
 		}
 		if (!(location instanceof MountLocation.InMount in)) {
 			return Mono.error(new NotFoundException("No such folder: " + location.virtualPath()));
