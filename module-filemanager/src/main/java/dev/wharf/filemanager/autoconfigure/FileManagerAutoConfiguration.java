@@ -23,6 +23,7 @@ import dev.wharf.filemanager.http.MalformedTargetRoute;
 import dev.wharf.filemanager.search.SearchHandler;
 import dev.wharf.filemanager.session.SessionHandlers;
 import dev.wharf.filemanager.session.TokenHandlers;
+import dev.wharf.filemanager.thumbnail.ImageThumbnailer;
 import dev.wharf.filemanager.thumbnail.ThumbnailService;
 import dev.wharf.filemanager.ui.UiAssets;
 import dev.wharf.filemanager.ui.UiFilter;
@@ -66,12 +67,18 @@ public final class FileManagerAutoConfiguration {
 		return new AuditTrail(log);
 	}
 
+	@Bean
+	ImageThumbnailer fileManagerThumbnailer(FileManagerProperties properties) {
+		FileManagerProperties.Thumbnails thumbnails = properties.thumbnails();
+		return new ImageThumbnailer(thumbnails.size(), thumbnails.maxPixels(), thumbnails.effectiveMaxDecodedBytes(),
+				thumbnails.nativeJpeg());
+	}
+
 	@Bean(destroyMethod = "close")
-	ThumbnailService fileManagerThumbnails(FileManagerProperties properties) {
+	ThumbnailService fileManagerThumbnails(ImageThumbnailer thumbnailer, FileManagerProperties properties) {
 		FileManagerProperties.Thumbnails thumbnails = properties.thumbnails();
 		// CPU-bound work: one thread per core and a short queue; past it requests get 503, not a long wait.
-		return new ThumbnailService(thumbnails.size(), thumbnails.maxPixels(), thumbnails.effectiveMaxDecodedBytes(),
-				thumbnails.maxFileSize().toBytes(), thumbnails.effectiveCacheBytes(),
+		return new ThumbnailService(thumbnailer, thumbnails.maxFileSize().toBytes(), thumbnails.effectiveCacheBytes(),
 				BlockingScheduler.create("wharf-thumbnail", thumbnails.effectiveThreads(), 64));
 	}
 

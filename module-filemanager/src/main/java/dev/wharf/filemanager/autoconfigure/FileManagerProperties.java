@@ -61,10 +61,14 @@ public record FileManagerProperties(@DefaultValue("true") boolean enabled, @Defa
 	 * JVM profiles get less (p128: about 5 MB)
 	 * @param maxFileSize the largest image file read
 	 * @param threads threads that make thumbnails; 0 for one per CPU
+	 * @param nativeJpeg whether JPEGs are decoded already scaled down, and thumbnails encoded, by libjpeg-turbo's
+	 * TurboJPEG library where it is installed (Debian and Ubuntu: {@code libturbojpeg0}); without it, or
+	 * without the library, ImageIO decodes the full-size image, which takes several times the CPU
 	 */
 	public record Thumbnails(@DefaultValue("200") int size, @DefaultValue("32MB") DataSize cacheSize,
 			@DefaultValue("100000000") long maxPixels, @Nullable DataSize maxDecodedSize,
-			@DefaultValue("50MB") DataSize maxFileSize, @DefaultValue("0") int threads) {
+			@DefaultValue("50MB") DataSize maxFileSize, @DefaultValue("0") int threads,
+			@DefaultValue("true") boolean nativeJpeg) {
 
 		/** The most memory one decoding may take when none is configured. */
 		private static final long DEFAULT_MAX_DECODED_BYTES = 64L << 20;

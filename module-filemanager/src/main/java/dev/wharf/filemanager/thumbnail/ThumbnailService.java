@@ -47,17 +47,14 @@ public final class ThumbnailService implements AutoCloseable {
 
 	/**
 	 * Creates the service.
-	 * @param size the thumbnails' short side, in pixels
-	 * @param maxPixels the most pixels an image may declare
-	 * @param maxDecodedBytes the most memory one image may take to decode and resize
+	 * @param thumbnailer makes the thumbnails
 	 * @param maxSourceBytes the largest image file read
 	 * @param cacheBytes the cache's size; 0 for no cache
 	 * @param workers where thumbnails are made; owned (and disposed) by this service
 	 */
-	public ThumbnailService(int size, long maxPixels, long maxDecodedBytes, long maxSourceBytes, long cacheBytes,
-			Scheduler workers) {
-		this.thumbnailer = new ImageThumbnailer(size, maxPixels, maxDecodedBytes);
-		this.size = size;
+	public ThumbnailService(ImageThumbnailer thumbnailer, long maxSourceBytes, long cacheBytes, Scheduler workers) {
+		this.thumbnailer = thumbnailer;
+		this.size = thumbnailer.size();
 		this.maxSourceBytes = maxSourceBytes;
 		this.workers = workers;
 		this.cache = (cacheBytes > 0) ? Caffeine.newBuilder()

@@ -37,7 +37,7 @@ class ThumbnailServiceTests {
 				return method.invoke(this.memory, args);
 			});
 
-	private ThumbnailService service = new ThumbnailService(200, 100_000_000, 16 << 20, 50 << 20, 8 << 20,
+	private ThumbnailService service = new ThumbnailService(new ImageThumbnailer(200, 100_000_000, 16 << 20, true), 50 << 20, 8 << 20,
 			Schedulers.newBoundedElastic(2, 64, "test-thumbnail"));
 
 	@AfterEach
@@ -81,7 +81,7 @@ class ThumbnailServiceTests {
 		assertThat(this.service.thumbnail("m", this.storage, bomb).block(TIMEOUT)).isInstanceOf(Thumbnail.Refused.class);
 		assertThat(this.reads.get()).isEqualTo(1);
 		this.service.close();
-		this.service = new ThumbnailService(200, 100_000_000, 16 << 20, 1000, 8 << 20, Schedulers.newBoundedElastic(1, 1, "test-small"));
+		this.service = new ThumbnailService(new ImageThumbnailer(200, 100_000_000, 16 << 20, true), 1000, 8 << 20, Schedulers.newBoundedElastic(1, 1, "test-small"));
 		FileEntry large = write("/large.jpg", Images.image(1000, 1000, "jpg", false));
 		assertThat(this.service.thumbnail("m", this.storage, large).block(TIMEOUT)).isInstanceOf(Thumbnail.Refused.class);
 		assertThat(this.reads.get()).isEqualTo(1);
@@ -90,7 +90,7 @@ class ThumbnailServiceTests {
 	@Test
 	void withoutACacheEveryRequestReads() {
 		this.service.close();
-		this.service = new ThumbnailService(200, 100_000_000, 16 << 20, 50 << 20, 0, Schedulers.newBoundedElastic(1, 8, "test-nocache"));
+		this.service = new ThumbnailService(new ImageThumbnailer(200, 100_000_000, 16 << 20, true), 50 << 20, 0, Schedulers.newBoundedElastic(1, 8, "test-nocache"));
 		FileEntry entry = write("/c.jpg", Images.image(500, 500, "jpg", false));
 		this.service.thumbnail("m", this.storage, entry).block(TIMEOUT);
 		this.service.thumbnail("m", this.storage, entry).block(TIMEOUT);
