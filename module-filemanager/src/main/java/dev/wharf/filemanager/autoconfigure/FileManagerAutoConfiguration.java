@@ -1,5 +1,7 @@
 package dev.wharf.filemanager.autoconfigure;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 
 import dev.wharf.core.concurrent.BlockingScheduler;
@@ -25,10 +27,14 @@ import dev.wharf.filemanager.session.SessionHandlers;
 import dev.wharf.filemanager.session.TokenHandlers;
 import dev.wharf.filemanager.thumbnail.ImageThumbnailer;
 import dev.wharf.filemanager.thumbnail.ThumbnailService;
+import dev.wharf.filemanager.thumbnail.ThumbnailStore;
 import dev.wharf.filemanager.ui.UiAssets;
 import dev.wharf.filemanager.ui.UiFilter;
 import dev.wharf.filemanager.upload.UploadHandlers;
 import dev.wharf.filemanager.zip.ZipHandler;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -51,6 +57,12 @@ import org.springframework.core.env.Environment;
 @ConditionalOnWebApplication(type = Type.REACTIVE)
 @EnableConfigurationProperties(FileManagerProperties.class)
 public final class FileManagerAutoConfiguration {
+
+	/** How long a thumbnail kept in its mount lives after it was made. */
+	private static final Duration THUMBNAIL_EXPIRY = Duration.ofDays(30);
+
+	/** One of the 256 folders of kept thumbnails is swept this often: each once in about 21 hours. */
+	private static final Duration THUMBNAIL_SWEEP_INTERVAL = Duration.ofMinutes(5);
 
 	@Bean
 	MountTree fileManagerMountTree(MountRegistry mounts, FileManagerProperties properties) {
@@ -75,11 +87,15 @@ public final class FileManagerAutoConfiguration {
 	}
 
 	@Bean(destroyMethod = "close")
-	ThumbnailService fileManagerThumbnails(ImageThumbnailer thumbnailer, FileManagerProperties properties) {
+	ThumbnailService fileManagerThumbnails(ImageThumbnailer thumbnailer, MountTree tree, FileManagerProperties properties,
+			ObjectProvider<MeterRegistry> meters) {
 		FileManagerProperties.Thumbnails thumbnails = properties.thumbnails();
+		ThumbnailStore store = thumbnails.persistentCache() ? new ThumbnailStore(thumbnails.size(), tree.mounts(),
+				THUMBNAIL_EXPIRY, THUMBNAIL_SWEEP_INTERVAL, Clock.systemUTC()) : null;
 		// CPU-bound work: one thread per core and a short queue; past it requests get 503, not a long wait.
 		return new ThumbnailService(thumbnailer, thumbnails.maxFileSize().toBytes(), thumbnails.effectiveCacheBytes(),
-				BlockingScheduler.create("wharf-thumbnail", thumbnails.effectiveThreads(), 64));
+				store, BlockingScheduler.create("wharf-thumbnail", thumbnails.effectiveThreads(), 64),
+				meters.getIfAvailable(SimpleMeterRegistry::new));
 	}
 
 	@Bean(destroyMethod = "close")
@@ -88,10 +104,11 @@ public final class FileManagerAutoConfiguration {
 	}
 
 	@Bean(destroyMethod = "close")
-	UploadHandlers fileManagerUploads(MountTree tree, AuditTrail audit, FileManagerProperties properties) {
+	UploadHandlers fileManagerUploads(MountTree tree, AuditTrail audit, ThumbnailService thumbnails,
+			FileManagerProperties properties) {
 		FileManagerProperties.Uploads uploads = properties.uploads();
 		return new UploadHandlers(tree, audit, properties.maxUploadSize().toBytes(), uploads.expiry(),
-				uploads.segmentSize().toBytes(), uploads.sweepInterval());
+				uploads.segmentSize().toBytes(), uploads.sweepInterval(), thumbnails);
 	}
 
 	@Bean
@@ -107,7 +124,7 @@ public final class FileManagerAutoConfiguration {
 				new ApiRoute("/api/files/cat", Method.of(Method.GET, Method.HEAD),
 						callers.protect(new DownloadHandler(tree, thumbnails), true)),
 				new ApiRoute("/api/files/save", Method.of(Method.POST),
-						callers.protect(new SaveHandler(tree, audit, maxUpload), false)),
+						callers.protect(new SaveHandler(tree, audit, maxUpload, thumbnails), false)),
 				new ApiRoute("/api/files/mv", Method.of(Method.POST), callers.protect(changes.mv(), false)),
 				new ApiRoute("/api/files/cp", Method.of(Method.POST), callers.protect(changes.cp(), false)),
 				new ApiRoute("/api/files/rm", Method.of(Method.POST), callers.protect(changes.rm(), false)),

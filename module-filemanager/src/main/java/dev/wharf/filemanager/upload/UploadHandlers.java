@@ -19,6 +19,7 @@ import dev.wharf.filemanager.files.MountTree;
 import dev.wharf.filemanager.http.ApiException;
 import dev.wharf.filemanager.http.ApiResponses;
 import dev.wharf.filemanager.http.Query;
+import dev.wharf.filemanager.thumbnail.ThumbnailService;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.http.HttpHeaders;
@@ -91,6 +92,8 @@ public final class UploadHandlers implements AutoCloseable {
 
 	private final Disposable sweeper;
 
+	private final ThumbnailService thumbnails;
+
 	/**
 	 * Creates the handlers and starts removing expired uploads.
 	 * @param tree the mounts
@@ -99,10 +102,12 @@ public final class UploadHandlers implements AutoCloseable {
 	 * @param expiry how long an upload lives after its last chunk
 	 * @param segmentSize the size after which a body is cut into a new chunk
 	 * @param sweepInterval how often expired uploads are removed
+	 * @param thumbnails makes the thumbnails of uploaded images
 	 */
 	public UploadHandlers(MountTree tree, AuditTrail audit, long maxUploadBytes, Duration expiry, long segmentSize,
-			Duration sweepInterval) {
+			Duration sweepInterval, ThumbnailService thumbnails) {
 		this.tree = tree;
+		this.thumbnails = thumbnails;
 		this.store = new UploadStore(expiry, segmentSize, Clock.systemUTC());
 		this.audit = audit;
 		this.maxUploadBytes = maxUploadBytes;
@@ -264,7 +269,9 @@ public final class UploadHandlers implements AutoCloseable {
 			}
 			return this.store.append(storage, state, offset, exchange.getRequest().getBody(), checksum)
 				.flatMap(end -> ((end == state.length()) ? this.audit.record(exchange, caller, "upload", target,
-						this.store.progress(storage, state).flatMap(done -> this.store.complete(storage, state, done)))
+						this.store.progress(storage, state)
+							.flatMap(done -> this.store.complete(storage, state, done))
+							.doOnNext(file -> this.thumbnails.prefetch(mountRoot.requireMount(), storage, state.target())))
 						: Mono.empty())
 					.then(Mono.defer(() -> received(exchange, end))));
 		}).doFinally(signal -> this.busy.remove(lock));
