@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -180,12 +181,12 @@ public final class ThumbnailService implements AutoCloseable {
 			return load(mount, storage, entry);
 		}
 		Key key = new Key(mount.name(), entry.path(), entry.size(), entry.lastModified().toEpochMilli());
-		boolean[] loaded = { false };
+		AtomicBoolean loaded = new AtomicBoolean();
 		return Mono.fromFuture(() -> cache.get(key, (k, executor) -> {
-			loaded[0] = true;
+			loaded.set(true);
 			return load(mount, storage, entry).toFuture();
 		}), true).doOnNext(thumbnail -> {
-			if (!loaded[0]) {
+			if (!loaded.get()) {
 				this.fromMemory.increment();
 			}
 		});
@@ -269,16 +270,22 @@ public final class ThumbnailService implements AutoCloseable {
 	private byte[] readAll(Storage storage, StoragePath path) {
 		DataBuffer joined = DataBufferUtils.join(storage.read(path, ByteRange.of(0, this.maxSourceBytes)),
 				(int) Math.min(Integer.MAX_VALUE, this.maxSourceBytes)).block(READ_TIMEOUT);
-		if (joined == null) {
-			return new byte[0];
-		}
+		return (joined != null) ? bytes(joined) : new byte[0];
+	}
+
+	/**
+	 * A buffer's bytes, the buffer released.
+	 * @param buffer the buffer
+	 * @return its readable bytes
+	 */
+	static byte[] bytes(DataBuffer buffer) {
 		try {
-			byte[] bytes = new byte[joined.readableByteCount()];
-			joined.read(bytes);
+			byte[] bytes = new byte[buffer.readableByteCount()];
+			buffer.read(bytes);
 			return bytes;
 		}
 		finally {
-			DataBufferUtils.release(joined);
+			DataBufferUtils.release(buffer);
 		}
 	}
 

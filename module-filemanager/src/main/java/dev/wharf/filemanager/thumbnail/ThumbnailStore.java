@@ -113,16 +113,8 @@ public final class ThumbnailStore implements AutoCloseable {
 			return Mono.empty();
 		}
 		Storage storage = mount.storage();
-		return DataBufferUtils.join(storage.read(location(file), ByteRange.all()), MAX_BYTES).map(buffer -> {
-			try {
-				byte[] bytes = new byte[buffer.readableByteCount()];
-				buffer.read(bytes);
-				return bytes;
-			}
-			finally {
-				DataBufferUtils.release(buffer);
-			}
-		})
+		return DataBufferUtils.join(storage.read(location(file), ByteRange.all()), MAX_BYTES)
+			.map(ThumbnailService::bytes)
 			.filter(JpegFrame::isJpeg)
 			.onErrorResume(error -> {
 				if (!(error instanceof NotFoundException)) {

@@ -107,6 +107,16 @@ class ThumbnailServiceTests {
 		return this.memory.write(StoragePath.parse(name), content(image), WriteOptions.replace()).block(TIMEOUT);
 	}
 
+	private void awaitKept(ThumbnailStore store, FileEntry entry) {
+		await().atMost(TIMEOUT).until(() -> kept(store, entry));
+	}
+
+	private boolean kept(ThumbnailStore store, FileEntry entry) {
+		return this.memory.stat(store.location(entry)).onErrorResume(NotFoundException.class, missing -> Mono.empty())
+			.blockOptional(TIMEOUT)
+			.isPresent();
+	}
+
 	private double count(String source) {
 		return this.meters.get("wharf.filemanager.thumbnails").tag("source", source).counter().count();
 	}
@@ -200,8 +210,7 @@ class ThumbnailServiceTests {
 		this.service = service(0, store);
 		FileEntry first = write("/changed.jpg", Images.image(1600, 1200, "jpg", false));
 		byte[] old = jpeg(this.service.thumbnail(this.mount, this.storage, first).block(TIMEOUT));
-		await().atMost(TIMEOUT).until(() -> this.memory.stat(store.location(first)).onErrorResume(e -> Mono.empty())
-			.blockOptional(TIMEOUT).isPresent());
+		awaitKept(store, first);
 		FileEntry second = write("/changed.jpg", Images.image(1200, 1200, "jpg", false));
 		assertThat(store.location(second)).isNotEqualTo(store.location(first));
 		byte[] now = jpeg(this.service.thumbnail(this.mount, this.storage, second).block(TIMEOUT));
@@ -217,8 +226,7 @@ class ThumbnailServiceTests {
 		this.service = service(0, store);
 		FileEntry entry = write("/seen.jpg", Images.image(800, 600, "jpg", false));
 		this.service.thumbnail(this.mount, this.storage, entry).block(TIMEOUT);
-		await().atMost(TIMEOUT).until(() -> this.memory.stat(store.location(entry)).onErrorResume(e -> Mono.empty())
-			.blockOptional(TIMEOUT).isPresent());
+		awaitKept(store, entry);
 		// What every protocol lists (ls, FTP's LIST, the static sites) and how every protocol parses a path.
 		assertThat(this.memory.list(StoragePath.root()).map(FileEntry::name).collectList().block(TIMEOUT))
 			.containsExactly("seen.jpg");
@@ -234,8 +242,7 @@ class ThumbnailServiceTests {
 		FileEntry entry = write("/old.jpg", Images.image(800, 600, "jpg", false));
 		this.service.thumbnail(this.mount, this.storage, entry).block(TIMEOUT);
 		StoragePath kept = store.location(entry);
-		await().atMost(TIMEOUT).until(() -> this.memory.stat(kept).onErrorResume(e -> Mono.empty())
-			.blockOptional(TIMEOUT).isPresent());
+		awaitKept(store, entry);
 		int shard = Integer.parseInt(kept.name().substring(0, 2), 16);
 		this.now = Instant.now().plus(Duration.ofDays(29));
 		assertThat(store.sweep(this.mount, shard).block(TIMEOUT)).isZero();
@@ -283,8 +290,7 @@ class ThumbnailServiceTests {
 		this.service.prefetch(this.mount, this.storage, entry.path());
 		await().atMost(TIMEOUT).untilAsserted(() -> {
 			assertThat(count("made")).isEqualTo(1);
-			assertThat(this.memory.stat(store.location(entry)).onErrorResume(e -> Mono.empty()).blockOptional(TIMEOUT))
-				.isPresent();
+			assertThat(kept(store, entry)).isTrue();
 		});
 		// The first view finds it made; the text file was never even looked at.
 		assertThat(this.service.thumbnail(this.mount, this.storage, entry).block(TIMEOUT)).isInstanceOf(Thumbnail.Image.class);
