@@ -154,6 +154,9 @@ public final class CacheRequestHandler {
 			if (outcome instanceof Outcome.Throttled throttled) {
 				return throttled(reply, throttled.retryAfter());
 			}
+			if (outcome instanceof Outcome.Unavailable unavailable) {
+				return unavailable(reply, unavailable.retryAfter(), "Logins are unavailable; try again later");
+			}
 			if (!(outcome instanceof Outcome.Authenticated authenticated)) {
 				return unauthorized(reply, "Wrong user name or password");
 			}
@@ -275,6 +278,12 @@ public final class CacheRequestHandler {
 		long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
 		reply.response.header(HttpHeaderNames.RETRY_AFTER, Long.toString(seconds));
 		return reply.text(HttpResponseStatus.TOO_MANY_REQUESTS, "Too many requests; retry in " + seconds + " s");
+	}
+
+	private Mono<Void> unavailable(Reply reply, Duration wait, String message) {
+		this.metrics.rejected("unavailable");
+		reply.response.header(HttpHeaderNames.RETRY_AFTER, Long.toString(Math.max(1, (wait.toMillis() + 999) / 1000)));
+		return reply.text(HttpResponseStatus.SERVICE_UNAVAILABLE, message);
 	}
 
 	private Mono<Void> tooLarge(Reply reply) {

@@ -17,8 +17,10 @@ import reactor.core.publisher.Mono;
 /**
  * {@code PASS}: logs in through Wharf's {@link Authenticator}, shared with every protocol: the password is
  * checked off the command threads, failures are throttled per account and per address without sleeping
- * anywhere, and every attempt is audited. A throttled client is told when to retry and disconnected; after
- * {@value #MAX_FAILURES} failures in one connection the connection is closed too.
+ * anywhere, and every attempt is audited. The password may also be one of the user's API tokens (for users who
+ * sign in through OIDC and have no password). A throttled client, or one whose login cannot be checked now (the
+ * directory is down), is told when to retry and disconnected (421); after {@value #MAX_FAILURES} failures in one
+ * connection the connection is closed too.
  */
 final class PassCommand extends WharfCommand {
 
@@ -59,7 +61,7 @@ final class PassCommand extends WharfCommand {
 		session.setUserArgument(null);
 		String client = (session.getRemoteAddress() instanceof InetSocketAddress address)
 				? address.getAddress().getHostAddress() : null;
-		Mono<FtpReply> login = this.authenticator.login("ftp", name, password, client)
+		Mono<FtpReply> login = this.authenticator.loginWithPasswordOrToken("ftp", name, password, client)
 			.map(result -> outcome(session, name, password, result));
 		ReplyingOperation.start(session, false, login, error -> Replies.closing(421, "Login failed; closing."));
 	}
@@ -75,6 +77,10 @@ final class PassCommand extends WharfCommand {
 		if (result instanceof LoginResult.Throttled throttled) {
 			long seconds = Math.max(1, throttled.retryAfter().toSeconds());
 			return Replies.closing(421, "Too many failed logins; try again in " + seconds + " seconds.");
+		}
+		if (result instanceof LoginResult.Unavailable unavailable) {
+			long seconds = Math.max(1, unavailable.retryAfter().toSeconds());
+			return Replies.closing(421, "Logins are unavailable; try again in " + seconds + " seconds.");
 		}
 		if (SessionContext.of(session).loginFailed() >= MAX_FAILURES) {
 			return Replies.closing(530, "Login incorrect; closing after " + MAX_FAILURES + " failures.");

@@ -37,14 +37,20 @@ import reactor.core.scheduler.Scheduler;
  * with a remembered password, until the lock ends (at most {@link LoginThrottle#MAX_LOCK}). That is
  * deliberate: letting a remembered credential through would exempt exactly the password being guessed. An
  * account that must not be locked out that way logs in with something that cannot be guessed (a TLS client
- * certificate on the build cache, an API token on the file manager's API), which this class does not see.
+ * certificate on the build cache, an API token on the file manager's API), which this class does not see,
+ * or an API token given as the password ({@link #loginWithPasswordOrToken}), which skips the throttle.
+ *
+ * <p><b>A directory that cannot answer</b> ({@link DirectoryUnavailableException}, such as an LDAP server that is
+ * down) gives {@link LoginResult.Unavailable}: never a wrong password, and not counted by the throttle. A right
+ * password whose groups no rule matches ({@link NoMatchingRuleException}) is answered as a wrong one, counted,
+ * and audited as {@code denied}.
  *
  * <p>Thread-safe; never blocks the caller.
  */
 public final class Authenticator implements AutoCloseable {
 
-	/** How long a successful check is remembered. */
-	static final Duration CACHE_TIME = Duration.ofMinutes(5);
+	/** How long a successful check is remembered unless told otherwise. */
+	public static final Duration CACHE_TIME = Duration.ofMinutes(5);
 
 	private final UserDirectory directory;
 
@@ -54,12 +60,11 @@ public final class Authenticator implements AutoCloseable {
 
 	private final Scheduler hashing;
 
-	private final Cache<String, User> verified = Caffeine.newBuilder()
-		.maximumSize(10_000)
-		.expireAfterWrite(CACHE_TIME)
-		.build();
+	private final Cache<String, User> verified;
 
 	private final SecretKeySpec cacheKey;
+
+	private final @Nullable TokenPasswords tokens;
 
 	/**
 	 * Creates the authenticator.
@@ -69,10 +74,27 @@ public final class Authenticator implements AutoCloseable {
 	 * @param hashing a bounded scheduler for password checks, owned (and disposed) by this authenticator
 	 */
 	public Authenticator(UserDirectory directory, LoginThrottle throttle, AuditLog audit, Scheduler hashing) {
+		this(directory, throttle, audit, hashing, CACHE_TIME, null);
+	}
+
+	/**
+	 * Creates an authenticator that remembers checks for a given time and takes API tokens as passwords.
+	 * @param directory where users come from
+	 * @param throttle the shared throttle
+	 * @param audit where outcomes are recorded
+	 * @param hashing a bounded scheduler for password checks, owned (and disposed) by this authenticator
+	 * @param cacheTime how long a successful check is remembered: a user the directory disables meanwhile can
+	 * still log in with a remembered password for this long
+	 * @param tokens checks API tokens given as passwords, or {@code null} if none are accepted
+	 */
+	public Authenticator(UserDirectory directory, LoginThrottle throttle, AuditLog audit, Scheduler hashing,
+			Duration cacheTime, @Nullable TokenPasswords tokens) {
 		this.directory = directory;
 		this.throttle = throttle;
 		this.audit = audit;
 		this.hashing = hashing;
+		this.tokens = tokens;
+		this.verified = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(cacheTime).build();
 		byte[] key = new byte[32];
 		new SecureRandom().nextBytes(key);
 		this.cacheKey = new SecretKeySpec(key, "HmacSHA256");
@@ -116,9 +138,48 @@ public final class Authenticator implements AutoCloseable {
 					this.audit.record(new AuditEvent(protocol, name, "login", null, "failure", client));
 					return new LoginResult.Failure();
 				}))
+				.onErrorResume(NoMatchingRuleException.class, denied -> {
+					this.throttle.failed(name, client);
+					this.audit.record(new AuditEvent(protocol, name, "login", null, "denied", client));
+					return Mono.just(new LoginResult.Failure());
+				})
+				.onErrorResume(DirectoryUnavailableException.class, down -> {
+					this.audit.record(new AuditEvent(protocol, name, "login", null, "unavailable", client));
+					return Mono.just(new LoginResult.Unavailable(down.retryAfter()));
+				})
 				.onErrorResume(RejectedExecutionException.class,
 						busy -> Mono.just(new LoginResult.Throttled(Duration.ofSeconds(1))));
 		});
+	}
+
+	/**
+	 * Tries a login where the password may also be one of the user's API tokens, for protocols whose clients
+	 * can send nothing but a name and a password (FTP, the build cache's HTTP Basic). A token is checked as a
+	 * token only, never sent to the directory, and it acts as its own user only: the name must be the token's
+	 * user. A token skips the throttle (it cannot be guessed, and a locked account's scripts keep working with
+	 * it) and is audited with its id.
+	 * @param protocol who asks, for the audit log
+	 * @param name the name given
+	 * @param password the password or token given
+	 * @param client the client's address, or {@code null}
+	 * @return the outcome; never fails
+	 */
+	public Mono<LoginResult> loginWithPasswordOrToken(String protocol, String name, String password,
+			@Nullable String client) {
+		TokenPasswords tokens = this.tokens;
+		if (tokens == null || !tokens.isToken(password)) {
+			return login(protocol, name, password, client);
+		}
+		return tokens.owner(password)
+			.filter(owner -> owner.user().equals(name))
+			.flatMap(owner -> Mono.justOrEmpty(this.directory.find(name)).map(user -> {
+				this.audit.record(new AuditEvent(protocol, name, "login", "token:" + owner.id(), "success", client));
+				return (LoginResult) new LoginResult.Success(user);
+			}))
+			.switchIfEmpty(Mono.fromSupplier(() -> {
+				this.audit.record(new AuditEvent(protocol, name, "login", "token", "failure", client));
+				return new LoginResult.Failure();
+			}));
 	}
 
 	/**
@@ -168,6 +229,14 @@ public final class Authenticator implements AutoCloseable {
 		 * @param retryAfter how long to wait
 		 */
 		record Throttled(Duration retryAfter) implements LoginResult {
+		}
+
+		/**
+		 * The password could not be checked now (the directory cannot be reached): not a wrong password; try
+		 * again later.
+		 * @param retryAfter how long to wait
+		 */
+		record Unavailable(Duration retryAfter) implements LoginResult {
 		}
 
 	}

@@ -2,24 +2,17 @@ package dev.wharf.core.session;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
+import dev.wharf.core.config.StateFile;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -45,7 +38,7 @@ public final class FileApiTokenStore implements ApiTokenStore, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(FileApiTokenStore.class);
 
-	private final Path file;
+	private final StateFile file;
 
 	private final Scheduler io;
 
@@ -63,7 +56,7 @@ public final class FileApiTokenStore implements ApiTokenStore, AutoCloseable {
 	 * @throws UncheckedIOException if the file exists but cannot be read
 	 */
 	public FileApiTokenStore(Path file, Scheduler io, Duration refresh) {
-		this.file = file;
+		this.file = new StateFile(file, HEADER);
 		this.io = io;
 		this.snapshot = load();
 		this.refresher = io.schedulePeriodically(this::refreshQuietly, refresh.toMillis(), refresh.toMillis(),
@@ -111,7 +104,7 @@ public final class FileApiTokenStore implements ApiTokenStore, AutoCloseable {
 	/** Re-reads the file if another process changed it. */
 	void refresh() {
 		Snapshot current = this.snapshot;
-		if (!current.stamp().equals(stamp())) {
+		if (!current.stamp().equals(this.file.stamp())) {
 			synchronized (this.writeLock) {
 				this.snapshot = load();
 			}
@@ -123,38 +116,29 @@ public final class FileApiTokenStore implements ApiTokenStore, AutoCloseable {
 			refresh();
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Could not re-read " + this.file + "; keeping the API tokens read before: " + ex.getMessage());
+			logger.warn("Could not re-read " + this.file.path() + "; keeping the API tokens read before: " + ex.getMessage());
 		}
 	}
 
 	private Snapshot load() {
-		String stamp = stamp();
-		List<String> lines;
-		try {
-			lines = Files.readAllLines(this.file, StandardCharsets.UTF_8);
-		}
-		catch (NoSuchFileException ex) {
-			return new Snapshot(List.of(), Map.of(), stamp);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Cannot read " + this.file, ex);
-		}
+		StateFile.Content content = this.file.read();
+		List<String> lines = content.lines();
 		List<ApiToken> tokens = new ArrayList<>();
 		Map<String, ApiToken> byDigest = new HashMap<>();
 		for (int i = 0; i < lines.size(); i++) {
 			String line = lines.get(i);
-			if (line.isBlank() || line.startsWith("#")) {
+			if (!StateFile.isEntry(line)) {
 				continue;
 			}
 			ApiToken token = parse(line);
 			if (token == null) {
-				logger.warn(this.file + " line " + (i + 1) + " is not a token; it is ignored");
+				logger.warn(this.file.path() + " line " + (i + 1) + " is not a token; it is ignored");
 				continue;
 			}
 			tokens.add(token);
 			byDigest.put(token.digest(), token);
 		}
-		return new Snapshot(List.copyOf(tokens), Map.copyOf(byDigest), stamp);
+		return new Snapshot(List.copyOf(tokens), Map.copyOf(byDigest), content.stamp());
 	}
 
 	private static @Nullable ApiToken parse(String line) {
@@ -173,40 +157,13 @@ public final class FileApiTokenStore implements ApiTokenStore, AutoCloseable {
 	}
 
 	private void write(List<ApiToken> tokens) throws IOException {
-		StringBuilder text = new StringBuilder(HEADER);
+		List<String> lines = new ArrayList<>(tokens.size());
 		for (ApiToken token : tokens) {
 			Instant expires = token.expires();
-			text.append(token.id()).append('\t').append(token.user()).append('\t').append(token.digest()).append('\t')
-				.append(token.created().toEpochMilli()).append('\t').append((expires != null) ? expires.toEpochMilli() : 0)
-				.append('\t').append(token.label()).append('\n');
+			lines.add(token.id() + '\t' + token.user() + '\t' + token.digest() + '\t' + token.created().toEpochMilli() + '\t'
+					+ ((expires != null) ? expires.toEpochMilli() : 0) + '\t' + token.label());
 		}
-		Path folder = this.file.toAbsolutePath().getParent();
-		Files.createDirectories(folder);
-		Path temp = folder.resolve("." + FILE_NAME + "-" + UUID.randomUUID());
-		try {
-			Files.writeString(temp, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-					StandardOpenOption.SYNC);
-			try {
-				Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rw-------"));
-			}
-			catch (UnsupportedOperationException ex) {
-				// Not a POSIX file system: the file holds only digests anyway.
-			}
-			Files.move(temp, this.file, StandardCopyOption.ATOMIC_MOVE);
-		}
-		finally {
-			Files.deleteIfExists(temp);
-		}
-	}
-
-	private String stamp() {
-		try {
-			BasicFileAttributes attributes = Files.readAttributes(this.file, BasicFileAttributes.class);
-			return attributes.lastModifiedTime().toMillis() + ":" + attributes.size() + ":" + attributes.fileKey();
-		}
-		catch (IOException ex) {
-			return "missing";
-		}
+		this.file.write(lines);
 	}
 
 	/** Stops watching the file and the file-access thread. */
