@@ -80,6 +80,9 @@ public final class CacheAuthenticator {
 				if (result instanceof LoginResult.Throttled throttled) {
 					return new Outcome.Throttled(throttled.retryAfter());
 				}
+				if (result instanceof LoginResult.Unavailable unavailable) {
+					return new Outcome.Unavailable(unavailable.retryAfter());
+				}
 				return new Outcome.Refused();
 			});
 	}
