@@ -77,7 +77,7 @@ public final class FileManagerAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	ZipHandler fileManagerZip(MountTree tree, FileManagerProperties properties) {
-		return new ZipHandler(tree, properties.maxConcurrentZips());
+		return new ZipHandler(tree, properties.maxConcurrentZips(), properties.effectiveZipsPerUser());
 	}
 
 	@Bean(destroyMethod = "close")

@@ -17,6 +17,8 @@ import org.springframework.util.unit.DataSize;
  * @param maxUploadSize the largest file accepted by {@code save} and resumable uploads
  * @param maxListEntries the most entries a folder listing may have (a larger folder gets 413)
  * @param maxConcurrentZips how many zip downloads are written at once (each holds a thread)
+ * @param maxZipsPerUser how many of those one user may have at once, so one user cannot keep everyone else
+ * waiting; 0 for half of {@code max-concurrent-zips}, at least 1
  * @param thumbnails image previews
  * @param search name search
  * @param uploads resumable uploads
@@ -24,8 +26,8 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties("wharf.filemanager")
 public record FileManagerProperties(@DefaultValue("true") boolean enabled, @DefaultValue List<String> mounts,
 		@DefaultValue("10GB") DataSize maxUploadSize, @DefaultValue("100000") int maxListEntries,
-		@DefaultValue("4") int maxConcurrentZips, @DefaultValue Thumbnails thumbnails, @DefaultValue Search search,
-		@DefaultValue Uploads uploads) {
+		@DefaultValue("4") int maxConcurrentZips, @DefaultValue("0") int maxZipsPerUser, @DefaultValue Thumbnails thumbnails,
+		@DefaultValue Search search, @DefaultValue Uploads uploads) {
 
 	private static final String PREFIX = "wharf.filemanager.";
 
@@ -33,6 +35,15 @@ public record FileManagerProperties(@DefaultValue("true") boolean enabled, @Defa
 		positive("max-upload-size", maxUploadSize.toBytes(), maxUploadSize.toString());
 		positive("max-list-entries", maxListEntries, Integer.toString(maxListEntries));
 		positive("max-concurrent-zips", maxConcurrentZips, Integer.toString(maxConcurrentZips));
+		if (maxZipsPerUser < 0 || maxZipsPerUser > maxConcurrentZips) {
+			throw new InvalidConfigurationException(PREFIX + "max-zips-per-user", Integer.toString(maxZipsPerUser),
+					"must be 0 (half of max-concurrent-zips) to max-concurrent-zips (" + maxConcurrentZips + ")");
+		}
+	}
+
+	/** The zips one user may have at once: as configured, or half of all, at least 1. */
+	public int effectiveZipsPerUser() {
+		return (this.maxZipsPerUser > 0) ? this.maxZipsPerUser : Math.max(1, this.maxConcurrentZips / 2);
 	}
 
 	/**

@@ -22,7 +22,8 @@ import reactor.core.publisher.Mono;
  * <li>{@code rm?path=} deletes a file, or a folder with everything in it;</li>
  * <li>{@code mv?from=&to=} moves or renames, also between mounts (then a copy followed by deleting the
  * source, which happens only once the copy is complete);</li>
- * <li>{@code cp?from=&to=} copies a file or a folder, also between mounts.</li>
+ * <li>{@code cp?from=&to=} copies a file or a folder, also between mounts; links that lead back into a folder
+ * being copied (link loops) are left out, and the answer, a 409 once the rest is copied, names them.</li>
  * </ul>
  * {@code mv} and {@code cp} never replace: an existing target is a 409. Mount roots and the top level
  * cannot be removed, moved or replaced (403).

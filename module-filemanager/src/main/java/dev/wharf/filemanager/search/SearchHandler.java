@@ -4,10 +4,12 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 import dev.wharf.core.storage.EntryType;
 import dev.wharf.core.storage.FileEntry;
+import dev.wharf.core.storage.FolderChain;
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.mount.Mount;
@@ -19,6 +21,7 @@ import dev.wharf.filemanager.http.ApiException;
 import dev.wharf.filemanager.http.ApiResponses;
 import dev.wharf.filemanager.http.JsonWriter;
 import dev.wharf.filemanager.http.Query;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.http.HttpStatus;
@@ -33,7 +36,9 @@ import reactor.core.publisher.Mono;
  * {@code {"status":"ok","results":[{"name","type","size","time","path"}…]}}. The folders are walked breadth
  * first, nearest results first, and results are streamed as they are found; the walk stops after a time
  * budget or a number of results, so a search over a huge tree answers quickly with what it found (like
- * Filestash's 1.5 s crawl). Folders that cannot be read are skipped.
+ * Filestash's 1.5 s crawl). Folders that cannot be read are skipped. A link back into a folder the walk is in
+ * (a link loop, see {@link FolderChain}) is not searched; such links are listed after the results, as
+ * {@code "errors":["…"]}, a member that is there only when there is something to say.
  */
 public final class SearchHandler implements AuthenticatedHandler {
 
@@ -70,14 +75,15 @@ public final class SearchHandler implements AuthenticatedHandler {
 		String path = query.optional("path");
 		Location start = this.tree.locate(caller, (path != null) ? path : "/");
 		return roots(caller, start).collectList().flatMap(roots -> {
+			List<String> loops = Collections.synchronizedList(new ArrayList<>());
 			Flux<Found> matches = Flux.fromIterable(roots)
-				.expand(this::children)
+				.expand(found -> children(found, loops))
 				.filter(found -> !found.root() && containsIgnoreCase(found.entry().name(), term))
 				.take(this.maxResults)
 				.take(this.budget);
 			ServerHttpResponse response = exchange.getResponse();
 			ApiResponses.jsonHeaders(response, "no-cache");
-			return response.writeWith(json(matches, response.bufferFactory()));
+			return response.writeWith(json(matches, loops, response.bufferFactory()));
 		});
 	}
 
@@ -98,23 +104,32 @@ public final class SearchHandler implements AuthenticatedHandler {
 			if (!entry.isDirectory()) {
 				throw new ApiException(HttpStatus.CONFLICT, "Not a folder: " + location);
 			}
-			return new Found(location, entry, true);
+			return new Found(location, entry, true, FolderChain.start(entry));
 		});
 	}
 
-	private Flux<Found> children(Found found) {
-		if (!found.entry().isDirectory()) {
+	private static Flux<Found> children(Found found, List<String> loops) {
+		FolderChain chain = found.chain();
+		if (chain == null) {
 			return Flux.empty();
 		}
-		return found.location()
-			.requireStorage()
+		Location location = found.location();
+		return location.requireStorage()
 			.list(found.entry().path())
 			.filter(entry -> entry.type() != EntryType.OTHER)
-			.map(entry -> new Found(found.location(), entry, false))
+			.map(entry -> {
+				FileEntry loop = chain.loopsTo(entry);
+				if (loop != null) {
+					loops.add(location.virtual(entry.path()) + "/: not searched, a link loop: it leads back to "
+							+ location.virtual(loop.path()) + "/");
+				}
+				FolderChain inside = (entry.isDirectory() && loop == null) ? chain.enter(entry) : null;
+				return new Found(location, entry, false, inside);
+			})
 			.onErrorResume(error -> Flux.empty());
 	}
 
-	private static Flux<DataBuffer> json(Flux<Found> matches, DataBufferFactory factory) {
+	private static Flux<DataBuffer> json(Flux<Found> matches, List<String> loops, DataBufferFactory factory) {
 		boolean[] first = { true };
 		Flux<DataBuffer> results = matches.bufferTimeout(BATCH, Duration.ofMillis(200)).map(batch -> {
 			JsonWriter json = new JsonWriter(batch.size() * 128);
@@ -142,7 +157,29 @@ public final class SearchHandler implements AuthenticatedHandler {
 			return factory.wrap(ByteBuffer.wrap(bytes, start, bytes.length - 1 - start));
 		});
 		return Flux.concat(Mono.fromSupplier(() -> bytes(factory, "{\"status\":\"ok\",\"results\":[")), results,
-				Mono.fromSupplier(() -> bytes(factory, "]}")));
+				Mono.fromSupplier(() -> end(factory, loops)));
+	}
+
+	/** The end of the answer: the results' closing bracket, then the errors if there are any. */
+	private static DataBuffer end(DataBufferFactory factory, List<String> loops) {
+		synchronized (loops) {
+			if (loops.isEmpty()) {
+				return bytes(factory, "]}");
+			}
+			JsonWriter json = new JsonWriter(loops.size() * 128);
+			json.beginObject().name("errors").beginArray();
+			for (String loop : loops) {
+				json.value(loop);
+			}
+			json.endArray().endObject();
+			byte[] errors = json.toByteArray();
+			// The object's members without its opening brace, after the results' closing bracket and a comma.
+			byte[] end = new byte[errors.length + 1];
+			end[0] = ']';
+			end[1] = ',';
+			System.arraycopy(errors, 1, end, 2, errors.length - 1);
+			return factory.wrap(end);
+		}
 	}
 
 	private static DataBuffer bytes(DataBufferFactory factory, String ascii) {
@@ -159,7 +196,12 @@ public final class SearchHandler implements AuthenticatedHandler {
 		return false;
 	}
 
-	private record Found(Location location, FileEntry entry, boolean root) {
+	/**
+	 * A file or folder the walk found.
+	 * @param chain the folders the walk is in once it goes into this folder; {@code null} for a file, or a folder
+	 * that is a link loop, which the walk does not go into
+	 */
+	private record Found(Location location, FileEntry entry, boolean root, @Nullable FolderChain chain) {
 	}
 
 }

@@ -3,13 +3,11 @@ package dev.wharf.filemanager.zip;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 
 import dev.wharf.core.concurrent.NamedThreads;
@@ -26,7 +24,6 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.ContentDisposition;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
@@ -39,7 +36,9 @@ import reactor.core.publisher.Mono;
  * {@code path=/} zips every mount the user may see. The paths are checked before anything is sent (400,
  * 404); after that, an unreadable entry only lands in {@code error.log} inside the zip. A bounded number
  * of zips are written at once, each on its own worker thread (zipping blocks on the storage and on the
- * client); past that, 503 with {@code Retry-After}.
+ * client); past that, 503 with {@code Retry-After}, and past one user's share of them, 429. A zip holds its
+ * slot until its last byte is handed to the connection; a client that stops reading loses it to the HTTP
+ * server's write timeout ({@code wharf.http.write-timeout}).
  */
 public final class ZipHandler implements AuthenticatedHandler, AutoCloseable {
 
@@ -50,7 +49,7 @@ public final class ZipHandler implements AuthenticatedHandler, AutoCloseable {
 
 	private final MountTree tree;
 
-	private final Semaphore slots;
+	private final ZipSlots slots;
 
 	private final ExecutorService workers;
 
@@ -58,10 +57,11 @@ public final class ZipHandler implements AuthenticatedHandler, AutoCloseable {
 	 * Creates the handler.
 	 * @param tree the mounts
 	 * @param maxConcurrent the most zips written at once
+	 * @param maxPerUser the most zips written at once for one user
 	 */
-	public ZipHandler(MountTree tree, int maxConcurrent) {
+	public ZipHandler(MountTree tree, int maxConcurrent, int maxPerUser) {
 		this.tree = tree;
-		this.slots = new Semaphore(maxConcurrent);
+		this.slots = new ZipSlots(maxConcurrent, maxPerUser);
 		this.workers = NamedThreads.pool("wharf-zip", maxConcurrent, Integer.MAX_VALUE,
 				new ThreadPoolExecutor.AbortPolicy());
 	}
@@ -96,11 +96,11 @@ public final class ZipHandler implements AuthenticatedHandler, AutoCloseable {
 					items.add(new ZipItem(pending.location().requireStorage(), pending.entry(),
 							unique(names, entryName(pending.location()))));
 				}
-				return send(exchange, fileName, items);
+				return send(exchange, caller, fileName, items);
 			});
 	}
 
-	private Mono<Void> send(ServerWebExchange exchange, String fileName, List<ZipItem> items) {
+	private Mono<Void> send(ServerWebExchange exchange, Caller caller, String fileName, List<ZipItem> items) {
 		ServerHttpResponse response = exchange.getResponse();
 		HttpHeaders headers = response.getHeaders();
 		headers.setContentType(MediaType.parseMediaType("application/zip"));
@@ -109,8 +109,8 @@ public final class ZipHandler implements AuthenticatedHandler, AutoCloseable {
 		headers.set(ApiResponses.X_CONTENT_TYPE_OPTIONS, ApiResponses.NOSNIFF);
 		ZipWriter writer = new ZipWriter(items);
 		// The slot is taken when the body is subscribed and given back however it ends; a refusal is the
-		// body's first signal, so it arrives before anything is sent and becomes a 503.
-		Flux<DataBuffer> body = Flux.using(this::takeSlot,
+		// body's first signal, so it arrives before anything is sent and becomes a 429 or 503.
+		Flux<DataBuffer> body = Flux.using(() -> this.slots.take(caller.name()),
 				slot -> DataBufferUtils.outputStreamPublisher(out -> {
 					try {
 						writer.write(out);
@@ -118,16 +118,8 @@ public final class ZipHandler implements AuthenticatedHandler, AutoCloseable {
 					catch (IOException ex) {
 						throw new UncheckedIOException(ex);
 					}
-				}, response.bufferFactory(), this.workers, CHUNK_SIZE), slot -> this.slots.release());
+				}, response.bufferFactory(), this.workers, CHUNK_SIZE), ZipSlots.Slot::release);
 		return response.writeWith(body);
-	}
-
-	private Semaphore takeSlot() {
-		if (!this.slots.tryAcquire()) {
-			throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "Too many zips are being made, try again",
-					Duration.ofSeconds(5));
-		}
-		return this.slots;
 	}
 
 	private static String name(Location location) {

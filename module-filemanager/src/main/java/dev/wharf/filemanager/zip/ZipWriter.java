@@ -13,24 +13,37 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Stream;
 import java.util.zip.Deflater;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipOutputStream;
 
 import dev.wharf.core.storage.ByteRange;
 import dev.wharf.core.storage.EntryType;
 import dev.wharf.core.storage.FileEntry;
+import dev.wharf.core.storage.FolderChain;
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.StoragePath;
+import org.apache.commons.compress.archivers.zip.UnixStat;
+import org.apache.commons.compress.archivers.zip.Zip64Mode;
+import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+import org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream;
+import org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream.UnicodeExtraFieldPolicy;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 
 /**
  * Writes a zip of files and folders to a stream, on a worker thread (it blocks on the storage and on the
  * client). A file or folder that cannot be read does not break the download: it is left out (or, if it
- * failed part-way, kept incomplete) and named in a final {@value #ERROR_LOG} entry. Entry names are the
- * validated names of the storage, joined with {@code /}: never absolute, never {@code ..}, never a
+ * failed part-way, kept incomplete) and named in a final {@value #ERROR_LOG} entry; so is a link back into a
+ * folder the walk is in (a link loop, see {@link FolderChain}), which would make the zip endless. Entry names
+ * are the validated names of the storage, joined with {@code /}: never absolute, never {@code ..}, never a
  * backslash. Files whose content is already compressed are stored without compressing again. Large files
  * and archives use ZIP64 automatically.
+ *
+ * <p>Names are UTF-8 with the language encoding flag set, and every entry says it was made on Unix (with
+ * mode {@code 644} for files and {@code 755} for folders) and carries the Info-ZIP Unicode Path extra field:
+ * Info-ZIP's {@code unzip} converts the names of entries made on MS-DOS from the DOS code page whatever the
+ * flag says, which garbles every non-ASCII name, and older tools read only the extra field.
+ * {@link java.util.zip.ZipOutputStream} can set neither the host nor the mode, so the zip is written with
+ * Commons Compress.
  */
 final class ZipWriter {
 
@@ -38,6 +51,10 @@ final class ZipWriter {
 	static final String ERROR_LOG = "error.log";
 
 	private static final Duration STORAGE_TIMEOUT = Duration.ofMinutes(5);
+
+	private static final int FILE_MODE = 0644;
+
+	private static final int FOLDER_MODE = 0755;
 
 	private static final Set<String> COMPRESSED = Set.of("jpg", "jpeg", "png", "gif", "webp", "heic", "avif", "mp3",
 			"mp4", "m4a", "m4v", "mkv", "mov", "avi", "webm", "ogg", "opus", "flac", "zip", "gz", "tgz", "bz2", "xz",
@@ -52,41 +69,52 @@ final class ZipWriter {
 	}
 
 	void write(OutputStream out) throws IOException {
-		try (ZipOutputStream zip = new ZipOutputStream(out, StandardCharsets.UTF_8)) {
+		try (ZipArchiveOutputStream zip = new ZipArchiveOutputStream(out)) {
+			zip.setEncoding(StandardCharsets.UTF_8.name());
+			zip.setUseLanguageEncodingFlag(true);
+			zip.setCreateUnicodeExtraFields(UnicodeExtraFieldPolicy.ALWAYS);
+			zip.setUseZip64(Zip64Mode.AsNeeded);
 			for (ZipItem item : this.items) {
-				add(zip, item.storage(), item.entry(), item.name());
+				add(zip, item, item.entry(), item.name(), null);
 			}
 			if (!this.errors.isEmpty()) {
 				zip.setLevel(Deflater.BEST_SPEED);
-				zip.putNextEntry(new ZipEntry(ERROR_LOG));
+				zip.putArchiveEntry(entry(ERROR_LOG, System.currentTimeMillis(), UnixStat.FILE_FLAG | FILE_MODE));
 				for (String error : this.errors) {
 					zip.write((error + "\n").getBytes(StandardCharsets.UTF_8));
 				}
-				zip.closeEntry();
+				zip.closeArchiveEntry();
 			}
 		}
 	}
 
-	private void add(ZipOutputStream zip, Storage storage, FileEntry entry, String name) throws IOException {
+	private static ZipArchiveEntry entry(String name, long time, int unixMode) {
+		ZipArchiveEntry entry = new ZipArchiveEntry(name);
+		entry.setTime(time);
+		entry.setUnixMode(unixMode);
+		return entry;
+	}
+
+	private void add(ZipArchiveOutputStream zip, ZipItem item, FileEntry entry, String name,
+			@Nullable FolderChain outer) throws IOException {
 		if (entry.type() == EntryType.DIRECTORY) {
-			addFolder(zip, storage, entry, name);
+			addFolder(zip, item, entry, name, (outer != null) ? outer.enter(entry) : FolderChain.start(entry));
 		}
 		else if (entry.type() == EntryType.FILE) {
-			addFile(zip, storage, entry, name);
+			addFile(zip, item.storage(), entry, name);
 		}
 		else {
 			this.errors.add(name + ": skipped, neither a file nor a folder");
 		}
 	}
 
-	private void addFolder(ZipOutputStream zip, Storage storage, FileEntry folder, String name) throws IOException {
-		ZipEntry entry = new ZipEntry(name + "/");
-		entry.setTime(folder.lastModified().toEpochMilli());
-		zip.putNextEntry(entry);
-		zip.closeEntry();
+	private void addFolder(ZipArchiveOutputStream zip, ZipItem item, FileEntry folder, String name, FolderChain chain)
+			throws IOException {
+		zip.putArchiveEntry(entry(name + "/", folder.lastModified().toEpochMilli(), UnixStat.DIR_FLAG | FOLDER_MODE));
+		zip.closeArchiveEntry();
 		List<FileEntry> children;
 		try {
-			children = storage.list(folder.path()).collectList().block(STORAGE_TIMEOUT);
+			children = item.storage().list(folder.path()).collectList().block(STORAGE_TIMEOUT);
 		}
 		catch (RuntimeException ex) {
 			this.errors.add(name + "/: cannot list the folder: " + message(ex));
@@ -98,11 +126,24 @@ final class ZipWriter {
 		children = new ArrayList<>(children);
 		children.sort(Comparator.comparing(FileEntry::name));
 		for (FileEntry child : children) {
-			add(zip, storage, child, name + "/" + child.name());
+			String childName = name + "/" + child.name();
+			FileEntry loop = chain.loopsTo(child);
+			if (loop != null) {
+				this.errors.add(childName + ": skipped, a link loop: it leads back to " + nameInZip(item, loop) + "/");
+			}
+			else {
+				add(zip, item, child, childName, chain);
+			}
 		}
 	}
 
-	private void addFile(ZipOutputStream zip, Storage storage, FileEntry file, String name) throws IOException {
+	/** The name in the zip of a folder the walk of an item went into. */
+	private static String nameInZip(ZipItem item, FileEntry folder) {
+		StoragePath below = folder.path().relativeTo(item.entry().path());
+		return below.isRoot() ? item.name() : item.name() + below;
+	}
+
+	private void addFile(ZipArchiveOutputStream zip, Storage storage, FileEntry file, String name) throws IOException {
 		StoragePath path = file.path();
 		try (Stream<DataBuffer> content = storage.read(path, ByteRange.all())
 			.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
@@ -118,10 +159,14 @@ final class ZipWriter {
 				this.errors.add(name + ": cannot read the file: " + message(ex));
 				return;
 			}
-			ZipEntry entry = new ZipEntry(name);
-			entry.setTime(file.lastModified().toEpochMilli());
+			ZipArchiveEntry entry = entry(name, file.lastModified().toEpochMilli(), UnixStat.FILE_FLAG | FILE_MODE);
+			// Streamed, so the headers get the sizes of the data that was actually written. The size announced
+			// here, and zlib's worst case for the compressed size, only decide whether the local header needs a
+			// ZIP64 field, which cannot be added once the entry has started.
+			entry.setSize(file.size());
+			entry.setCompressedSize(worstCaseDeflated(file.size()));
 			zip.setLevel(isCompressed(name) ? Deflater.NO_COMPRESSION : Deflater.BEST_SPEED);
-			zip.putNextEntry(entry);
+			zip.putArchiveEntry(entry);
 			try {
 				DataBuffer next = first;
 				while (next != null) {
@@ -137,8 +182,13 @@ final class ZipWriter {
 			catch (RuntimeException ex) {
 				this.errors.add(name + ": reading failed part-way, the file in this zip is incomplete: " + message(ex));
 			}
-			zip.closeEntry();
+			zip.closeArchiveEntry();
 		}
+	}
+
+	/** zlib's {@code deflateBound} for non-default parameters, the bound that holds at every level. */
+	private static long worstCaseDeflated(long size) {
+		return size + (size >> 5) + (size >> 7) + (size >> 11) + 7;
 	}
 
 	private static void writeTo(OutputStream out, DataBuffer buffer) throws IOException {

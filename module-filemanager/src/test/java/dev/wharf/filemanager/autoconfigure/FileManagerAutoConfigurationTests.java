@@ -68,6 +68,25 @@ class FileManagerAutoConfigurationTests {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("wharf.filemanager.max-upload-size");
 		});
+		for (String perUser : new String[] { "-1", "5" }) {
+			runner().withPropertyValues("wharf.filemanager.max-concurrent-zips=4", "wharf.filemanager.max-zips-per-user=" + perUser)
+				.run(context -> {
+					assertThat(context).hasFailed();
+					assertThat(context.getStartupFailure()).rootCause()
+						.hasMessageContaining("wharf.filemanager.max-zips-per-user");
+				});
+		}
+	}
+
+	@Test
+	void oneUserMayHaveHalfTheZipSlotsUnlessConfigured() {
+		runner().run(context -> assertThat(context.getBean(FileManagerProperties.class).effectiveZipsPerUser()).isEqualTo(2));
+		runner().withPropertyValues("wharf.filemanager.max-concurrent-zips=1")
+			.run(context -> assertThat(context.getBean(FileManagerProperties.class).effectiveZipsPerUser()).isEqualTo(1));
+		runner().withPropertyValues("wharf.filemanager.max-concurrent-zips=3")
+			.run(context -> assertThat(context.getBean(FileManagerProperties.class).effectiveZipsPerUser()).isEqualTo(1));
+		runner().withPropertyValues("wharf.filemanager.max-zips-per-user=4")
+			.run(context -> assertThat(context.getBean(FileManagerProperties.class).effectiveZipsPerUser()).isEqualTo(4));
 	}
 
 }

@@ -1,23 +1,20 @@
 package dev.wharf.filemanager.zip;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipInputStream;
 
 import dev.wharf.core.storage.StorageTestSupport;
 import dev.wharf.filemanager.testsupport.Api.Answer;
 import dev.wharf.filemanager.testsupport.FileManagerTestBase;
+import dev.wharf.filemanager.testsupport.Zips;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code GET /api/files/zip}, over real HTTP, read back with {@link ZipInputStream}.
+ * {@code GET /api/files/zip}, over real HTTP, read back with {@link java.util.zip.ZipInputStream}.
  */
 class ZipTests extends FileManagerTestBase {
 
@@ -93,12 +90,9 @@ class ZipTests extends FileManagerTestBase {
 	}
 
 	private static Map<String, byte[]> unzip(byte[] zip) throws IOException {
-		Map<String, byte[]> entries = new LinkedHashMap<>();
-		try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(zip), StandardCharsets.UTF_8)) {
-			for (ZipEntry entry = in.getNextEntry(); entry != null; entry = in.getNextEntry()) {
-				assertThat(entry.getName()).doesNotStartWith("/").doesNotContain("..").doesNotContain("\\");
-				entries.put(entry.getName(), in.readAllBytes());
-			}
+		Map<String, byte[]> entries = Zips.entries(zip);
+		for (String name : entries.keySet()) {
+			assertThat(name).doesNotStartWith("/").doesNotContain("..").doesNotContain("\\");
 		}
 		return entries;
 	}

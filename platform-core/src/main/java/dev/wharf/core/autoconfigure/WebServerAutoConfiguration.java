@@ -8,6 +8,9 @@ import dev.wharf.core.web.RequestHeadTimeout;
 import dev.wharf.core.web.TlsPolicy;
 import dev.wharf.core.web.TlsPolicyCustomizer;
 import dev.wharf.core.web.TransferEncodingCheck;
+import dev.wharf.core.web.WriteProgressTimeout;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -22,14 +25,18 @@ import reactor.netty.http.server.HttpServer;
  * server fixes every HTTP module relies on: HTTP/1.0 keep-alive and keep-alive connections that must not
  * stall (see {@link KeepAliveReadResumer}), request bodies framed only as Wharf can read them (see
  * {@link TransferEncodingCheck}), request targets with unencoded UTF-8 (see {@link NonAsciiTargetEncoder}),
- * timeouts for slow clients (see {@link HttpTimeoutProperties}), and the TLS policy (see {@link TlsPolicy})
- * when TLS is on.
+ * timeouts for slow clients (see {@link HttpTimeoutProperties}), with a counter {@value #STALLED_RESPONSES} of
+ * the downloads closed because the client stopped reading, and the TLS policy (see {@link TlsPolicy}) when TLS
+ * is on.
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = Type.REACTIVE)
 @ConditionalOnClass({ HttpServer.class, NettyServerCustomizer.class })
 @EnableConfigurationProperties(HttpTimeoutProperties.class)
 public final class WebServerAutoConfiguration {
+
+	/** Counts the connections closed because their response stopped moving ({@link WriteProgressTimeout}). */
+	public static final String STALLED_RESPONSES = "wharf.http.stalled.responses";
 
 	@Bean
 	Http10KeepAliveFilter http10KeepAliveFilter() {
@@ -52,9 +59,12 @@ public final class WebServerAutoConfiguration {
 	}
 
 	@Bean
-	NettyServerCustomizer slowClientTimeouts(HttpTimeoutProperties timeouts) {
+	NettyServerCustomizer slowClientTimeouts(HttpTimeoutProperties timeouts, ObjectProvider<MeterRegistry> meters) {
+		// Looked up when a connection is closed, not now: the server is made before most beans.
+		Runnable stalled = () -> meters.ifAvailable(registry -> registry.counter(STALLED_RESPONSES).increment());
 		return server -> {
 			HttpServer bounded = RequestHeadTimeout.install(server, timeouts.headerTimeout());
+			bounded = WriteProgressTimeout.install(bounded, timeouts.writeTimeout(), stalled);
 			// Reactor Netty's read timeout runs only while a request body is being read, between two reads.
 			return timeouts.bodyTimeout().isZero() ? bounded : bounded.readTimeout(timeouts.bodyTimeout());
 		};

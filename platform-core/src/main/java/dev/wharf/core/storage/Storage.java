@@ -111,11 +111,13 @@ public interface Storage extends AutoCloseable {
 
 	/**
 	 * Copies a file, or a folder with everything in it. Backends without {@link Capability#NATIVE_COPY}
-	 * stream the bytes through Wharf.
+	 * stream the bytes through Wharf. A link below the source that leads back into a folder being copied (a
+	 * link loop, see {@link FolderChain}) is left out, and so is the copy itself where a link leads into it.
 	 * @param source what to copy
 	 * @param target where to; its parent must exist
 	 * @param replace whether an existing file at the target is replaced
-	 * @return the new entry
+	 * @return the new entry; fails with {@link ConflictException} naming what was left out, once the rest is
+	 * copied
 	 */
 	default Mono<FileEntry> copy(StoragePath source, StoragePath target, boolean replace) {
 		return StorageSupport.streamCopy(this, source, target, replace);

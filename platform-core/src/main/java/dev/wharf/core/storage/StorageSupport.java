@@ -73,23 +73,31 @@ public final class StorageSupport {
 	 * @param target where to
 	 * @param replace whether an existing file at the target is replaced; an existing folder never is
 	 * @param fileCopier copies one file
-	 * @return the new entry
+	 * @return the new entry; fails with {@link ConflictException}, once the rest is copied, if a folder below the
+	 * source is a link back into a folder it is in (a link loop, see {@link FolderChain}) or into the copy
 	 */
 	public static Mono<FileEntry> copyTree(Storage storage, StoragePath source, StoragePath target, boolean replace,
 			FileCopier fileCopier) {
 		return Mono.defer(() -> {
 			requireNotInside(source, target);
-			return storage.stat(source).flatMap(entry -> switch (entry.type()) {
-				case FILE -> fileCopier.copy(entry, target, replace);
-				case DIRECTORY -> storage.createDirectory(target)
-					.flatMap(created -> storage.list(source)
-						.filter(child -> child.type() != EntryType.OTHER)
-						.concatMap(child -> copyTree(storage, child.path(), target.resolve(child.name()), replace,
-								fileCopier))
-						.then(storage.stat(target)));
-				case OTHER -> Mono.error(new ConflictException(source + " is neither a file nor a folder"));
-			});
+			return new TreeCopy(storage, storage, replace, fileCopier).copy(source, target);
 		});
+	}
+
+	/**
+	 * Copies a file, or a folder entry by entry, from one storage to another (such as another mount), as
+	 * {@link #copyTree(Storage, StoragePath, StoragePath, boolean, FileCopier)} does within one.
+	 * @param from the backend to copy from
+	 * @param source what to copy
+	 * @param to the backend to copy to
+	 * @param target where to
+	 * @param replace whether an existing file at the target is replaced; an existing folder never is
+	 * @param fileCopier copies one file
+	 * @return the new entry in {@code to}
+	 */
+	public static Mono<FileEntry> copyTree(Storage from, StoragePath source, Storage to, StoragePath target,
+			boolean replace, FileCopier fileCopier) {
+		return Mono.defer(() -> new TreeCopy(from, to, replace, fileCopier).copy(source, target));
 	}
 
 	/**

@@ -79,6 +79,15 @@ public abstract class AbstractStorageContractTests {
 		return false;
 	}
 
+	/**
+	 * Makes a link at {@code link}, a path in the storage whose folder exists, leading to {@code target}, a path
+	 * relative to that folder such as {@code ..}, if the backend can hold links; returns {@code false} if it
+	 * cannot.
+	 */
+	protected boolean createLink(String link, String target) throws Exception {
+		return false;
+	}
+
 	@BeforeEach
 	void createStorage() throws Exception {
 		this.buffers = new TrackedBuffers();
@@ -115,6 +124,14 @@ public abstract class AbstractStorageContractTests {
 
 	protected FileEntry mkdir(String path) {
 		return this.storage.createDirectory(path(path)).block(TIMEOUT);
+	}
+
+	protected FileEntry stat(String path) {
+		return this.storage.stat(path(path)).block(TIMEOUT);
+	}
+
+	protected FileEntry listed(String directory, String name) {
+		return this.storage.list(path(directory)).filter(entry -> entry.name().equals(name)).blockFirst(TIMEOUT);
 	}
 
 	protected boolean exists(String path) {
@@ -180,6 +197,33 @@ public abstract class AbstractStorageContractTests {
 				.singleElement()
 				.satisfies(e -> assertThat(e.type()).isEqualTo(EntryType.DIRECTORY));
 			assertThat(names("/d")).containsExactly("inner");
+		}
+
+		@Test
+		void keysAreTheSameFromStatAndListAndTellEntriesApart() {
+			assumeTrue(has(Capability.LIST) && has(Capability.DIRECTORIES));
+			mkdir("/d");
+			mkdir("/e");
+			write("/d/f", "x");
+			FileEntry d = stat("/d");
+			// Backends without links give no keys: nothing can lead to an entry along two paths.
+			assumeTrue(d.key() != null);
+			assertThat(listed("/", "d").key()).isEqualTo(d.key());
+			assertThat(listed("/d", "f").key()).isEqualTo(stat("/d/f").key()).isNotNull().isNotEqualTo(d.key());
+			assertThat(stat("/e").key()).isNotNull().isNotEqualTo(d.key());
+			assertThat(d.key().toString()).as("opaque").isEqualTo("FileKey");
+		}
+
+		@Test
+		void aLinkToAFolderInsideTheRootHasTheFoldersKey() throws Exception {
+			assumeTrue(has(Capability.LIST) && has(Capability.DIRECTORIES));
+			mkdir("/real");
+			assumeTrue(createLink("/alias", "real"));
+			FileEntry real = stat("/real");
+			assertThat(real.key()).isNotNull();
+			assertThat(stat("/alias").key()).isEqualTo(real.key());
+			assertThat(listed("/", "alias").key()).isEqualTo(real.key());
+			assertThat(listed("/", "alias").type()).isEqualTo(EntryType.DIRECTORY);
 		}
 
 		@Test
@@ -633,6 +677,35 @@ public abstract class AbstractStorageContractTests {
 			assumeTrue(has(Capability.DIRECTORIES));
 			mkdir("/loop");
 			assertFails(storage.copy(path("/loop"), path("/loop/again"), false), ConflictException.class);
+		}
+
+		@Test
+		void linkLoopsAreLeftOutOfACopyAndNamedOnceTheRestIsCopied() throws Exception {
+			assumeTrue(has(Capability.DIRECTORIES));
+			mkdir("/tree");
+			mkdir("/tree/sub");
+			write("/tree/a", "A");
+			write("/tree/sub/b", "B");
+			assumeTrue(createLink("/tree/self", ".") && createLink("/tree/sub/up", ".."));
+			assertThatThrownBy(() -> storage.copy(path("/tree"), path("/copy"), false).block(TIMEOUT))
+				.isInstanceOf(ConflictException.class)
+				.hasMessageContaining("/tree/self leads back to /tree")
+				.hasMessageContaining("/tree/sub/up leads back to /tree");
+			assertThat(allNames(path("/copy"))).containsExactlyInAnyOrder("/copy/a", "/copy/sub", "/copy/sub/b");
+			assertThat(read("/copy/sub/b")).isEqualTo("B");
+		}
+
+		@Test
+		void aCopyThatALinkLeadsIntoItsSourceLeavesItselfOut() throws Exception {
+			assumeTrue(has(Capability.DIRECTORIES));
+			mkdir("/tree");
+			write("/tree/a", "A");
+			assumeTrue(createLink("/alias", "tree"));
+			// The target is in the source through the link: the copy's own folder turns up in the source's listing.
+			assertThatThrownBy(() -> storage.copy(path("/tree"), path("/alias/copy"), false).block(TIMEOUT))
+				.isInstanceOf(ConflictException.class)
+				.hasMessageContaining("/tree/copy is the copy being made");
+			assertThat(allNames(path("/tree"))).containsExactlyInAnyOrder("/tree/a", "/tree/copy", "/tree/copy/a");
 		}
 
 	}

@@ -29,6 +29,7 @@ import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.ConflictException;
 import dev.wharf.core.storage.EntryType;
 import dev.wharf.core.storage.FileEntry;
+import dev.wharf.core.storage.FileKey;
 import dev.wharf.core.storage.NotFoundException;
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.StoragePath;
@@ -437,7 +438,10 @@ public final class LocalStorage implements Storage {
 		EntryType type = attributes.isRegularFile() ? EntryType.FILE
 				: attributes.isDirectory() ? EntryType.DIRECTORY : EntryType.OTHER;
 		long size = (type == EntryType.FILE) ? attributes.size() : 0;
-		return new FileEntry(path, type, size, attributes.lastModifiedTime().toInstant());
+		// The device and inode on Unix: the same for every link to a folder, so walks notice link loops.
+		Object fileKey = attributes.fileKey();
+		return new FileEntry(path, type, size, attributes.lastModifiedTime().toInstant(),
+				(fileKey != null) ? FileKey.of(fileKey) : null);
 	}
 
 	@FunctionalInterface

@@ -17,6 +17,7 @@ import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.ConflictException;
 import dev.wharf.core.storage.EntryType;
 import dev.wharf.core.storage.FileEntry;
+import dev.wharf.core.storage.FileKey;
 import dev.wharf.core.storage.NotFoundException;
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.StoragePath;
@@ -132,7 +133,8 @@ public final class SftpStorage implements Storage {
 	public Mono<FileEntry> stat(StoragePath path) {
 		return call(path, lease -> {
 			SFTPEngine engine = lease.connection().engine();
-			return entry(path, engine.stat(lease.connection().paths().real(engine, path)));
+			String real = lease.connection().paths().real(engine, path);
+			return entry(path, engine.stat(real), real);
 		});
 	}
 
@@ -161,8 +163,9 @@ public final class SftpStorage implements Storage {
 			if (StoragePath.isValidName(name)) {
 				StoragePath path = directory.resolve(name);
 				FileAttributes attributes = child.getAttributes();
-				entries.add((attributes.getType() == FileMode.Type.SYMLINK)
-						? linked(connection, path, RemotePaths.child(folder, name), attributes) : entry(path, attributes));
+				String remote = RemotePaths.child(folder, name);
+				entries.add((attributes.getType() == FileMode.Type.SYMLINK) ? linked(connection, path, remote, attributes)
+						: entry(path, attributes, remote));
 			}
 		}
 		return entries;
@@ -189,7 +192,7 @@ public final class SftpStorage implements Storage {
 		try {
 			String real = engine.canonicalize(remote);
 			if (connection.paths().contains(real)) {
-				return entry(path, engine.stat(real));
+				return entry(path, engine.stat(real), real);
 			}
 		}
 		catch (SFTPException ex) {
@@ -248,7 +251,7 @@ public final class SftpStorage implements Storage {
 				replace(lease, upload.temp, upload.target, path);
 			}
 			upload.committed = true;
-			return entry(path, written);
+			return entry(path, written, upload.target.remote());
 		});
 	}
 
@@ -451,7 +454,7 @@ public final class SftpStorage implements Storage {
 				}
 				throw ex;
 			}
-			return entry(path, engine.lstat(remote));
+			return entry(path, engine.lstat(remote), remote);
 		});
 	}
 
@@ -501,7 +504,7 @@ public final class SftpStorage implements Storage {
 	private static FileEntry entryAt(SftpConnection connection, StoragePath path, String remote) throws IOException {
 		FileAttributes attributes = connection.engine().lstat(remote);
 		return (attributes.getType() == FileMode.Type.SYMLINK) ? linked(connection, path, remote, attributes)
-				: entry(path, attributes);
+				: entry(path, attributes, remote);
 	}
 
 	@Override
@@ -551,14 +554,19 @@ public final class SftpStorage implements Storage {
 		return Mono.fromCallable(call::call).subscribeOn(this.io);
 	}
 
-	private static FileEntry entry(StoragePath path, FileAttributes attributes) {
+	/**
+	 * An entry from its attributes.
+	 * @param remote its canonical server path: every link on the way resolved, so the same for every link to a
+	 * folder, which lets walks notice link loops
+	 */
+	private static FileEntry entry(StoragePath path, FileAttributes attributes, String remote) {
 		EntryType type = switch (attributes.getType()) {
 			case REGULAR -> EntryType.FILE;
 			case DIRECTORY -> EntryType.DIRECTORY;
 			default -> EntryType.OTHER;
 		};
 		long size = (type == EntryType.FILE) ? Math.max(0, attributes.getSize()) : 0;
-		return new FileEntry(path, type, size, modified(attributes));
+		return new FileEntry(path, type, size, modified(attributes), FileKey.of(remote));
 	}
 
 	private static Instant modified(FileAttributes attributes) {
@@ -768,7 +776,7 @@ public final class SftpStorage implements Storage {
 		}
 
 		@Nullable FileEntry commit(StoragePath path) throws IOException {
-			return this.lease.run(lease -> entry(path, finish()));
+			return this.lease.run(lease -> entry(path, finish(), this.remote));
 		}
 
 		@Override

@@ -26,4 +26,10 @@ class LocalStorageContractTests extends AbstractStorageContractTests {
 		return true;
 	}
 
+	@Override
+	protected boolean createLink(String link, String target) throws Exception {
+		Files.createSymbolicLink(this.root.resolve(link.substring(1)), Path.of(target));
+		return true;
+	}
+
 }

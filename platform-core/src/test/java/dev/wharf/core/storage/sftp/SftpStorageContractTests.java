@@ -46,6 +46,12 @@ class SftpStorageContractTests extends AbstractStorageContractTests {
 		return true;
 	}
 
+	@Override
+	protected boolean createLink(String link, String target) throws Exception {
+		Files.createSymbolicLink(this.root.resolve(link.substring(1)), Path.of(target));
+		return true;
+	}
+
 	@Test
 	void openSshOffersAtomicRenames() {
 		assertThat(this.storage.capabilities()).contains(Capability.ATOMIC_WRITE, Capability.ATOMIC_MOVE)
