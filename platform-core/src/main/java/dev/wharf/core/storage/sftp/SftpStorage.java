@@ -432,7 +432,7 @@ public final class SftpStorage implements Storage {
 			FileAttributes before = engine.stat(real);
 			engine.setAttributes(real,
 					new FileAttributes.Builder().withAtimeMtime(before.getAtime(), time.getEpochSecond()).build());
-			return entry(path, engine.stat(real));
+			return entry(path, engine.stat(real), real);
 		});
 	}
 
