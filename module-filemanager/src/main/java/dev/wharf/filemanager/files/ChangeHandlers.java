@@ -82,7 +82,7 @@ public final class ChangeHandlers {
 				// Checked first, so a read-only source is not copied before the delete is refused.
 				return Mono.error(new AccessDeniedException("No write access to mount '" + from.requireMount().name() + "'"));
 			}
-			return CrossMountCopy.copy(from.requireStorage(), from.path(), to.requireStorage(), to.path())
+			return CrossMountCopy.copy(from, to)
 				.then(from.requireStorage().delete(from.path(), true));
 		});
 	}
@@ -91,7 +91,7 @@ public final class ChangeHandlers {
 	public AuthenticatedHandler cp() {
 		return (exchange, caller) -> transfer(exchange, caller, "copy", (from, to) -> sameMount(from, to)
 				? from.requireStorage().copy(from.path(), to.path(), false)
-				: CrossMountCopy.copy(from.requireStorage(), from.path(), to.requireStorage(), to.path()));
+				: CrossMountCopy.copy(from, to));
 	}
 
 	private Mono<Void> transfer(ServerWebExchange exchange, Caller caller, String action,

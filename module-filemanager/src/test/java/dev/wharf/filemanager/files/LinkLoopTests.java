@@ -205,7 +205,8 @@ class LinkLoopTests extends FileManagerTestBase {
 
 	private static void assertLoopsNamed(String message, String tree, Layout layout) {
 		for (Map.Entry<String, String> loop : layout.loops.entrySet()) {
-			assertThat(message).contains("/" + tree + "/" + loop.getKey() + " leads back to /" + under(tree, loop.getValue()));
+			assertThat(message)
+				.contains("/data/" + tree + "/" + loop.getKey() + " leads back to /data/" + under(tree, loop.getValue()));
 		}
 		assertThat(message).startsWith("Copied all but ").contains("a link loop");
 	}
