@@ -23,6 +23,15 @@ extraConfig is merged underneath, so the chart's own settings win.
 {{- if and $mount (eq $mount.type "memcached") (not (index $mount "servers")) $.Values.memcached.enabled -}}
 {{- $_ := set $mount "servers" (list (printf "%s.%s.svc:11211" (include "wharf.memcachedName" $) $.Release.Namespace)) -}}
 {{- end -}}
+{{- /* An s3 mount's keys stay in its Secret: the ConfigMap names the variables the pod gets them in. */ -}}
+{{- if and $mount (eq $mount.type "s3") -}}
+{{- if index $mount "existingSecret" -}}
+{{- $_ := set $mount "access-key" (printf "${%s}" (include "wharf.s3KeyVariable" (dict "mount" $name "key" "ACCESS_KEY"))) -}}
+{{- $_ := set $mount "secret-key" (printf "${%s}" (include "wharf.s3KeyVariable" (dict "mount" $name "key" "SECRET_KEY"))) -}}
+{{- end -}}
+{{- $_ := unset $mount "existingSecret" -}}
+{{- $_ := unset $mount "secretKeys" -}}
+{{- end -}}
 {{- end -}}
 {{- $server := dict "address" "0.0.0.0" "port" (int .Values.server.port) -}}
 {{- $spring := dict "lifecycle" (dict "timeout-per-shutdown-phase" (printf "%ds" (int .Values.shutdown.timeoutSeconds))) -}}

@@ -154,9 +154,46 @@ The profile: memory budget, default CPU and the name of the JVM option files (fi
 {{- toJson (untilStep (int $range.start) (int (add1 $range.end)) 1) -}}
 {{- end -}}
 
+{{/*
+Whether /var/lib/wharf is a PersistentVolumeClaim ("true" or ""): with persistence.enabled, unless every mount is
+an s3 mount and no existingClaim is named. Such a release keeps its files in buckets, so only Wharf's state
+(the generated admin's hash) would be on the volume, and an emptyDir lets replicas roll and scale freely.
+*/}}
+{{- define "wharf.persistent" -}}
+{{- if .Values.persistence.enabled -}}
+{{- $needed := .Values.persistence.existingClaim -}}
+{{- range $name, $mount := .Values.wharf.storage.mounts -}}
+{{- if and $mount (ne $mount.type "s3") -}}
+{{- $needed = true -}}
+{{- end -}}
+{{- end -}}
+{{- if $needed -}}
+true
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Whether every mount is an s3 mount ("true" or ""). */}}
+{{- define "wharf.onlyS3Mounts" -}}
+{{- $others := false -}}
+{{- range $name, $mount := .Values.wharf.storage.mounts -}}
+{{- if and $mount (ne $mount.type "s3") -}}
+{{- $others = true -}}
+{{- end -}}
+{{- end -}}
+{{- if not $others -}}
+true
+{{- end -}}
+{{- end -}}
+
+{{/* The environment variable that carries one key of an s3 mount's existingSecret: dict "mount" and "key". */}}
+{{- define "wharf.s3KeyVariable" -}}
+{{- printf "WHARF_S3_%s_%s" (.mount | upper | replace "-" "_") .key -}}
+{{- end -}}
+
 {{/* Whether the volume can be mounted by one node only ("true" or ""). */}}
 {{- define "wharf.singleNodeVolume" -}}
-{{- if and .Values.persistence.enabled (or (has "ReadWriteOnce" .Values.persistence.accessModes) (has "ReadWriteOncePod" .Values.persistence.accessModes)) -}}
+{{- if and (include "wharf.persistent" .) (or (has "ReadWriteOnce" .Values.persistence.accessModes) (has "ReadWriteOncePod" .Values.persistence.accessModes)) -}}
 true
 {{- end -}}
 {{- end -}}

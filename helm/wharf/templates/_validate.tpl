@@ -69,6 +69,7 @@ a message naming the values, instead of a pod that never starts or a setup that 
 {{- fail "wharf.storage.mounts: at least one mount is needed" -}}
 {{- end -}}
 {{- $heap := include "wharf.maxHeapBytes" . | int64 -}}
+{{- $s3Variables := dict -}}
 {{- range $name, $mount := $mounts -}}
 {{- if eq $mount.type "local" -}}
 {{- $root := clean $mount.root -}}
@@ -100,6 +101,12 @@ a message naming the values, instead of a pod that never starts or a setup that 
 {{- if and (not (index $mount "servers")) (not $v.memcached.enabled) -}}
 {{- fail (printf "wharf.storage.mounts.%s: a memcached mount needs servers, or memcached.enabled: true for the chart's own memcached" $name) -}}
 {{- end -}}
+{{- else if and (eq $mount.type "s3") (index $mount "existingSecret") -}}
+{{- $variable := include "wharf.s3KeyVariable" (dict "mount" $name "key" "ACCESS_KEY") -}}
+{{- if hasKey $s3Variables $variable -}}
+{{- fail (printf "wharf.storage.mounts.%s and %s: s3 mounts whose names differ only in '-' and '_' cannot both take keys from a Secret (both would use the variable %s); rename one" (get $s3Variables $variable) $name $variable) -}}
+{{- end -}}
+{{- $_ := set $s3Variables $variable $name -}}
 {{- end -}}
 {{- end -}}
 

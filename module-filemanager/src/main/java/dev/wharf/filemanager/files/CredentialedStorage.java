@@ -2,6 +2,7 @@ package dev.wharf.filemanager.files;
 
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.util.Set;
 
 import dev.wharf.core.security.Credentials;
@@ -85,6 +86,11 @@ final class CredentialedStorage implements Storage {
 	@Override
 	public Mono<FileEntry> setLastModified(StoragePath path, Instant time) {
 		return this.delegate.setLastModified(path, time).contextWrite(this.context);
+	}
+
+	@Override
+	public Mono<FileEntry> concatenate(List<StoragePath> sources, StoragePath target, WriteOptions options) {
+		return this.delegate.concatenate(sources, target, options).contextWrite(this.context);
 	}
 
 	@Override

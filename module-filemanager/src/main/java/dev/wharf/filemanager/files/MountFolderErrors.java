@@ -113,6 +113,14 @@ final class MountFolderErrors implements Storage {
 	}
 
 	@Override
+	public Mono<FileEntry> concatenate(List<StoragePath> sources, StoragePath target, WriteOptions options) {
+		List<StoragePath> paths = new ArrayList<>(sources);
+		paths.add(target);
+		return this.delegate.concatenate(sources, target, options)
+			.onErrorMap(StorageException.class, error -> named(error, paths.toArray(StoragePath[]::new)));
+	}
+
+	@Override
 	public Mono<Path> localFile(StoragePath path) {
 		return this.delegate.localFile(path).onErrorMap(StorageException.class, error -> named(error, path));
 	}

@@ -32,8 +32,9 @@ import reactor.core.publisher.Mono;
  * a restart and is the same on every replica, and a chunk cut off by a dropped connection leaves nothing.
  * A {@code PATCH} body without a checksum is cut into chunks of at most about {@code segmentSize} bytes, so
  * a long transfer that breaks keeps what arrived before; with a checksum it is one chunk, kept only if the
- * digest matches. When the last byte arrives, the chunks become the target file in one atomic write (or
- * one move, for a single chunk): until then nothing exists at the target. Then the chunks go and a
+ * digest matches. When the last byte arrives, the chunks become the target file in one atomic write
+ * ({@link Storage#concatenate}, which an {@code s3} mount does on the server by copying the chunks into the
+ * parts of one multipart upload) or one move, for a single chunk: until then nothing exists at the target. Then the chunks go and a
  * {@code done} marker stays beside {@code info} until the upload expires, so a client whose last response
  * was lost (the connection broke after the server had everything) learns from {@code HEAD} that the upload
  * is complete instead of being told that it never existed.
@@ -182,8 +183,8 @@ final class UploadStore {
 			publish = storage.move(chunks.get(0).path(), state.target(), true);
 		}
 		else {
-			publish = storage.write(state.target(),
-					Flux.fromIterable(chunks).concatMap(chunk -> storage.read(chunk.path(), ByteRange.all())),
+			// One write of the chunks' bytes; an object store assembles them on its server instead.
+			publish = storage.concatenate(chunks.stream().map(FileEntry::path).toList(), state.target(),
 					new WriteOptions(WriteMode.REPLACE, state.length()));
 		}
 		StoragePath done = folder(state.id()).resolve(DONE);

@@ -26,7 +26,10 @@ enum ValueSet {
 	PROFILE_SMALL("profile-small-values.yaml"),
 
 	/** Replicas on a shared volume with an autoscaler and a disruption budget. */
-	SCALED("scaled-values.yaml");
+	SCALED("scaled-values.yaml"),
+
+	/** Every mount on S3 (one with the pod's role, one with keys from a Secret), two replicas, no volume. */
+	S3("s3-values.yaml");
 
 	private final @Nullable String file;
 

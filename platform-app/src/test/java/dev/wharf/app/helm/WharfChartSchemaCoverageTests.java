@@ -15,6 +15,7 @@ import dev.wharf.core.session.SessionProperties;
 import dev.wharf.core.storage.local.LocalStorageProperties;
 import dev.wharf.core.storage.memcached.MemcachedStorageProperties;
 import dev.wharf.core.storage.memory.MemoryStorageProperties;
+import dev.wharf.core.storage.s3.S3StorageProperties;
 import dev.wharf.core.storage.sftp.SftpStorageProperties;
 import dev.wharf.core.web.HttpTimeoutProperties;
 import dev.wharf.filemanager.autoconfigure.FileManagerProperties;
@@ -54,6 +55,9 @@ class WharfChartSchemaCoverageTests {
 				arguments("#/definitions/sftpMount", SftpStorageProperties.class,
 						Set.of("type", "!password", "!passphrase")),
 				arguments("#/definitions/memcachedMount", MemcachedStorageProperties.class, Set.of("type")),
+				// The keys come from a Secret (existingSecret, secretKeys), never the ConfigMap: README, "s3 mounts".
+				arguments("#/definitions/s3Mount", S3StorageProperties.class,
+						Set.of("type", "existingSecret", "secretKeys", "!access-key", "!secret-key")),
 				arguments("#/properties/wharf/properties/security", SecurityProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/sessions", SessionProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/http", HttpTimeoutProperties.class, Set.of()),

@@ -319,6 +319,67 @@ class WharfChartTests {
 	}
 
 	@Test
+	void s3KeysComeFromTheirSecretAndAReleaseOfOnlyS3MountsHasNoVolume() {
+		RenderedChart chart = WharfChart.render(ValueSet.S3);
+		JsonNode mounts = chart.applicationConfig().at("/wharf/storage/mounts");
+		assertThat(mounts.propertyNames()).containsExactlyInAnyOrder("archive", "team-files");
+		JsonNode team = mounts.path("team-files");
+		assertThat(team.path("endpoint").asString()).isEqualTo("http://minio.storage.svc:9000");
+		assertThat(team.path("prefix").asString()).isEqualTo("team");
+		assertThat(team.path("part-size").asString()).isEqualTo("16MB");
+		// The ConfigMap names the variables; their values come from the mount's Secret.
+		assertThat(team.path("access-key").asString()).isEqualTo("${WHARF_S3_TEAM_FILES_ACCESS_KEY}");
+		assertThat(team.path("secret-key").asString()).isEqualTo("${WHARF_S3_TEAM_FILES_SECRET_KEY}");
+		assertThat(team.has("existingSecret")).isFalse();
+		assertThat(team.has("secretKeys")).isFalse();
+		JsonNode accessKey = envVariable(chart, "WHARF_S3_TEAM_FILES_ACCESS_KEY");
+		assertThat(accessKey.at("/valueFrom/secretKeyRef/name").asString()).isEqualTo("minio-wharf");
+		assertThat(accessKey.at("/valueFrom/secretKeyRef/key").asString()).isEqualTo("AWS_ACCESS_KEY_ID");
+		assertThat(envVariable(chart, "WHARF_S3_TEAM_FILES_SECRET_KEY").at("/valueFrom/secretKeyRef/key").asString())
+			.isEqualTo("AWS_SECRET_ACCESS_KEY");
+		// Without a Secret the mount uses the AWS default credentials chain (the pod's role): no keys at all.
+		assertThat(mounts.path("archive").has("access-key")).isFalse();
+		assertThat(chart.container().path("env").toString()).doesNotContain("WHARF_S3_ARCHIVE");
+
+		assertThat(chart.ofKind("PersistentVolumeClaim")).isEmpty();
+		assertThat(volume(chart, "data").has("emptyDir")).isTrue();
+		assertThat(chart.deployment().at("/spec/strategy/type").asString()).isEqualTo("RollingUpdate");
+		assertThat(chart.deployment().at("/spec/replicas").asInt()).isEqualTo(2);
+		List<Integer> egressPorts = new ArrayList<>();
+		chart.get("NetworkPolicy", "wharf").at("/spec/egress").forEach((rule) -> rule.path("ports")
+			.forEach((port) -> egressPorts.add(port.path("port").asInt())));
+		assertThat(egressPorts).contains(53, 443, 9000);
+		assertThat(WharfChart.notes(ValueSet.S3)).contains("Every mount is an s3 mount, so the pod has no volume");
+	}
+
+	@Test
+	void anS3MountBesideALocalOneKeepsTheVolumeAndItsKeysHaveTheirUsualNames() {
+		RenderedChart chart = WharfChart.render(ValueSet.DEFAULTS, """
+				wharf:
+				  storage:
+				    mounts:
+				      objects:
+				        type: s3
+				        bucket: my-bucket
+				        existingSecret: s3-keys
+				""");
+		assertThat(chart.get("PersistentVolumeClaim", "wharf")).isNotNull();
+		assertThat(envVariable(chart, "WHARF_S3_OBJECTS_ACCESS_KEY").at("/valueFrom/secretKeyRef/key").asString())
+			.isEqualTo("access-key");
+		assertThat(envVariable(chart, "WHARF_S3_OBJECTS_SECRET_KEY").at("/valueFrom/secretKeyRef/key").asString())
+			.isEqualTo("secret-key");
+	}
+
+	private static JsonNode envVariable(RenderedChart chart, String name) {
+		for (JsonNode variable : chart.container().path("env")) {
+			if (name.equals(variable.path("name").asString())) {
+				return variable;
+			}
+		}
+		throw new AssertionError("No environment variable " + name + " in " + chart.container().path("env"));
+	}
+
+	@Test
 	void fileManagerAndSessionSettingsArePassedOn() {
 		JsonNode config = WharfChart.render(ValueSet.ALL_MODULES).applicationConfig();
 		assertThat(config.at("/wharf/filemanager/thumbnails/size").asInt()).isEqualTo(256);

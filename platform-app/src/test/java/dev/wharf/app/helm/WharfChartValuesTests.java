@@ -43,6 +43,12 @@ class WharfChartValuesTests {
 						"at '/wharf/security/users/0/roles/0'"),
 				arguments(ValueSet.DEFAULTS, "wharf: {storage: {mounts: {remote: {type: sftp, host: h, private-key: \"-----BEGIN OPENSSH PRIVATE KEY-----\"}}}}",
 						"at '/wharf/storage/mounts/remote/private-key'"),
+				arguments(ValueSet.S3, "wharf: {storage: {mounts: {archive: {secret-key: plain}}}}",
+						"at '/wharf/storage/mounts/archive'"),
+				arguments(ValueSet.S3, "wharf: {storage: {mounts: {archive: {bucket: Not_A_Bucket}}}}",
+						"at '/wharf/storage/mounts/archive/bucket'"),
+				arguments(ValueSet.S3, "wharf: {storage: {mounts: {archive: {endpoint: minio:9000}}}}",
+						"at '/wharf/storage/mounts/archive/endpoint'"),
 				arguments(ValueSet.DEFAULTS, "cpu: {limit: lots}", "at '/cpu/limit'"),
 				arguments(ValueSet.DEFAULTS, "wharf: {static: {max-ranges: 0}}", "at '/wharf/static/max-ranges'"),
 				arguments(ValueSet.DEFAULTS, "wharf: {filemanager: {search: {time-budget: soon}}}",
@@ -73,6 +79,8 @@ class WharfChartValuesTests {
 				arguments(ValueSet.DEFAULTS, "wharf: {storage: {mounts: {data: {root: data}}}}", "absolute path"),
 				arguments(ValueSet.DEFAULTS, "wharf: {storage: {mounts: {data: {root: /var/lib/wharf}}}}", "state folder"),
 				arguments(ValueSet.DEFAULTS, "wharf: {storage: {mounts: {data: null}}}", "at least one mount"),
+				arguments(ValueSet.S3, "wharf: {storage: {mounts: {team_files: {type: s3, bucket: other, existingSecret: k}}}}",
+						"differ only in '-' and '_'"),
 				arguments(ValueSet.DEFAULTS, "tls: {enabled: true}", "tls.enabled needs"),
 				arguments(ValueSet.ALL_MODULES, "existingUsersSecret: corporate-users", "not both"));
 	}

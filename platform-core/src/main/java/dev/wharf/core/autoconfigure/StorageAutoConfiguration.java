@@ -9,6 +9,7 @@ import dev.wharf.core.storage.metrics.MeteredStorage;
 import dev.wharf.core.storage.mount.MountRegistry;
 import dev.wharf.core.storage.mount.MountsHealthContributor;
 import dev.wharf.core.storage.mount.StorageProvider;
+import dev.wharf.core.storage.s3.S3StorageProvider;
 import dev.wharf.core.storage.sftp.SftpStorageProvider;
 import io.micrometer.core.instrument.MeterRegistry;
 import net.schmizz.sshj.SSHClient;
@@ -24,7 +25,7 @@ import org.springframework.core.env.Environment;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for the
- * storage layer: the built-in backend providers ({@code sftp} only where sshj is on the class path) and the {@link MountRegistry} built from
+ * storage layer: the built-in backend providers ({@code sftp} only where sshj is on the class path, {@code s3} only where the AWS SDK is) and the {@link MountRegistry} built from
  * {@code wharf.storage.mounts}.
  */
 @AutoConfiguration
@@ -58,6 +59,19 @@ public final class StorageAutoConfiguration {
 		@Bean
 		MemcachedStorageProvider memcachedStorageProvider() {
 			return new MemcachedStorageProvider();
+		}
+
+	}
+
+	/** The {@code s3} backend, unless the AWS SDK was left out of the application. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = { "software.amazon.awssdk.services.s3.S3AsyncClient",
+			"software.amazon.awssdk.http.crt.AwsCrtAsyncHttpClient" })
+	static class S3Configuration {
+
+		@Bean
+		S3StorageProvider s3StorageProvider() {
+			return new S3StorageProvider();
 		}
 
 	}

@@ -2,6 +2,7 @@ package dev.wharf.core.security;
 
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.util.Set;
 
 import dev.wharf.core.storage.AccessDeniedException;
@@ -120,6 +121,11 @@ public final class AuthorizedStorage implements Storage {
 	@Override
 	public Mono<FileEntry> setLastModified(StoragePath path, Instant time) {
 		return writing(this.delegate.setLastModified(path, time));
+	}
+
+	@Override
+	public Mono<FileEntry> concatenate(List<StoragePath> sources, StoragePath target, WriteOptions options) {
+		return writing(this.delegate.concatenate(sources, target, options));
 	}
 
 	@Override

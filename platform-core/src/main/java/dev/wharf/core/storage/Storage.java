@@ -2,6 +2,7 @@ package dev.wharf.core.storage;
 
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.util.Set;
 
 import org.springframework.core.io.buffer.DataBuffer;
@@ -134,6 +135,20 @@ public interface Storage extends AutoCloseable {
 	 */
 	default Mono<FileEntry> setLastModified(StoragePath path, Instant time) {
 		return Mono.error(new UnsupportedCapabilityException(Capability.MODIFICATION_TIME, toString()));
+	}
+
+	/**
+	 * Writes a file whose content is other files one after another, as {@link #write} does with their bytes
+	 * (resumable uploads assemble their pieces this way). The sources stay. Backends that can assemble
+	 * objects on the server override it (s3: a multipart upload of copied parts); the default streams the
+	 * bytes through Wharf.
+	 * @param sources the files, in order; at least one
+	 * @param target the file to write; its parent must exist
+	 * @param options what to do with an existing file, and the total length if known
+	 * @return the written file's entry once it is complete and visible
+	 */
+	default Mono<FileEntry> concatenate(List<StoragePath> sources, StoragePath target, WriteOptions options) {
+		return write(target, Flux.fromIterable(sources).concatMap(source -> read(source, ByteRange.all())), options);
 	}
 
 	/**

@@ -455,6 +455,26 @@ public abstract class AbstractStorageContractTests {
 		}
 
 		@Test
+		void concatenateWritesTheFilesOneAfterAnotherAndKeepsThem() {
+			write("/p1", "abc");
+			write("/p2", "");
+			write("/p3", "defg");
+			List<StoragePath> parts = List.of(path("/p1"), path("/p2"), path("/p3"));
+			FileEntry joined = storage.concatenate(parts, path("/joined"), WriteOptions.createNew().withExpectedLength(7))
+				.block(TIMEOUT);
+			assertThat(joined.size()).isEqualTo(7);
+			assertThat(read("/joined")).isEqualTo("abcdefg");
+			assertThat(read("/p1") + read("/p2") + read("/p3")).isEqualTo("abcdefg");
+			assertFails(storage.concatenate(parts, path("/joined"), WriteOptions.createNew()), AlreadyExistsException.class);
+			assertFails(storage.concatenate(parts, path("/joined"), WriteOptions.replace().withExpectedLength(8)),
+					InvalidContentException.class);
+			assertThat(read("/joined")).isEqualTo("abcdefg");
+			assertFails(storage.concatenate(List.of(path("/p1"), path("/missing")), path("/other"), WriteOptions.replace()),
+					NotFoundException.class);
+			assertThat(exists("/other")).isFalse();
+		}
+
+		@Test
 		void aCancelledUploadLeavesNoTrace() throws Exception {
 			Sinks.Many<DataBuffer> sink = Sinks.many().unicast().onBackpressureBuffer();
 			CountDownLatch firstChunkTaken = new CountDownLatch(1);

@@ -2,6 +2,7 @@ package dev.wharf.core.testsupport;
 
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.util.Set;
 
 import dev.wharf.core.storage.ByteRange;
@@ -86,6 +87,11 @@ public class ForwardingStorage implements Storage {
 	@Override
 	public Mono<FileEntry> setLastModified(StoragePath path, Instant time) {
 		return this.delegate.setLastModified(path, time);
+	}
+
+	@Override
+	public Mono<FileEntry> concatenate(List<StoragePath> sources, StoragePath target, WriteOptions options) {
+		return this.delegate.concatenate(sources, target, options);
 	}
 
 	@Override

@@ -2,6 +2,7 @@ package dev.wharf.core.storage.metrics;
 
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -60,6 +61,7 @@ public final class MeteredStorage implements Storage {
 	private final Operation copy = new Operation("copy");
 
 	private final Operation setTime = new Operation("set-time");
+	private final Operation concatenate = new Operation("concatenate");
 
 	/**
 	 * Wraps a storage.
@@ -147,6 +149,11 @@ public final class MeteredStorage implements Storage {
 	@Override
 	public Mono<FileEntry> setLastModified(StoragePath path, Instant time) {
 		return timed(this.setTime, this.delegate.setLastModified(path, time));
+	}
+
+	@Override
+	public Mono<FileEntry> concatenate(List<StoragePath> sources, StoragePath target, WriteOptions options) {
+		return timed(this.concatenate, this.delegate.concatenate(sources, target, options));
 	}
 
 	@Override
