@@ -31,7 +31,7 @@ targets=(
 	"module-filemanager dev.wharf.filemanager.http.QueryFuzzTests#encodedValuesComeBackUnchanged"
 	"module-buildcache dev.wharf.buildcache.store.CacheKeyFuzzTests#parse"
 	"module-buildcache dev.wharf.buildcache.access.CacheAuthenticatorFuzzTests#subjectAttribute"
-	"module-ftp dev.wharf.ftp.server.ControlLineFuzzTests#decode"
+	"module-ftp dev.wharf.ftp.engine.ControlLineFuzzTests#decode"
 	"module-ftp dev.wharf.ftp.command.ActiveArgumentsFuzzTests#port"
 	"module-ftp dev.wharf.ftp.command.ActiveArgumentsFuzzTests#eprt"
 )

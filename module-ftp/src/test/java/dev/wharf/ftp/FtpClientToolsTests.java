@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -294,9 +295,8 @@ class FtpClientToolsTests {
 		Files.createDirectories(local.resolve("timed/sub"));
 		Files.setLastModifiedTime(file("timed/a.bin", 1_000, 7), FileTime.from(first));
 		Files.setLastModifiedTime(file("timed/sub/b.bin", 2_000, 8), FileTime.from(second));
-		// --no-perms: Wharf keeps no Unix permissions, and lftp counts its refused SITE CHMOD as a mirror error.
 		String script = String.join("; ", "set net:max-retries 1", "set net:timeout 30",
-				"mirror -R -v --no-perms timed timed-up", "bye");
+				"mirror -R -v timed timed-up", "bye");
 		Result result = run(lftp, "-u", "alice,alice-pw", "-p", Integer.toString(plain.port()), "-e", script, "127.0.0.1");
 		assertThat(result.exit()).as(result.output()).isZero();
 		assertThat(result.output()).contains("Transferring file");
@@ -313,6 +313,26 @@ class FtpClientToolsTests {
 		Result again = run(lftp, "-u", "alice,alice-pw", "-p", Integer.toString(plain.port()), "-e", script, "127.0.0.1");
 		assertThat(again.exit()).as(again.output()).isZero();
 		assertThat(again.output()).doesNotContain("Transferring file");
+	}
+
+	/**
+	 * lftp's {@code mirror -R} sends {@code SITE CHMOD} after each upload unless told {@code --no-perms}, and counts
+	 * a refusal as a failed transfer (exit 1); Wharf answers {@code 202}, as the mounts keep no permissions.
+	 */
+	@Test
+	void lftpMirrorWithPermissionsSucceeds() throws Exception {
+		String lftp = Requirements.requireExecutable("lftp", "lftp").toString();
+		Files.createDirectories(local.resolve("perms/sub"));
+		Files.setPosixFilePermissions(file("perms/run.sh", 100, 9), PosixFilePermissions.fromString("rwxr-x---"));
+		Files.setPosixFilePermissions(file("perms/sub/private.bin", 200, 10), PosixFilePermissions.fromString("rw-------"));
+		String script = String.join("; ", "set net:max-retries 1", "set net:timeout 30", "debug 5",
+				"mirror -R -v perms perms-up", "bye");
+		Result result = run(lftp, "-u", "alice,alice-pw", "-p", Integer.toString(plain.port()), "-e", script, "127.0.0.1");
+		assertThat(result.exit()).as(result.output()).isZero();
+		assertThat(result.output()).contains("SITE CHMOD").doesNotContain("Access failed");
+		assertThat(plain.dataRoot().resolve("perms-up/run.sh")).hasSameBinaryContentAs(local.resolve("perms/run.sh"));
+		assertThat(plain.dataRoot().resolve("perms-up/sub/private.bin"))
+			.hasSameBinaryContentAs(local.resolve("perms/sub/private.bin"));
 	}
 
 	/** rclone sets the times of what it copies ({@code MFMT}), and reads them back from the listing. */

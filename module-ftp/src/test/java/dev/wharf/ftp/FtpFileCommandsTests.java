@@ -317,7 +317,9 @@ class FtpFileCommandsTests {
 		finally {
 			FtpClients.close(client);
 		}
-		assertThat(this.alice.sendCommand("SITE", "CHMOD 777 x")).isEqualTo(502);
+		assertThat(this.alice.sendCommand("SITE", "CHMOD 777 x")).isEqualTo(202);
+		assertThat(this.alice.sendCommand("SITE", "chmod 644 x")).isEqualTo(202);
+		assertThat(this.alice.sendCommand("SITE", "EXEC x")).isEqualTo(502);
 		assertThat(this.alice.sendCommand("MD5", "x")).isEqualTo(502);
 		assertThat(this.alice.sendCommand("MODE", "Z")).isEqualTo(504);
 		assertThat(this.alice.sendCommand("MODE", "S")).isEqualTo(200);

@@ -185,7 +185,7 @@ class FtpsTests {
 				.contains("Cipher is ECDHE-ECDSA-AES256-GCM-SHA384");
 			assertRefused(handshake(openssl, server, "-starttls", "ftp", "-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"));
 			assertRefused(handshake(openssl, server, "-starttls", "ftp", "-tls1", "-cipher", "DEFAULT@SECLEVEL=0"));
-			// CBC with SHA-1, which the JDK's defaults enable: outside the policy (dev.wharf.core.web.TlsPolicy).
+			// CBC with SHA-1, which the JDK's defaults enable: outside the policy (dev.wharf.core.tls.TlsPolicy).
 			assertRefused(handshake(openssl, server, "-starttls", "ftp", "-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-SHA"));
 			assertRefused(handshake(openssl, server, "-starttls", "ftp", "-tls1_2", "-cipher", "ECDHE-ECDSA-AES256-SHA384"));
 		}

@@ -12,8 +12,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
- * The dependency rules of docs/architecture.md: every module depends only on platform-core, and platform-core
- * on no module nor the application.
+ * The dependency rules of docs/architecture.md: every module depends only on platform-core, platform-core
+ * on no module nor the application, and only FTP's engine package on Apache FtpServer and MINA.
  */
 class ModuleBoundariesTests {
 
@@ -48,6 +48,16 @@ class ModuleBoundariesTests {
 			.orShould()
 			.dependOnClassesThat()
 			.resideInAPackage("dev.wharf.app..")
+			.check(CLASSES);
+	}
+
+	@Test
+	void onlyTheFtpEngineTouchesApacheFtpServerOrMina() {
+		noClasses().that()
+			.resideOutsideOfPackage("dev.wharf.ftp.engine..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.apache.ftpserver..", "org.apache.mina..")
 			.check(CLASSES);
 	}
 

@@ -22,7 +22,9 @@ import dev.wharf.buildcache.store.EntryTooLargeException;
 import dev.wharf.core.security.AuditLog;
 import dev.wharf.core.security.AuditLog.AuditEvent;
 import dev.wharf.core.storage.InvalidStoragePathException;
+import dev.wharf.core.storage.StorageErrorKind;
 import dev.wharf.core.storage.StorageException;
+import dev.wharf.core.web.StorageErrorStatus;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -241,22 +243,28 @@ public final class CacheRequestHandler {
 			return tooLarge(reply);
 		}
 		if (error instanceof StorageException storage) {
-			return switch (storage.kind()) {
-				case NOT_FOUND -> reply.empty(HttpResponseStatus.NOT_FOUND);
+			StorageErrorKind kind = storage.kind();
+			if (kind == StorageErrorKind.IO_ERROR) {
+				return internalError(reply, error);
+			}
+			HttpResponseStatus status = HttpResponseStatus.valueOf(StorageErrorStatus.of(kind).value());
+			Duration retryAfter = StorageErrorStatus.retryAfter(kind);
+			if (retryAfter != null) {
+				reply.response.header(HttpHeaderNames.RETRY_AFTER, Long.toString(retryAfter.toSeconds()));
+			}
+			// The status is core's, as in every HTTP module; the words are the cache's.
+			return switch (kind) {
+				case NOT_FOUND -> reply.empty(status);
 				case BACKEND_UNAVAILABLE -> {
 					this.metrics.rejected("unavailable");
-					reply.response.header(HttpHeaderNames.RETRY_AFTER, "5");
-					yield reply.text(HttpResponseStatus.SERVICE_UNAVAILABLE, "The cache's storage is unavailable");
+					yield reply.text(status, "The cache's storage is unavailable");
 				}
 				case QUOTA_EXCEEDED -> {
 					this.metrics.rejected("full");
-					yield reply.text(HttpResponseStatus.INSUFFICIENT_STORAGE, "The cache's storage is full");
+					yield reply.text(status, "The cache's storage is full");
 				}
-				case INVALID_PATH, INVALID_CONTENT -> reply.text(HttpResponseStatus.BAD_REQUEST, storage.getMessage());
-				case CONFLICT, ALREADY_EXISTS -> reply.text(HttpResponseStatus.CONFLICT, storage.getMessage());
-				case ACCESS_DENIED -> reply.text(HttpResponseStatus.FORBIDDEN, "The cache's storage refused access");
-				case UNSUPPORTED -> reply.text(HttpResponseStatus.NOT_IMPLEMENTED, storage.getMessage());
-				case IO_ERROR -> internalError(reply, error);
+				case ACCESS_DENIED -> reply.text(status, "The cache's storage refused access");
+				default -> reply.text(status, storage.getMessage());
 			};
 		}
 		return internalError(reply, error);

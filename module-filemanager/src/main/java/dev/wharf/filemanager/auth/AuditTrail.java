@@ -1,7 +1,7 @@
 package dev.wharf.filemanager.auth;
 
+import dev.wharf.core.security.Audit;
 import dev.wharf.core.security.AuditLog;
-import dev.wharf.core.security.AuditLog.AuditEvent;
 import dev.wharf.filemanager.http.ApiErrors;
 import dev.wharf.filemanager.http.Clients;
 import org.jspecify.annotations.Nullable;
@@ -9,23 +9,23 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * Records the file manager's logouts and changes in the shared {@link AuditLog} (one structured line each:
- * who, what, which mount and path, outcome, from where), with protocol {@value #PROTOCOL}. Logins are
- * recorded by the core authenticator.
+ * Records the file manager's logouts and changes in the shared {@link AuditLog} through core's {@link Audit} (one
+ * structured line each: who, what, which mount and path, outcome, from where), with protocol {@value #PROTOCOL},
+ * taking who and from where from the exchange. Logins are recorded by the core authenticator.
  */
 public final class AuditTrail {
 
 	/** The protocol name in audit lines. */
 	public static final String PROTOCOL = "http";
 
-	private final AuditLog log;
+	private final Audit audit;
 
 	/**
 	 * Creates the trail.
 	 * @param log the shared audit log
 	 */
 	public AuditTrail(AuditLog log) {
-		this.log = log;
+		this.audit = new Audit(log, PROTOCOL, ApiErrors::outcome, "cancelled");
 	}
 
 	/**
@@ -39,9 +39,7 @@ public final class AuditTrail {
 	 * @return the change, recorded when it ends
 	 */
 	public <T> Mono<T> record(ServerWebExchange exchange, Caller caller, String action, String target, Mono<T> operation) {
-		return operation.doOnSuccess(result -> record(exchange, caller.name(), action, target, "success"))
-			.doOnError(error -> record(exchange, caller.name(), action, target, ApiErrors.outcome(error)))
-			.doOnCancel(() -> record(exchange, caller.name(), action, target, "cancelled"));
+		return this.audit.recorded(caller.name(), Clients.address(exchange), action, target, operation);
 	}
 
 	/**
@@ -54,7 +52,7 @@ public final class AuditTrail {
 	 */
 	public void record(ServerWebExchange exchange, @Nullable String user, String action, @Nullable String target,
 			String outcome) {
-		this.log.record(new AuditEvent(PROTOCOL, user, action, target, outcome, Clients.address(exchange)));
+		this.audit.record(user, Clients.address(exchange), action, target, outcome);
 	}
 
 }

@@ -5,15 +5,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Set;
 
 import dev.wharf.core.storage.AccessDeniedException;
 import dev.wharf.core.storage.AlreadyExistsException;
 import dev.wharf.core.storage.BackendUnavailableException;
 import dev.wharf.core.storage.ByteRange;
-import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.ConflictException;
 import dev.wharf.core.storage.FileEntry;
+import dev.wharf.core.storage.ForwardingStorage;
 import dev.wharf.core.storage.InvalidContentException;
 import dev.wharf.core.storage.NotFoundException;
 import dev.wharf.core.storage.QuotaExceededException;
@@ -36,12 +35,10 @@ import reactor.core.publisher.Mono;
  * The error keeps its kind and class, so code that tells errors apart (a missing file, an existing target)
  * behaves as before. Thread-safe if the storage is.
  */
-final class MountFolderErrors implements Storage {
+final class MountFolderErrors extends ForwardingStorage {
 
 	/** What may follow a path in a message: the end, the next name, or words and punctuation. */
 	private static final String AFTER_PATH = "/ ,;:)'\"";
-
-	private final Storage delegate;
 
 	private final String folder;
 
@@ -51,88 +48,73 @@ final class MountFolderErrors implements Storage {
 	 * @param folder the mount's folder in the file manager, such as {@code /data}
 	 */
 	MountFolderErrors(Storage delegate, StoragePath folder) {
-		this.delegate = delegate;
+		super(delegate);
 		this.folder = folder.toString();
 	}
 
 	@Override
-	public Set<Capability> capabilities() {
-		return this.delegate.capabilities();
-	}
-
-	@Override
 	public Mono<FileEntry> stat(StoragePath path) {
-		return this.delegate.stat(path).onErrorMap(StorageException.class, error -> named(error, path));
+		return delegate().stat(path).onErrorMap(StorageException.class, error -> named(error, path));
 	}
 
 	@Override
 	public Flux<FileEntry> list(StoragePath directory) {
-		return this.delegate.list(directory).onErrorMap(StorageException.class, error -> named(error, directory));
+		return delegate().list(directory).onErrorMap(StorageException.class, error -> named(error, directory));
 	}
 
 	@Override
 	public Flux<DataBuffer> read(StoragePath path, ByteRange range) {
-		return this.delegate.read(path, range).onErrorMap(StorageException.class, error -> named(error, path));
+		return delegate().read(path, range).onErrorMap(StorageException.class, error -> named(error, path));
 	}
 
 	@Override
 	public Mono<FileEntry> write(StoragePath path, Flux<DataBuffer> content, WriteOptions options) {
-		return this.delegate.write(path, content, options).onErrorMap(StorageException.class, error -> named(error, path));
+		return delegate().write(path, content, options).onErrorMap(StorageException.class, error -> named(error, path));
 	}
 
 	@Override
 	public Mono<Void> delete(StoragePath path, boolean recursive) {
-		return this.delegate.delete(path, recursive).onErrorMap(StorageException.class, error -> named(error, path));
+		return delegate().delete(path, recursive).onErrorMap(StorageException.class, error -> named(error, path));
 	}
 
 	@Override
 	public Mono<FileEntry> createDirectory(StoragePath path) {
-		return this.delegate.createDirectory(path).onErrorMap(StorageException.class, error -> named(error, path));
+		return delegate().createDirectory(path).onErrorMap(StorageException.class, error -> named(error, path));
 	}
 
 	@Override
 	public Mono<FileEntry> createDirectories(StoragePath path) {
-		return this.delegate.createDirectories(path).onErrorMap(StorageException.class, error -> named(error, path));
+		return delegate().createDirectories(path).onErrorMap(StorageException.class, error -> named(error, path));
 	}
 
 	@Override
 	public Mono<FileEntry> move(StoragePath source, StoragePath target, boolean replace) {
-		return this.delegate.move(source, target, replace)
+		return delegate().move(source, target, replace)
 			.onErrorMap(StorageException.class, error -> named(error, source, target));
 	}
 
 	@Override
 	public Mono<FileEntry> copy(StoragePath source, StoragePath target, boolean replace) {
-		return this.delegate.copy(source, target, replace)
+		return delegate().copy(source, target, replace)
 			.onErrorMap(StorageException.class, error -> named(error, source, target));
 	}
 
 	@Override
 	public Mono<FileEntry> setLastModified(StoragePath path, Instant time) {
-		return this.delegate.setLastModified(path, time).onErrorMap(StorageException.class, error -> named(error, path));
+		return delegate().setLastModified(path, time).onErrorMap(StorageException.class, error -> named(error, path));
 	}
 
 	@Override
 	public Mono<FileEntry> concatenate(List<StoragePath> sources, StoragePath target, WriteOptions options) {
 		List<StoragePath> paths = new ArrayList<>(sources);
 		paths.add(target);
-		return this.delegate.concatenate(sources, target, options)
+		return delegate().concatenate(sources, target, options)
 			.onErrorMap(StorageException.class, error -> named(error, paths.toArray(StoragePath[]::new)));
 	}
 
 	@Override
 	public Mono<Path> localFile(StoragePath path) {
-		return this.delegate.localFile(path).onErrorMap(StorageException.class, error -> named(error, path));
-	}
-
-	@Override
-	public boolean needsUserCredentials() {
-		return this.delegate.needsUserCredentials();
-	}
-
-	@Override
-	public Mono<Void> checkHealth() {
-		return this.delegate.checkHealth();
+		return delegate().localFile(path).onErrorMap(StorageException.class, error -> named(error, path));
 	}
 
 	/** Does nothing: the mount owns the backend. */

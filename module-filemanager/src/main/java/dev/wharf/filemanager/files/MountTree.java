@@ -2,15 +2,13 @@ package dev.wharf.filemanager.files;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
-import dev.wharf.core.security.AuthorizedStorage;
-import dev.wharf.core.security.Credentials;
+import dev.wharf.core.mounts.ModuleMounts;
+import dev.wharf.core.mounts.MountLocation;
+import dev.wharf.core.mounts.UserMount;
 import dev.wharf.core.security.MountAccess;
 import dev.wharf.core.security.User;
-import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.mount.Mount;
 import dev.wharf.core.storage.mount.MountRegistry;
@@ -20,35 +18,22 @@ import org.springframework.http.HttpStatus;
 
 /**
  * The file manager's tree: every exposed mount the user may read is a folder at the top level
- * ({@code /data/…}, {@code /scratch/…}). Paths are parsed here, once, and each mount is reached only
- * through {@link AuthorizedStorage#of}, so rights are checked in one place on every operation, and through
- * {@link MountFolderErrors}, so errors name paths with the mount's folder, as the user gave them. A mount the
- * user has no right on does not exist for them (404, not 403, so names do not leak). Thread-safe.
+ * ({@code /data/…}, {@code /scratch/…}), as core's {@link ModuleMounts} lays them out. Paths are parsed here,
+ * once, and each mount is reached only through {@link UserMount#storage()} (the user's rights, checked on every
+ * operation, and credentials), and through {@link MountFolderErrors}, so errors name paths with the mount's
+ * folder, as the user gave them. A mount the user has no right on does not exist for them (404, not 403, so
+ * names do not leak). Thread-safe.
  */
 public final class MountTree {
 
-	private final Map<String, Mount> mounts;
-
-	private final Map<String, StoragePath> mountPaths;
-
-	private final boolean needsCredentials;
+	private final ModuleMounts mounts;
 
 	/**
 	 * Creates the tree.
 	 * @param mounts the exposed mounts
 	 */
 	public MountTree(List<Mount> mounts) {
-		Map<String, Mount> byName = new LinkedHashMap<>();
-		Map<String, StoragePath> paths = new LinkedHashMap<>();
-		boolean credentials = false;
-		for (Mount mount : mounts) {
-			byName.put(mount.name(), mount);
-			paths.put(mount.name(), StoragePath.root().resolve(mount.name()));
-			credentials |= mount.storage().needsUserCredentials();
-		}
-		this.mounts = byName;
-		this.mountPaths = paths;
-		this.needsCredentials = credentials;
+		this.mounts = new ModuleMounts(mounts, ModuleMounts.Layout.FOLDERS);
 	}
 
 	/**
@@ -72,12 +57,12 @@ public final class MountTree {
 
 	/** Every exposed mount, by name. */
 	public Collection<Mount> mounts() {
-		return this.mounts.values();
+		return this.mounts.mounts();
 	}
 
 	/** Whether some exposed mount logs in as the user, so sessions must keep the login. */
 	public boolean needsCredentials() {
-		return this.needsCredentials;
+		return this.mounts.needsCredentials();
 	}
 
 	/**
@@ -86,13 +71,7 @@ public final class MountTree {
 	 * @return the mounts
 	 */
 	public List<Mount> visible(User user) {
-		List<Mount> visible = new ArrayList<>(this.mounts.size());
-		for (Mount mount : this.mounts.values()) {
-			if (user.access(mount.name()).canRead()) {
-				visible.add(mount);
-			}
-		}
-		return visible;
+		return this.mounts.visible(user);
 	}
 
 	/**
@@ -105,23 +84,16 @@ public final class MountTree {
 	 */
 	public Location locate(Caller caller, String path) {
 		StoragePath virtual = StoragePath.parse(path);
-		if (virtual.isRoot()) {
+		MountLocation location = this.mounts.forUser(caller.user(), caller.credentials()).locate(virtual);
+		if (location instanceof MountLocation.InMount in) {
+			UserMount mount = in.mount();
+			return new Location(virtual, mount.mount(), new MountFolderErrors(mount.storage(), mount.folder()), in.path(),
+					mount.access());
+		}
+		if (location instanceof MountLocation.Top) {
 			return new Location(virtual, null, null, virtual, MountAccess.READ_ONLY);
 		}
-		String name = virtual.segments().get(0);
-		Mount mount = this.mounts.get(name);
-		User user = caller.user();
-		MountAccess access = user.access(name);
-		if (mount == null || !access.canRead()) {
-			throw new ApiException(HttpStatus.NOT_FOUND, "Not found: " + virtual);
-		}
-		Storage storage = AuthorizedStorage.of(mount, user);
-		Credentials credentials = caller.credentials();
-		if (credentials != null && mount.storage().needsUserCredentials()) {
-			storage = new CredentialedStorage(storage, credentials);
-		}
-		StoragePath folder = this.mountPaths.get(name);
-		return new Location(virtual, mount, new MountFolderErrors(storage, folder), virtual.relativeTo(folder), access);
+		throw new ApiException(HttpStatus.NOT_FOUND, "Not found: " + virtual);
 	}
 
 	/**

@@ -19,7 +19,7 @@ import dev.wharf.filemanager.files.MountTree;
 import dev.wharf.filemanager.http.ApiException;
 import dev.wharf.filemanager.http.ApiResponses;
 import dev.wharf.filemanager.http.Clients;
-import dev.wharf.filemanager.http.JsonWriter;
+import dev.wharf.filemanager.http.JsonBody;
 import dev.wharf.filemanager.http.Query;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBufferLimitException;
@@ -198,22 +198,22 @@ public final class SessionHandlers {
 		return ApiResponses.ok(exchange);
 	}
 
-	private JsonWriter describe(User user, String method) {
-		JsonWriter json = new JsonWriter(256);
-		json.beginObject().name("status").value("ok").name("result").beginObject()
-			.name("is_authenticated").value(true)
-			.name("username").value(user.name())
-			.name("home").value("/")
-			.name("authentication").value(method)
-			.name("mounts").beginArray();
-		for (Mount mount : this.tree.visible(user)) {
-			json.beginObject()
-				.name("name").value(mount.name())
-				.name("access").value((user.access(mount.name()) == MountAccess.READ_WRITE) ? "rw" : "ro")
-				.endObject();
-		}
-		json.endArray().endObject().endObject();
-		return json;
+	private JsonBody describe(User user, String method) {
+		return JsonBody.write(256, json -> {
+			json.writeStartObject().writeStringProperty("status", "ok").writeObjectPropertyStart("result")
+				.writeBooleanProperty("is_authenticated", true)
+				.writeStringProperty("username", user.name())
+				.writeStringProperty("home", "/")
+				.writeStringProperty("authentication", method)
+				.writeArrayPropertyStart("mounts");
+			for (Mount mount : this.tree.visible(user)) {
+				json.writeStartObject()
+					.writeStringProperty("name", mount.name())
+					.writeStringProperty("access", (user.access(mount.name()) == MountAccess.READ_WRITE) ? "rw" : "ro")
+					.writeEndObject();
+			}
+			json.writeEndArray().writeEndObject().writeEndObject();
+		});
 	}
 
 	private static ResponseCookie cookie(ServerWebExchange exchange, String value, Duration maxAge) {

@@ -18,7 +18,7 @@ import dev.wharf.filemanager.auth.CallerResolver;
 import dev.wharf.filemanager.http.ApiException;
 import dev.wharf.filemanager.http.ApiResponses;
 import dev.wharf.filemanager.http.Clients;
-import dev.wharf.filemanager.http.JsonWriter;
+import dev.wharf.filemanager.http.JsonBody;
 import dev.wharf.filemanager.http.Query;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
@@ -27,6 +27,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebHandler;
 import reactor.core.publisher.Mono;
+import tools.jackson.core.JsonGenerator;
 
 /**
  * {@code /api/tokens}, API tokens for scripts and API clients ({@code Authorization: Bearer <token>}):
@@ -104,11 +105,12 @@ public final class TokenHandlers {
 			.issue(user, (label != null) ? label : "token", validity)
 			.flatMap(issued -> {
 				this.audit.record(exchange, user.name(), "token-create", "token:" + issued.token().id(), "success");
-				JsonWriter json = new JsonWriter(320);
-				json.beginObject().name("status").value("ok").name("result").beginObject()
-					.name("token").value(issued.secret());
-				fields(json, issued.token());
-				json.endObject().endObject();
+				JsonBody json = JsonBody.write(320, out -> {
+					out.writeStartObject().writeStringProperty("status", "ok").writeObjectPropertyStart("result")
+						.writeStringProperty("token", issued.secret());
+					fields(out, issued.token());
+					out.writeEndObject().writeEndObject();
+				});
 				return ApiResponses.json(exchange, HttpStatus.CREATED, json, "no-store");
 			}));
 	}
@@ -141,12 +143,15 @@ public final class TokenHandlers {
 
 	private Mono<Void> list(ServerWebExchange exchange, Caller caller) {
 		return this.tokens.list(caller.name()).collectList().flatMap(found -> {
-			JsonWriter json = new JsonWriter(64 + found.size() * 128);
-			json.beginObject().name("status").value("ok").name("results").beginArray();
-			for (ApiToken token : found) {
-				describe(json, token);
-			}
-			json.endArray().endObject();
+			JsonBody json = JsonBody.write(64 + found.size() * 128, out -> {
+				out.writeStartObject().writeStringProperty("status", "ok").writeArrayPropertyStart("results");
+				for (ApiToken token : found) {
+					out.writeStartObject();
+					fields(out, token);
+					out.writeEndObject();
+				}
+				out.writeEndArray().writeEndObject();
+			});
 			return ApiResponses.json(exchange, HttpStatus.OK, json, "no-store");
 		});
 	}
@@ -159,21 +164,16 @@ public final class TokenHandlers {
 		});
 	}
 
-	private static void describe(JsonWriter json, ApiToken token) {
-		json.beginObject();
-		fields(json, token);
-		json.endObject();
-	}
-
-	private static void fields(JsonWriter json, ApiToken token) {
-		json.name("id").value(token.id()).name("name").value(token.label()).name("created")
-			.value(token.created().toEpochMilli()).name("expires");
+	private static void fields(JsonGenerator json, ApiToken token) {
+		json.writeStringProperty("id", token.id())
+			.writeStringProperty("name", token.label())
+			.writeNumberProperty("created", token.created().toEpochMilli());
 		Instant expires = token.expires();
 		if (expires != null) {
-			json.value(expires.toEpochMilli());
+			json.writeNumberProperty("expires", expires.toEpochMilli());
 		}
 		else {
-			json.nullValue();
+			json.writeNullProperty("expires");
 		}
 	}
 

@@ -3,12 +3,12 @@ package dev.wharf.filemanager.testsupport;
 import java.time.Duration;
 
 import dev.wharf.core.storage.ByteRange;
+import dev.wharf.core.storage.ForwardingStorage;
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.StorageIoException;
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.memory.MemoryStorage;
 import dev.wharf.core.storage.mount.StorageProvider;
-import dev.wharf.core.testsupport.ForwardingStorage;
 import org.springframework.core.io.buffer.DataBuffer;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;

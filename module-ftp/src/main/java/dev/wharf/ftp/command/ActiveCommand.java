@@ -6,9 +6,8 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.regex.Pattern;
 
+import dev.wharf.ftp.session.CommandLine;
 import dev.wharf.ftp.session.SessionContext;
-import org.apache.ftpserver.ftplet.FtpRequest;
-import org.apache.ftpserver.impl.FtpIoSession;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,42 +38,42 @@ final class ActiveCommand extends WharfCommand {
 	}
 
 	@Override
-	void execute(FtpIoSession session, FtpRequest request) {
+	public void execute(FtpSession session, CommandLine request) {
 		session.resetState();
-		SessionContext context = SessionContext.of(session);
+		SessionContext context = session.context();
 		String name = this.extended ? "EPRT" : "PORT";
 		if (!this.enabled) {
-			reply(session, 502, "Active mode is disabled: use PASV or EPSV.");
+			session.reply(502, "Active mode is disabled: use PASV or EPSV.");
 			return;
 		}
 		if (context.isExtendedPassiveOnly()) {
-			reply(session, 503, "EPSV ALL was sent: use EPSV.");
+			session.reply(503, "EPSV ALL was sent: use EPSV.");
 			return;
 		}
-		String argument = request.getArgument();
+		String argument = request.argument();
 		InetSocketAddress target;
 		try {
 			target = (argument == null) ? null : this.extended ? parseEprt(argument) : parsePort(argument);
 		}
 		catch (UnsupportedFamily ex) {
-			reply(session, 522, "Network protocol not supported, use (1,2)");
+			session.reply(522, "Network protocol not supported, use (1,2)");
 			return;
 		}
 		if (target == null) {
-			reply(session, 501, "Syntax error in " + name + " arguments.");
+			session.reply(501, "Syntax error in " + name + " arguments.");
 			return;
 		}
 		InetAddress client = context.data().clientAddress().getAddress();
 		if (!target.getAddress().equals(client)) {
-			reply(session, 501, "Rejected: data connections go only to your own address (RFC 2577).");
+			session.reply(501, "Rejected: data connections go only to your own address (RFC 2577).");
 			return;
 		}
 		if (target.getPort() < 1024) {
-			reply(session, 501, "Rejected: data ports below 1024 are not allowed (RFC 2577).");
+			session.reply(501, "Rejected: data ports below 1024 are not allowed (RFC 2577).");
 			return;
 		}
 		context.data().initActiveDataConnection(target);
-		reply(session, 200, name + " command successful.");
+		session.reply(200, name + " command successful.");
 	}
 
 	/** {@code h1,h2,h3,h4,p1,p2}. */

@@ -1,10 +1,10 @@
 package dev.wharf.ftp.command;
 
+import dev.wharf.core.mounts.MountLocation;
 import dev.wharf.core.storage.StoragePath;
-import dev.wharf.ftp.filesystem.Location;
 import dev.wharf.ftp.filesystem.MountFileSystemView;
-import org.apache.ftpserver.ftplet.FtpRequest;
-import org.apache.ftpserver.impl.FtpIoSession;
+import dev.wharf.ftp.session.CommandLine;
+import dev.wharf.ftp.session.Reply;
 
 /**
  * {@code CWD} and {@code CDUP}: change the working folder to an existing folder. {@code CWD ..} is {@code CDUP};
@@ -24,15 +24,15 @@ final class CwdCommand extends WharfCommand {
 	}
 
 	@Override
-	void execute(FtpIoSession session, FtpRequest request) {
+	public void execute(FtpSession session, CommandLine request) {
 		session.resetState();
-		MountFileSystemView view = view(session);
-		String argument = request.getArgument();
-		Location location;
+		MountFileSystemView view = session.files();
+		String argument = request.argument();
+		MountLocation location;
 		if (this.up || "..".equals(argument)) {
 			StoragePath parent = view.parentOfWorkingDirectory();
 			if (parent == null) {
-				reply(session, 550, "/: Already at the top.");
+				session.reply(550, "/: Already at the top.");
 				return;
 			}
 			location = view.locate(parent);
@@ -44,21 +44,21 @@ final class CwdCommand extends WharfCommand {
 			}
 		}
 		StoragePath target = location.virtualPath();
-		if (location instanceof Location.VirtualRoot) {
+		if (location instanceof MountLocation.Top) {
 			view.changeWorkingDirectory(target);
-			reply(session, 250, "Directory changed to " + target + ".");
+			session.reply(250, "Directory changed to " + target + ".");
 		}
-		else if (location instanceof Location.InMount in) {
-			respond(session, target.toString(), in.mount().call(storage -> storage.stat(in.path())).map(entry -> {
+		else if (location instanceof MountLocation.InMount in) {
+			respond(session, target.toString(), in.mount().storage().stat(in.path()).map(entry -> {
 				if (!entry.isDirectory()) {
-					return Replies.of(550, target + ": Not a folder.");
+					return Reply.of(550, target + ": Not a folder.");
 				}
 				view.changeWorkingDirectory(target);
-				return Replies.of(250, "Directory changed to " + target + ".");
+				return Reply.of(250, "Directory changed to " + target + ".");
 			}));
 		}
 		else {
-			reply(session, 550, target + ": No such file or folder.");
+			session.reply(550, target + ": No such file or folder.");
 		}
 	}
 

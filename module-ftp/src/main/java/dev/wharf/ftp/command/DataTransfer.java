@@ -7,10 +7,8 @@ import java.util.function.Function;
 
 import dev.wharf.ftp.data.DataChannel;
 import dev.wharf.ftp.session.AsyncOperation;
-import dev.wharf.ftp.session.SessionContext;
+import dev.wharf.ftp.session.Reply;
 import dev.wharf.ftp.session.SessionDataConnection;
-import org.apache.ftpserver.ftplet.FtpReply;
-import org.apache.ftpserver.impl.FtpIoSession;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -40,15 +38,15 @@ final class DataTransfer {
 	 * @param session the session
 	 * @return whether the transfer may start
 	 */
-	boolean ready(FtpIoSession session) {
-		SessionDataConnection data = SessionContext.of(session).data();
+	boolean ready(FtpSession session) {
+		SessionDataConnection data = session.context().data();
 		if (!data.isReady()) {
-			session.write(Replies.of(503, "Send PORT, EPRT, PASV or EPSV first."));
+			session.reply(Reply.of(503, "Send PORT, EPRT, PASV or EPSV first."));
 			return false;
 		}
 		if (this.tlsRequired && !data.isPendingSecure()) {
 			data.closeDataConnection();
-			session.write(Replies.of(522, "Data connections must be encrypted: send PROT P (and PASV again)."));
+			session.reply(Reply.of(522, "Data connections must be encrypted: send PROT P (and PASV again)."));
 			return false;
 		}
 		return true;
@@ -58,8 +56,8 @@ final class DataTransfer {
 	 * Gives up the data connection set-up of a command that failed before it started.
 	 * @param session the session
 	 */
-	void giveUp(FtpIoSession session) {
-		SessionContext.of(session).data().closeDataConnection();
+	void giveUp(FtpSession session) {
+		session.context().data().closeDataConnection();
 	}
 
 	/**
@@ -72,15 +70,15 @@ final class DataTransfer {
 	 * @param transfer the transfer over the open connection, emitting the final reply
 	 * @param path the path concerned, for error replies
 	 */
-	void start(FtpIoSession session, Mono<FtpReply> preparation, String opening,
-			Function<DataChannel, Mono<FtpReply>> transfer, String path) {
+	void start(FtpSession session, Mono<Reply> preparation, String opening,
+			Function<DataChannel, Mono<Reply>> transfer, String path) {
 		ReplyingOperation.start(session, true, operation -> whole(session, operation, preparation, opening, transfer),
 				error -> Replies.forTransferError(error, path));
 	}
 
-	private static Mono<FtpReply> whole(FtpIoSession session, AsyncOperation operation, Mono<FtpReply> preparation,
-			String opening, Function<DataChannel, Mono<FtpReply>> transfer) {
-		SessionDataConnection data = SessionContext.of(session).data();
+	private static Mono<Reply> whole(FtpSession session, AsyncOperation operation, Mono<Reply> preparation,
+			String opening, Function<DataChannel, Mono<Reply>> transfer) {
+		SessionDataConnection data = session.context().data();
 		// A reply or error before the transfer gives up the set-up before the reply goes out: the next command may
 		// already set up another one.
 		return preparation.doOnNext(refused -> data.closeDataConnection()).switchIfEmpty(Mono.defer(() -> {
@@ -90,7 +88,7 @@ final class DataTransfer {
 			AtomicBoolean announced = new AtomicBoolean();
 			Runnable announce = () -> {
 				if (announced.compareAndSet(false, true)) {
-					operation.whileRunning(() -> session.write(Replies.of(150, opening)));
+					operation.whileRunning(() -> session.reply(Reply.of(150, opening)));
 				}
 			};
 			Disposable grace = Schedulers.parallel().schedule(announce, ANNOUNCE_GRACE.toMillis(), TimeUnit.MILLISECONDS);

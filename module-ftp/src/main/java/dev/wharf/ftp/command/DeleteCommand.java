@@ -1,8 +1,9 @@
 package dev.wharf.ftp.command;
 
-import dev.wharf.ftp.filesystem.Location;
-import org.apache.ftpserver.ftplet.FtpRequest;
-import org.apache.ftpserver.impl.FtpIoSession;
+import dev.wharf.core.mounts.MountLocation;
+import dev.wharf.core.security.Audit;
+import dev.wharf.ftp.session.CommandLine;
+import dev.wharf.ftp.session.Reply;
 import reactor.core.publisher.Mono;
 
 /** {@code DELE} (files) and {@code RMD} (empty folders). */
@@ -23,23 +24,23 @@ final class DeleteCommand extends WharfCommand {
 	}
 
 	@Override
-	void execute(FtpIoSession session, FtpRequest request) {
+	public void execute(FtpSession session, CommandLine request) {
 		session.resetState();
-		Location.InMount in = changeable(session, request.getArgument());
+		MountLocation.InMount in = changeable(session, request.argument());
 		if (in == null) {
 			return;
 		}
 		String path = in.virtualPath().toString();
-		respond(session, path, in.mount().call(storage -> storage.stat(in.path())).flatMap(entry -> {
+		respond(session, path, in.mount().storage().stat(in.path()).flatMap(entry -> {
 			if (this.folder && !entry.isDirectory()) {
-				return Mono.just(Replies.of(550, path + ": Not a folder; use DELE."));
+				return Mono.just(Reply.of(550, path + ": Not a folder; use DELE."));
 			}
 			if (!this.folder && entry.isDirectory()) {
-				return Mono.just(Replies.of(550, path + ": Is a folder; use RMD."));
+				return Mono.just(Reply.of(550, path + ": Is a folder; use RMD."));
 			}
-			return this.audit.recorded(session, "delete", Audit.target(in),
-					in.mount().call(storage -> storage.delete(in.path(), false)))
-				.then(Mono.fromSupplier(() -> Replies.of(250, path + ": Deleted.")));
+			return this.audit.recorded(session.userName(), session.clientAddress(), "delete", auditTarget(in),
+					in.mount().storage().delete(in.path(), false))
+				.then(Mono.fromSupplier(() -> Reply.of(250, path + ": Deleted.")));
 		}));
 	}
 

@@ -3,9 +3,8 @@ package dev.wharf.ftp.command;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.apache.ftpserver.ftplet.FtpReply;
-import org.apache.ftpserver.ftplet.FtpRequest;
-import org.apache.ftpserver.impl.FtpIoSession;
+import dev.wharf.ftp.session.CommandLine;
+import dev.wharf.ftp.session.Reply;
 
 /**
  * {@code FEAT} (RFC 2389): answered before login too, and listing only what this server really offers with its
@@ -13,7 +12,7 @@ import org.apache.ftpserver.impl.FtpIoSession;
  */
 final class FeatCommand extends WharfCommand {
 
-	private final FtpReply reply;
+	private final Reply reply;
 
 	/**
 	 * Creates the command.
@@ -46,13 +45,13 @@ final class FeatCommand extends WharfCommand {
 		lines.add(" TVFS");
 		lines.add(" UTF8");
 		lines.add("End");
-		this.reply = Replies.lines(211, lines);
+		this.reply = Reply.lines(211, lines);
 	}
 
 	@Override
-	void execute(FtpIoSession session, FtpRequest request) {
+	public void execute(FtpSession session, CommandLine request) {
 		session.resetState();
-		session.write(this.reply);
+		session.reply(this.reply);
 	}
 
 }

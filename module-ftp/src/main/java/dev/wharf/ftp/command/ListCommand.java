@@ -6,10 +6,9 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
-import dev.wharf.ftp.filesystem.Location;
-import org.apache.ftpserver.ftplet.FtpReply;
-import org.apache.ftpserver.ftplet.FtpRequest;
-import org.apache.ftpserver.impl.FtpIoSession;
+import dev.wharf.core.mounts.MountLocation;
+import dev.wharf.ftp.session.CommandLine;
+import dev.wharf.ftp.session.Reply;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import reactor.core.publisher.Flux;
@@ -45,20 +44,20 @@ final class ListCommand extends WharfCommand {
 	}
 
 	@Override
-	void execute(FtpIoSession session, FtpRequest request) {
+	public void execute(FtpSession session, CommandLine request) {
 		session.resetState();
 		if (!this.transfers.ready(session)) {
 			return;
 		}
-		String argument = (this.kind == Kind.MLSD) ? request.getArgument() : DirectoryListing.withoutOptions(request.getArgument());
-		Location location = (argument == null) ? view(session).locate((String) null) : locate(session, argument);
+		String argument = (this.kind == Kind.MLSD) ? request.argument() : ListingEntries.withoutOptions(request.argument());
+		MountLocation location = (argument == null) ? session.files().locate((String) null) : locate(session, argument);
 		if (location == null) {
 			this.transfers.giveUp(session);
 			return;
 		}
 		String path = location.virtualPath().toString();
 		Instant now = Instant.now();
-		List<String> facts = Listings.chosenFacts(session.getAttribute(Listings.FACTS_ATTRIBUTE));
+		List<String> facts = Listings.chosenFacts(session.chosenFacts());
 		Function<Listings.Listed, String> format = switch (this.kind) {
 			case LIST -> listed -> Listings.list(listed, now);
 			case NLST -> Listings::name;
@@ -66,13 +65,13 @@ final class ListCommand extends WharfCommand {
 		};
 		// The path is checked before 150, so a missing folder gets 550 and no data connection.
 		AtomicReference<Flux<Listings.Listed>> entries = new AtomicReference<>(Flux.empty());
-		Mono<FtpReply> checks = DirectoryListing.prepare(location, this.kind == Kind.MLSD)
+		Mono<Reply> checks = ListingEntries.prepare(location, this.kind == Kind.MLSD)
 			.doOnNext(entries::set)
-			.then(Mono.<FtpReply>empty())
-			.onErrorResume(DirectoryListing.NotAFolder.class, notAFolder -> Mono.just(Replies.of(501, path + ": Not a folder.")));
+			.then(Mono.<Reply>empty())
+			.onErrorResume(ListingEntries.NotAFolder.class, notAFolder -> Mono.just(Reply.of(501, path + ": Not a folder.")));
 		this.transfers.start(session, checks, "Here comes the listing of " + path + ".",
 				channel -> channel.send(entries.get().map(format).buffer(LINES_PER_BUFFER).map(ListCommand::toBuffer))
-					.map(bytes -> Replies.of(226, "Listing sent.")), path);
+					.map(bytes -> Reply.of(226, "Listing sent.")), path);
 	}
 
 	private static DataBuffer toBuffer(List<String> lines) {

@@ -12,9 +12,9 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
 
+import dev.wharf.core.mounts.UserMount;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.FileEntry;
-import dev.wharf.ftp.filesystem.SessionMount;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,11 +24,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class Listings {
 
-	/** The facts Wharf offers, in the spelling {@code OPTS MLST} stores (Apache FtpServer's). */
+	/** The facts Wharf offers, in the spelling {@code OPTS MLST} keeps. */
 	static final List<String> FACTS = List.of("Type", "Size", "Modify", "Perm");
-
-	/** Where Apache FtpServer's {@code OPTS MLST} keeps the chosen facts. */
-	static final String FACTS_ATTRIBUTE = "MLST.types";
 
 	private static final DateTimeFormatter FACT_TIME = DateTimeFormatter.ofPattern("yyyyMMddHHmmss", Locale.ROOT)
 		.withZone(ZoneOffset.UTC);
@@ -57,13 +54,13 @@ final class Listings {
 	 * @param entry the entry
 	 * @param mount the mount it is in, for the user's rights and the mount's abilities
 	 */
-	record Listed(String name, FileEntry entry, SessionMount mount) {
+	record Listed(String name, FileEntry entry, UserMount mount) {
 	}
 
 	/** An {@code ls -l} line. */
 	static String list(Listed listed, Instant now) {
 		FileEntry entry = listed.entry();
-		boolean writable = listed.mount().storage().access().canWrite();
+		boolean writable = listed.mount().access().canWrite();
 		StringBuilder line = new StringBuilder(80);
 		if (entry.isDirectory()) {
 			line.append(writable ? "drwxr-xr-x" : "dr-xr-xr-x");
@@ -137,7 +134,7 @@ final class Listings {
 
 	/** RFC 3659 section 7.5.5 permissions, from the user's rights and the mount's abilities. */
 	private static String permissions(Listed listed) {
-		boolean writable = listed.mount().storage().access().canWrite();
+		boolean writable = listed.mount().access().canWrite();
 		Set<Capability> abilities = listed.mount().storage().capabilities();
 		boolean canMove = abilities.contains(Capability.MOVE);
 		StringBuilder perm = new StringBuilder(8);
@@ -170,15 +167,11 @@ final class Listings {
 
 	/**
 	 * The facts a session chose with {@code OPTS MLST}, or all of them.
-	 * @param chosen the attribute {@code OPTS MLST} stored, or {@code null}
+	 * @param chosen the facts {@code OPTS MLST} named, or {@code null}
 	 * @return the facts in Wharf's order
 	 */
-	static List<String> chosenFacts(@Nullable Object chosen) {
-		if (!(chosen instanceof String[] names)) {
-			return FACTS;
-		}
-		List<String> selected = List.of(names);
-		return FACTS.stream().filter(selected::contains).toList();
+	static List<String> chosenFacts(@Nullable List<String> chosen) {
+		return (chosen != null) ? FACTS.stream().filter(chosen::contains).toList() : FACTS;
 	}
 
 }

@@ -1,8 +1,9 @@
 package dev.wharf.ftp.command;
 
-import dev.wharf.ftp.filesystem.Location;
-import org.apache.ftpserver.ftplet.FtpRequest;
-import org.apache.ftpserver.impl.FtpIoSession;
+import dev.wharf.core.mounts.MountLocation;
+import dev.wharf.core.security.Audit;
+import dev.wharf.ftp.session.CommandLine;
+import dev.wharf.ftp.session.Reply;
 
 /** {@code MKD}: creates one folder; its parent must exist. */
 final class MkdCommand extends WharfCommand {
@@ -18,16 +19,16 @@ final class MkdCommand extends WharfCommand {
 	}
 
 	@Override
-	void execute(FtpIoSession session, FtpRequest request) {
+	public void execute(FtpSession session, CommandLine request) {
 		session.resetState();
-		Location.InMount in = changeable(session, request.getArgument());
+		MountLocation.InMount in = changeable(session, request.argument());
 		if (in == null) {
 			return;
 		}
 		String path = in.virtualPath().toString();
-		respond(session, path, this.audit.recorded(session, "mkdir", Audit.target(in),
-				in.mount().call(storage -> storage.createDirectory(in.path())))
-			.map(created -> Replies.of(257, Replies.quoted(path) + " created.")));
+		respond(session, path, this.audit.recorded(session.userName(), session.clientAddress(), "mkdir", auditTarget(in),
+				in.mount().storage().createDirectory(in.path()))
+			.map(created -> Reply.of(257, Replies.quoted(path) + " created.")));
 	}
 
 }

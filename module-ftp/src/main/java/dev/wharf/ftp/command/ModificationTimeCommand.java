@@ -3,11 +3,11 @@ package dev.wharf.ftp.command;
 import java.time.Instant;
 import java.util.List;
 
+import dev.wharf.core.mounts.MountLocation;
+import dev.wharf.core.security.Audit;
 import dev.wharf.core.storage.Capability;
-import dev.wharf.ftp.filesystem.Location;
-import org.apache.ftpserver.ftplet.FtpReply;
-import org.apache.ftpserver.ftplet.FtpRequest;
-import org.apache.ftpserver.impl.FtpIoSession;
+import dev.wharf.ftp.session.CommandLine;
+import dev.wharf.ftp.session.Reply;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * {@code 213 Modify=YYYYMMDDHHMMSS; path}) and the two forms of {@code SITE UTIME} lftp knows,
  * {@code SITE UTIME YYYYMMDDHHMMSS path} and {@code SITE UTIME path atime mtime ctime UTC}. Times are UTC. Needs
  * write access to the mount, and a mount that keeps times ({@link Capability#MODIFICATION_TIME}); other mounts
- * answer {@code 504}. {@code SITE} offers nothing else ({@code 502}).
+ * answer {@code 504}. {@link SiteCommand} hands {@code SITE UTIME} here.
  */
 final class ModificationTimeCommand extends WharfCommand {
 
@@ -42,39 +42,33 @@ final class ModificationTimeCommand extends WharfCommand {
 	}
 
 	@Override
-	void execute(FtpIoSession session, FtpRequest request) {
+	public void execute(FtpSession session, CommandLine request) {
 		session.resetState();
-		String argument = request.getArgument();
-		if (this.kind == Kind.SITE && !isUtime(argument)) {
-			String name = (argument == null) ? "" : argument.split(" ", 2)[0];
-			reply(session, 502, "SITE " + ((name.length() > 16) ? name.substring(0, 16) + "..." : name)
-					+ " not implemented; SITE offers only UTIME.");
-			return;
-		}
+		String argument = request.argument();
 		Change change = (this.kind == Kind.MFMT) ? mfmt(argument) : siteUtime(argument);
 		if (change == null) {
-			reply(session, 501, "Syntax: " + ((this.kind == Kind.MFMT) ? "MFMT YYYYMMDDHHMMSS path"
+			session.reply(501, "Syntax: " + ((this.kind == Kind.MFMT) ? "MFMT YYYYMMDDHHMMSS path"
 					: "SITE UTIME YYYYMMDDHHMMSS path") + " (UTC).");
 			return;
 		}
-		Location.InMount in = inMount(session, change.path());
+		MountLocation.InMount in = inMount(session, change.path());
 		if (in == null) {
 			return;
 		}
 		String path = in.virtualPath().toString();
 		if (!in.mount().storage().capabilities().contains(Capability.MODIFICATION_TIME)) {
-			reply(session, 504, path + ": This mount does not keep modification times.");
+			session.reply(504, path + ": This mount does not keep modification times.");
 			return;
 		}
 		respond(session, path, this.audit
-			.recorded(session, "set-time", Audit.target(in),
-					in.mount().call(storage -> storage.setLastModified(in.path(), change.time())))
+			.recorded(session.userName(), session.clientAddress(), "set-time", auditTarget(in),
+					in.mount().storage().setLastModified(in.path(), change.time()))
 			.map(entry -> reply(entry.lastModified(), path)));
 	}
 
-	private FtpReply reply(Instant time, String path) {
-		return (this.kind == Kind.MFMT) ? Replies.of(213, "Modify=" + Listings.time(time) + "; " + path)
-				: Replies.of(200, "Modification time of " + path + " set to " + Listings.time(time) + ".");
+	private Reply reply(Instant time, String path) {
+		return (this.kind == Kind.MFMT) ? Reply.of(213, "Modify=" + Listings.time(time) + "; " + path)
+				: Reply.of(200, "Modification time of " + path + " set to " + Listings.time(time) + ".");
 	}
 
 	/** {@code MFMT time path}, or {@code null} if it is malformed. */
@@ -88,12 +82,11 @@ final class ModificationTimeCommand extends WharfCommand {
 		return (time != null && !path.isEmpty()) ? new Change(time, path) : null;
 	}
 
-	private static boolean isUtime(@Nullable String argument) {
-		return argument != null && (argument.regionMatches(true, 0, "UTIME ", 0, 6) || argument.equalsIgnoreCase("UTIME"));
-	}
-
 	/** {@code SITE UTIME time path} or {@code SITE UTIME path atime mtime ctime UTC}; {@code null} if it is malformed. */
-	private static @Nullable Change siteUtime(String argument) {
+	private static @Nullable Change siteUtime(@Nullable String argument) {
+		if (argument == null) {
+			return null;
+		}
 		String rest = (argument.length() > 6) ? argument.substring(6) : "";
 		Change first = mfmt(rest);
 		if (first != null) {

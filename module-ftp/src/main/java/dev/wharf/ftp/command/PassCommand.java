@@ -1,17 +1,13 @@
 package dev.wharf.ftp.command;
 
-import java.net.InetSocketAddress;
-
 import dev.wharf.core.security.Authenticator;
 import dev.wharf.core.security.Authenticator.LoginResult;
 import dev.wharf.core.security.Credentials;
-import dev.wharf.ftp.filesystem.FtpUser;
 import dev.wharf.ftp.filesystem.MountFileSystemView;
 import dev.wharf.ftp.filesystem.StorageFileSystemFactory;
-import dev.wharf.ftp.session.SessionContext;
-import org.apache.ftpserver.ftplet.FtpReply;
-import org.apache.ftpserver.ftplet.FtpRequest;
-import org.apache.ftpserver.impl.FtpIoSession;
+import dev.wharf.ftp.session.CommandLine;
+import dev.wharf.ftp.session.FtpUser;
+import dev.wharf.ftp.session.Reply;
 import reactor.core.publisher.Mono;
 
 /**
@@ -46,59 +42,57 @@ final class PassCommand extends WharfCommand {
 	}
 
 	@Override
-	void execute(FtpIoSession session, FtpRequest request) {
+	public void execute(FtpSession session, CommandLine request) {
 		session.resetState();
-		String name = session.getUserArgument();
+		String name = session.userArgument();
 		if (session.isLoggedIn()) {
-			reply(session, 503, "Already logged in.");
+			session.reply(503, "Already logged in.");
 			return;
 		}
 		if (name == null) {
-			reply(session, 503, "Login with USER first.");
+			session.reply(503, "Login with USER first.");
 			return;
 		}
-		String password = (request.getArgument() != null) ? request.getArgument() : "";
+		String password = (request.argument() != null) ? request.argument() : "";
 		session.setUserArgument(null);
-		String client = (session.getRemoteAddress() instanceof InetSocketAddress address)
-				? address.getAddress().getHostAddress() : null;
-		Mono<FtpReply> login = this.authenticator.loginWithPasswordOrToken("ftp", name, password, client)
+		Mono<Reply> login = this.authenticator
+			.loginWithPasswordOrToken("ftp", name, password, session.clientAddress())
 			.map(result -> outcome(session, name, password, result));
-		ReplyingOperation.start(session, false, login, error -> Replies.closing(421, "Login failed; closing."));
+		ReplyingOperation.start(session, false, login, error -> Reply.closing(421, "Login failed; closing."));
 	}
 
-	private FtpReply outcome(FtpIoSession session, String name, String password, LoginResult result) {
+	private Reply outcome(FtpSession session, String name, String password, LoginResult result) {
 		if (result instanceof LoginResult.Success success) {
 			if (!this.fileSystems.canUse(success.user())) {
-				return Replies.closing(530, "This account has no FTP access.");
+				return Reply.closing(530, "This account has no FTP access.");
 			}
 			Credentials credentials = this.passthrough ? new Credentials(name, password) : null;
 			return loggedIn(session, new FtpUser(success.user(), credentials));
 		}
 		if (result instanceof LoginResult.Throttled throttled) {
 			long seconds = Math.max(1, throttled.retryAfter().toSeconds());
-			return Replies.closing(421, "Too many failed logins; try again in " + seconds + " seconds.");
+			return Reply.closing(421, "Too many failed logins; try again in " + seconds + " seconds.");
 		}
 		if (result instanceof LoginResult.Unavailable unavailable) {
 			long seconds = Math.max(1, unavailable.retryAfter().toSeconds());
-			return Replies.closing(421, "Logins are unavailable; try again in " + seconds + " seconds.");
+			return Reply.closing(421, "Logins are unavailable; try again in " + seconds + " seconds.");
 		}
-		if (SessionContext.of(session).loginFailed() >= MAX_FAILURES) {
-			return Replies.closing(530, "Login incorrect; closing after " + MAX_FAILURES + " failures.");
+		if (session.context().loginFailed() >= MAX_FAILURES) {
+			return Reply.closing(530, "Login incorrect; closing after " + MAX_FAILURES + " failures.");
 		}
-		return Replies.of(530, "Login incorrect.");
+		return Reply.of(530, "Login incorrect.");
 	}
 
-	private FtpReply loggedIn(FtpIoSession session, FtpUser user) {
+	private Reply loggedIn(FtpSession session, FtpUser user) {
 		MountFileSystemView view;
 		try {
 			view = this.fileSystems.createFileSystemView(user);
 		}
 		catch (Exception ex) {
-			return Replies.closing(421, "Cannot open the file system; closing.");
+			return Reply.closing(421, "Cannot open the file system; closing.");
 		}
-		session.setUser(user);
-		session.setLogin(view);
-		return Replies.of(230, "User logged in, proceed.");
+		session.login(user, view);
+		return Reply.of(230, "User logged in, proceed.");
 	}
 
 }

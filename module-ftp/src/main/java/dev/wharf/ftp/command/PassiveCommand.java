@@ -1,13 +1,12 @@
 package dev.wharf.ftp.command;
 
+import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 
+import dev.wharf.ftp.session.CommandLine;
 import dev.wharf.ftp.session.SessionContext;
-import org.apache.ftpserver.DataConnectionException;
-import org.apache.ftpserver.ftplet.FtpRequest;
-import org.apache.ftpserver.impl.FtpIoSession;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,46 +31,46 @@ final class PassiveCommand extends WharfCommand {
 	}
 
 	@Override
-	void execute(FtpIoSession session, FtpRequest request) {
+	public void execute(FtpSession session, CommandLine request) {
 		session.resetState();
-		SessionContext context = SessionContext.of(session);
-		String argument = request.getArgument();
+		SessionContext context = session.context();
+		String argument = request.argument();
 		InetAddress local = context.data().controlAddress().getAddress();
 		if (this.extended) {
 			if ("ALL".equalsIgnoreCase(argument)) {
 				context.extendedPassiveOnly();
-				reply(session, 200, "EPSV ALL okay: only EPSV sets up data connections from now on.");
+				session.reply(200, "EPSV ALL okay: only EPSV sets up data connections from now on.");
 				return;
 			}
 			String family = (local instanceof Inet6Address) ? "2" : "1";
 			if (argument != null && !argument.equals(family)) {
-				reply(session, 522, "Network protocol not supported, use (" + family + ")");
+				session.reply(522, "Network protocol not supported, use (" + family + ")");
 				return;
 			}
 		}
 		else if (context.isExtendedPassiveOnly()) {
-			reply(session, 503, "EPSV ALL was sent: use EPSV.");
+			session.reply(503, "EPSV ALL was sent: use EPSV.");
 			return;
 		}
 		InetAddress announced = (this.externalAddress != null) ? this.externalAddress : local;
 		if (!this.extended && !(announced instanceof Inet4Address)) {
-			reply(session, 425, "PASV needs IPv4; use EPSV.");
+			session.reply(425, "PASV needs IPv4; use EPSV.");
 			return;
 		}
 		int port;
 		try {
 			port = context.data().initPassiveDataConnection().getPort();
 		}
-		catch (DataConnectionException ex) {
-			reply(session, 425, "Cannot open a passive port: " + ex.getMessage());
+		catch (IOException ex) {
+			session.reply(425, "Cannot open a passive port: " + ex.getMessage());
 			return;
 		}
 		if (this.extended) {
-			reply(session, 229, "Entering Extended Passive Mode (|||" + port + "|)");
+			session.reply(229, "Entering Extended Passive Mode (|||" + port + "|)");
 		}
 		else {
 			byte[] address = announced.getAddress();
-			reply(session, 227, "Entering Passive Mode (" + (address[0] & 0xff) + "," + (address[1] & 0xff) + ","
+			session.reply(227, "Entering Passive Mode (" + (address[0] & 0xff) + "," + (address[1] & 0xff) + ","
 					+ (address[2] & 0xff) + "," + (address[3] & 0xff) + "," + (port >> 8) + "," + (port & 0xff) + ").");
 		}
 	}

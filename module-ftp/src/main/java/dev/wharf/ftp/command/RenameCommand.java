@@ -1,10 +1,10 @@
 package dev.wharf.ftp.command;
 
-import dev.wharf.ftp.filesystem.Location;
-import dev.wharf.ftp.filesystem.MountFtpFile;
-import org.apache.ftpserver.ftplet.FtpFile;
-import org.apache.ftpserver.ftplet.FtpRequest;
-import org.apache.ftpserver.impl.FtpIoSession;
+import dev.wharf.core.mounts.MountLocation;
+import dev.wharf.core.security.Audit;
+import dev.wharf.ftp.session.CommandLine;
+import dev.wharf.ftp.session.Reply;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code RNFR} and {@code RNTO}: move or rename within one mount. An existing file at the target is replaced
@@ -27,41 +27,41 @@ final class RenameCommand extends WharfCommand {
 	}
 
 	@Override
-	void execute(FtpIoSession session, FtpRequest request) {
-		FtpFile pending = session.getRenameFrom();
+	public void execute(FtpSession session, CommandLine request) {
+		MountLocation.InMount pending = session.renameFrom();
 		session.resetState();
 		if (this.to) {
 			rename(session, request, pending);
 			return;
 		}
-		Location.InMount from = changeable(session, request.getArgument());
+		MountLocation.InMount from = changeable(session, request.argument());
 		if (from == null) {
 			return;
 		}
 		String path = from.virtualPath().toString();
-		respond(session, path, from.mount().call(storage -> storage.stat(from.path())).map(entry -> {
-			session.setRenameFrom(new MountFtpFile(from));
-			return Replies.of(350, path + ": Ready for RNTO.");
+		respond(session, path, from.mount().storage().stat(from.path()).map(entry -> {
+			session.setRenameFrom(from);
+			return Reply.of(350, path + ": Ready for RNTO.");
 		}));
 	}
 
-	private void rename(FtpIoSession session, FtpRequest request, FtpFile pending) {
-		if (!(pending instanceof MountFtpFile source) || !(source.location() instanceof Location.InMount from)) {
-			reply(session, 503, "Send RNFR first.");
+	private void rename(FtpSession session, CommandLine request, MountLocation.@Nullable InMount from) {
+		if (from == null) {
+			session.reply(503, "Send RNFR first.");
 			return;
 		}
-		Location.InMount target = changeable(session, request.getArgument());
+		MountLocation.InMount target = changeable(session, request.argument());
 		if (target == null) {
 			return;
 		}
-		if (target.mount() != from.mount()) {
-			reply(session, 553, "Cannot move between mounts; download and upload instead.");
+		if (!target.mount().name().equals(from.mount().name())) {
+			session.reply(553, "Cannot move between mounts; download and upload instead.");
 			return;
 		}
 		String path = target.virtualPath().toString();
-		respond(session, path, this.audit.recorded(session, "move", Audit.target(from) + " -> " + Audit.target(target),
-				from.mount().call(storage -> storage.move(from.path(), target.path(), true)))
-			.map(moved -> Replies.of(250, "Renamed to " + path + ".")));
+		respond(session, path, this.audit.recorded(session.userName(), session.clientAddress(), "move", auditTarget(from) + " -> " + auditTarget(target),
+				from.mount().storage().move(from.path(), target.path(), true))
+			.map(moved -> Reply.of(250, "Renamed to " + path + ".")));
 	}
 
 }

@@ -6,11 +6,10 @@ import java.util.function.Function;
 import dev.wharf.core.concurrent.Disconnects;
 import dev.wharf.ftp.data.TransferInterruptedException;
 import dev.wharf.ftp.session.AsyncOperation;
+import dev.wharf.ftp.session.Reply;
 import dev.wharf.ftp.session.SessionContext;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.apache.ftpserver.ftplet.FtpReply;
-import org.apache.ftpserver.impl.FtpIoSession;
 import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
@@ -25,7 +24,7 @@ final class ReplyingOperation extends AsyncOperation {
 
 	private static final Log logger = LogFactory.getLog(ReplyingOperation.class);
 
-	private final FtpIoSession session;
+	private final FtpSession session;
 
 	private final SessionContext context;
 
@@ -33,9 +32,9 @@ final class ReplyingOperation extends AsyncOperation {
 
 	private final AtomicReference<@Nullable Disposable> subscription = new AtomicReference<>();
 
-	private ReplyingOperation(FtpIoSession session, boolean abortable) {
+	private ReplyingOperation(FtpSession session, boolean abortable) {
 		this.session = session;
-		this.context = SessionContext.of(session);
+		this.context = session.context();
 		this.abortable = abortable;
 	}
 
@@ -46,8 +45,8 @@ final class ReplyingOperation extends AsyncOperation {
 	 * @param work emits the reply, once
 	 * @param onError the reply for a failure
 	 */
-	static void start(FtpIoSession session, boolean abortable, Mono<FtpReply> work,
-			Function<Throwable, FtpReply> onError) {
+	static void start(FtpSession session, boolean abortable, Mono<Reply> work,
+			Function<Throwable, Reply> onError) {
 		start(session, abortable, operation -> work, onError);
 	}
 
@@ -59,16 +58,16 @@ final class ReplyingOperation extends AsyncOperation {
 	 * @param work makes the work, emitting the final reply once, for the operation that runs it
 	 * @param onError the reply for a failure
 	 */
-	static void start(FtpIoSession session, boolean abortable, Function<AsyncOperation, Mono<FtpReply>> work,
-			Function<Throwable, FtpReply> onError) {
+	static void start(FtpSession session, boolean abortable, Function<AsyncOperation, Mono<Reply>> work,
+			Function<Throwable, Reply> onError) {
 		ReplyingOperation operation = new ReplyingOperation(session, abortable);
 		if (!operation.context.begin(operation)) {
 			// ABOR arrived before the transfer began: nothing starts, and the ABOR, queued next, answers 226.
 			operation.context.data().closeDataConnection();
-			Replies.send(session, Replies.transferAborted());
+			session.reply(Replies.transferAborted());
 			return;
 		}
-		AtomicReference<@Nullable FtpReply> reply = new AtomicReference<>();
+		AtomicReference<@Nullable Reply> reply = new AtomicReference<>();
 		Disposable running = work.apply(operation).subscribe(reply::set, error -> {
 			if (TransferInterruptedException.in(error) != null) {
 				// The client or the network ended the transfer: one line, the stack trace says nothing more.
@@ -79,8 +78,8 @@ final class ReplyingOperation extends AsyncOperation {
 			}
 			operation.complete(onError.apply(error));
 		}, () -> {
-			FtpReply result = reply.get();
-			operation.complete((result != null) ? result : Replies.of(451, "Local error in processing."));
+			Reply result = reply.get();
+			operation.complete((result != null) ? result : Reply.of(451, "Local error in processing."));
 		});
 		operation.subscription.set(running);
 		if (operation.hasEnded() && !running.isDisposed() && operation.abortable) {
@@ -93,9 +92,9 @@ final class ReplyingOperation extends AsyncOperation {
 		return this.abortable;
 	}
 
-	private void complete(FtpReply reply) {
+	private void complete(Reply reply) {
 		if (finish()) {
-			Replies.send(this.session, reply);
+			this.session.reply(reply);
 			this.context.ended(this);
 		}
 	}

@@ -1,12 +1,11 @@
 package dev.wharf.ftp.command;
 
+import dev.wharf.core.mounts.MountLocation;
 import dev.wharf.core.storage.ByteRange;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.ftp.data.DataChannel;
-import dev.wharf.ftp.filesystem.Location;
-import org.apache.ftpserver.ftplet.FtpReply;
-import org.apache.ftpserver.ftplet.FtpRequest;
-import org.apache.ftpserver.impl.FtpIoSession;
+import dev.wharf.ftp.session.CommandLine;
+import dev.wharf.ftp.session.Reply;
 import reactor.core.publisher.Mono;
 
 /**
@@ -27,40 +26,40 @@ final class RetrieveCommand extends WharfCommand {
 	}
 
 	@Override
-	void execute(FtpIoSession session, FtpRequest request) {
-		long offset = session.getFileOffset();
+	public void execute(FtpSession session, CommandLine request) {
+		long offset = session.fileOffset();
 		session.resetState();
 		if (!this.transfers.ready(session)) {
 			return;
 		}
-		Location.InMount in = inMount(session, request.getArgument());
+		MountLocation.InMount in = inMount(session, request.argument());
 		if (in == null) {
 			this.transfers.giveUp(session);
 			return;
 		}
 		String path = in.virtualPath().toString();
-		Mono<FtpReply> checks = in.mount().call(storage -> storage.stat(in.path())).flatMap(entry -> {
+		Mono<Reply> checks = in.mount().storage().stat(in.path()).flatMap(entry -> {
 			if (!entry.isFile()) {
-				return Mono.just(Replies.of(550, path + ": Not a plain file."));
+				return Mono.just(Reply.of(550, path + ": Not a plain file."));
 			}
 			if (offset > entry.size()) {
-				return Mono.just(Replies.of(554, "Restart position " + offset + " is past the end of " + path + " ("
+				return Mono.just(Reply.of(554, "Restart position " + offset + " is past the end of " + path + " ("
 						+ entry.size() + " bytes)."));
 			}
 			return Mono.empty();
 		});
 		this.transfers.start(session, checks, "Opening data connection for " + path + ".",
 				channel -> send(channel, in, offset)
-					.map(bytes -> Replies.of(226, "Transfer complete (" + bytes + " bytes).")), path);
+					.map(bytes -> Reply.of(226, "Transfer complete (" + bytes + " bytes).")), path);
 	}
 
-	private static Mono<Long> send(DataChannel channel, Location.InMount in, long offset) {
+	private static Mono<Long> send(DataChannel channel, MountLocation.InMount in, long offset) {
 		Mono<Long> streamed = Mono.defer(() -> channel
-			.send(in.mount().stream(storage -> storage.read(in.path(), ByteRange.from(offset)))));
+			.send(in.mount().storage().read(in.path(), ByteRange.from(offset))));
 		if (channel.isSecure() || !in.mount().storage().capabilities().contains(Capability.LOCAL_FILE)) {
 			return streamed;
 		}
-		return in.mount().call(storage -> storage.localFile(in.path()))
+		return in.mount().storage().localFile(in.path())
 			.flatMap(file -> channel.sendFile(file, offset))
 			.switchIfEmpty(streamed);
 	}

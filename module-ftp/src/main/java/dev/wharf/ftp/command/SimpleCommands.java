@@ -1,17 +1,10 @@
 package dev.wharf.ftp.command;
 
-import java.io.IOException;
-import java.util.Locale;
-
+import dev.wharf.ftp.session.CommandLine;
+import dev.wharf.ftp.session.Reply;
 import dev.wharf.ftp.session.SessionContext;
-import org.apache.ftpserver.command.Command;
-import org.apache.ftpserver.command.impl.PROT;
-import org.apache.ftpserver.ftplet.FtpException;
-import org.apache.ftpserver.ftplet.FtpRequest;
-import org.apache.ftpserver.impl.FtpIoSession;
-import org.apache.ftpserver.impl.FtpServerContext;
 
-/** Small commands that need no storage: {@code MODE}, {@code PROT}, {@code QUIT}, {@code ALLO}, {@code ABOR}. */
+/** Small commands that need no storage: {@code MODE}, {@code QUIT}, {@code ALLO}, {@code ABOR}. */
 final class SimpleCommands {
 
 	private SimpleCommands() {
@@ -21,43 +14,18 @@ final class SimpleCommands {
 	static final class Mode extends WharfCommand {
 
 		@Override
-		void execute(FtpIoSession session, FtpRequest request) {
+		public void execute(FtpSession session, CommandLine request) {
 			session.resetState();
-			String argument = request.getArgument();
+			String argument = request.argument();
 			if (argument == null) {
-				reply(session, 501, "A transfer mode is required.");
+				session.reply(501, "A transfer mode is required.");
 			}
 			else if (argument.equalsIgnoreCase("S")) {
-				reply(session, 200, "Mode set to S.");
+				session.reply(200, "Mode set to S.");
 			}
 			else {
-				reply(session, 504, "Only stream mode (S) is supported.");
+				session.reply(504, "Only stream mode (S) is supported.");
 			}
-		}
-
-	}
-
-	/** {@code PROT}: Apache FtpServer's, except that clear data is refused where TLS is required. */
-	static final class Prot implements Command {
-
-		private final Command delegate = new PROT();
-
-		private final boolean required;
-
-		Prot(boolean required) {
-			this.required = required;
-		}
-
-		@Override
-		public void execute(FtpIoSession session, FtpServerContext context, FtpRequest request)
-				throws IOException, FtpException {
-			String argument = request.getArgument();
-			if (this.required && argument != null && argument.trim().toUpperCase(Locale.ROOT).equals("C")) {
-				session.resetState();
-				session.write(Replies.of(534, "Clear data connections are not allowed: use PROT P."));
-				return;
-			}
-			this.delegate.execute(session, context, request);
 		}
 
 	}
@@ -66,9 +34,9 @@ final class SimpleCommands {
 	static final class Quit extends WharfCommand {
 
 		@Override
-		void execute(FtpIoSession session, FtpRequest request) {
+		public void execute(FtpSession session, CommandLine request) {
 			session.resetState();
-			Replies.send(session, Replies.closing(221, "Goodbye."));
+			session.reply(Reply.closing(221, "Goodbye."));
 		}
 
 	}
@@ -77,9 +45,9 @@ final class SimpleCommands {
 	static final class Allocate extends WharfCommand {
 
 		@Override
-		void execute(FtpIoSession session, FtpRequest request) {
+		public void execute(FtpSession session, CommandLine request) {
 			session.resetState();
-			reply(session, 202, "No storage allocation necessary.");
+			session.reply(202, "No storage allocation necessary.");
 		}
 
 	}
@@ -91,15 +59,15 @@ final class SimpleCommands {
 	static final class Abort extends WharfCommand {
 
 		@Override
-		void execute(FtpIoSession session, FtpRequest request) {
+		public void execute(FtpSession session, CommandLine request) {
 			session.resetState();
-			SessionContext context = SessionContext.of(session);
+			SessionContext context = session.context();
 			context.data().closeDataConnection();
 			if (context.takeAbortedBeforeStart()) {
-				session.write(Replies.abortDone());
+				session.reply(Replies.abortDone());
 			}
 			else {
-				reply(session, 225, "No transfer to abort.");
+				session.reply(225, "No transfer to abort.");
 			}
 		}
 

@@ -5,10 +5,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.wharf.ftp.filesystem.Location;
-import dev.wharf.ftp.session.SessionContext;
-import org.apache.ftpserver.ftplet.FtpRequest;
-import org.apache.ftpserver.impl.FtpIoSession;
+import dev.wharf.core.mounts.MountLocation;
+import dev.wharf.ftp.session.CommandLine;
+import dev.wharf.ftp.session.Reply;
 
 /**
  * {@code STAT}: the session's status, or (with a path) a listing over the control connection, cut at
@@ -19,27 +18,27 @@ final class StatCommand extends WharfCommand {
 	static final int MAX_LINES = 1000;
 
 	@Override
-	void execute(FtpIoSession session, FtpRequest request) {
+	public void execute(FtpSession session, CommandLine request) {
 		session.resetState();
-		String argument = DirectoryListing.withoutOptions(request.getArgument());
+		String argument = ListingEntries.withoutOptions(request.argument());
 		if (argument == null) {
-			SocketAddress client = session.getRemoteAddress();
-			session.write(Replies.lines(211, List.of("Wharf FTP server status:",
+			SocketAddress client = session.remoteAddress();
+			session.reply(Reply.lines(211, List.of("Wharf FTP server status:",
 					" Connected from " + client,
-					" Logged in as " + session.getUser().getName(),
+					" Logged in as " + session.user().name(),
 					" TYPE: binary (TYPE A is sent unchanged), STRUcture: file, MODE: stream",
-					" Data connection: " + (SessionContext.of(session).data().isReady() ? "set up" : "none"),
-					" Protection: " + (SessionContext.of(session).data().isSecure() ? "private (TLS)" : "clear"),
+					" Data connection: " + (session.context().data().isReady() ? "set up" : "none"),
+					" Protection: " + (session.context().data().isSecure() ? "private (TLS)" : "clear"),
 					"End of status.")));
 			return;
 		}
-		Location location = locate(session, argument);
+		MountLocation location = locate(session, argument);
 		if (location == null) {
 			return;
 		}
 		String path = location.virtualPath().toString();
 		Instant now = Instant.now();
-		respond(session, path, DirectoryListing.prepare(location, false)
+		respond(session, path, ListingEntries.prepare(location, false)
 			.flatMap(entries -> entries.take(MAX_LINES).map(listed -> Listings.list(listed, now).stripTrailing()).collectList())
 			.map(lines -> {
 				List<String> reply = new ArrayList<>(lines.size() + 2);
@@ -47,7 +46,7 @@ final class StatCommand extends WharfCommand {
 				lines.forEach(line -> reply.add(" " + line));
 				reply.add((lines.size() >= MAX_LINES) ? "End of status (first " + MAX_LINES + " entries; use LIST for all)."
 						: "End of status.");
-				return Replies.lines(213, reply);
+				return Reply.lines(213, reply);
 			}));
 	}
 

@@ -4,17 +4,16 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 
+import dev.wharf.core.mounts.MountLocation;
+import dev.wharf.core.security.Audit;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.NotFoundException;
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.WriteOptions;
 import dev.wharf.ftp.data.DataChannel;
 import dev.wharf.ftp.data.TransferInterruptedException;
-import dev.wharf.ftp.filesystem.Location;
-import dev.wharf.ftp.session.SessionContext;
-import org.apache.ftpserver.ftplet.FtpReply;
-import org.apache.ftpserver.ftplet.FtpRequest;
-import org.apache.ftpserver.impl.FtpIoSession;
+import dev.wharf.ftp.session.CommandLine;
+import dev.wharf.ftp.session.Reply;
 import org.springframework.core.io.buffer.DataBuffer;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -33,9 +32,9 @@ import reactor.core.publisher.Mono;
 final class StoreCommand extends WharfCommand {
 
 	/**
-	 * How long a plain upload waits, after its end, for a sign that the client died instead. 20 ms was not enough
-	 * on a loaded machine (a killed client's partial file was committed before the control connection's close was
-	 * handled); 100 ms costs each plain upload that much latency, which FTPS ({@code close_notify}) does not pay.
+	 * How long a plain upload waits, after its end, for a sign that the client died instead: long enough for a
+	 * loaded machine to handle the control connection's close first (docs/benchmarks/ftp.md, "Figures behind
+	 * FTP's constants"). Each plain upload pays it in latency; FTPS ({@code close_notify}) does not.
 	 */
 	static final Duration PLAIN_UPLOAD_SETTLE = Duration.ofMillis(100);
 
@@ -65,75 +64,75 @@ final class StoreCommand extends WharfCommand {
 	}
 
 	@Override
-	void execute(FtpIoSession session, FtpRequest request) {
-		long offset = session.getFileOffset();
+	public void execute(FtpSession session, CommandLine request) {
+		long offset = session.fileOffset();
 		session.resetState();
 		if (!this.transfers.ready(session)) {
 			return;
 		}
-		String argument = request.getArgument();
+		String argument = request.argument();
 		if (this.kind == Kind.STOU) {
 			String prefix = (argument != null) ? argument : "upload";
 			argument = prefix + "." + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
 		}
-		Location.InMount in = changeable(session, argument);
+		MountLocation.InMount in = changeable(session, argument);
 		if (in == null) {
 			this.transfers.giveUp(session);
 			return;
 		}
 		String path = in.virtualPath().toString();
 		boolean appending = this.kind == Kind.APPE || offset > 0;
-		if (!in.mount().storage().access().canWrite()) {
+		if (!in.mount().access().canWrite()) {
 			this.transfers.giveUp(session);
-			reply(session, 550, path + ": Permission denied.");
+			session.reply(550, path + ": Permission denied.");
 			return;
 		}
 		if (appending && !in.mount().storage().capabilities().contains(Capability.APPEND)) {
 			this.transfers.giveUp(session);
-			reply(session, 504, path + ": This mount cannot append to files, so APPE and resumed uploads (REST) are not available; upload the whole file with STOR.");
+			session.reply(504, path + ": This mount cannot append to files, so APPE and resumed uploads (REST) are not available; upload the whole file with STOR.");
 			return;
 		}
 		WriteOptions options = (this.kind == Kind.STOU) ? WriteOptions.createNew()
 				: appending ? WriteOptions.append() : WriteOptions.replace();
-		Mono<FtpReply> checks = folderExists(in)
+		Mono<Reply> checks = folderExists(in)
 			.switchIfEmpty((offset > 0) ? resumable(in, offset, path) : Mono.empty());
 		String opening = (this.kind == Kind.STOU) ? "FILE: " + in.path().name() : "Ready to receive " + path + ".";
 		this.transfers.start(session, checks, opening, channel -> this.audit
-			.recorded(session, (this.kind == Kind.APPE) ? "append" : "write", Audit.target(in),
-					in.mount().call(storage -> storage.write(in.path(), upload(session, channel), options)))
-			.map(written -> Replies.of(226, "Transfer complete (" + path + ", " + written.size() + " bytes).")), path);
+			.recorded(session.userName(), session.clientAddress(), (this.kind == Kind.APPE) ? "append" : "write", auditTarget(in),
+					in.mount().storage().write(in.path(), upload(session, channel), options))
+			.map(written -> Reply.of(226, "Transfer complete (" + path + ", " + written.size() + " bytes).")), path);
 	}
 
 	/**
 	 * The folder an upload goes into must exist. Checked before {@code 150}, so that the refusal comes before the
-	 * client uses the data connection: refused after {@code 150}, a {@code PROT P} client was still in its TLS
-	 * handshake when the connection closed, and saw a TLS failure instead of the reply.
+	 * client uses the data connection: refused after {@code 150}, a {@code PROT P} client is still in its TLS
+	 * handshake when the connection closes, and sees a TLS failure instead of the reply.
 	 */
-	private static Mono<FtpReply> folderExists(Location.InMount in) {
+	private static Mono<Reply> folderExists(MountLocation.InMount in) {
 		StoragePath parent = in.path().parent();
 		StoragePath virtualParent = in.virtualPath().parent();
 		if (parent == null || parent.isRoot() || virtualParent == null
 				|| !in.mount().storage().capabilities().contains(Capability.DIRECTORIES)) {
 			return Mono.empty();
 		}
-		return in.mount().call(storage -> storage.stat(parent))
-			.flatMap(entry -> entry.isDirectory() ? Mono.<FtpReply>empty()
-					: Mono.just(Replies.of(550, virtualParent + ": Not a folder.")))
+		return in.mount().storage().stat(parent)
+			.flatMap(entry -> entry.isDirectory() ? Mono.<Reply>empty()
+					: Mono.just(Reply.of(550, virtualParent + ": Not a folder.")))
 			.onErrorResume(NotFoundException.class,
-					missing -> Mono.just(Replies.of(550, virtualParent + ": No such folder.")));
+					missing -> Mono.just(Reply.of(550, virtualParent + ": No such folder.")));
 	}
 
 	/** A {@code STOR} after {@code REST} resumes only at the file's current end. */
-	private static Mono<FtpReply> resumable(Location.InMount in, long offset, String path) {
-		return in.mount().call(storage -> storage.stat(in.path())).flatMap(entry -> (entry.isFile() && entry.size() == offset)
-				? Mono.<FtpReply>empty()
-				: Mono.just(Replies.of(554, "Restart position " + offset + " does not match the size of " + path + " ("
+	private static Mono<Reply> resumable(MountLocation.InMount in, long offset, String path) {
+		return in.mount().storage().stat(in.path()).flatMap(entry -> (entry.isFile() && entry.size() == offset)
+				? Mono.<Reply>empty()
+				: Mono.just(Reply.of(554, "Restart position " + offset + " does not match the size of " + path + " ("
 						+ entry.size() + " bytes): uploads resume at the end of the file.")))
 			.onErrorResume(NotFoundException.class,
-					missing -> Mono.just(Replies.of(554, path + ": No partial file to resume; send STOR without REST.")));
+					missing -> Mono.just(Reply.of(554, path + ": No partial file to resume; send STOR without REST.")));
 	}
 
-	private static Flux<DataBuffer> upload(FtpIoSession session, DataChannel channel) {
+	private static Flux<DataBuffer> upload(FtpSession session, DataChannel channel) {
 		Flux<DataBuffer> received = channel.receive(channel.bufferFactory());
 		if (channel.isSecure()) {
 			return received;
@@ -142,8 +141,8 @@ final class StoreCommand extends WharfCommand {
 				? Mono.empty() : Mono.error(new TransferInterruptedException("The control connection closed during the upload", null)))));
 	}
 
-	private static boolean stillConnected(FtpIoSession session) {
-		return session.isConnected() && !session.isClosing() && !SessionContext.of(session).isClosed();
+	private static boolean stillConnected(FtpSession session) {
+		return session.isOpen() && !session.context().isClosed();
 	}
 
 }

@@ -1,7 +1,6 @@
 package dev.wharf.ftp.command;
 
-import org.apache.ftpserver.ftplet.FtpRequest;
-import org.apache.ftpserver.impl.FtpIoSession;
+import dev.wharf.ftp.session.CommandLine;
 
 /**
  * {@code USER}: remembers the name for {@code PASS}. Every name gets the same {@code 331}, so names cannot be
@@ -10,19 +9,19 @@ import org.apache.ftpserver.impl.FtpIoSession;
 final class UserCommand extends WharfCommand {
 
 	@Override
-	void execute(FtpIoSession session, FtpRequest request) {
+	public void execute(FtpSession session, CommandLine request) {
 		session.resetState();
-		String name = request.getArgument();
+		String name = request.argument();
 		if (name == null) {
-			reply(session, 501, "A user name is required.");
+			session.reply(501, "A user name is required.");
 			return;
 		}
 		if (session.isLoggedIn()) {
-			reply(session, 530, "Already logged in; the user cannot be changed.");
+			session.reply(530, "Already logged in; the user cannot be changed.");
 			return;
 		}
 		session.setUserArgument(name);
-		reply(session, 331, "User name okay, need password.");
+		session.reply(331, "User name okay, need password.");
 	}
 
 }

@@ -1,42 +1,17 @@
 package dev.wharf.ftp.command;
 
+import dev.wharf.core.mounts.MountLocation;
 import dev.wharf.core.storage.InvalidStoragePathException;
 import dev.wharf.core.storage.StorageException;
-import dev.wharf.ftp.filesystem.Location;
-import dev.wharf.ftp.filesystem.MountFileSystemView;
-import org.apache.ftpserver.command.Command;
-import org.apache.ftpserver.ftplet.FtpReply;
-import org.apache.ftpserver.ftplet.FtpRequest;
-import org.apache.ftpserver.impl.FtpIoSession;
-import org.apache.ftpserver.impl.FtpServerContext;
+import dev.wharf.ftp.session.Reply;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
- * Base of Wharf's FTP commands: they run on a command thread but never block on the storage; work that waits
- * goes on as a {@link ReplyingOperation} and the session's next command waits for its reply.
+ * Base of Wharf's FTP commands: how a path argument is located, and how a reply is sent once storage work is
+ * done.
  */
-abstract class WharfCommand implements Command {
-
-	@Override
-	public final void execute(FtpIoSession session, FtpServerContext context, FtpRequest request) {
-		execute(session, request);
-	}
-
-	/**
-	 * Runs the command.
-	 * @param session the session
-	 * @param request the command
-	 */
-	abstract void execute(FtpIoSession session, FtpRequest request);
-
-	static MountFileSystemView view(FtpIoSession session) {
-		return (MountFileSystemView) session.getFileSystemView();
-	}
-
-	static void reply(FtpIoSession session, int code, String text) {
-		session.write(Replies.of(code, text));
-	}
+abstract class WharfCommand implements FtpCommand {
 
 	/**
 	 * Replies once some storage work is done, without holding the thread.
@@ -44,9 +19,9 @@ abstract class WharfCommand implements Command {
 	 * @param path the path concerned, for error replies
 	 * @param work emits the reply
 	 */
-	static void respond(FtpIoSession session, String path, Mono<FtpReply> work) {
+	static void respond(FtpSession session, String path, Mono<Reply> work) {
 		ReplyingOperation.start(session, false, work, error -> (error instanceof StorageException storage)
-				? Replies.forStorageError(storage, path) : Replies.of(451, path + ": Local error in processing."));
+				? Replies.forStorageError(storage, path) : Reply.of(451, path + ": Local error in processing."));
 	}
 
 	/**
@@ -55,16 +30,16 @@ abstract class WharfCommand implements Command {
 	 * @param argument the argument
 	 * @return the location, or {@code null} if a reply was sent
 	 */
-	static @Nullable Location locate(FtpIoSession session, @Nullable String argument) {
+	static @Nullable MountLocation locate(FtpSession session, @Nullable String argument) {
 		if (argument == null) {
-			reply(session, 501, "A path is required.");
+			session.reply(501, "A path is required.");
 			return null;
 		}
 		try {
-			return view(session).locate(argument);
+			return session.files().locate(argument);
 		}
 		catch (InvalidStoragePathException ex) {
-			session.write(Replies.forInvalidPath(ex));
+			session.reply(Replies.forInvalidPath(ex));
 			return null;
 		}
 	}
@@ -76,16 +51,16 @@ abstract class WharfCommand implements Command {
 	 * @param argument the argument
 	 * @return the location, or {@code null} if a reply was sent
 	 */
-	static Location.@Nullable InMount inMount(FtpIoSession session, @Nullable String argument) {
-		Location location = locate(session, argument);
-		if (location instanceof Location.InMount in) {
+	static MountLocation.@Nullable InMount inMount(FtpSession session, @Nullable String argument) {
+		MountLocation location = locate(session, argument);
+		if (location instanceof MountLocation.InMount in) {
 			return in;
 		}
-		if (location instanceof Location.VirtualRoot) {
-			reply(session, 550, "/: Permission denied: the root only holds one folder per mount.");
+		if (location instanceof MountLocation.Top) {
+			session.reply(550, "/: Permission denied: the root only holds one folder per mount.");
 		}
-		else if (location instanceof Location.NoMount missing) {
-			reply(session, 550, missing.virtualPath() + ": No such file or folder.");
+		else if (location instanceof MountLocation.Unknown missing) {
+			session.reply(550, missing.virtualPath() + ": No such file or folder.");
 		}
 		return null;
 	}
@@ -96,13 +71,18 @@ abstract class WharfCommand implements Command {
 	 * @param argument the argument
 	 * @return the location, or {@code null} if a reply was sent
 	 */
-	static Location.@Nullable InMount changeable(FtpIoSession session, @Nullable String argument) {
-		Location.InMount in = inMount(session, argument);
+	static MountLocation.@Nullable InMount changeable(FtpSession session, @Nullable String argument) {
+		MountLocation.InMount in = inMount(session, argument);
 		if (in != null && in.path().isRoot()) {
-			reply(session, 550, in.virtualPath() + ": Permission denied: this is a mount's root.");
+			session.reply(550, in.virtualPath() + ": Permission denied: this is a mount's root.");
 			return null;
 		}
 		return in;
+	}
+
+	/** How a location is named in the audit log: mount and path. */
+	static String auditTarget(MountLocation.InMount location) {
+		return location.mount().name() + ":" + location.path();
 	}
 
 }

@@ -17,30 +17,29 @@ import reactor.core.scheduler.Schedulers;
  * memory. Reads are {@value #MAX_READ} bytes while the buffers all uploads hold stay well under the budget and
  * {@value #SHARED_READ} bytes while there is room for that; a connection that finds no room after a read stops
  * reading and waits (its bytes stay in the kernel's socket buffer) until buffers are given back. So the budget
- * is divided into reads that stay large, instead of into ever smaller reads for every upload: with 300 uploads
- * under p128's budget the old equal shares were 4 KiB reads, a hand-off to the storage's thread and a file write
- * per 4 KiB, and 300 concurrent uploads took 5.0-5.8 s a round (one 6.6) against 4.3-5.2 with these
- * (docs/benchmarks/ftp.md).
+ * is divided into reads that stay large, instead of into ever smaller reads for every upload, each of which
+ * costs a hand-off to the storage's thread and a file write (docs/benchmarks/ftp.md, "Read slots").
  * The buffers held stay under the budget plus one smallest read per connection: a connection that reads when
  * the budget is spent reads {@value #MIN_READ} bytes and then waits. TLS uploads do not wait (see
  * {@link EarlyReceiver}); while the budget is spent they go on with reads of {@value #MIN_READ} bytes.
  *
- * <p>The buffers come from a pool of their own. Netty's default allocator pools nothing above 16 KiB when the
- * heap is under 512 MiB (every Wharf profile), so each 64 KiB read was a fresh, zeroed direct buffer:
- * {@code Unsafe.setMemory} alone took 7% of the server's CPU time in a single-upload profile. The pool has no
- * thread caches, and a chunk that empties is given back, so idle uploads hold nothing. Thread-safe.
+ * <p>The buffers come from a pool of their own: Netty's default allocator pools nothing above 16 KiB when the
+ * heap is under 512 MiB (every Wharf profile), so each read would be a fresh, zeroed direct buffer
+ * (docs/benchmarks/ftp.md, "The upload path, profiled"). The pool has no thread caches, and a chunk that
+ * empties is given back, so idle uploads hold nothing. Thread-safe.
  */
 final class ReceiveBudget {
 
 	/**
-	 * Largest read. A single upload with 256 KiB reads ran at 1,260-1,580 MB/s warm against 880-1,080 with 64 KiB
-	 * (ftpbench -b upload, docs/benchmarks/ftp.md): a quarter of the hand-offs to the storage's thread per byte.
+	 * Largest read: a quarter of the hand-offs to the storage's thread per byte that 64 KiB reads make; larger
+	 * reads were no faster and would double what each upload holds (docs/benchmarks/ftp.md, "Larger reads for
+	 * uploads").
 	 */
 	static final int MAX_READ = 256 * 1024;
 
 	/**
-	 * Reads while uploads share the budget. Small file writes cost the kernel more per byte (2-6 KB writes 2.4 times
-	 * what 30-70 KB writes cost on ext4); 16, 32 and 64 KiB ran the 300-upload row alike.
+	 * Reads while uploads share the budget: small file writes cost the kernel more per byte, and smaller shared
+	 * reads gained nothing (docs/benchmarks/ftp.md, "Figures behind FTP's constants").
 	 */
 	static final int SHARED_READ = 64 * 1024;
 

@@ -1,21 +1,19 @@
 package dev.wharf.ftp.filesystem;
 
-import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
+import dev.wharf.core.mounts.MountLocation;
+import dev.wharf.core.mounts.UserMount;
+import dev.wharf.core.mounts.UserMounts;
 import dev.wharf.core.storage.InvalidStoragePathException;
 import dev.wharf.core.storage.StoragePath;
-import org.apache.ftpserver.ftplet.FileSystemView;
-import org.apache.ftpserver.ftplet.FtpFile;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One FTP session's file system: the mounts the user may read, and the working folder. With one mount
- * configured for FTP, its root is {@code /}; with several, {@code /} is a read-only folder holding one folder
- * per mount the user may read (named as the mount), so the layout depends on the configuration, never on a
- * user's rights.
+ * One FTP session's file system: the user's view of the FTP mounts ({@link UserMounts}), and the working
+ * folder. With one mount configured for FTP, its root is {@code /}; with several, {@code /} is a read-only
+ * folder holding one folder per mount the user may read (named as the mount), so the layout depends on the
+ * configuration, never on a user's rights.
  *
  * <p>Paths from clients are parsed once with {@link StoragePath}: a bad path ({@code ..} or {@code .} names,
  * backslashes, control characters, empty names, ...) is refused, never repaired or clamped at the root. The
@@ -24,32 +22,23 @@ import org.jspecify.annotations.Nullable;
  * <p>A session's commands run one at a time, but the working folder is read from transfer threads too, so it
  * is volatile.
  */
-public final class MountFileSystemView implements FileSystemView {
+public final class MountFileSystemView {
 
-	private final Map<String, SessionMount> mounts;
-
-	private final boolean singleMount;
+	private final UserMounts mounts;
 
 	private volatile StoragePath workingDirectory = StoragePath.root();
 
 	/**
 	 * Creates the view.
-	 * @param mounts the mounts the user may read, in the configured order
-	 * @param singleMount whether FTP serves exactly one mount, which is then the root
+	 * @param mounts the user's view of the FTP mounts
 	 */
-	public MountFileSystemView(Collection<SessionMount> mounts, boolean singleMount) {
-		Map<String, SessionMount> byName = new LinkedHashMap<>();
-		mounts.forEach(mount -> byName.put(mount.name(), mount));
-		this.mounts = byName;
-		this.singleMount = singleMount;
-		if (singleMount && byName.size() != 1) {
-			throw new IllegalArgumentException("A single-mount view needs exactly one mount");
-		}
+	public MountFileSystemView(UserMounts mounts) {
+		this.mounts = mounts;
 	}
 
 	/** The mounts the user may read. */
-	public Collection<SessionMount> mounts() {
-		return this.mounts.values();
+	public List<UserMount> mounts() {
+		return this.mounts.mounts();
 	}
 
 	/** The working folder, as a virtual path. */
@@ -87,19 +76,8 @@ public final class MountFileSystemView implements FileSystemView {
 	 * @param virtualPath the path
 	 * @return the location
 	 */
-	public Location locate(StoragePath virtualPath) {
-		if (this.singleMount) {
-			return new Location.InMount(virtualPath, this.mounts.values().iterator().next(), virtualPath);
-		}
-		if (virtualPath.isRoot()) {
-			return new Location.VirtualRoot(virtualPath, List.copyOf(this.mounts.values()));
-		}
-		SessionMount mount = this.mounts.get(virtualPath.segments().get(0));
-		if (mount == null) {
-			return new Location.NoMount(virtualPath);
-		}
-		StoragePath mountRoot = StoragePath.root().resolve(mount.name());
-		return new Location.InMount(virtualPath, mount, virtualPath.relativeTo(mountRoot));
+	public MountLocation locate(StoragePath virtualPath) {
+		return this.mounts.locate(virtualPath);
 	}
 
 	/**
@@ -108,70 +86,13 @@ public final class MountFileSystemView implements FileSystemView {
 	 * @return the location
 	 * @throws InvalidStoragePathException if the path is not acceptable
 	 */
-	public Location locate(@Nullable String argument) {
+	public MountLocation locate(@Nullable String argument) {
 		return locate(resolve(argument));
-	}
-
-	@Override
-	public FtpFile getHomeDirectory() {
-		return new MountFtpFile(locate(StoragePath.root()));
-	}
-
-	@Override
-	public FtpFile getWorkingDirectory() {
-		return new MountFtpFile(locate(this.workingDirectory));
-	}
-
-	/**
-	 * Changes the working folder for Apache FtpServer's own commands; Wharf's {@code CWD} reports errors more
-	 * precisely.
-	 * @param dir the argument
-	 * @return whether it is now the working folder
-	 */
-	@Override
-	public boolean changeWorkingDirectory(String dir) {
-		try {
-			StoragePath target = "..".equals(dir) ? parentOfWorkingDirectory() : resolve(dir);
-			if (target == null || !new MountFtpFile(locate(target)).isDirectory()) {
-				return false;
-			}
-			this.workingDirectory = target;
-			return true;
-		}
-		catch (InvalidStoragePathException ex) {
-			return false;
-		}
 	}
 
 	/** The working folder's parent, or {@code null} at the root. */
 	public @Nullable StoragePath parentOfWorkingDirectory() {
 		return this.workingDirectory.parent();
-	}
-
-	/**
-	 * A file object for Apache FtpServer's own commands and for Ftplets.
-	 * @param file the argument
-	 * @return the file; a bad path gives a file that does not exist
-	 */
-	@Override
-	public FtpFile getFile(String file) {
-		try {
-			return new MountFtpFile(locate(file));
-		}
-		catch (InvalidStoragePathException ex) {
-			return new MountFtpFile(new Location.NoMount(StoragePath.root()));
-		}
-	}
-
-	/** Reads can start at an offset on every backend. */
-	@Override
-	public boolean isRandomAccessible() {
-		return true;
-	}
-
-	/** Nothing to release: mounts belong to the server, credentials are dropped with the session. */
-	@Override
-	public void dispose() {
 	}
 
 }

@@ -1,23 +1,21 @@
 package dev.wharf.ftp.filesystem;
 
-import java.util.ArrayList;
 import java.util.List;
 
-import dev.wharf.core.security.AuthorizedStorage;
+import dev.wharf.core.mounts.ModuleMounts;
+import dev.wharf.core.security.User;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.mount.Mount;
-import org.apache.ftpserver.ftplet.FileSystemFactory;
-import org.apache.ftpserver.ftplet.FtpException;
-import org.apache.ftpserver.ftplet.User;
+import dev.wharf.ftp.session.FtpUser;
 
 /**
- * Apache FtpServer's file systems on Wharf's mounts: each logged-in user gets a {@link MountFileSystemView} of
- * the FTP mounts they may read, each through {@link AuthorizedStorage#of}, so rights are enforced by the storage
- * layer. Thread-safe.
+ * Each logged-in FTP user's file system: a {@link MountFileSystemView} over core's {@link ModuleMounts} of the
+ * FTP mounts, a lone mount at the root, so rights and credentials are attached by the storage layer.
+ * Thread-safe.
  */
-public final class StorageFileSystemFactory implements FileSystemFactory {
+public final class StorageFileSystemFactory {
 
-	private final List<Mount> mounts;
+	private final ModuleMounts mounts;
 
 	/**
 	 * Creates the factory.
@@ -27,27 +25,16 @@ public final class StorageFileSystemFactory implements FileSystemFactory {
 		if (mounts.isEmpty()) {
 			throw new IllegalArgumentException("FTP needs at least one mount");
 		}
-		this.mounts = List.copyOf(mounts);
+		this.mounts = new ModuleMounts(mounts, ModuleMounts.Layout.LONE_MOUNT_AT_ROOT);
 	}
 
 	/**
 	 * The view for a user.
-	 * @param user an {@link FtpUser}
+	 * @param ftpUser the user
 	 * @return the view; it may hold no mount at all if the user may read none (callers refuse such a login)
 	 */
-	@Override
-	public MountFileSystemView createFileSystemView(User user) throws FtpException {
-		if (!(user instanceof FtpUser ftpUser)) {
-			throw new FtpException("Not a Wharf user: " + user.getName());
-		}
-		List<SessionMount> visible = new ArrayList<>();
-		for (Mount mount : this.mounts) {
-			if (ftpUser.user().access(mount.name()).canRead()) {
-				visible.add(new SessionMount(mount.name(), AuthorizedStorage.of(mount, ftpUser.user()), ftpUser.credentials()));
-			}
-		}
-		boolean single = this.mounts.size() == 1;
-		return new MountFileSystemView(visible, single && visible.size() == 1);
+	public MountFileSystemView createFileSystemView(FtpUser ftpUser) {
+		return new MountFileSystemView(this.mounts.forUser(ftpUser.user(), ftpUser.credentials()));
 	}
 
 	/**
@@ -56,7 +43,7 @@ public final class StorageFileSystemFactory implements FileSystemFactory {
 	 * @return whether one mount at least has it
 	 */
 	public boolean anyMountCan(Capability capability) {
-		return this.mounts.stream().anyMatch(mount -> mount.storage().capabilities().contains(capability));
+		return this.mounts.anyMountCan(capability);
 	}
 
 	/**
@@ -64,8 +51,8 @@ public final class StorageFileSystemFactory implements FileSystemFactory {
 	 * @param user the user
 	 * @return whether FTP has anything to show them
 	 */
-	public boolean canUse(dev.wharf.core.security.User user) {
-		return this.mounts.stream().anyMatch(mount -> user.access(mount.name()).canRead());
+	public boolean canUse(User user) {
+		return this.mounts.canUse(user);
 	}
 
 }

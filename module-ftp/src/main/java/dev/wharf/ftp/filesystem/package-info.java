@@ -1,5 +1,5 @@
 /**
- * FTP file systems on the storage layer: each user's mounts, path parsing and Apache FtpServer's file API.
+ * FTP file systems on the storage layer: each user's mounts and path parsing.
  */
 @NullMarked
 package dev.wharf.ftp.filesystem;

@@ -1,29 +1,24 @@
 package dev.wharf.ftp.server;
 
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 
 import dev.wharf.core.concurrent.NamedThreads;
 import dev.wharf.core.security.AuditLog;
 import dev.wharf.core.security.Authenticator;
-import dev.wharf.ftp.command.WharfCommandFactory;
+import dev.wharf.ftp.command.WharfCommands;
 import dev.wharf.ftp.data.DataConnections;
+import dev.wharf.ftp.engine.FtpEngine;
 import dev.wharf.ftp.filesystem.StorageFileSystemFactory;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.apache.ftpserver.ConnectionConfigFactory;
-import org.apache.ftpserver.ftplet.FtpException;
-import org.apache.ftpserver.impl.DefaultFtpServer;
-import org.apache.ftpserver.impl.DefaultFtpServerContext;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Wharf's FTP and FTPS server: Apache FtpServer for the control protocol, with Wharf's listener, command
- * dispatch, commands, file systems on the storage layer, logins through the shared {@link Authenticator}, and
- * Netty data connections.
+ * Wharf's FTP and FTPS server: the {@link FtpEngine} (Apache FtpServer) for the control protocol, with Wharf's
+ * commands, file systems on the storage layer, logins through the shared {@link Authenticator}, and Netty data
+ * connections.
  *
  * <p>Threads: MINA's I/O threads (one per core) for control connections, a bounded pool of command threads
  * ({@code wharf-ftp-command-*}) that never wait on storage or network, and a few Netty event loops
@@ -61,39 +56,27 @@ public final class WharfFtpServer implements SmartLifecycle {
 			return;
 		}
 		FtpServerConfig c = this.config;
-		MinaLogging.quietRepeats();
 		int cores = Math.max(1, Runtime.getRuntime().availableProcessors());
 		DataConnections data = new DataConnections(c.address(), c.passivePorts(), c.dataTimeout(), c.tls(), Math.max(2, cores));
 		ExecutorService commandThreads = commandThreads(Math.max(8, 4 * cores));
 		StorageFileSystemFactory fileSystems = new StorageFileSystemFactory(c.mounts());
 		boolean passthrough = c.mounts().stream().anyMatch(mount -> mount.storage().needsUserCredentials());
-		DefaultFtpServerContext context = new DefaultFtpServerContext();
-		context.setFileSystemManager(fileSystems);
-		context.setMessageResource(new WharfMessages());
-		context.setCommandFactory(new WharfCommandFactory(new WharfCommandFactory.Settings(this.authenticator,
-				fileSystems, this.audit, passthrough, c.tls() != null && !c.implicitTls(), c.tls() != null,
-				c.tlsRequired(), c.activeMode(), c.externalAddress())));
-		ConnectionConfigFactory connections = new ConnectionConfigFactory();
-		connections.setAnonymousLoginEnabled(false);
-		connections.setMaxLogins(c.maxConnections());
-		connections.setLoginFailureDelay(0);
-		context.setConnectionConfig(connections.createConnectionConfig());
-		ControlListener listener = new ControlListener(new ControlListener.Settings(c.address(), c.port(),
-				(int) Math.max(1, c.idleTimeout().toSeconds()), c.maxConnections(), c.maxConnectionsPerAddress(), data,
-				commandThreads, c.tls(), c.implicitTls(), c.tlsRequired(), this.audit));
-		// FtpServer clears the map when it stops, so it must be mutable.
-		context.setListeners(new HashMap<>(Map.of("default", listener)));
-		DefaultFtpServer server = new DefaultFtpServer(context);
+		WharfCommands.Settings commands = new WharfCommands.Settings(this.authenticator, fileSystems,
+				WharfCommands.audit(this.audit), passthrough, c.tls() != null && !c.implicitTls(), c.tls() != null,
+				c.tlsRequired(), c.activeMode(), c.externalAddress());
+		FtpEngine engine;
 		try {
-			server.start();
+			engine = FtpEngine.start(new FtpEngine.Settings(c.address(), c.port(),
+					(int) Math.max(1, c.idleTimeout().toSeconds()), c.maxConnections(), c.maxConnectionsPerAddress(),
+					data, commandThreads, c.tls(), c.implicitTls(), commands));
 		}
-		catch (FtpException | RuntimeException ex) {
+		catch (RuntimeException ex) {
 			data.close();
 			commandThreads.shutdownNow();
-			throw new IllegalStateException("The FTP server could not start: " + ex.getMessage(), ex);
+			throw ex;
 		}
-		this.running = new Running(server, listener, data, commandThreads);
-		logger.info("FTP server listening on " + c.address() + ":" + listener.getPort()
+		this.running = new Running(engine, data, commandThreads);
+		logger.info("FTP server listening on " + c.address() + ":" + engine.port()
 				+ ((c.tls() == null) ? "" : c.implicitTls() ? " (implicit FTPS)" : " (FTPS with AUTH TLS)"));
 	}
 
@@ -108,7 +91,7 @@ public final class WharfFtpServer implements SmartLifecycle {
 			return;
 		}
 		this.running = null;
-		current.server().stop();
+		current.engine().stop();
 		current.data().close();
 		current.commandThreads().shutdownNow();
 	}
@@ -128,17 +111,16 @@ public final class WharfFtpServer implements SmartLifecycle {
 		if (current == null) {
 			throw new IllegalStateException("The FTP server is not running");
 		}
-		return current.listener().getPort();
+		return current.engine().port();
 	}
 
 	/** How many control connections are open. */
 	public synchronized int openConnections() {
 		Running current = this.running;
-		return (current != null) ? current.listener().openConnections() : 0;
+		return (current != null) ? current.engine().openConnections() : 0;
 	}
 
-	private record Running(DefaultFtpServer server, ControlListener listener, DataConnections data,
-			ExecutorService commandThreads) {
+	private record Running(FtpEngine engine, DataConnections data, ExecutorService commandThreads) {
 	}
 
 }

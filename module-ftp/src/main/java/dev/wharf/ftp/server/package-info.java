@@ -1,6 +1,6 @@
 /**
- * The FTP server: Apache FtpServer's control protocol with Wharf's listener, line decoder, command dispatch
- * and connection limits.
+ * The FTP server as the application sees it: its checked configuration and its lifecycle (threads, data
+ * connections, the engine).
  */
 @NullMarked
 package dev.wharf.ftp.server;

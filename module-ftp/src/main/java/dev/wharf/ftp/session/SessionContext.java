@@ -4,12 +4,10 @@ import java.util.ArrayDeque;
 import java.util.Queue;
 import java.util.function.Predicate;
 
-import org.apache.ftpserver.ftplet.FtpRequest;
-import org.apache.mina.core.session.IoSession;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What Wharf keeps for one control connection besides Apache FtpServer's own attributes: the commands waiting
+ * What Wharf keeps for one control connection: the commands waiting
  * while an {@link AsyncOperation} runs, the running operation, a transfer command that {@code ABOR} stopped
  * before its transfer began, and the count of failed logins.
  *
@@ -18,14 +16,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SessionContext {
 
-	private static final String ATTRIBUTE = SessionContext.class.getName();
-
 	/** Most commands a client may send ahead of the replies; more close the connection. */
 	public static final int MAX_PENDING = 64;
 
 	private final SessionDataConnection data;
 
-	private final Queue<FtpRequest> pending = new ArrayDeque<>();
+	private final Queue<CommandLine> pending = new ArrayDeque<>();
 
 	private final Runnable resume;
 
@@ -34,10 +30,10 @@ public final class SessionContext {
 	private @Nullable AsyncOperation active;
 
 	/** The command last handed out by {@link #next()}, running until the next call. */
-	private @Nullable FtpRequest running;
+	private @Nullable CommandLine running;
 
 	/** A transfer command that {@code ABOR} arrived for before its transfer began. */
-	private @Nullable FtpRequest abortRequested;
+	private @Nullable CommandLine abortRequested;
 
 	/** Whether a transfer was aborted before it began, and the {@code ABOR} that did it has not answered yet. */
 	private boolean abortedBeforeStart;
@@ -48,44 +44,14 @@ public final class SessionContext {
 
 	private volatile boolean closed;
 
-	private SessionContext(SessionDataConnection data, Runnable resume) {
-		this.data = data;
-		this.resume = resume;
-	}
-
 	/**
-	 * Attaches a context to a new control connection.
-	 * @param session the connection
+	 * Creates the context of a new control connection.
 	 * @param data its data connection set-up
 	 * @param resume schedules {@link #next()} calls on a command thread once the session may go on
-	 * @return the context
 	 */
-	public static SessionContext attach(IoSession session, SessionDataConnection data, Runnable resume) {
-		SessionContext context = new SessionContext(data, resume);
-		session.setAttribute(ATTRIBUTE, context);
-		return context;
-	}
-
-	/**
-	 * The context of a control connection.
-	 * @param session the connection
-	 * @return its context
-	 */
-	public static SessionContext of(IoSession session) {
-		SessionContext context = find(session);
-		if (context == null) {
-			throw new IllegalStateException("No Wharf session context");
-		}
-		return context;
-	}
-
-	/**
-	 * The context of a control connection, if it has one (connections refused at once have none).
-	 * @param session the connection
-	 * @return its context, or {@code null}
-	 */
-	public static @Nullable SessionContext find(IoSession session) {
-		return (SessionContext) session.getAttribute(ATTRIBUTE);
+	public SessionContext(SessionDataConnection data, Runnable resume) {
+		this.data = data;
+		this.resume = resume;
 	}
 
 	/** The data connection set-up. */
@@ -100,7 +66,7 @@ public final class SessionContext {
 	 * it was queued behind running work
 	 * @throws IllegalStateException if too many commands are waiting
 	 */
-	public synchronized boolean enqueue(FtpRequest request) {
+	public synchronized boolean enqueue(CommandLine request) {
 		if (this.pending.size() >= MAX_PENDING) {
 			throw new IllegalStateException("Too many commands waiting");
 		}
@@ -116,12 +82,12 @@ public final class SessionContext {
 	 * The next command to run, for the thread that drains the queue.
 	 * @return the command, or {@code null} when the queue is empty or an operation runs (draining stops)
 	 */
-	public synchronized @Nullable FtpRequest next() {
+	public synchronized @Nullable CommandLine next() {
 		if (this.running != null && this.running == this.abortRequested) {
 			// It ended without starting a transfer (refused, say): the ABOR that follows finds nothing to abort.
 			this.abortRequested = null;
 		}
-		FtpRequest request = (this.active == null && !this.closed) ? this.pending.poll() : null;
+		CommandLine request = (this.active == null && !this.closed) ? this.pending.poll() : null;
 		this.running = request;
 		if (request == null) {
 			this.draining = false;
@@ -133,7 +99,7 @@ public final class SessionContext {
 	 * The command {@link #next()} would return, left in the queue; for the thread that drains it.
 	 * @return the command, or {@code null} when the queue is empty or an operation runs
 	 */
-	public synchronized @Nullable FtpRequest peekNext() {
+	public synchronized @Nullable CommandLine peekNext() {
 		return (this.active == null && !this.closed) ? this.pending.peek() : null;
 	}
 
@@ -157,18 +123,18 @@ public final class SessionContext {
 	 * Finds what an {@code ABOR} that just arrived stops. A running operation is returned for the caller to
 	 * abort. Without one, the transfer command that waits in the queue (the last one) or is being started is
 	 * marked: it will not transfer ({@link #begin} and {@link #abortedBeforeStart} say so), and the {@code ABOR},
-	 * queued behind it, answers {@code 226}. Before, such an {@code ABOR} waited behind the transfer it was meant to
-	 * stop: a client that sent {@code STOR} and {@code ABOR} together and closed the data connection had its upload
-	 * committed, and the {@code ABOR} answered {@code 225}.
+	 * queued behind it, answers {@code 226}. Waiting behind the transfer it is meant to stop, such an {@code ABOR}
+	 * would let the upload of a client that sends {@code STOR} and {@code ABOR} together and closes the data
+	 * connection be committed.
 	 * @param transfer which commands are transfers
 	 * @return the running operation, or {@code null}
 	 */
-	public synchronized @Nullable AsyncOperation abortTarget(Predicate<FtpRequest> transfer) {
+	public synchronized @Nullable AsyncOperation abortTarget(Predicate<CommandLine> transfer) {
 		if (this.active != null) {
 			return this.active;
 		}
-		FtpRequest target = null;
-		for (FtpRequest waiting : this.pending) {
+		CommandLine target = null;
+		for (CommandLine waiting : this.pending) {
 			if (transfer.test(waiting)) {
 				target = waiting;
 			}
@@ -188,7 +154,7 @@ public final class SessionContext {
 	 * @param request the command about to run
 	 * @return whether it was aborted
 	 */
-	public synchronized boolean abortedBeforeStart(FtpRequest request) {
+	public synchronized boolean abortedBeforeStart(CommandLine request) {
 		if (request != this.abortRequested) {
 			return false;
 		}

@@ -1,27 +1,22 @@
 package dev.wharf.ftp.session;
 
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 
 import dev.wharf.ftp.data.DataChannel;
 import dev.wharf.ftp.data.DataConnections;
 import dev.wharf.ftp.data.PassiveReservation;
-import org.apache.ftpserver.DataConnectionException;
-import org.apache.ftpserver.ftplet.DataConnection;
-import org.apache.ftpserver.impl.ServerDataConnectionFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
- * One session's data connection set-up, in the place Apache FtpServer keeps it: the protection level
- * ({@code PROT}), and the passive port or active address of the next transfer. Each {@code PASV}, {@code EPSV},
- * {@code PORT} or {@code EPRT} serves one transfer. Wharf's transfer commands open the connection with
- * {@link #open()}; FtpServer's blocking {@link #openConnection()} is not used.
+ * One session's data connection set-up: the protection level ({@code PROT}), and the passive port or active
+ * address of the next transfer. Each {@code PASV}, {@code EPSV}, {@code PORT} or {@code EPRT} serves one
+ * transfer, which Wharf's transfer commands open with {@link #open()}.
  *
  * <p>Thread-safe.
  */
-public final class SessionDataConnection implements ServerDataConnectionFactory {
+public final class SessionDataConnection {
 
 	private final DataConnections connections;
 
@@ -60,19 +55,13 @@ public final class SessionDataConnection implements ServerDataConnectionFactory 
 	/**
 	 * Promises a passive port to this session, giving up any earlier set-up.
 	 * @return the server's address on the control connection and the passive port
-	 * @throws DataConnectionException if no port is free
+	 * @throws IOException if no port is free
 	 */
-	@Override
-	public synchronized InetSocketAddress initPassiveDataConnection() throws DataConnectionException {
+	public synchronized InetSocketAddress initPassiveDataConnection() throws IOException {
 		closeDataConnection();
-		try {
-			PassiveReservation reservation = this.connections.reservePassive(this.client.getAddress(), this.secure);
-			this.passive = reservation;
-			return new InetSocketAddress(this.control.getAddress(), reservation.port());
-		}
-		catch (IOException ex) {
-			throw new DataConnectionException(ex.getMessage(), ex);
-		}
+		PassiveReservation reservation = this.connections.reservePassive(this.client.getAddress(), this.secure);
+		this.passive = reservation;
+		return new InetSocketAddress(this.control.getAddress(), reservation.port());
 	}
 
 	/**
@@ -80,7 +69,6 @@ public final class SessionDataConnection implements ServerDataConnectionFactory 
 	 * has checked the address.
 	 * @param address the client's data address
 	 */
-	@Override
 	public synchronized void initActiveDataConnection(InetSocketAddress address) {
 		closeDataConnection();
 		this.active = address;
@@ -116,27 +104,20 @@ public final class SessionDataConnection implements ServerDataConnectionFactory 
 		return (this.passive != null) ? this.passive.isSecure() : this.secure;
 	}
 
-	/**
-	 * Not used: Wharf's transfer commands open connections with {@link #open()}.
-	 * @throws DataConnectionException always
-	 */
-	@Override
-	public DataConnection openConnection() throws DataConnectionException {
-		throw new DataConnectionException("Data connections are opened by Wharf's transfer commands");
-	}
-
-	@Override
+	/** Whether {@code PROT P} is in force. */
 	public boolean isSecure() {
 		return this.secure;
 	}
 
-	@Override
+	/**
+	 * Sets the protection level ({@code PROT}) for the next set-ups.
+	 * @param secure whether data connections are encrypted
+	 */
 	public void setSecure(boolean secure) {
 		this.secure = secure;
 	}
 
 	/** Gives up the pending set-up and closes a connection that arrived for it. */
-	@Override
 	public synchronized void closeDataConnection() {
 		PassiveReservation reservation = this.passive;
 		if (reservation != null) {
@@ -146,52 +127,12 @@ public final class SessionDataConnection implements ServerDataConnectionFactory 
 		this.active = null;
 	}
 
-	/** Not used: the server's address comes from the control connection. */
-	@Override
-	public void setServerControlAddress(InetAddress serverControlAddress) {
-	}
-
-	/**
-	 * Refuses {@code MODE Z}: only stream mode is offered.
-	 * @param zip must be {@code false}
-	 */
-	@Override
-	public void setZipMode(boolean zip) {
-		if (zip) {
-			throw new IllegalArgumentException("MODE Z is not supported");
-		}
-	}
-
-	@Override
-	public boolean isZipMode() {
-		return false;
-	}
-
-	/** Timeouts are enforced on the connections themselves. */
-	@Override
-	public boolean isTimeout(long currTime) {
-		return false;
-	}
-
-	@Override
-	public void dispose() {
-		closeDataConnection();
-	}
-
-	@Override
-	public synchronized @Nullable InetAddress getInetAddress() {
+	/** Where the next transfer connects: the client's address (active), this server's passive port, or {@code null}. */
+	public synchronized @Nullable InetSocketAddress pendingAddress() {
 		if (this.active != null) {
-			return this.active.getAddress();
+			return this.active;
 		}
-		return (this.passive != null) ? this.control.getAddress() : null;
-	}
-
-	@Override
-	public synchronized int getPort() {
-		if (this.active != null) {
-			return this.active.getPort();
-		}
-		return (this.passive != null) ? this.passive.port() : 0;
+		return (this.passive != null) ? new InetSocketAddress(this.control.getAddress(), this.passive.port()) : null;
 	}
 
 }

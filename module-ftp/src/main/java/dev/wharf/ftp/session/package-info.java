@@ -1,6 +1,6 @@
 /**
- * Per-session state Wharf adds to Apache FtpServer's sessions: the command queue, asynchronous operations and
- * the data connection set-up.
+ * Per-session state of an FTP control connection: the command queue, asynchronous operations, the data
+ * connection set-up, the logged-in user, and the command lines and replies themselves.
  */
 @NullMarked
 package dev.wharf.ftp.session;

@@ -1,30 +1,26 @@
 package dev.wharf.ftp.tls;
 
-import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLSocketFactory;
 
-import dev.wharf.core.web.TlsPolicy;
+import dev.wharf.core.tls.PolicySslContext;
+import dev.wharf.core.tls.TlsPolicy;
 import io.netty.handler.ssl.SslHandler;
-import org.apache.ftpserver.ssl.ClientAuth;
-import org.apache.ftpserver.ssl.SslConfiguration;
-import org.apache.mina.filter.ssl.SslFilter;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 
 /**
- * TLS for FTPS, from a Spring Boot SSL bundle: the control connection's MINA {@link SslFilter} (through
- * FtpServer's {@link SslConfiguration}) and each data connection's Netty {@link SslHandler}, all in server mode
- * and held to platform-core's {@link TlsPolicy}: TLS 1.2 and 1.3, AEAD suites with forward secrecy only. Every
- * engine comes from a {@link PolicySslContext}, so FtpServer's own {@code AUTH TLS} filter is narrowed too, and
- * suites named in the bundle are narrowed to the policy. When the bundle is reloaded (its files changed), new
- * connections use the new key and certificate.
+ * TLS for FTPS, from a Spring Boot SSL bundle: the one place where the control connection (through the FTP
+ * engine) and each data connection (a Netty {@link SslHandler}) get their SSL context, protocols and cipher
+ * suites, all in server mode and held to platform-core's {@link TlsPolicy}: TLS 1.2 and 1.3, AEAD suites with
+ * forward secrecy only. Every engine comes from a {@link PolicySslContext}, so engines the FTP engine makes
+ * itself ({@code AUTH TLS}) are narrowed too, and suites named in the bundle are narrowed to the policy. When the
+ * bundle is reloaded (its files changed), new connections use the new key and certificate.
  *
  * <p>Data connections use TLS 1.2 whenever it is allowed. A TLS 1.3 server sends session tickets after the
  * handshake; a client that only uploads never reads them, and closing a socket with unread data makes the
@@ -33,10 +29,10 @@ import org.springframework.boot.ssl.SslBundles;
  *
  * <p>Thread-safe.
  */
-public final class FtpTls implements SslConfiguration {
+public final class FtpTls {
 
 	/** The only protocols offered. */
-	public static final List<String> PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");
+	public static final List<String> PROTOCOLS = TlsPolicy.PROTOCOLS;
 
 	private final String[] protocols;
 
@@ -95,6 +91,16 @@ public final class FtpTls implements SslConfiguration {
 		return List.of(this.protocols);
 	}
 
+	/** The SSL context of new connections (the bundle's, as last reloaded), its engines held to the policy. */
+	public SSLContext context() {
+		return this.context;
+	}
+
+	/** The cipher suites offered, or {@code null} for the policy's choice among the JDK's. */
+	public @Nullable List<String> cipherSuites() {
+		return (this.ciphers != null) ? List.of(this.ciphers) : null;
+	}
+
 	/**
 	 * A Netty handler for one data connection, in server mode (the FTP client is the TLS client in passive
 	 * and active mode alike, RFC 4217 section 7).
@@ -107,19 +113,6 @@ public final class FtpTls implements SslConfiguration {
 		return handler;
 	}
 
-	/**
-	 * A MINA filter for one control connection, in server mode.
-	 * @return a new filter
-	 */
-	public SslFilter newControlFilter() {
-		SslFilter filter = new SslFilter(this.context);
-		filter.setEnabledProtocols(this.protocols.clone());
-		if (this.ciphers != null) {
-			filter.setEnabledCipherSuites(this.ciphers.clone());
-		}
-		return filter;
-	}
-
 	private SSLEngine newEngine(String[] enabledProtocols) {
 		SSLEngine engine = this.context.createSSLEngine();
 		engine.setUseClientMode(false);
@@ -128,41 +121,6 @@ public final class FtpTls implements SslConfiguration {
 			engine.setEnabledCipherSuites(this.ciphers.clone());
 		}
 		return engine;
-	}
-
-	@Override
-	public SSLSocketFactory getSocketFactory() {
-		return this.context.getSocketFactory();
-	}
-
-	@Override
-	public SSLContext getSSLContext() {
-		return this.context;
-	}
-
-	@Override
-	public SSLContext getSSLContext(String protocol) throws GeneralSecurityException {
-		return this.context;
-	}
-
-	@Override
-	public String @Nullable [] getEnabledCipherSuites() {
-		return (this.ciphers != null) ? this.ciphers.clone() : null;
-	}
-
-	@Override
-	public String getEnabledProtocol() {
-		return this.protocols[0];
-	}
-
-	@Override
-	public String[] getEnabledProtocols() {
-		return this.protocols.clone();
-	}
-
-	@Override
-	public ClientAuth getClientAuth() {
-		return ClientAuth.NONE;
 	}
 
 	@Override

@@ -4,7 +4,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.wharf.core.security.AuthorizedStorage;
+import dev.wharf.core.mounts.MountLocation;
+import dev.wharf.core.mounts.UserMount;
 import dev.wharf.core.security.MountAccess;
 import dev.wharf.core.security.Role;
 import dev.wharf.core.security.User;
@@ -12,6 +13,7 @@ import dev.wharf.core.storage.InvalidStoragePathException;
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.memory.MemoryStorage;
 import dev.wharf.core.storage.mount.Mount;
+import dev.wharf.ftp.session.FtpUser;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,16 +41,15 @@ class MountFileSystemViewTests {
 		this.scratch.close();
 	}
 
-	private SessionMount mount(MemoryStorage storage, String name) {
-		return new SessionMount(name, AuthorizedStorage.of(new Mount(name, "memory", storage), this.user), null);
-	}
-
 	private MountFileSystemView single() {
-		return new MountFileSystemView(List.of(mount(this.data, "data")), true);
+		return new StorageFileSystemFactory(List.of(new Mount("data", "memory", this.data)))
+			.createFileSystemView(new FtpUser(this.user, null));
 	}
 
 	private MountFileSystemView several() {
-		return new MountFileSystemView(List.of(mount(this.data, "data"), mount(this.scratch, "scratch")), false);
+		return new StorageFileSystemFactory(List.of(new Mount("data", "memory", this.data),
+				new Mount("scratch", "memory", this.scratch)))
+			.createFileSystemView(new FtpUser(this.user, null));
 	}
 
 	@ParameterizedTest
@@ -81,9 +82,9 @@ class MountFileSystemViewTests {
 
 	@Test
 	void aSingleMountIsTheRoot() {
-		Location location = single().locate("/dir/a.txt");
-		assertThat(location).isInstanceOf(Location.InMount.class);
-		Location.InMount in = (Location.InMount) location;
+		MountLocation location = single().locate("/dir/a.txt");
+		assertThat(location).isInstanceOf(MountLocation.InMount.class);
+		MountLocation.InMount in = (MountLocation.InMount) location;
 		assertThat(in.mount().name()).isEqualTo("data");
 		assertThat(in.path()).hasToString("/dir/a.txt");
 	}
@@ -91,14 +92,14 @@ class MountFileSystemViewTests {
 	@Test
 	void severalMountsAreFoldersOfAVirtualRoot() {
 		MountFileSystemView view = several();
-		assertThat(view.locate("/")).isInstanceOf(Location.VirtualRoot.class);
-		assertThat(((Location.VirtualRoot) view.locate("/")).mounts()).extracting(SessionMount::name)
+		assertThat(view.locate("/")).isInstanceOf(MountLocation.Top.class);
+		assertThat(((MountLocation.Top) view.locate("/")).mounts()).extracting(UserMount::name)
 			.containsExactly("data", "scratch");
-		Location.InMount in = (Location.InMount) view.locate("/scratch/x/y");
+		MountLocation.InMount in = (MountLocation.InMount) view.locate("/scratch/x/y");
 		assertThat(in.mount().name()).isEqualTo("scratch");
 		assertThat(in.path()).hasToString("/x/y");
-		assertThat(((Location.InMount) view.locate("/data")).path().isRoot()).isTrue();
-		assertThat(view.locate("/other/x")).isInstanceOf(Location.NoMount.class);
+		assertThat(((MountLocation.InMount) view.locate("/data")).path().isRoot()).isTrue();
+		assertThat(view.locate("/other/x")).isInstanceOf(MountLocation.Unknown.class);
 		// The mount name is a name like any other: no way around the root through it.
 		assertThatExceptionOfType(InvalidStoragePathException.class).isThrownBy(() -> view.locate("/data/../scratch"));
 	}
@@ -109,8 +110,8 @@ class MountFileSystemViewTests {
 		StorageFileSystemFactory factory = new StorageFileSystemFactory(List.of(new Mount("data", "memory", this.data),
 				new Mount("scratch", "memory", this.scratch)));
 		MountFileSystemView view = factory.createFileSystemView(new FtpUser(bob, null));
-		assertThat(view.mounts()).extracting(SessionMount::name).containsExactly("data");
-		assertThat(view.locate("/scratch/x")).isInstanceOf(Location.NoMount.class);
+		assertThat(view.mounts()).extracting(UserMount::name).containsExactly("data");
+		assertThat(view.locate("/scratch/x")).isInstanceOf(MountLocation.Unknown.class);
 		assertThat(factory.canUse(new User("carol", Set.of(Role.USER), Map.of()))).isFalse();
 	}
 

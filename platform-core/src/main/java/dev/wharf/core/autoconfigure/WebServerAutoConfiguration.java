@@ -5,7 +5,7 @@ import dev.wharf.core.web.HttpTimeoutProperties;
 import dev.wharf.core.web.KeepAliveReadResumer;
 import dev.wharf.core.web.NonAsciiTargetEncoder;
 import dev.wharf.core.web.RequestHeadTimeout;
-import dev.wharf.core.web.TlsPolicy;
+import dev.wharf.core.tls.TlsPolicy;
 import dev.wharf.core.web.TlsPolicyCustomizer;
 import dev.wharf.core.web.TransferEncodingCheck;
 import dev.wharf.core.web.WriteProgressTimeout;

@@ -9,6 +9,7 @@ import dev.wharf.core.storage.AccessDeniedException;
 import dev.wharf.core.storage.ByteRange;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.FileEntry;
+import dev.wharf.core.storage.ForwardingStorage;
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.WriteOptions;
@@ -20,18 +21,17 @@ import reactor.core.publisher.Mono;
 /**
  * A mount's storage as one user may use it: reads need {@link MountAccess#canRead()}, changes need
  * {@link MountAccess#canWrite()}, checked on every call. Protocols hand users only this view, so rights
- * are enforced in one place.
+ * are enforced in one place. Every method of {@link Storage} is overridden here, not left to
+ * {@link ForwardingStorage}: a method added to the SPI must be given its rights check.
  */
-public final class AuthorizedStorage implements Storage {
-
-	private final Storage delegate;
+public final class AuthorizedStorage extends ForwardingStorage {
 
 	private final String mount;
 
 	private final MountAccess access;
 
 	private AuthorizedStorage(Storage delegate, String mount, MountAccess access) {
-		this.delegate = delegate;
+		super(delegate);
 		this.mount = mount;
 		this.access = access;
 	}
@@ -70,77 +70,77 @@ public final class AuthorizedStorage implements Storage {
 
 	@Override
 	public Set<Capability> capabilities() {
-		return this.delegate.capabilities();
+		return delegate().capabilities();
 	}
 
 	@Override
 	public Mono<FileEntry> stat(StoragePath path) {
-		return reading(this.delegate.stat(path));
+		return reading(delegate().stat(path));
 	}
 
 	@Override
 	public Flux<FileEntry> list(StoragePath directory) {
-		return this.access.canRead() ? this.delegate.list(directory) : Flux.error(denied("read"));
+		return this.access.canRead() ? delegate().list(directory) : Flux.error(denied("read"));
 	}
 
 	@Override
 	public Flux<DataBuffer> read(StoragePath path, ByteRange range) {
-		return this.access.canRead() ? this.delegate.read(path, range) : Flux.error(denied("read"));
+		return this.access.canRead() ? delegate().read(path, range) : Flux.error(denied("read"));
 	}
 
 	@Override
 	public Mono<FileEntry> write(StoragePath path, Flux<DataBuffer> content, WriteOptions options) {
-		return writing(this.delegate.write(path, content, options));
+		return writing(delegate().write(path, content, options));
 	}
 
 	@Override
 	public Mono<Void> delete(StoragePath path, boolean recursive) {
-		return writing(this.delegate.delete(path, recursive));
+		return writing(delegate().delete(path, recursive));
 	}
 
 	@Override
 	public Mono<FileEntry> createDirectory(StoragePath path) {
-		return writing(this.delegate.createDirectory(path));
+		return writing(delegate().createDirectory(path));
 	}
 
 	@Override
 	public Mono<FileEntry> createDirectories(StoragePath path) {
-		return writing(this.delegate.createDirectories(path));
+		return writing(delegate().createDirectories(path));
 	}
 
 	@Override
 	public Mono<FileEntry> move(StoragePath source, StoragePath target, boolean replace) {
-		return writing(this.delegate.move(source, target, replace));
+		return writing(delegate().move(source, target, replace));
 	}
 
 	@Override
 	public Mono<FileEntry> copy(StoragePath source, StoragePath target, boolean replace) {
-		return writing(this.delegate.copy(source, target, replace));
+		return writing(delegate().copy(source, target, replace));
 	}
 
 	@Override
 	public Mono<FileEntry> setLastModified(StoragePath path, Instant time) {
-		return writing(this.delegate.setLastModified(path, time));
+		return writing(delegate().setLastModified(path, time));
 	}
 
 	@Override
 	public Mono<FileEntry> concatenate(List<StoragePath> sources, StoragePath target, WriteOptions options) {
-		return writing(this.delegate.concatenate(sources, target, options));
+		return writing(delegate().concatenate(sources, target, options));
 	}
 
 	@Override
 	public Mono<Path> localFile(StoragePath path) {
-		return reading(this.delegate.localFile(path));
+		return reading(delegate().localFile(path));
 	}
 
 	@Override
 	public boolean needsUserCredentials() {
-		return this.delegate.needsUserCredentials();
+		return delegate().needsUserCredentials();
 	}
 
 	@Override
 	public Mono<Void> checkHealth() {
-		return this.delegate.checkHealth();
+		return delegate().checkHealth();
 	}
 
 	/** Does nothing: the mount, not a user's view of it, owns the backend. */

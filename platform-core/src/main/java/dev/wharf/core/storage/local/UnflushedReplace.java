@@ -17,8 +17,8 @@ import org.apache.commons.logging.LogFactory;
  * <p>
  * Why not a plain rename: ext4 ({@code auto_da_alloc}, on by default) writes a file's data out when it is
  * renamed over an existing file, inside the rename and under the folder's lock. So replacing uploads in one
- * folder queue behind each other's disk writes: 300 uploads of 10 MB over one name spent 3 s in rename
- * against 0.7 s with an exchange (docs/benchmarks/ftp.md). Swapping the two names and deleting the old file
+ * folder would queue behind each other's disk writes (docs/benchmarks/ftp.md, "ext4 flushed every upload that
+ * replaced a file"). Swapping the two names and deleting the old file
  * publishes the new one just as atomically, without that flush; on a power loss the new file may then be
  * short, which is what a mount without synced writes accepts. Blocking: call on the mount's I/O threads.
  */

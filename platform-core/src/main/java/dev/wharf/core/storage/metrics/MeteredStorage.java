@@ -1,17 +1,15 @@
 package dev.wharf.core.storage.metrics;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import dev.wharf.core.storage.ByteRange;
-import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.FileEntry;
+import dev.wharf.core.storage.ForwardingStorage;
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.StorageException;
 import dev.wharf.core.storage.StoragePath;
@@ -28,9 +26,7 @@ import reactor.core.publisher.Mono;
  * ({@code wharf.storage.operations}: tags {@code mount}, {@code type}, {@code operation}, {@code outcome})
  * and how many bytes are read and written ({@code wharf.storage.bytes}: tag {@code direction}).
  */
-public final class MeteredStorage implements Storage {
-
-	private final Storage delegate;
+public final class MeteredStorage extends ForwardingStorage {
 
 	private final MeterRegistry registry;
 
@@ -71,7 +67,7 @@ public final class MeteredStorage implements Storage {
 	 * @param type the mount's type
 	 */
 	public MeteredStorage(Storage delegate, MeterRegistry registry, String mount, String type) {
-		this.delegate = delegate;
+		super(delegate);
 		this.registry = registry;
 		this.mount = mount;
 		this.type = type;
@@ -90,95 +86,71 @@ public final class MeteredStorage implements Storage {
 	}
 
 	/** The wrapped storage. */
-	public Storage delegate() {
-		return this.delegate;
-	}
-
 	@Override
-	public Set<Capability> capabilities() {
-		return this.delegate.capabilities();
+	public Storage delegate() {
+		return super.delegate();
 	}
 
 	@Override
 	public Mono<FileEntry> stat(StoragePath path) {
-		return timed(this.stat, this.delegate.stat(path));
+		return timed(this.stat, delegate().stat(path));
 	}
 
 	@Override
 	public Flux<FileEntry> list(StoragePath directory) {
-		return timed(this.list, this.delegate.list(directory));
+		return timed(this.list, delegate().list(directory));
 	}
 
 	@Override
 	public Flux<DataBuffer> read(StoragePath path, ByteRange range) {
 		return timed(this.read,
-				this.delegate.read(path, range).doOnNext(buffer -> this.bytesRead.increment(buffer.readableByteCount())));
+				delegate().read(path, range).doOnNext(buffer -> this.bytesRead.increment(buffer.readableByteCount())));
 	}
 
 	@Override
 	public Mono<FileEntry> write(StoragePath path, Flux<DataBuffer> content, WriteOptions options) {
-		return timed(this.write, this.delegate.write(path,
+		return timed(this.write, delegate().write(path,
 				content.doOnNext(buffer -> this.bytesWritten.increment(buffer.readableByteCount())), options));
 	}
 
 	@Override
 	public Mono<Void> delete(StoragePath path, boolean recursive) {
-		return timed(this.delete, this.delegate.delete(path, recursive));
+		return timed(this.delete, delegate().delete(path, recursive));
 	}
 
 	@Override
 	public Mono<FileEntry> createDirectory(StoragePath path) {
-		return timed(this.mkdir, this.delegate.createDirectory(path));
+		return timed(this.mkdir, delegate().createDirectory(path));
 	}
 
 	@Override
 	public Mono<FileEntry> createDirectories(StoragePath path) {
-		return timed(this.mkdirs, this.delegate.createDirectories(path));
+		return timed(this.mkdirs, delegate().createDirectories(path));
 	}
 
 	@Override
 	public Mono<FileEntry> move(StoragePath source, StoragePath target, boolean replace) {
-		return timed(this.move, this.delegate.move(source, target, replace));
+		return timed(this.move, delegate().move(source, target, replace));
 	}
 
 	@Override
 	public Mono<FileEntry> copy(StoragePath source, StoragePath target, boolean replace) {
-		return timed(this.copy, this.delegate.copy(source, target, replace));
+		return timed(this.copy, delegate().copy(source, target, replace));
 	}
 
 	@Override
 	public Mono<FileEntry> setLastModified(StoragePath path, Instant time) {
-		return timed(this.setTime, this.delegate.setLastModified(path, time));
+		return timed(this.setTime, delegate().setLastModified(path, time));
 	}
 
 	@Override
 	public Mono<FileEntry> concatenate(List<StoragePath> sources, StoragePath target, WriteOptions options) {
-		return timed(this.concatenate, this.delegate.concatenate(sources, target, options));
-	}
-
-	@Override
-	public Mono<Path> localFile(StoragePath path) {
-		return this.delegate.localFile(path);
-	}
-
-	@Override
-	public boolean needsUserCredentials() {
-		return this.delegate.needsUserCredentials();
-	}
-
-	@Override
-	public Mono<Void> checkHealth() {
-		return this.delegate.checkHealth();
-	}
-
-	@Override
-	public void close() {
-		this.delegate.close();
+		return timed(this.concatenate, delegate().concatenate(sources, target, options));
 	}
 
 	@Override
 	public String toString() {
-		return "Metered" + this.delegate;
+		return "Metered" + delegate();
 	}
 
 	private <T> Mono<T> timed(Operation operation, Mono<T> mono) {

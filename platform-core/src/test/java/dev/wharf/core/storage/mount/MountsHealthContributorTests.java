@@ -5,8 +5,8 @@ import java.nio.file.NoSuchFileException;
 import java.time.Duration;
 
 import dev.wharf.core.storage.BackendUnavailableException;
+import dev.wharf.core.storage.ForwardingStorage;
 import dev.wharf.core.storage.memory.MemoryStorage;
-import dev.wharf.core.testsupport.ForwardingStorage;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.ReactiveHealthIndicator;
