@@ -28,16 +28,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param tokenWindow how long after signing in a user may mint an API token with the session alone
  * @param redirectUri where the provider sends the browser back, if it cannot be worked out from the request
  * (behind a proxy that hides the public address); {@code …/api/session/oidc/callback}
- * @param logoutAtProvider whether logging out of Wharf also sends the browser to the provider's
- * {@code end_session_endpoint}, ending the sign-in there too
  * @param timeout how long to wait for each answer of the provider
  */
 @ConfigurationProperties("wharf.security.oidc")
 public record OidcProperties(@Nullable String issuer, @Nullable String clientId, @Nullable String clientSecret,
 		@DefaultValue("SSO") String name, @DefaultValue({ "openid", "profile", "email" }) List<String> scopes,
 		@DefaultValue("preferred_username") String usernameClaim, @DefaultValue("groups") String groupsClaim,
-		@DefaultValue("10m") Duration tokenWindow, @Nullable String redirectUri,
-		@DefaultValue("false") boolean logoutAtProvider, @DefaultValue("10s") Duration timeout) {
+		@DefaultValue("10m") Duration tokenWindow, @Nullable String redirectUri, @DefaultValue("10s") Duration timeout) {
 
 	private static final String PREFIX = "wharf.security.oidc.";
 
