@@ -13,8 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
+import dev.wharf.core.testsupport.Processes;
 import dev.wharf.core.testsupport.Requirements;
 import org.jspecify.annotations.Nullable;
 
@@ -109,14 +109,8 @@ final class Clients {
 	}
 
 	private Result run(String... command) throws IOException, InterruptedException {
-		Process process = new ProcessBuilder(command).redirectErrorStream(true).directory(this.folder.toFile()).start();
-		process.getOutputStream().close();
-		byte[] output = process.getInputStream().readAllBytes();
-		if (!process.waitFor(120, TimeUnit.SECONDS)) {
-			process.destroyForcibly();
-			throw new AssertionError("Timed out: " + String.join(" ", command));
-		}
-		return new Result(process.exitValue(), new String(output, StandardCharsets.UTF_8));
+		Processes.Result result = Processes.run(this.folder, List.of(command));
+		return new Result(result.exit(), result.output());
 	}
 
 	/**

@@ -1,7 +1,6 @@
 package dev.wharf.app.signin;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,7 +8,6 @@ import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.wharf.core.security.PasswordHashing;
 import dev.wharf.core.testsupport.JvmTempFolder;
 import dev.wharf.core.testsupport.SlapdProcess;
 import dev.wharf.ftp.server.WharfFtpServer;
@@ -45,8 +43,6 @@ class LdapSignInTests {
 
 	static final Path ROOT = JvmTempFolder.create("wharf-ldap-tests");
 
-	static final String ADMIN_PASSWORD = "local-admin-pw";
-
 	static SlapdProcess slapd;
 
 	@LocalServerPort
@@ -68,21 +64,12 @@ class LdapSignInTests {
 		slapd.addGroup("ci", "bot", "frank", "grace");
 		slapd.addGroup("wharf-admins", "admin");
 		slapd.addGroup("visitors", "nobody");
-		Files.createDirectories(ROOT.resolve("data"));
+		SignInServer.configure(registry, ROOT);
 		Files.createDirectories(ROOT.resolve("scratch"));
-		registry.add("wharf.state-dir", () -> ROOT.resolve("state").toString());
-		registry.add("wharf.storage.mounts.data.type", () -> "local");
-		registry.add("wharf.storage.mounts.data.root", () -> ROOT.resolve("data").toString());
 		registry.add("wharf.storage.mounts.scratch.type", () -> "local");
 		registry.add("wharf.storage.mounts.scratch.root", () -> ROOT.resolve("scratch").toString());
 		registry.add("wharf.filemanager.mounts", () -> "data,scratch");
 		registry.add("wharf.ftp.mounts", () -> "data,scratch");
-		registry.add("wharf.ftp.port", () -> "0");
-		registry.add("wharf.ftp.passive-ports", () -> "0");
-		String hash = PasswordHashing.hash(ADMIN_PASSWORD);
-		registry.add("wharf.security.users[0].name", () -> "admin");
-		registry.add("wharf.security.users[0].password", () -> hash);
-		registry.add("wharf.security.users[0].roles", () -> "admin");
 		registry.add("wharf.security.ldap.urls[0]", slapd::url);
 		registry.add("wharf.security.ldap.bind-dn", () -> SlapdProcess.SERVICE_DN);
 		registry.add("wharf.security.ldap.bind-password", () -> SlapdProcess.SERVICE_PASSWORD);
@@ -210,7 +197,7 @@ class LdapSignInTests {
 				ftp.disconnect();
 			}
 			// A configured account does not need the directory.
-			assertThat(this.clients.login("admin", ADMIN_PASSWORD).statusCode()).isEqualTo(200);
+			assertThat(this.clients.login("admin", SignInServer.ADMIN_PASSWORD).statusCode()).isEqualTo(200);
 		}
 		finally {
 			slapd.start();
@@ -221,7 +208,7 @@ class LdapSignInTests {
 	@Test
 	void aConfiguredNameIsNeverSentToTheDirectory() throws Exception {
 		assertThat(this.clients.login("admin", "admin-pw").statusCode()).as("the directory's password").isEqualTo(401);
-		assertThat(this.clients.login("admin", ADMIN_PASSWORD).statusCode()).isEqualTo(200);
+		assertThat(this.clients.login("admin", SignInServer.ADMIN_PASSWORD).statusCode()).isEqualTo(200);
 		assertThat(slapd.binds(SlapdProcess.userDn("admin"))).isZero();
 	}
 
@@ -239,15 +226,6 @@ class LdapSignInTests {
 		assertThat(this.clients.curl("/cache/feedbeef", "-u", "carol:" + token.group(1)).status())
 			.as("a token is its own user's only").isEqualTo(401);
 		assertThat(this.clients.lftp("carol", token.group(1), "cls -1 data").output()).contains("Login incorrect");
-	}
-
-	static {
-		try {
-			Files.createDirectories(ROOT);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
 	}
 
 }

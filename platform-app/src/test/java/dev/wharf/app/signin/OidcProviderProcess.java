@@ -2,8 +2,6 @@ package dev.wharf.app.signin;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,8 +12,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
+import dev.wharf.core.testsupport.Processes;
 import org.jspecify.annotations.Nullable;
 
 import static org.assertj.core.api.Assertions.fail;
@@ -66,7 +64,7 @@ final class OidcProviderProcess implements AutoCloseable {
 		if (!Files.isDirectory(classes) || !Files.isRegularFile(classpath)) {
 			fail("The test OIDC provider is not built: run the build with -am (it builds test-oidc-provider first)");
 		}
-		int port = freePort();
+		int port = Processes.freePort();
 		String issuer = "http://localhost:" + port;
 		String client = "--spring.security.oauth2.authorizationserver.client.wharf.";
 		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -125,17 +123,7 @@ final class OidcProviderProcess implements AutoCloseable {
 
 	/** Stops the provider. */
 	synchronized void stop() {
-		Process running = this.process;
-		if (running == null) {
-			return;
-		}
-		running.destroyForcibly();
-		try {
-			running.waitFor(20, TimeUnit.SECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
+		Processes.kill(this.process);
 		this.process = null;
 	}
 
@@ -147,12 +135,6 @@ final class OidcProviderProcess implements AutoCloseable {
 		}
 		catch (IllegalStateException shuttingDown) {
 			// The hook runs anyway.
-		}
-	}
-
-	static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			return socket.getLocalPort();
 		}
 	}
 

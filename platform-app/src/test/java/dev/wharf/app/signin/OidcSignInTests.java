@@ -8,8 +8,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.function.Function;
 
-import dev.wharf.core.security.PasswordHashing;
 import dev.wharf.core.testsupport.JvmTempFolder;
+import dev.wharf.core.testsupport.Processes;
 import dev.wharf.core.testsupport.Requirements;
 import dev.wharf.ftp.server.WharfFtpServer;
 import org.junit.jupiter.api.AfterAll;
@@ -52,8 +52,6 @@ class OidcSignInTests {
 
 	static final Duration WAIT = Duration.ofSeconds(30);
 
-	static final String ADMIN_PASSWORD = "local-admin-pw";
-
 	static int port;
 
 	static OidcProviderProcess provider;
@@ -69,20 +67,11 @@ class OidcSignInTests {
 
 	@DynamicPropertySource
 	static void oidc(DynamicPropertyRegistry registry) throws Exception {
-		port = OidcProviderProcess.freePort();
-		Files.createDirectories(ROOT.resolve("data"));
+		port = Processes.freePort();
 		provider = OidcProviderProcess.start(ROOT, "http://127.0.0.1:" + port + "/api/session/oidc/callback",
 				"olivia:olivia-pw:staff,other;peter:peter-pw:visitors;admin:admin-pw:staff");
 		registry.add("server.port", () -> port);
-		registry.add("wharf.state-dir", () -> ROOT.resolve("state").toString());
-		registry.add("wharf.storage.mounts.data.type", () -> "local");
-		registry.add("wharf.storage.mounts.data.root", () -> ROOT.resolve("data").toString());
-		registry.add("wharf.ftp.port", () -> "0");
-		registry.add("wharf.ftp.passive-ports", () -> "0");
-		String hash = PasswordHashing.hash(ADMIN_PASSWORD);
-		registry.add("wharf.security.users[0].name", () -> "admin");
-		registry.add("wharf.security.users[0].password", () -> hash);
-		registry.add("wharf.security.users[0].roles", () -> "admin");
+		SignInServer.configure(registry, ROOT);
 		registry.add("wharf.security.oidc.issuer", provider::issuer);
 		registry.add("wharf.security.oidc.client-id", () -> OidcProviderProcess.CLIENT_ID);
 		registry.add("wharf.security.oidc.client-secret", () -> OidcProviderProcess.CLIENT_SECRET);
@@ -167,7 +156,7 @@ class OidcSignInTests {
 		signIn("admin", "admin-pw");
 		assertThat(waitFor(By.id("login-error")).getText()).contains("may not use Wharf");
 		// The configured admin still logs in with the configured password, and cannot mint a token with the cookie.
-		String admin = Clients.cookie(this.clients.login("admin", ADMIN_PASSWORD));
+		String admin = Clients.cookie(this.clients.login("admin", SignInServer.ADMIN_PASSWORD));
 		HttpResponse<String> mint = this.clients.withSession(admin, "POST", "/api/tokens?name=x", null);
 		assertThat(mint.statusCode()).isEqualTo(401);
 		assertThat(mint.body()).contains("or a sign-in with Example SSO in the last 10 minutes");

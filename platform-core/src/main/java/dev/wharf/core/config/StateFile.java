@@ -10,30 +10,65 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
 
 /**
  * A small text file of Wharf's own in the state folder ({@code wharf.state-dir}), one entry per line, that
- * replicas sharing the folder may change too: it is always replaced whole and atomically (a reader sees the
- * old file or the new one, never half of one), readable by its owner only, and a {@link #stamp()} tells when
- * another process replaced it. Lines that are blank or start with {@code #} are comments. Blocking: call it
- * from a worker thread. Holds no state of its own, so it is thread-safe; callers serialise their changes.
+ * replicas sharing the folder may change too, read into a snapshot of type {@code S} that lookups answer from.
+ * A change re-reads the file, applies itself and replaces the file whole and atomically (a reader sees the old
+ * file or the new one, never half of one; replicas do not lose each other's changes), readable by its owner
+ * only; the file is read again when another process replaced it, checked every {@code refresh}. Lines that are
+ * blank or start with {@code #} are comments. File access runs on a given bounded scheduler; changes are
+ * serialised. Thread-safe.
+ *
+ * @param <S> what the file's entries are read into
  */
-public final class StateFile {
+public final class StateFile<S> implements AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(StateFile.class);
 
 	private final Path file;
 
 	private final String header;
 
+	private final Function<List<String>, S> reader;
+
+	private final Scheduler io;
+
+	private final Object writeLock = new Object();
+
+	private final Disposable refresher;
+
+	private volatile Loaded<S> loaded;
+
 	/**
-	 * Names the file.
+	 * Reads the file (if it exists) and starts watching it.
 	 * @param file where it is
 	 * @param header comment lines written at the top, each starting with {@code #} and ending with a line break
+	 * @param reader makes the snapshot of the entries, which are the file's lines but comments (it may log and
+	 * skip entries it cannot read)
+	 * @param io where file access runs; owned (and disposed) by this file
+	 * @param refresh how often to look for changes made by other processes
+	 * @throws UncheckedIOException if the file exists but cannot be read
 	 */
-	public StateFile(Path file, String header) {
+	public StateFile(Path file, String header, Function<List<String>, S> reader, Scheduler io, Duration refresh) {
 		this.file = file;
 		this.header = header;
+		this.reader = reader;
+		this.io = io;
+		this.loaded = load();
+		this.refresher = io.schedulePeriodically(this::refreshQuietly, refresh.toMillis(), refresh.toMillis(),
+				TimeUnit.MILLISECONDS);
 	}
 
 	/** Where the file is. */
@@ -41,31 +76,62 @@ public final class StateFile {
 		return this.file;
 	}
 
+	/** The snapshot as last read, from memory. */
+	public S current() {
+		return this.loaded.snapshot();
+	}
+
 	/**
-	 * Reads the file.
-	 * @return every line (comments too, so line numbers can be told) and the stamp it had; nothing for a file
-	 * that does not exist yet
-	 * @throws UncheckedIOException if it exists but cannot be read
+	 * Changes the file.
+	 * @param writer the entries the file is to hold, from the snapshot of the file as it is now
+	 * @return the snapshots before and after, once the file is replaced
 	 */
-	public Content read() {
-		String stamp = stamp();
+	public Mono<Change<S>> change(Function<S, List<String>> writer) {
+		return Mono.fromCallable(() -> {
+			synchronized (this.writeLock) {
+				S before = load().snapshot();
+				write(writer.apply(before));
+				this.loaded = load();
+				return new Change<>(before, this.loaded.snapshot());
+			}
+		}).subscribeOn(this.io);
+	}
+
+	/** Reads the file again if another process replaced it. */
+	void refresh() {
+		if (!this.loaded.stamp().equals(stamp())) {
+			synchronized (this.writeLock) {
+				this.loaded = load();
+			}
+		}
+	}
+
+	private void refreshQuietly() {
 		try {
-			return new Content(Files.readAllLines(this.file, StandardCharsets.UTF_8), stamp);
+			refresh();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not re-read " + this.file + "; keeping what was read before: " + ex.getMessage());
+		}
+	}
+
+	private Loaded<S> load() {
+		String stamp = stamp();
+		List<String> lines;
+		try {
+			lines = Files.readAllLines(this.file, StandardCharsets.UTF_8);
 		}
 		catch (NoSuchFileException ex) {
-			return new Content(List.of(), stamp);
+			lines = List.of();
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Cannot read " + this.file, ex);
 		}
+		return new Loaded<>(this.reader.apply(lines.stream().filter(line -> !line.isBlank() && !line.startsWith("#")).toList()),
+				stamp);
 	}
 
-	/**
-	 * Replaces the file atomically with the header and the given entries.
-	 * @param entries the lines, without line breaks
-	 * @throws IOException if it cannot be written
-	 */
-	public void write(List<String> entries) throws IOException {
+	private void write(List<String> entries) throws IOException {
 		StringBuilder text = new StringBuilder(this.header);
 		for (String entry : entries) {
 			text.append(entry).append('\n');
@@ -89,11 +155,7 @@ public final class StateFile {
 		}
 	}
 
-	/**
-	 * What identifies the file's current version: changes when any process replaces it.
-	 * @return the stamp, {@code missing} if there is no file
-	 */
-	public String stamp() {
+	private String stamp() {
 		try {
 			BasicFileAttributes attributes = Files.readAttributes(this.file, BasicFileAttributes.class);
 			return attributes.lastModifiedTime().toMillis() + ":" + attributes.size() + ":" + attributes.fileKey();
@@ -103,27 +165,24 @@ public final class StateFile {
 		}
 	}
 
-	/**
-	 * Whether a line is an entry rather than a comment.
-	 * @param line a line as read
-	 * @return whether it is neither blank nor starts with {@code #}
-	 */
-	public static boolean isEntry(String line) {
-		return !line.isBlank() && !line.startsWith("#");
+	/** Stops watching the file and the file-access thread. */
+	@Override
+	public void close() {
+		this.refresher.dispose();
+		this.io.dispose();
 	}
 
 	/**
-	 * The file as read.
+	 * What a change did.
 	 *
-	 * @param lines every line, in order
-	 * @param stamp the file's {@link StateFile#stamp()} just before it was read
+	 * @param <S> the snapshot's type
+	 * @param before the file as it was just before
+	 * @param after the file as it is now
 	 */
-	public record Content(List<String> lines, String stamp) {
+	public record Change<S>(S before, S after) {
+	}
 
-		public Content {
-			lines = List.copyOf(lines);
-		}
-
+	private record Loaded<S>(S snapshot, String stamp) {
 	}
 
 }

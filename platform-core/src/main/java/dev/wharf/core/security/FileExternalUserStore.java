@@ -1,6 +1,5 @@
 package dev.wharf.core.security;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -8,22 +7,19 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.function.UnaryOperator;
+import java.util.function.Consumer;
 
 import dev.wharf.core.config.StateFile;
 import dev.wharf.core.security.ExternalUser.Source;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
@@ -44,15 +40,7 @@ public final class FileExternalUserStore implements ExternalUserStore, AutoClose
 
 	private static final Log logger = LogFactory.getLog(FileExternalUserStore.class);
 
-	private final StateFile file;
-
-	private final Scheduler io;
-
-	private final Object writeLock = new Object();
-
-	private final Disposable refresher;
-
-	private volatile Snapshot snapshot;
+	private final StateFile<Map<String, ExternalUser>> file;
 
 	/**
 	 * Loads the file (if it exists) and starts watching it.
@@ -62,85 +50,43 @@ public final class FileExternalUserStore implements ExternalUserStore, AutoClose
 	 * @throws UncheckedIOException if the file exists but cannot be read
 	 */
 	public FileExternalUserStore(Path file, Scheduler io, Duration refresh) {
-		this.file = new StateFile(file, HEADER);
-		this.io = io;
-		this.snapshot = load();
-		this.refresher = io.schedulePeriodically(this::refreshQuietly, refresh.toMillis(), refresh.toMillis(),
-				TimeUnit.MILLISECONDS);
+		this.file = new StateFile<>(file, HEADER, lines -> read(file, lines), io, refresh);
 	}
 
 	@Override
 	public Optional<ExternalUser> find(String name) {
-		return Optional.ofNullable(this.snapshot.users().get(name));
+		return Optional.ofNullable(this.file.current().get(name));
 	}
 
 	@Override
 	public Mono<Void> save(ExternalUser user) {
-		return change(users -> {
-			users.put(user.name(), user);
-			return users;
-		});
+		return change(users -> users.put(user.name(), user));
 	}
 
 	@Override
 	public Mono<Void> remove(String name) {
-		return change(users -> {
-			users.remove(name);
-			return users;
-		});
+		return change(users -> users.remove(name));
 	}
 
-	private Mono<Void> change(UnaryOperator<Map<String, ExternalUser>> operation) {
-		return Mono.<Void>fromRunnable(() -> {
-			synchronized (this.writeLock) {
-				Map<String, ExternalUser> changed = operation.apply(new HashMap<>(load().users()));
-				List<String> lines = new ArrayList<>(changed.size());
-				changed.values().forEach(user -> lines.add(format(user)));
-				try {
-					this.file.write(lines);
-				}
-				catch (IOException ex) {
-					throw new UncheckedIOException("Cannot write " + this.file.path(), ex);
-				}
-				this.snapshot = load();
-			}
-		}).subscribeOn(this.io);
+	private Mono<Void> change(Consumer<Map<String, ExternalUser>> operation) {
+		return this.file.change(current -> {
+			Map<String, ExternalUser> changed = new HashMap<>(current);
+			operation.accept(changed);
+			return changed.values().stream().map(FileExternalUserStore::format).toList();
+		}).then();
 	}
 
-	/** Re-reads the file if another process changed it. */
-	void refresh() {
-		if (!this.snapshot.stamp().equals(this.file.stamp())) {
-			synchronized (this.writeLock) {
-				this.snapshot = load();
-			}
-		}
-	}
-
-	private void refreshQuietly() {
-		try {
-			refresh();
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not re-read " + this.file.path() + "; keeping the users read before: " + ex.getMessage());
-		}
-	}
-
-	private Snapshot load() {
-		StateFile.Content content = this.file.read();
+	private static Map<String, ExternalUser> read(Path file, List<String> lines) {
 		Map<String, ExternalUser> users = new HashMap<>();
-		List<String> lines = content.lines();
-		for (int i = 0; i < lines.size(); i++) {
-			if (!StateFile.isEntry(lines.get(i))) {
-				continue;
-			}
-			ExternalUser user = parse(lines.get(i));
+		for (String line : lines) {
+			ExternalUser user = parse(line);
 			if (user == null) {
-				logger.warn(this.file.path() + " line " + (i + 1) + " is not a user; it is ignored");
+				logger.warn(file + " holds a line that is not a user; it is ignored");
 				continue;
 			}
 			users.put(user.name(), user);
 		}
-		return new Snapshot(Map.copyOf(users), content.stamp());
+		return Map.copyOf(users);
 	}
 
 	static String format(ExternalUser user) {
@@ -179,11 +125,7 @@ public final class FileExternalUserStore implements ExternalUserStore, AutoClose
 	/** Stops watching the file and the file-access thread. */
 	@Override
 	public void close() {
-		this.refresher.dispose();
-		this.io.dispose();
-	}
-
-	private record Snapshot(Map<String, ExternalUser> users, String stamp) {
+		this.file.close();
 	}
 
 }

@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -80,8 +79,8 @@ public final class SlapdProcess implements AutoCloseable {
 		this.ldapadd = Requirements.requireExecutable("ldapadd", "ldap-utils");
 		this.ldapmodify = Requirements.requireExecutable("ldapmodify", "ldap-utils");
 		this.directory = directory;
-		this.port = freePort();
-		this.tlsPort = freePort();
+		this.port = Processes.freePort();
+		this.tlsPort = Processes.freePort();
 		Files.createDirectories(directory.resolve("data"));
 		makeCertificate(directory);
 		Files.writeString(directory.resolve("slapd.conf"), String.join("\n",
@@ -135,7 +134,7 @@ public final class SlapdProcess implements AutoCloseable {
 				return;
 			}
 			// Usually a port is still held by a stopped server's connections: try again.
-			this.process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+			Processes.kill(this.process);
 			if (System.nanoTime() > deadline) {
 				fail("slapd did not start; its log: " + logText());
 			}
@@ -159,17 +158,7 @@ public final class SlapdProcess implements AutoCloseable {
 
 	/** Stops the directory at once ({@code SIGKILL}), as a crash or an outage would. */
 	public synchronized void stop() {
-		Process running = this.process;
-		if (running == null) {
-			return;
-		}
-		running.destroyForcibly();
-		try {
-			running.waitFor(10, TimeUnit.SECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
+		Processes.kill(this.process);
 		this.process = null;
 	}
 
@@ -313,12 +302,6 @@ public final class SlapdProcess implements AutoCloseable {
 		}
 		catch (IllegalStateException shuttingDown) {
 			// The hook runs anyway.
-		}
-	}
-
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			return socket.getLocalPort();
 		}
 	}
 
