@@ -28,7 +28,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param groupSearch where and how to find a user's groups
  * @param groupAttribute the attribute of the user's entry that lists the DNs of the user's groups, read when
  * {@code group-search.base} is not set; a group's name is the value of the first part of its DN
- * @param connectTimeout how long to wait for a connection
+ * @param connectTimeout how long to wait for a connection and the first bind on it
  * @param readTimeout how long to wait for any answer
  * @param cacheTime how long a right password is remembered, so clients that send it with every request (the
  * build cache's Basic) do not make a bind each time; also how often the directory is asked again whether a
