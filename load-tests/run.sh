@@ -13,7 +13,6 @@
 #                         memory/local/memcached, 1 and 2 CPUs
 #   socko                 Socko: 87 B, 200 KB, 1 MB at c=100                               nginx
 #   pyftpdlib             pyftpdlib's table, driven by ftpbench -b all -n 300 -s 10M       pyftpdlib, vsftpd
-#   ftp-soak              the Java FTP driver (dev.wharf.loadtests.ftp.FtpLoadDriver)
 #   profiles              p96/p128/p512: start-up, RSS, /actuator/health at c=1…1000 under
 #                         each profile's limits (and /static/ with --with-static)
 #
@@ -89,7 +88,7 @@ command_line="load-tests/run.sh $table"
 
 case "$table" in
 	filestash-benchmark|profiles) profiles=${profiles:-p96,p128,p512} ;;
-	filestash-loadtest|pyftpdlib|ftp-soak) profiles=${profiles:-p512} ;;
+	filestash-loadtest|pyftpdlib) profiles=${profiles:-p512} ;;
 	socko) profiles=${profiles:-p512} runs=${runs:-1} ;;   # one run without --runs, as before --runs applied to it
 	rbcs) profiles=${profiles:-p512} ;;
 	*) echo "unknown table: $table" >&2; usage ;;
@@ -479,17 +478,6 @@ case "$table" in
 					nginx_stop "nginx-${cpus}cpu" "$cpus"
 				}
 			done
-		fi ;;
-
-	ftp-soak)
-		profile=${profiles%%,*}
-		if wharf_start "wharf-$profile" "$profile"; then
-			(exec 3<>"/dev/tcp/127.0.0.1/$ftp_port") 2>/dev/null || skipped="$skipped; wharf-$profile: nothing listened on the FTP port (module-ftp off or missing)"
-			echo "-- FtpLoadDriver against wharf-$profile"
-			taskset -c "$loadgen_cpus" "$tool_java" -Dport="$ftp_port" -Dpassword="$password" -Dtarget="wharf-$profile" \
-				-Dresults="$results" -Dclients=50 -Dseconds=60 -Dsize=1M -cp "$classpath" \
-				dev.wharf.loadtests.ftp.FtpLoadDriver | sed 's/^/   /' || echo "!! FTP operations failed" >&2
-			wharf_stop "wharf-$profile"
 		fi ;;
 
 	pyftpdlib)
