@@ -91,7 +91,10 @@ record LevelRuns(List<LevelResult> runs) {
 			return "–";
 		}
 		List<LevelResult> known = this.runs.stream().filter((r) -> value.applyAsDouble(r) >= 0).toList();
-		return micros(median) + range(known, value, LevelRuns::number);
+		// The range in the median's unit: "1.6 ms [1.2–1.6]", "52 µs [48–60]".
+		DoubleFunction<String> unit = (median < 1000) ? LevelRuns::number
+				: (v) -> String.format(Locale.ROOT, "%.1f", v / 1000);
+		return micros(median) + range(known, value, unit);
 	}
 
 	/** Microseconds as a report prints CPU per request: "52 µs", "1.2 ms". */

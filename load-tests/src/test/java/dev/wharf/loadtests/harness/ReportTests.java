@@ -71,6 +71,15 @@ class ReportTests {
 	}
 
 	@Test
+	void cpuRangesAreInTheirMediansUnit() {
+		LevelRuns level = new LevelRuns(List.of(
+				new LevelResult("t", "wharf", "p", 1, 1000, 1000, 0, 0, 1000, 1, 2, 3, 1_140_000, 5_000),
+				new LevelResult("t", "wharf", "p", 1, 1000, 1000, 0, 0, 1000, 1, 2, 3, 1_550_000, 6_000)));
+		assertThat(level.serverCpu()).isEqualTo("1.6 ms [1.1–1.6]");
+		assertThat(level.loadgenCpu()).isEqualTo("6.0 µs [5.0–6.0]");
+	}
+
+	@Test
 	void resultsWrittenBeforeCpuWasMeasuredStillRead() throws IOException {
 		meta("profiles");
 		targets("wharf-p96\tp96\t96M\t1\t0\t1\t1.8\t137000\t0\t-Xmx40m\t0");
