@@ -427,11 +427,19 @@ public final class Report {
 		boolean oldWithout = mode.equals("false")
 				&& this.run.results.stream().noneMatch((r) -> r.part().endsWith(SockoSimulation.WITHOUT_KEEP_ALIVE));
 		int runs = this.run.runs();
+		boolean with = this.run.results.stream().anyMatch((r) -> !r.part().endsWith(SockoSimulation.WITHOUT_KEEP_ALIVE))
+				&& !oldWithout;
+		boolean without = oldWithout
+				|| this.run.results.stream().anyMatch((r) -> r.part().endsWith(SockoSimulation.WITHOUT_KEEP_ALIVE));
+		String connections = (with && without)
+				? "This run made each test both ways: with keep-alive (`ab -k`; module-static's target is set with "
+						+ "keep-alive clients, `ab -k` and wrk) and without, a new connection per request, like Socko's ab."
+				: without ? "This run opened a new connection per request, like Socko's ab."
+						: "This run kept connections alive (`ab -k`; module-static's target is set with keep-alive "
+								+ "clients, `ab -k` and wrk); `--keepalive both` (run.sh's default) adds Socko's own.";
 		header("Socko's static file benchmark, reproduced", Originals.SOCKO,
-				"Socko's tests used `ab -nM -c100` without keep-alive. This table runs each test both ways unless "
-						+ "told otherwise (`--keepalive on|off|both`): with keep-alive (`ab -k`; module-static's target "
-						+ "is set with keep-alive clients, `ab -k` and wrk) and without, a new connection per request, "
-						+ "like Socko's ab. Before the levels, " + Markdown.group(SockoSimulation.DEFAULT_WARM_UP)
+				"Socko's tests used `ab -nM -c100` without keep-alive. " + connections + " Before the levels, "
+						+ Markdown.group(SockoSimulation.DEFAULT_WARM_UP)
 						+ " requests of each file are sent and not counted (a JVM compiles each "
 						+ "path it serves during its first thousands of requests; Socko measured servers already running). "
 						+ "nginx serves the same folder under the same CPU quota and memory limit in the same run, "
@@ -476,12 +484,16 @@ public final class Report {
 	// ------------------------------------------------------------------------------------------ pyftpdlib
 
 	private void pyftpdlib() {
+		// Runs made before every table had rounds ran ftpbench several times against one start of each server.
+		boolean rounds = !this.run.meta("runs").isBlank();
 		header("pyftpdlib's FTP benchmark, reproduced", Originals.PYFTPDLIB,
 				"pyftpdlib's own `ftpbench` (from the pyftpdlib 2.2.0 wheel; psutil < 7 for `-k`) run as published, "
 						+ "`ftpbench -u USER -p PASSWORD -b all -n 300 -s 10M -t 60 -k PID`, against each server in turn "
-						+ "under the same CPU quota and memory limit: Wharf, pyftpdlib, and the servers the original "
-						+ "compared, proftpd and vsftpd, plus Twisted's FTP server; each started afresh for every run, "
-						+ "alternating; the medians of the runs (range in brackets). "
+						+ "under the same CPU quota and memory limit (the servers table lists them; the original compared "
+						+ "pyftpdlib, proftpd and vsftpd)"
+						+ (rounds ? ", each started afresh for every ftpbench run, the servers taking turns"
+								: ", several ftpbench runs against one start of each server")
+						+ "; the medians of the runs (range in brackets). "
 						+ "Memory is ftpbench's own (rss - shared of the server and its direct children). Both `RETR` rows "
 						+ "download the file the `STOR` row before them has just written for one second (over a GB at these "
 						+ "rates): where that is more than the memory limit holds as page cache, they read it back from disk, "
