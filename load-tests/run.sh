@@ -353,6 +353,16 @@ probe() {
 	return 1
 }
 
+await_port() {     # await_port PORT PID SECONDS: true once something accepts connections on 127.0.0.1:PORT
+	local port=$1 pid=$2 seconds=$3 i
+	for ((i = 0; i < seconds * 4; i++)); do
+		kill -0 "$pid" 2>/dev/null || return 1
+		(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && return 0
+		sleep 0.25
+	done
+	return 1
+}
+
 await_http() {     # await_http URL PID SECONDS
 	local url=$1 pid=$2 seconds=$3 i
 	for ((i = 0; i < seconds * 4; i++)); do
@@ -686,6 +696,17 @@ case "$table" in
 				rm -f "$out.times"
 			done
 		}
+		# ftp_peer NAME USER FLAGS -- COMMAND…: a peer under Wharf's limits on $port, one ftpbench run against it.
+		ftp_peer() {
+			local name=$1 user=$2 flags=$3; shift 4
+			start "$name" "$peer_mem" "$cpus" "$run/$name.log" -- "$@"
+			if await_port "$port" "$server_pid" 30; then
+				ftpbench "$name" "$port" "$user" "$server_pid" "$round"
+			else
+				echo "!! $name did not listen on port $port; its log:" >&2; tail -5 "$run/$name.log" >&2
+			fi
+			stop_server "$name" - "$peer_mem" "$cpus" "" "$flags"
+		}
 		ftp_passive="40000-40999"
 		name="wharf-${profile/:/@}"   # no colon in the result files' names
 		# The peers get Wharf's limits: the profile's, or the SIZE of P:SIZE.
@@ -727,21 +748,16 @@ case "$table" in
 			$peers || continue
 			port=$(free_port); mkdir -p "$bench/ftp-pyftpdlib"
 			echo "== pyftpdlib 2.2.0"
-			start pyftpdlib "$peer_mem" "$cpus" "$run/pyftpdlib.log" -- "$venv/bin/python" \
+			ftp_peer pyftpdlib bench "pyftpdlib 2.2.0, max_cons=0" -- "$venv/bin/python" \
 				"$root/load-tests/peers/pyftpdlib_server.py" "$port" "$bench/ftp-pyftpdlib" bench "$password" 41000 41999
-			sleep 2
-			ftpbench pyftpdlib "$port" bench "$server_pid" "$round"
-			stop_server pyftpdlib - "$peer_mem" "$cpus" "" "pyftpdlib 2.2.0, max_cons=0"
 			if $with_vsftpd; then
 				mkdir -p "$bench/vsftpd-empty"
 				port=$(free_port)
 				sed -e "s|@PORT@|$port|; s|@EMPTY@|$bench/vsftpd-empty|; s|@PASV_FIRST@|42000|; s|@PASV_LAST@|42999|" \
 					load-tests/peers/vsftpd.conf > "$run/vsftpd.conf"
 				echo "== vsftpd $(dpkg-query -W -f='${Version}' vsftpd 2>/dev/null)"
-				start vsftpd "$peer_mem" "$cpus" "$run/vsftpd.log" -- vsftpd "$run/vsftpd.conf"
-				sleep 1
-				ftpbench vsftpd "$port" wharfbench "$server_pid" "$round"
-				stop_server vsftpd - "$peer_mem" "$cpus" "" "vsftpd $(dpkg-query -W -f='${Version}' vsftpd), max_clients=2000"
+				ftp_peer vsftpd wharfbench "vsftpd $(dpkg-query -W -f='${Version}' vsftpd), max_clients=2000" -- \
+					vsftpd "$run/vsftpd.conf"
 			fi
 			if $with_proftpd; then
 				dir=$run/proftpd; mkdir -p "$dir" "$bench/ftp-proftpd"; chown wharfbench "$bench/ftp-proftpd"
@@ -750,18 +766,13 @@ case "$table" in
 					load-tests/peers/proftpd.conf > "$dir/proftpd.conf"
 				proftpd_version=$("$proftpd_bin" -v 2>&1 | grep -oE '[0-9]+\.[0-9]+\.[0-9a-z]+' | head -1)
 				echo "== proftpd $proftpd_version"
-				start proftpd "$peer_mem" "$cpus" "$run/proftpd.log" -- "$proftpd_bin" --nodaemon -c "$dir/proftpd.conf"
-				sleep 1
-				ftpbench proftpd "$port" wharfbench "$server_pid" "$round"
-				stop_server proftpd - "$peer_mem" "$cpus" "" "proftpd $proftpd_version, MaxInstances 2000"
+				ftp_peer proftpd wharfbench "proftpd $proftpd_version, MaxInstances 2000" -- \
+					"$proftpd_bin" --nodaemon -c "$dir/proftpd.conf"
 			fi
 			port=$(free_port); mkdir -p "$bench/ftp-twisted"
 			echo "== Twisted $twisted_version FTP server"
-			start twisted "$peer_mem" "$cpus" "$run/twisted.log" -- "$venv/bin/python" \
+			ftp_peer twisted bench "Twisted $twisted_version (twisted.protocols.ftp), no connection limit" -- "$venv/bin/python" \
 				"$root/load-tests/peers/twisted_ftp_server.py" "$port" "$bench/ftp-twisted" bench "$password" 44000 44999
-			sleep 2
-			ftpbench twisted "$port" bench "$server_pid" "$round"
-			stop_server twisted - "$peer_mem" "$cpus" "" "Twisted $twisted_version (twisted.protocols.ftp), no connection limit"
 		done ;;
 esac
 
@@ -790,4 +801,4 @@ fi
 # Copies the results (and gatling.tar.xz) to $out_dir/results/ (paths inside the repository made relative to it),
 # draws the plots, writes the report from that copy and rewrites the index.
 tools dev.wharf.loadtests.harness.Report "$table" "$run" "$out_dir" "$root"
-echo "== wrote $out_dir/$table.md, its plots in $out_dir/plots/ (Gatling reports: $run/gatling)"
+echo "== wrote $out_dir/$table.md, its plots in $out_dir/plots/$([ ! -d "$run/gatling" ] || echo " (Gatling reports: $run/gatling)")"
