@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Writes {@code docs/benchmarks/README.md}: for every published table, the original's figures, Wharf's from the
@@ -36,10 +37,11 @@ final class Index {
 			.append("from that same run (same machine, limits and load generator), and the ratios. An original ran on other ")
 			.append("hardware, so Wharf ÷ original is an order of magnitude; Wharf ÷ peer is the comparison that counts. ")
 			.append("This file is written by `run.sh` (`Report index`); do not edit it by hand.\n\n");
-		Markdown overview = new Markdown("Table", "Original", "Report", "Last run", "Note");
+		Markdown overview = new Markdown("Table", "Original", "Report", "Plots", "Last run", "Note");
 		for (String[] table : TABLES) {
 			RunData run = load(docs, table[0]);
 			overview.row(table[1], table[2], (run != null) ? "[" + table[0] + ".md](" + table[0] + ".md)" : "–",
+					plots(docs, table[0]),
 					(run != null) ? run.meta("date") : "not run yet: `load-tests/run.sh " + table[0] + "`",
 					(run != null) ? run.meta("note") : "");
 		}
@@ -62,6 +64,22 @@ final class Index {
 			out.append(rows).append('\n');
 		}
 		Files.writeString(docs.resolve("README.md"), out.toString(), StandardCharsets.UTF_8);
+	}
+
+	/** Links to a table's plots, named by what they show: "[throughput](plots/socko-throughput.svg), …". */
+	private static String plots(Path docs, String table) throws IOException {
+		Path folder = docs.resolve("plots");
+		if (!Files.isDirectory(folder)) {
+			return "–";
+		}
+		try (Stream<Path> files = Files.list(folder)) {
+			List<String> links = files.map((f) -> f.getFileName().toString())
+				.filter((name) -> name.startsWith(table + "-") && name.endsWith(".svg"))
+				.sorted()
+				.map((name) -> "[" + name.substring(table.length() + 1, name.length() - 4) + "](plots/" + name + ")")
+				.toList();
+			return links.isEmpty() ? "–" : String.join(", ", links);
+		}
 	}
 
 	private static RunData load(Path docs, String table) {

@@ -246,6 +246,9 @@ class ReportTests {
 					+ "(plots/profiles-latency.svg), [memory over time](plots/profiles-memory.svg) |")
 			.contains("| Gatling reports | [results/gatling/profiles.tar.xz](results/gatling/profiles.tar.xz) (the HTML "
 					+ "reports of this run, tar.xz) |");
+		assertThat(Files.readString(docs.resolve("README.md"), StandardCharsets.UTF_8)).as("the index")
+			.contains("| [profiles.md](profiles.md) | [latency](plots/profiles-latency.svg), "
+					+ "[memory](plots/profiles-memory.svg), [throughput](plots/profiles-throughput.svg) |");
 	}
 
 	/** A result of Socko's first test (87 B, c=100, 500,000 requests) that took {@code millis}. */
