@@ -119,7 +119,7 @@ class SimulationSmokeIT {
 				throw new AssertionError(ex);
 			}
 		});
-		assertAllAnswered("ftp-soak");
+		assertAllAnswered("ftp");
 	}
 
 	private static void assertAllAnswered(String table) {
