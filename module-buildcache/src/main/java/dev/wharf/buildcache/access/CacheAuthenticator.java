@@ -85,6 +85,9 @@ public final class CacheAuthenticator {
 			if (result instanceof LoginResult.Throttled throttled) {
 				return new Outcome.Throttled(throttled.retryAfter());
 			}
+			if (result instanceof LoginResult.Unavailable unavailable) {
+				return new Outcome.Unavailable(unavailable.retryAfter());
+			}
 			return new Outcome.Refused();
 		});
 	}
@@ -156,6 +159,13 @@ public final class CacheAuthenticator {
 		 * @param retryAfter how long to wait
 		 */
 		record Throttled(Duration retryAfter) implements Outcome {
+		}
+
+		/**
+		 * The credentials could not be checked now (the shared state store is unreachable): not refused.
+		 * @param retryAfter how long to wait
+		 */
+		record Unavailable(Duration retryAfter) implements Outcome {
 		}
 
 	}

@@ -3,6 +3,7 @@ package dev.wharf.filemanager.http;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 
+import dev.wharf.core.state.SharedStateUnavailableException;
 import dev.wharf.core.storage.StorageErrorKind;
 import dev.wharf.core.storage.StorageException;
 import io.netty.handler.timeout.ReadTimeoutException;
@@ -15,7 +16,8 @@ import reactor.netty.channel.AbortedException;
 
 /**
  * The one place where errors become HTTP statuses and messages: {@link StorageErrorKind}s, the API's own
- * {@link ApiException}s, an overloaded worker pool, and anything unexpected (500, logged, never shown).
+ * {@link ApiException}s, an overloaded worker pool or an unreachable shared state store (503 with
+ * {@code Retry-After}), and anything unexpected (500, logged, never shown).
  * Storage messages name mount-relative paths only, so they are safe to show.
  */
 public final class ApiErrors {
@@ -59,6 +61,10 @@ public final class ApiErrors {
 				logger.warn("Storage failure: " + storage.getMessage(), storage.getCause());
 			}
 			return new Answer(status, storage.getMessage(), null);
+		}
+		if (error instanceof SharedStateUnavailableException down) {
+			// Sessions, tokens or locks cannot be checked: nothing is known about the caller, so neither 401 nor 500.
+			return new Answer(HttpStatus.SERVICE_UNAVAILABLE, "Service unavailable, try again later", down.retryAfter());
 		}
 		if (error instanceof AbortedException) {
 			// The client went away: nobody reads this answer, and nothing went wrong on the server.

@@ -76,6 +76,10 @@ final class PassCommand extends WharfCommand {
 			long seconds = Math.max(1, throttled.retryAfter().toSeconds());
 			return Replies.closing(421, "Too many failed logins; try again in " + seconds + " seconds.");
 		}
+		if (result instanceof LoginResult.Unavailable unavailable) {
+			long seconds = Math.max(1, unavailable.retryAfter().toSeconds());
+			return Replies.closing(421, "Logins are unavailable; try again in " + seconds + " seconds.");
+		}
 		if (SessionContext.of(session).loginFailed() >= MAX_FAILURES) {
 			return Replies.closing(530, "Login incorrect; closing after " + MAX_FAILURES + " failures.");
 		}

@@ -9,11 +9,15 @@ import dev.wharf.core.config.PlatformProperties;
 import dev.wharf.core.security.AuditLog;
 import dev.wharf.core.security.Authenticator;
 import dev.wharf.core.security.ConfiguredUserDirectory;
+import dev.wharf.core.security.InMemoryLoginThrottle;
 import dev.wharf.core.security.InitialAdmin;
 import dev.wharf.core.security.LoginThrottle;
 import dev.wharf.core.security.SecurityProperties;
 import dev.wharf.core.security.UserDirectory;
+import dev.wharf.core.state.InProcessInvalidations;
+import dev.wharf.core.state.Invalidations;
 import dev.wharf.core.storage.mount.MountRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -49,7 +53,7 @@ public final class SecurityAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LoginThrottle loginThrottle() {
-		return new LoginThrottle();
+		return new InMemoryLoginThrottle();
 	}
 
 	@Bean
@@ -60,11 +64,13 @@ public final class SecurityAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
-	Authenticator authenticator(UserDirectory directory, LoginThrottle throttle, AuditLog audit) {
+	Authenticator authenticator(UserDirectory directory, LoginThrottle throttle, AuditLog audit,
+			ObjectProvider<Invalidations> invalidations) {
 		// Password checks are CPU-bound: one thread per core, and a short queue so a flood is refused, not queued.
 		int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
 		Scheduler hashing = BlockingScheduler.create("wharf-auth", threads, threads * 256);
-		return new Authenticator(directory, throttle, audit, hashing);
+		return new Authenticator(directory, throttle, audit, hashing,
+				invalidations.getIfAvailable(InProcessInvalidations::new));
 	}
 
 }

@@ -13,6 +13,9 @@ import javax.crypto.spec.SecretKeySpec;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.wharf.core.security.AuditLog.AuditEvent;
+import dev.wharf.core.state.InProcessInvalidations;
+import dev.wharf.core.state.Invalidations;
+import dev.wharf.core.state.SharedStateUnavailableException;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -39,12 +42,20 @@ import reactor.core.scheduler.Scheduler;
  * account that must not be locked out that way logs in with something that cannot be guessed (a TLS client
  * certificate on the build cache, an API token on the file manager's API), which this class does not see.
  *
+ * <p><b>When the throttle's store cannot be reached</b> (Redis, with several replicas), a password checked
+ * lately still logs in, so build clients that send it with every request keep working; any other login gets
+ * {@link LoginResult.Unavailable} without its password being checked, so guessing stays impossible while the
+ * throttle cannot count.
+ *
  * <p>Thread-safe; never blocks the caller.
  */
 public final class Authenticator implements AutoCloseable {
 
 	/** How long a successful check is remembered. */
 	static final Duration CACHE_TIME = Duration.ofMinutes(5);
+
+	/** The invalidation topic of users whose checks are forgotten; keys are base64url names. */
+	static final String FORGET_TOPIC = "forget-user";
 
 	private final UserDirectory directory;
 
@@ -61,6 +72,8 @@ public final class Authenticator implements AutoCloseable {
 
 	private final SecretKeySpec cacheKey;
 
+	private final Invalidations invalidations;
+
 	/**
 	 * Creates the authenticator.
 	 * @param directory where users come from
@@ -69,13 +82,29 @@ public final class Authenticator implements AutoCloseable {
 	 * @param hashing a bounded scheduler for password checks, owned (and disposed) by this authenticator
 	 */
 	public Authenticator(UserDirectory directory, LoginThrottle throttle, AuditLog audit, Scheduler hashing) {
+		this(directory, throttle, audit, hashing, new InProcessInvalidations());
+	}
+
+	/**
+	 * Creates an authenticator that tells other replicas to forget a user's remembered checks.
+	 * @param directory where users come from
+	 * @param throttle the shared throttle
+	 * @param audit where outcomes are recorded
+	 * @param hashing a bounded scheduler for password checks, owned (and disposed) by this authenticator
+	 * @param invalidations how replicas tell each other that a user's checks are to be forgotten
+	 */
+	public Authenticator(UserDirectory directory, LoginThrottle throttle, AuditLog audit, Scheduler hashing,
+			Invalidations invalidations) {
 		this.directory = directory;
 		this.throttle = throttle;
 		this.audit = audit;
 		this.hashing = hashing;
+		this.invalidations = invalidations;
 		byte[] key = new byte[32];
 		new SecureRandom().nextBytes(key);
 		this.cacheKey = new SecretKeySpec(key, "HmacSHA256");
+		invalidations.subscribe(FORGET_TOPIC, encoded -> forgetHere(
+				new String(Base64.getUrlDecoder().decode(encoded), StandardCharsets.UTF_8)));
 	}
 
 	/** The user directory, to look users up by name. */
@@ -93,39 +122,62 @@ public final class Authenticator implements AutoCloseable {
 	 */
 	public Mono<LoginResult> login(String protocol, String name, String password, @Nullable String client) {
 		return Mono.defer(() -> {
-			var wait = this.throttle.retryAfter(name, client);
-			if (wait.isPresent()) {
-				this.audit.record(new AuditEvent(protocol, name, "login", null, "throttled", client));
-				return Mono.just(new LoginResult.Throttled(wait.get()));
-			}
 			String cacheEntry = cacheKey(name, password);
-			User cached = this.verified.getIfPresent(cacheEntry);
-			if (cached != null) {
-				return Mono.just(new LoginResult.Success(cached));
-			}
-			return this.directory.verify(name, password)
-				.subscribeOn(this.hashing)
-				.map(user -> {
-					this.throttle.succeeded(name, client);
-					this.verified.put(cacheEntry, user);
-					this.audit.record(new AuditEvent(protocol, user.name(), "login", null, "success", client));
-					return (LoginResult) new LoginResult.Success(user);
-				})
-				.switchIfEmpty(Mono.fromSupplier(() -> {
-					this.throttle.failed(name, client);
-					this.audit.record(new AuditEvent(protocol, name, "login", null, "failure", client));
-					return new LoginResult.Failure();
-				}))
-				.onErrorResume(RejectedExecutionException.class,
-						busy -> Mono.just(new LoginResult.Throttled(Duration.ofSeconds(1))));
+			return this.throttle.retryAfter(name, client).flatMap(wait -> {
+				if (!wait.isZero()) {
+					this.audit.record(new AuditEvent(protocol, name, "login", null, "throttled", client));
+					return Mono.just((LoginResult) new LoginResult.Throttled(wait));
+				}
+				User cached = this.verified.getIfPresent(cacheEntry);
+				return (cached != null) ? Mono.just(new LoginResult.Success(cached))
+						: verify(protocol, name, password, client, cacheEntry);
+			}).onErrorResume(SharedStateUnavailableException.class, down -> {
+				// The throttle cannot be asked. A password checked while it could be still passes, so clients that
+				// send it with every request keep working; no other password is checked, so nothing can be guessed.
+				User cached = this.verified.getIfPresent(cacheEntry);
+				if (cached != null) {
+					return Mono.just(new LoginResult.Success(cached));
+				}
+				this.audit.record(new AuditEvent(protocol, name, "login", null, "unavailable", client));
+				return Mono.just(new LoginResult.Unavailable(down.retryAfter()));
+			});
 		});
 	}
 
+	/** Checks a password the cache does not know; counts the outcome, which a throttle failure does not change. */
+	private Mono<LoginResult> verify(String protocol, String name, String password, @Nullable String client,
+			String cacheEntry) {
+		return this.directory.verify(name, password)
+			.subscribeOn(this.hashing)
+			.flatMap(user -> this.throttle.succeeded(name, client).onErrorResume(error -> Mono.empty()).then(Mono.fromSupplier(() -> {
+				this.verified.put(cacheEntry, user);
+				this.audit.record(new AuditEvent(protocol, user.name(), "login", null, "success", client));
+				return (LoginResult) new LoginResult.Success(user);
+			})))
+			.switchIfEmpty(Mono.defer(() -> this.throttle.failed(name, client)
+				.onErrorResume(error -> Mono.empty())
+				.then(Mono.fromSupplier(() -> {
+					this.audit.record(new AuditEvent(protocol, name, "login", null, "failure", client));
+					return new LoginResult.Failure();
+				}))))
+			.onErrorResume(RejectedExecutionException.class,
+					busy -> Mono.just(new LoginResult.Throttled(Duration.ofSeconds(1))));
+	}
+
 	/**
-	 * Forgets remembered checks for a user, such as after a logout everywhere.
+	 * Forgets remembered checks for a user, such as after a logout everywhere, here and on every replica.
 	 * @param name the user's name
 	 */
 	public void forget(String name) {
+		forgetHere(name);
+		// Best effort: a replica that misses it forgets within CACHE_TIME anyway.
+		this.invalidations
+			.publish(FORGET_TOPIC, Base64.getUrlEncoder().withoutPadding().encodeToString(name.getBytes(StandardCharsets.UTF_8)))
+			.onErrorResume(error -> Mono.empty())
+			.subscribe();
+	}
+
+	private void forgetHere(String name) {
 		this.verified.asMap().values().removeIf(user -> user.name().equals(name));
 	}
 
@@ -168,6 +220,14 @@ public final class Authenticator implements AutoCloseable {
 		 * @param retryAfter how long to wait
 		 */
 		record Throttled(Duration retryAfter) implements LoginResult {
+		}
+
+		/**
+		 * The shared state store (which holds the throttle) cannot be reached, and the password was not one
+		 * checked lately: it was not checked now. Not a wrong password; try again later.
+		 * @param retryAfter how long to wait
+		 */
+		record Unavailable(Duration retryAfter) implements LoginResult {
 		}
 
 	}
