@@ -1,6 +1,5 @@
 package dev.wharf.core.security;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
@@ -123,16 +122,6 @@ public interface LoginThrottle {
 				case ADDRESS -> "address\0" + address;
 				case ACCOUNT -> "account\0" + account;
 			};
-		}
-
-		/**
-		 * The bucket's name as UTF-8 bytes.
-		 * @param account the account name given
-		 * @param address the client's address
-		 * @return the bytes of {@link #key}
-		 */
-		public byte[] keyBytes(String account, @Nullable String address) {
-			return key(account, address).getBytes(StandardCharsets.UTF_8);
 		}
 
 	}

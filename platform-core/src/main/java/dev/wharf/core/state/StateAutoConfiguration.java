@@ -7,9 +7,16 @@ import java.util.concurrent.TimeUnit;
 import dev.wharf.core.autoconfigure.SecurityAutoConfiguration;
 import dev.wharf.core.autoconfigure.SessionAutoConfiguration;
 import dev.wharf.core.security.LoginThrottle;
+import dev.wharf.core.session.ApiTokenStore;
+import dev.wharf.core.session.NewSessionLimits;
+import dev.wharf.core.session.SessionProperties;
+import dev.wharf.core.session.SessionStore;
+import dev.wharf.core.state.redis.RedisApiTokenStore;
 import dev.wharf.core.state.redis.RedisInvalidations;
 import dev.wharf.core.state.redis.RedisLocks;
 import dev.wharf.core.state.redis.RedisLoginThrottle;
+import dev.wharf.core.state.redis.RedisNewSessionLimits;
+import dev.wharf.core.state.redis.RedisSessionStore;
 import dev.wharf.core.state.redis.RedisState;
 import io.lettuce.core.ClientOptions.DisconnectedBehavior;
 import io.lettuce.core.resource.Delay;
@@ -36,7 +43,7 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
  */
 @AutoConfiguration(before = { SecurityAutoConfiguration.class, SessionAutoConfiguration.class },
 		after = DataRedisReactiveAutoConfiguration.class)
-@EnableConfigurationProperties(StateProperties.class)
+@EnableConfigurationProperties({ StateProperties.class, SessionProperties.class })
 public final class StateAutoConfiguration {
 
 	/** How long a Redis command may take when {@code spring.data.redis.timeout} does not say. */
@@ -107,6 +114,26 @@ public final class StateAutoConfiguration {
 		@ConditionalOnMissingBean
 		LoginThrottle loginThrottle(RedisState state) {
 			return new RedisLoginThrottle(state, Clock.systemUTC());
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		NewSessionLimits newSessionLimits(RedisState state, SessionProperties sessions) {
+			return new RedisNewSessionLimits(state, sessions.newSessions(), Clock.systemUTC());
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		SessionStore sessionStore(RedisState state, RedisInvalidations invalidations, SessionProperties sessions) {
+			return new RedisSessionStore(state, invalidations, invalidations.channel(), RedisSessionStore.CACHE_TIME,
+					sessions.idleTimeout());
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		ApiTokenStore apiTokenStore(RedisState state, RedisInvalidations invalidations) {
+			return new RedisApiTokenStore(state, invalidations, invalidations.channel(), RedisSessionStore.CACHE_TIME,
+					Clock.systemUTC());
 		}
 
 	}

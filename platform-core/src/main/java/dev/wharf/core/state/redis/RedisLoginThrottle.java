@@ -1,15 +1,13 @@
 package dev.wharf.core.state.redis;
 
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 
 import dev.wharf.core.security.LoginThrottle;
+import dev.wharf.core.session.Secrets;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.core.script.RedisScript;
 import reactor.core.publisher.Mono;
@@ -88,18 +86,9 @@ public final class RedisLoginThrottle implements LoginThrottle {
 		List<String> keys = new ArrayList<>(buckets.size());
 		for (Bucket bucket : buckets) {
 			keys.add(this.state.key("throttle", bucket.name().toLowerCase(Locale.ROOT).replace('_', '-'),
-					digest(bucket.keyBytes(account, address))));
+					Secrets.digest(bucket.key(account, address))));
 		}
 		return keys;
-	}
-
-	private static String digest(byte[] name) {
-		try {
-			return Base64.getUrlEncoder().withoutPadding().encodeToString(MessageDigest.getInstance("SHA-256").digest(name));
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("SHA-256 is unavailable", ex);
-		}
 	}
 
 	/**
