@@ -8,6 +8,8 @@ import dev.wharf.core.security.Authenticator;
 import dev.wharf.core.security.UserDirectory;
 import dev.wharf.core.session.ApiTokens;
 import dev.wharf.core.session.Sessions;
+import dev.wharf.core.state.InProcessLocks;
+import dev.wharf.core.state.Locks;
 import dev.wharf.core.storage.mount.MountRegistry;
 import dev.wharf.filemanager.auth.AuditTrail;
 import dev.wharf.filemanager.auth.CallerResolver;
@@ -27,6 +29,7 @@ import dev.wharf.filemanager.ui.UiAssets;
 import dev.wharf.filemanager.ui.UiFilter;
 import dev.wharf.filemanager.upload.UploadHandlers;
 import dev.wharf.filemanager.zip.ZipHandler;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -77,10 +80,11 @@ public final class FileManagerAutoConfiguration {
 	}
 
 	@Bean(destroyMethod = "close")
-	UploadHandlers fileManagerUploads(MountTree tree, AuditTrail audit, FileManagerProperties properties) {
+	UploadHandlers fileManagerUploads(MountTree tree, AuditTrail audit, FileManagerProperties properties,
+			ObjectProvider<Locks> locks) {
 		FileManagerProperties.Uploads uploads = properties.uploads();
 		return new UploadHandlers(tree, audit, properties.maxUploadSize().toBytes(), uploads.expiry(),
-				uploads.segmentSize().toBytes(), uploads.sweepInterval());
+				uploads.segmentSize().toBytes(), uploads.sweepInterval(), locks.getIfAvailable(InProcessLocks::new));
 	}
 
 	@Bean
