@@ -1,7 +1,6 @@
 package dev.wharf.app.replicas;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import dev.wharf.core.testsupport.FreePorts;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -54,8 +54,8 @@ final class WharfReplica implements AutoCloseable {
 		if (!Files.isRegularFile(jar)) {
 			throw new IllegalStateException(jar + " is missing: the integration tests run after 'package'");
 		}
-		int port = freePort();
-		int managementPort = freePort();
+		int port = FreePorts.loopback();
+		int managementPort = FreePorts.loopback();
 		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
 				// Small and quick to start: three replicas, the balancer, Redis and the test share two cores.
 				"-Xmx160m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k", "-Xshare:auto",
@@ -137,12 +137,6 @@ final class WharfReplica implements AutoCloseable {
 			running.waitFor(10, TimeUnit.SECONDS);
 		}
 		this.process = null;
-	}
-
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
-		}
 	}
 
 }

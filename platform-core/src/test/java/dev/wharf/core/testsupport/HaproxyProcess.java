@@ -3,7 +3,6 @@ package dev.wharf.core.testsupport;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,7 +49,7 @@ public final class HaproxyProcess implements AutoCloseable {
 	 */
 	public static HaproxyProcess start(Path folder, List<Integer> servers) throws IOException, InterruptedException {
 		Path executable = Requirements.requireExecutable("haproxy", "haproxy");
-		int port = freePort();
+		int port = FreePorts.loopback();
 		StringBuilder text = new StringBuilder("""
 				global
 				    maxconn 4096
@@ -137,12 +136,6 @@ public final class HaproxyProcess implements AutoCloseable {
 		}
 		catch (IllegalStateException shuttingDown) {
 			// The hook runs anyway.
-		}
-	}
-
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			return socket.getLocalPort();
 		}
 	}
 

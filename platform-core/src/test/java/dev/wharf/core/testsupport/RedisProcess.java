@@ -7,7 +7,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -61,7 +60,7 @@ public final class RedisProcess implements AutoCloseable {
 	 */
 	public static RedisProcess begin() throws IOException, InterruptedException {
 		Path executable = Requirements.requireExecutable("redis-server", "redis-server");
-		RedisProcess redis = new RedisProcess(executable, Files.createTempDirectory("wharf-redis"), freePort());
+		RedisProcess redis = new RedisProcess(executable, Files.createTempDirectory("wharf-redis"), FreePorts.loopback());
 		Runtime.getRuntime().addShutdownHook(redis.killer);
 		redis.start();
 		return redis;
@@ -258,12 +257,6 @@ public final class RedisProcess implements AutoCloseable {
 		}
 		catch (IOException ex) {
 			return ex.toString();
-		}
-	}
-
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			return socket.getLocalPort();
 		}
 	}
 
