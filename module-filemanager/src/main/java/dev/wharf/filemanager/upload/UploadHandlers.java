@@ -252,6 +252,7 @@ public final class UploadHandlers implements AutoCloseable {
 		UploadChecksum checksum = UploadChecksum.parse(headers.getFirst("Upload-Checksum"));
 		String lock = "upload:" + mountRoot.requireMount().name() + '/' + state.id();
 		String target = mountRoot.requireMount().name() + ":" + state.target();
+		// The answer goes out once the lock is released: a client's next PATCH must not find this one's lock.
 		return this.locks.whileLocked(lock, LOCK_TIME, () -> this.store.progress(storage, state).flatMap(progress -> {
 			if (progress.offset() != offset) {
 				exchange.getResponse().getHeaders().set(UPLOAD_OFFSET, Long.toString(progress.offset()));
@@ -260,15 +261,16 @@ public final class UploadHandlers implements AutoCloseable {
 			}
 			if (progress.complete()) {
 				// The last PATCH again, its answer having been lost: the file was made already.
-				return received(exchange, offset);
+				return Mono.just(offset);
 			}
 			return this.store.append(storage, state, offset, exchange.getRequest().getBody(), checksum)
 				.flatMap(end -> ((end == state.length()) ? this.audit.record(exchange, caller, "upload", target,
 						this.store.progress(storage, state).flatMap(done -> this.store.complete(storage, state, done)))
 						: Mono.empty())
-					.then(Mono.defer(() -> received(exchange, end))));
+					.thenReturn(end));
 		}), () -> new ApiException(HttpStatus.CONFLICT,
-				"This upload is receiving data on another connection; ask its offset with HEAD"));
+				"This upload is receiving data on another connection; ask its offset with HEAD"))
+			.flatMap(end -> received(exchange, end));
 	}
 
 	private Mono<Void> received(ServerWebExchange exchange, long end) {

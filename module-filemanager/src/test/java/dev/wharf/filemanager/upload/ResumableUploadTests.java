@@ -156,6 +156,18 @@ class ResumableUploadTests extends FileManagerTestBase {
 	}
 
 	@Test
+	void patchesOneRightAfterAnotherNeverFindTheLockOfTheOneBefore() {
+		String path = "/scratch/" + unique("quick");
+		int pieces = 40;
+		String location = create(path, pieces);
+		for (int i = 0; i < pieces; i++) {
+			Answer piece = patch(location, i, new byte[] { (byte) ('a' + i % 26) });
+			assertThat(piece.status()).as("piece %d: %s", i, piece.text()).isEqualTo(204);
+		}
+		assertThat(this.api.get("/api/files/cat?path=" + path).browser(this.cookie).send().body()).hasSize(pieces);
+	}
+
+	@Test
 	void checksumsAreVerifiedAndAMismatchKeepsNothing() throws Exception {
 		String path = "/scratch/" + unique("checked");
 		String location = create(path, 10);

@@ -29,8 +29,10 @@ public interface Locks {
 
 	/**
 	 * Runs work under a lock: takes it, renews it every third of its time to live while the work runs, and
-	 * releases it when the work ends in any way. A renewal that fails (the store unreachable for a moment) does
-	 * not stop the work: the lock then only protects as long as it lives.
+	 * releases it when the work ends in any way. The work's result or error reaches the subscriber only once the
+	 * lock is released, so a caller that answers a client after it never makes the client's next request find its
+	 * own lock still held. A renewal that fails (the store unreachable for a moment) does not stop the work: the
+	 * lock then only protects as long as it lives; a release that fails lets it run out by itself.
 	 * @param <T> the work's result
 	 * @param name the lock's name
 	 * @param timeToLive how long the lock lasts without a renewal
@@ -40,18 +42,18 @@ public interface Locks {
 	 */
 	default <T> Mono<T> whileLocked(String name, Duration timeToLive, Supplier<Mono<T>> work,
 			Supplier<? extends Throwable> busy) {
-		return tryLock(name, timeToLive).switchIfEmpty(Mono.error(busy)).flatMap(lock -> {
+		return Mono.usingWhen(tryLock(name, timeToLive).switchIfEmpty(Mono.error(busy)), lock -> {
 			Duration every = timeToLive.dividedBy(3);
 			Disposable renewing = Flux.interval(every, every)
 				.onBackpressureDrop()
 				.concatMap(tick -> lock.renew().onErrorResume(error -> Mono.just(false)), 1)
 				.subscribe();
-			return Mono.defer(work).doFinally(signal -> {
-				renewing.dispose();
-				// A lock that could not be released runs out by itself.
-				lock.release().onErrorResume(error -> Mono.empty()).subscribe();
-			});
-		});
+			return Mono.defer(work).doFinally(signal -> renewing.dispose());
+		}, Locks::release, (lock, error) -> release(lock), Locks::release);
+	}
+
+	private static Mono<Void> release(Lock lock) {
+		return lock.release().onErrorResume(error -> Mono.empty());
 	}
 
 	/**

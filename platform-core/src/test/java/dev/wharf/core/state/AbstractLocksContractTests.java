@@ -60,7 +60,18 @@ public abstract class AbstractLocksContractTests {
 			.thenReturn("done"), IllegalStateException::new).block(TIMEOUT);
 		assertThat(result).isEqualTo("done");
 		assertThat(during.get()).as("renewed past its time to live while the work ran").isNull();
-		await().atMost(TIMEOUT).until(() -> there.tryLock("d", Duration.ofMinutes(1)).block(TIMEOUT) != null);
+		assertThat(there.tryLock("d", Duration.ofMinutes(1)).block(TIMEOUT)).as("released before the result came")
+			.isNotNull();
+	}
+
+	@Test
+	void aFailedWorksLockIsReleasedBeforeItsErrorArrives() {
+		Locks here = locks();
+		for (int i = 0; i < 20; i++) {
+			assertThatThrownBy(() -> here.whileLocked("f", Duration.ofMinutes(1),
+					() -> Mono.error(new IllegalArgumentException("refused")), IllegalStateException::new).block(TIMEOUT))
+				.isInstanceOf(IllegalArgumentException.class);
+		}
 	}
 
 	@Test
