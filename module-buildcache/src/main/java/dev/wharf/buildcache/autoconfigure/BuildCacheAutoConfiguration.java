@@ -86,7 +86,7 @@ public final class BuildCacheAutoConfiguration {
 		// With wharf.state.store: redis, every replica writing into this folder shares one index.
 		RedisState shared = redis.getIfAvailable();
 		CacheIndex.Factory indexes = (shared != null) ? (settings, evictor) -> new RedisCacheIndex(settings, evictor,
-				shared, locks.getObject(), System::currentTimeMillis) : LocalCacheIndex::new;
+				shared, locks.getObject(), System::currentTimeMillis, RedisCacheIndex.USES_EVERY) : LocalCacheIndex::new;
 		CacheStore store = new CacheStore(mount.name(), mount.storage(),
 				new CacheStore.Settings(folder, properties.keyDigest(), properties.compression(),
 						properties.maxEntrySize().toBytes(), maxBytes, properties.eviction().maxAge()),

@@ -60,7 +60,7 @@ public final class RedisCacheIndex implements CacheIndex {
 	static final Duration TICK = Duration.ofSeconds(10);
 
 	/** How often collected uses are written. */
-	static final Duration TOUCH_EVERY = Duration.ofSeconds(1);
+	public static final Duration USES_EVERY = Duration.ofSeconds(1);
 
 	/** How long the eviction and building locks outlive their holder's last sign of life. */
 	static final Duration LOCK_TIME = Duration.ofSeconds(30);
@@ -97,6 +97,8 @@ public final class RedisCacheIndex implements CacheIndex {
 
 	private final LongSupplier clock;
 
+	private final Duration usesEvery;
+
 	private final List<String> keys;
 
 	private final String built;
@@ -122,13 +124,16 @@ public final class RedisCacheIndex implements CacheIndex {
 	 * @param state the Redis client and key prefix
 	 * @param locks where the eviction and building locks are taken (shared by replicas)
 	 * @param clock the time, in epoch milliseconds
+	 * @param usesEvery how often the uses collected are written ({@link #USES_EVERY})
 	 */
-	public RedisCacheIndex(Settings settings, Evictor evictor, RedisState state, Locks locks, LongSupplier clock) {
+	public RedisCacheIndex(Settings settings, Evictor evictor, RedisState state, Locks locks, LongSupplier clock,
+			Duration usesEvery) {
 		this.settings = settings;
 		this.evictor = evictor;
 		this.state = state;
 		this.locks = locks;
 		this.clock = clock;
+		this.usesEvery = usesEvery;
 		String cache = "buildcache:" + settings.mount() + settings.folder();
 		this.keys = List.of(state.key(cache, "lru"), state.key(cache, "sizes"), state.key(cache, "bytes"));
 		this.built = state.key(cache, "built");
@@ -142,7 +147,7 @@ public final class RedisCacheIndex implements CacheIndex {
 
 	@Override
 	public void start() {
-		this.touching = Flux.interval(TOUCH_EVERY, TOUCH_EVERY)
+		this.touching = Flux.interval(this.usesEvery, this.usesEvery)
 			.onBackpressureDrop()
 			.concatMap(tick -> writeUses().onErrorResume(error -> Mono.empty()), 1)
 			.subscribe();
@@ -299,7 +304,8 @@ public final class RedisCacheIndex implements CacheIndex {
 		});
 	}
 
-	private Mono<Void> writeUses() {
+	/** Writes the uses collected so far (also done every {@code usesEvery}, and at {@link #close()}). */
+	Mono<Void> writeUses() {
 		if (this.uses.isEmpty()) {
 			return Mono.empty();
 		}
