@@ -138,7 +138,8 @@ public final class CacheAuthenticator {
 		}
 
 		/**
-		 * The credentials could not be checked now (the directory cannot be reached): not refused.
+		 * The credentials could not be checked now (the directory or the shared state store cannot be reached):
+		 * not refused.
 		 * @param retryAfter how long to wait
 		 */
 		record Unavailable(Duration retryAfter) implements Outcome {

@@ -21,6 +21,7 @@ import dev.wharf.buildcache.store.CacheStore;
 import dev.wharf.buildcache.store.EntryTooLargeException;
 import dev.wharf.core.security.AuditLog;
 import dev.wharf.core.security.AuditLog.AuditEvent;
+import dev.wharf.core.state.SharedStateUnavailableException;
 import dev.wharf.core.storage.InvalidStoragePathException;
 import dev.wharf.core.storage.StorageErrorKind;
 import dev.wharf.core.storage.StorageException;
@@ -241,6 +242,9 @@ public final class CacheRequestHandler {
 		}
 		if (error instanceof EntryTooLargeException) {
 			return tooLarge(reply);
+		}
+		if (error instanceof SharedStateUnavailableException down) {
+			return unavailable(reply, down.retryAfter(), "The cache's index is unavailable; try again later");
 		}
 		if (error instanceof StorageException storage) {
 			StorageErrorKind kind = storage.kind();

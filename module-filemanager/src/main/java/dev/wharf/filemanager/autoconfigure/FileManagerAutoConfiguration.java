@@ -14,6 +14,8 @@ import dev.wharf.core.security.OidcProperties;
 import dev.wharf.core.security.UserDirectory;
 import dev.wharf.core.session.ApiTokens;
 import dev.wharf.core.session.Sessions;
+import dev.wharf.core.state.InProcessLocks;
+import dev.wharf.core.state.Locks;
 import dev.wharf.core.storage.mount.MountRegistry;
 import dev.wharf.filemanager.auth.AuditTrail;
 import dev.wharf.filemanager.auth.CallerResolver;
@@ -117,10 +119,11 @@ public final class FileManagerAutoConfiguration {
 	}
 
 	@Bean(destroyMethod = "close")
-	UploadHandlers fileManagerUploads(MountTree tree, AuditTrail audit, FileManagerProperties properties) {
+	UploadHandlers fileManagerUploads(MountTree tree, AuditTrail audit, FileManagerProperties properties,
+			ObjectProvider<Locks> locks) {
 		FileManagerProperties.Uploads uploads = properties.uploads();
 		return new UploadHandlers(tree, audit, properties.maxUploadSize().toBytes(), uploads.expiry(),
-				uploads.segmentSize().toBytes(), uploads.sweepInterval());
+				uploads.segmentSize().toBytes(), uploads.sweepInterval(), locks.getIfAvailable(InProcessLocks::new));
 	}
 
 	@Bean

@@ -21,6 +21,7 @@ import dev.wharf.core.security.ExternalUserDirectory;
 import dev.wharf.core.security.ExternalUserStore;
 import dev.wharf.core.security.ExternalUsers;
 import dev.wharf.core.security.FileExternalUserStore;
+import dev.wharf.core.security.InMemoryLoginThrottle;
 import dev.wharf.core.security.InitialAdmin;
 import dev.wharf.core.security.LoginThrottle;
 import dev.wharf.core.security.OidcProperties;
@@ -30,6 +31,8 @@ import dev.wharf.core.security.User;
 import dev.wharf.core.security.UserDirectory;
 import dev.wharf.core.security.ldap.LdapProperties;
 import dev.wharf.core.security.ldap.LdapUserDirectory;
+import dev.wharf.core.state.InProcessInvalidations;
+import dev.wharf.core.state.Invalidations;
 import dev.wharf.core.storage.mount.MountRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -155,7 +158,7 @@ public final class SecurityAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LoginThrottle loginThrottle() {
-		return new LoginThrottle();
+		return new InMemoryLoginThrottle();
 	}
 
 	@Bean
@@ -167,12 +170,13 @@ public final class SecurityAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	Authenticator authenticator(UserDirectory directory, LoginThrottle throttle, AuditLog audit, LdapProperties ldap,
-			ObjectProvider<TokenPasswords> tokens) {
+			ObjectProvider<TokenPasswords> tokens, ObjectProvider<Invalidations> invalidations) {
 		// Password checks are CPU-bound: one thread per core, and a short queue so a flood is refused, not queued.
 		int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
 		Scheduler hashing = BlockingScheduler.create("wharf-auth", threads, threads * 256);
 		Duration cacheTime = ldap.enabled() ? ldap.cacheTime() : Authenticator.CACHE_TIME;
-		return new Authenticator(directory, throttle, audit, hashing, cacheTime, tokens.getIfAvailable());
+		return new Authenticator(directory, throttle, audit, hashing, cacheTime, tokens.getIfAvailable(),
+				invalidations.getIfAvailable(InProcessInvalidations::new));
 	}
 
 	private static boolean ldap(ConditionContext context) {

@@ -13,6 +13,9 @@ import javax.crypto.spec.SecretKeySpec;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.wharf.core.security.AuditLog.AuditEvent;
+import dev.wharf.core.state.InProcessInvalidations;
+import dev.wharf.core.state.Invalidations;
+import dev.wharf.core.state.SharedStateUnavailableException;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -45,12 +48,20 @@ import reactor.core.scheduler.Scheduler;
  * password whose groups no rule matches ({@link NoMatchingRuleException}) is answered as a wrong one, counted,
  * and audited as {@code denied}.
  *
+ * <p><b>When the throttle's store cannot be reached</b> (Redis, with several replicas), a password checked
+ * lately still logs in, so build clients that send it with every request keep working; any other login gets
+ * {@link LoginResult.Unavailable} without its password being checked, so guessing stays impossible while the
+ * throttle cannot count.
+ *
  * <p>Thread-safe; never blocks the caller.
  */
 public final class Authenticator implements AutoCloseable {
 
 	/** How long a successful check is remembered unless told otherwise. */
 	public static final Duration CACHE_TIME = Duration.ofMinutes(5);
+
+	/** The invalidation topic of users whose checks are forgotten; keys are base64url names. */
+	static final String FORGET_TOPIC = "forget-user";
 
 	private final UserDirectory directory;
 
@@ -66,6 +77,8 @@ public final class Authenticator implements AutoCloseable {
 
 	private final @Nullable TokenPasswords tokens;
 
+	private final Invalidations invalidations;
+
 	/**
 	 * Creates the authenticator.
 	 * @param directory where users come from
@@ -74,11 +87,12 @@ public final class Authenticator implements AutoCloseable {
 	 * @param hashing a bounded scheduler for password checks, owned (and disposed) by this authenticator
 	 */
 	public Authenticator(UserDirectory directory, LoginThrottle throttle, AuditLog audit, Scheduler hashing) {
-		this(directory, throttle, audit, hashing, CACHE_TIME, null);
+		this(directory, throttle, audit, hashing, CACHE_TIME, null, new InProcessInvalidations());
 	}
 
 	/**
-	 * Creates an authenticator that remembers checks for a given time and takes API tokens as passwords.
+	 * Creates an authenticator that remembers checks for a given time, takes API tokens as passwords and tells
+	 * other replicas to forget a user's remembered checks.
 	 * @param directory where users come from
 	 * @param throttle the shared throttle
 	 * @param audit where outcomes are recorded
@@ -86,18 +100,22 @@ public final class Authenticator implements AutoCloseable {
 	 * @param cacheTime how long a successful check is remembered: a user the directory disables meanwhile can
 	 * still log in with a remembered password for this long
 	 * @param tokens checks API tokens given as passwords, or {@code null} if none are accepted
+	 * @param invalidations how replicas tell each other that a user's checks are to be forgotten
 	 */
 	public Authenticator(UserDirectory directory, LoginThrottle throttle, AuditLog audit, Scheduler hashing,
-			Duration cacheTime, @Nullable TokenPasswords tokens) {
+			Duration cacheTime, @Nullable TokenPasswords tokens, Invalidations invalidations) {
 		this.directory = directory;
 		this.throttle = throttle;
 		this.audit = audit;
 		this.hashing = hashing;
 		this.tokens = tokens;
+		this.invalidations = invalidations;
 		this.verified = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(cacheTime).build();
 		byte[] key = new byte[32];
 		new SecureRandom().nextBytes(key);
 		this.cacheKey = new SecretKeySpec(key, "HmacSHA256");
+		invalidations.subscribe(FORGET_TOPIC, encoded -> forgetHere(
+				new String(Base64.getUrlDecoder().decode(encoded), StandardCharsets.UTF_8)));
 	}
 
 	/** The user directory, to look users up by name. */
@@ -115,42 +133,59 @@ public final class Authenticator implements AutoCloseable {
 	 */
 	public Mono<LoginResult> login(String protocol, String name, String password, @Nullable String client) {
 		return Mono.defer(() -> {
-			var wait = this.throttle.retryAfter(name, client);
-			if (wait.isPresent()) {
-				this.audit.record(new AuditEvent(protocol, name, "login", null, "throttled", client));
-				return Mono.just(new LoginResult.Throttled(wait.get()));
-			}
 			String cacheEntry = cacheKey(name, password);
-			User cached = this.verified.getIfPresent(cacheEntry);
-			if (cached != null) {
-				return Mono.just(new LoginResult.Success(cached));
-			}
-			return this.directory.verify(name, password)
-				.subscribeOn(this.hashing)
-				.map(user -> {
-					this.throttle.succeeded(name, client);
+			return this.throttle.retryAfter(name, client).flatMap(wait -> {
+				if (!wait.isZero()) {
+					this.audit.record(new AuditEvent(protocol, name, "login", null, "throttled", client));
+					return Mono.just((LoginResult) new LoginResult.Throttled(wait));
+				}
+				User cached = this.verified.getIfPresent(cacheEntry);
+				return (cached != null) ? Mono.just(new LoginResult.Success(cached))
+						: verify(protocol, name, password, client, cacheEntry);
+			}).onErrorResume(SharedStateUnavailableException.class, down -> {
+				// The throttle cannot be asked. A password checked while it could be still passes, so clients that
+				// send it with every request keep working; no other password is checked, so nothing can be guessed.
+				User cached = this.verified.getIfPresent(cacheEntry);
+				if (cached != null) {
+					return Mono.just(new LoginResult.Success(cached));
+				}
+				this.audit.record(new AuditEvent(protocol, name, "login", null, "unavailable", client));
+				return Mono.just(new LoginResult.Unavailable(down.retryAfter()));
+			});
+		});
+	}
+
+	private Mono<LoginResult> verify(String protocol, String name, String password, @Nullable String client,
+			String cacheEntry) {
+		return this.directory.verify(name, password)
+			.subscribeOn(this.hashing)
+			.flatMap(user -> this.throttle.succeeded(name, client)
+				.onErrorResume(error -> Mono.empty())
+				.then(Mono.fromSupplier(() -> {
 					this.verified.put(cacheEntry, user);
 					this.audit.record(new AuditEvent(protocol, user.name(), "login", null, "success", client));
 					return (LoginResult) new LoginResult.Success(user);
-				})
-				.switchIfEmpty(Mono.fromSupplier(() -> {
-					this.throttle.failed(name, client);
-					this.audit.record(new AuditEvent(protocol, name, "login", null, "failure", client));
-					return new LoginResult.Failure();
-				}))
-				.onErrorResume(NoMatchingRuleException.class, denied -> {
-					this.throttle.failed(name, client);
-					this.audit.record(new AuditEvent(protocol, name, "login", null, "denied", client));
-					return Mono.just(new LoginResult.Failure());
-				})
-				.onErrorResume(DirectoryUnavailableException.class, down -> {
-					this.audit.record(new AuditEvent(protocol, name, "login", null, "unavailable", client));
-					return Mono.just(new LoginResult.Unavailable(down.retryAfter()));
-				})
-				.onErrorResume(RejectedExecutionException.class,
-						busy -> Mono.just(new LoginResult.Throttled(Duration.ofSeconds(1))));
-		});
+				})))
+			.switchIfEmpty(Mono.defer(() -> failed(protocol, name, client, "failure")))
+			.onErrorResume(NoMatchingRuleException.class, denied -> failed(protocol, name, client, "denied"))
+			.onErrorResume(DirectoryUnavailableException.class, down -> {
+				this.audit.record(new AuditEvent(protocol, name, "login", null, "unavailable", client));
+				return Mono.just(new LoginResult.Unavailable(down.retryAfter()));
+			})
+			.onErrorResume(RejectedExecutionException.class,
+					busy -> Mono.just(new LoginResult.Throttled(Duration.ofSeconds(1))));
 	}
+
+	/** Counts a refused password (as far as the throttle can be reached) and audits it with the outcome. */
+	private Mono<LoginResult> failed(String protocol, String name, @Nullable String client, String outcome) {
+		return this.throttle.failed(name, client)
+			.onErrorResume(error -> Mono.empty())
+			.then(Mono.fromSupplier(() -> {
+				this.audit.record(new AuditEvent(protocol, name, "login", null, outcome, client));
+				return new LoginResult.Failure();
+			}));
+	}
+
 
 	/**
 	 * Tries a login where the password may also be one of the user's API tokens, for protocols whose clients
@@ -183,10 +218,19 @@ public final class Authenticator implements AutoCloseable {
 	}
 
 	/**
-	 * Forgets remembered checks for a user, such as after a logout everywhere.
+	 * Forgets remembered checks for a user, such as after a logout everywhere, here and on every replica.
 	 * @param name the user's name
 	 */
 	public void forget(String name) {
+		forgetHere(name);
+		// Best effort: a replica that misses it forgets within the cache time anyway.
+		this.invalidations
+			.publish(FORGET_TOPIC, Base64.getUrlEncoder().withoutPadding().encodeToString(name.getBytes(StandardCharsets.UTF_8)))
+			.onErrorResume(error -> Mono.empty())
+			.subscribe();
+	}
+
+	private void forgetHere(String name) {
 		this.verified.asMap().values().removeIf(user -> user.name().equals(name));
 	}
 
@@ -232,8 +276,9 @@ public final class Authenticator implements AutoCloseable {
 		}
 
 		/**
-		 * The password could not be checked now (the directory cannot be reached): not a wrong password; try
-		 * again later.
+		 * The password could not be checked now: the directory cannot be reached, or the shared state store
+		 * (which holds the throttle) cannot be reached and the password was not one checked lately. Not a wrong
+		 * password; try again later.
 		 * @param retryAfter how long to wait
 		 */
 		record Unavailable(Duration retryAfter) implements LoginResult {

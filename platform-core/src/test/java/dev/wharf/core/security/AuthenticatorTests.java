@@ -73,7 +73,7 @@ class AuthenticatorTests {
 
 	final MutableClock clock = new MutableClock();
 
-	final Authenticator authenticator = new Authenticator(this.directory, new LoginThrottle(this.clock), new AuditLog(),
+	final Authenticator authenticator = new Authenticator(this.directory, new InMemoryLoginThrottle(this.clock), new AuditLog(),
 			Schedulers.newBoundedElastic(2, 10, "test-hashing"));
 
 	@AfterEach
