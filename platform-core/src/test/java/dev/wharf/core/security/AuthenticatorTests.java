@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.wharf.core.security.Authenticator.LoginResult;
+import dev.wharf.core.state.InProcessInvalidations;
 import dev.wharf.core.testsupport.MutableClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -150,8 +151,8 @@ class AuthenticatorTests {
 
 	@Test
 	void aRememberedPasswordIsForgottenAfterTheGivenTime() throws Exception {
-		try (Authenticator shortMemory = new Authenticator(this.directory, new LoginThrottle(this.clock), new AuditLog(),
-				Schedulers.newBoundedElastic(2, 10, "test-hashing"), Duration.ofMillis(200), null)) {
+		try (Authenticator shortMemory = new Authenticator(this.directory, new InMemoryLoginThrottle(this.clock), new AuditLog(),
+				Schedulers.newBoundedElastic(2, 10, "test-hashing"), Duration.ofMillis(200), null, new InProcessInvalidations())) {
 			shortMemory.login("test", "alice", "right", null).block();
 			shortMemory.login("test", "alice", "right", null).block();
 			assertThat(this.checks).hasValue(1);
@@ -164,8 +165,8 @@ class AuthenticatorTests {
 
 	@Test
 	void anApiTokenServesAsItsOwnUsersPasswordOnlyWhereAsked(CapturedOutput output) {
-		try (Authenticator withTokens = new Authenticator(this.directory, new LoginThrottle(this.clock), new AuditLog(),
-				Schedulers.newBoundedElastic(2, 10, "test-hashing"), Duration.ofMinutes(1), this.tokens)) {
+		try (Authenticator withTokens = new Authenticator(this.directory, new InMemoryLoginThrottle(this.clock), new AuditLog(),
+				Schedulers.newBoundedElastic(2, 10, "test-hashing"), Duration.ofMinutes(1), this.tokens, new InProcessInvalidations())) {
 			assertThat(withTokens.loginWithPasswordOrToken("ftp", "alice", TOKEN, "10.0.0.1").block())
 				.isEqualTo(new LoginResult.Success(this.alice));
 			assertThat(output).contains("audit protocol=ftp user=alice action=login target=token:t1 outcome=success");
