@@ -5,13 +5,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Counts each level of a table separately: its wall-clock window (first user started to last user finished),
- * answers and failures, and latencies. Gatling's own per-request "Cnt/s" divides by the whole simulation's
- * duration, so it cannot give per-level rates; this can.
+ * answers and failures, latencies, and the CPU time the server and the load generator used in that window (read
+ * from their {@link CpuClock}s when the first user starts and when the last one finishes). Gatling's own
+ * per-request "Cnt/s" divides by the whole simulation's duration, so it cannot give per-level rates; this can.
  *
  * <p>Thread-safe: every virtual user of a level records into the same counters.
  */
@@ -21,18 +24,38 @@ public final class LevelRecorder {
 
 	private final String target;
 
+	private final CpuClock serverCpu;
+
+	private final CpuClock loadgenCpu;
+
 	private final Map<String, Level> levels = new ConcurrentHashMap<>();
 
 	private final List<String> order = new ArrayList<>();
 
 	/**
-	 * Creates a recorder for one table and one server.
+	 * Creates a recorder for one table and one server, with the CPU clocks the system properties name:
+	 * {@code serverCpu} (default none) and {@code loadgenCpu} (default {@code self}, this process), as
+	 * {@link CpuClock#of} reads them.
 	 * @param table the published table
 	 * @param target who answers
 	 */
 	public LevelRecorder(String table, String target) {
+		this(table, target, CpuClock.of(Parameters.text("serverCpu", "")),
+				CpuClock.of(Parameters.text("loadgenCpu", "self")));
+	}
+
+	/**
+	 * Creates a recorder for one table and one server.
+	 * @param table the published table
+	 * @param target who answers
+	 * @param serverCpu the server's CPU time
+	 * @param loadgenCpu the load generator's CPU time
+	 */
+	public LevelRecorder(String table, String target, CpuClock serverCpu, CpuClock loadgenCpu) {
 		this.table = table;
 		this.target = target;
+		this.serverCpu = serverCpu;
+		this.loadgenCpu = loadgenCpu;
 	}
 
 	/**
@@ -46,7 +69,7 @@ public final class LevelRecorder {
 		if (this.levels.containsKey(key)) {
 			throw new IllegalArgumentException("Level declared twice: " + key);
 		}
-		Level level = new Level(part, concurrency);
+		Level level = new Level(part, concurrency, this.serverCpu, this.loadgenCpu);
 		this.levels.put(key, level);
 		this.order.add(key);
 		return level;
@@ -84,7 +107,16 @@ public final class LevelRecorder {
 
 		private final int concurrency;
 
+		private final CpuClock serverCpu;
+
+		private final CpuClock loadgenCpu;
+
 		private final AtomicLong start = new AtomicLong(Long.MAX_VALUE);
+
+		private final AtomicInteger finishedUsers = new AtomicInteger();
+
+		/** Server and load generator CPU at the first user's start, then at the last user's end; -1 until read. */
+		private final AtomicLongArray cpu = new AtomicLongArray(new long[] { -1, -1, -1, -1 });
 
 		private final AtomicLong end = new AtomicLong(0);
 
@@ -94,18 +126,35 @@ public final class LevelRecorder {
 
 		private final LatencyHistogram latencies = new LatencyHistogram();
 
-		Level(String part, int concurrency) {
+		Level(String part, int concurrency, CpuClock serverCpu, CpuClock loadgenCpu) {
 			this.part = part;
 			this.concurrency = concurrency;
+			this.serverCpu = serverCpu;
+			this.loadgenCpu = loadgenCpu;
 		}
 
-		/** A user starts: the window opens at the first call. */
+		/** A user starts: the window opens at the first call, which also reads the CPU clocks. */
 		public void userStarted() {
-			this.start.accumulateAndGet(System.currentTimeMillis(), Math::min);
+			long now = System.currentTimeMillis();
+			if (this.start.compareAndSet(Long.MAX_VALUE, now)) {
+				// One small file read per level, on the first user's thread: before its first request goes out.
+				this.cpu.set(0, this.serverCpu.micros());
+				this.cpu.set(1, this.loadgenCpu.micros());
+			}
+			else {
+				this.start.accumulateAndGet(now, Math::min);
+			}
 		}
 
-		/** A user is done: the window closes at the last call. */
+		/**
+		 * A user is done: the window closes at the last call; when every user of the level is done (as many as its
+		 * concurrency), the CPU clocks are read again.
+		 */
 		public void userFinished() {
+			if (this.finishedUsers.incrementAndGet() == this.concurrency) {
+				this.cpu.set(2, this.serverCpu.micros());
+				this.cpu.set(3, this.loadgenCpu.micros());
+			}
 			this.end.accumulateAndGet(System.currentTimeMillis(), Math::max);
 		}
 
@@ -132,7 +181,12 @@ public final class LevelRecorder {
 			long end = Math.max(this.end.get(), this.start.get());
 			return new LevelResult(table, target, this.part, this.concurrency, ok + failed, ok, failed,
 					this.start.get(), end, this.latencies.percentile(50), this.latencies.percentile(95),
-					this.latencies.percentile(99));
+					this.latencies.percentile(99), used(this.cpu.get(0), this.cpu.get(2)),
+					used(this.cpu.get(1), this.cpu.get(3)));
+		}
+
+		private static long used(long before, long after) {
+			return (before < 0 || after < before) ? -1 : after - before;
 		}
 
 	}

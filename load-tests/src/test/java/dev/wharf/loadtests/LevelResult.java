@@ -26,12 +26,38 @@ import java.util.Locale;
  * @param p50Micros median latency
  * @param p95Micros 95th percentile latency
  * @param p99Micros 99th percentile latency
+ * @param serverCpuMicros CPU time the server used during the level (its cgroup, or its process tree), or -1 when
+ * unknown (results written before it was measured, or a server without a CPU source)
+ * @param loadgenCpuMicros CPU time the load generator used during the level, or -1 when unknown
  */
 public record LevelResult(String table, String target, String part, int concurrency, long requests, long ok,
-		long failed, long startMillis, long endMillis, long p50Micros, long p95Micros, long p99Micros) {
+		long failed, long startMillis, long endMillis, long p50Micros, long p95Micros, long p99Micros,
+		long serverCpuMicros, long loadgenCpuMicros) {
 
 	/** The header line of a results file. */
-	public static final String HEADER = "table\ttarget\tpart\tconcurrency\trequests\tok\tfailed\tstart_ms\tend_ms\tp50_us\tp95_us\tp99_us";
+	public static final String HEADER = "table\ttarget\tpart\tconcurrency\trequests\tok\tfailed\tstart_ms\tend_ms\tp50_us\tp95_us\tp99_us"
+			+ "\tserver_cpu_us\tloadgen_cpu_us";
+
+	/**
+	 * A result whose CPU times are unknown.
+	 * @param table the published table
+	 * @param target who answered
+	 * @param part the table's column or section
+	 * @param concurrency connections at once
+	 * @param requests requests sent
+	 * @param ok requests answered as expected
+	 * @param failed requests that failed
+	 * @param startMillis epoch milliseconds when the first user started
+	 * @param endMillis epoch milliseconds when the last user finished
+	 * @param p50Micros median latency
+	 * @param p95Micros 95th percentile latency
+	 * @param p99Micros 99th percentile latency
+	 */
+	public LevelResult(String table, String target, String part, int concurrency, long requests, long ok, long failed,
+			long startMillis, long endMillis, long p50Micros, long p95Micros, long p99Micros) {
+		this(table, target, part, concurrency, requests, ok, failed, startMillis, endMillis, p50Micros, p95Micros,
+				p99Micros, -1, -1);
+	}
 
 	/**
 	 * Requests per second over the level's wall-clock window, as {@code ab} reports it.
@@ -50,21 +76,44 @@ public record LevelResult(String table, String target, String part, int concurre
 		return (this.endMillis - this.startMillis) / 1000.0;
 	}
 
+	/**
+	 * The server's CPU time per answered or failed request.
+	 * @return microseconds, or -1 when unknown
+	 */
+	public double serverCpuMicrosPerRequest() {
+		return perRequest(this.serverCpuMicros);
+	}
+
+	/**
+	 * The load generator's CPU time per request.
+	 * @return microseconds, or -1 when unknown
+	 */
+	public double loadgenCpuMicrosPerRequest() {
+		return perRequest(this.loadgenCpuMicros);
+	}
+
+	private double perRequest(long micros) {
+		return (micros < 0 || this.requests <= 0) ? -1 : (double) micros / this.requests;
+	}
+
 	String line() {
 		return String.join("\t", this.table, this.target, this.part, Integer.toString(this.concurrency),
 				Long.toString(this.requests), Long.toString(this.ok), Long.toString(this.failed),
 				Long.toString(this.startMillis), Long.toString(this.endMillis), Long.toString(this.p50Micros),
-				Long.toString(this.p95Micros), Long.toString(this.p99Micros));
+				Long.toString(this.p95Micros), Long.toString(this.p99Micros), Long.toString(this.serverCpuMicros),
+				Long.toString(this.loadgenCpuMicros));
 	}
 
+	/** A line of 14 fields, or of the 12 written before the CPU times were measured (those read as unknown). */
 	static LevelResult parse(String line) {
 		String[] f = line.split("\t", -1);
-		if (f.length != 12) {
-			throw new IllegalArgumentException("Not a results line (12 tab-separated fields): " + line);
+		if (f.length != 12 && f.length != 14) {
+			throw new IllegalArgumentException("Not a results line (14 tab-separated fields, or 12 without CPU times): " + line);
 		}
 		return new LevelResult(f[0], f[1], f[2], Integer.parseInt(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]),
 				Long.parseLong(f[6]), Long.parseLong(f[7]), Long.parseLong(f[8]), Long.parseLong(f[9]),
-				Long.parseLong(f[10]), Long.parseLong(f[11]));
+				Long.parseLong(f[10]), Long.parseLong(f[11]), (f.length == 14) ? Long.parseLong(f[12]) : -1,
+				(f.length == 14) ? Long.parseLong(f[13]) : -1);
 	}
 
 	/**

@@ -51,7 +51,7 @@ public final class FtpLoadDriver {
 
 	private final int size = Parameters.byteSize("size", Parameters.text("size", "1M"));
 
-	private final LevelRecorder recorder = new LevelRecorder("ftp-soak", Parameters.text("target", "wharf"));
+	private final LevelRecorder recorder = new LevelRecorder("ftp", Parameters.text("target", "wharf"));
 
 	private final LevelRecorder.Level login;
 

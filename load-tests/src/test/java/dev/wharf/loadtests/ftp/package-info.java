@@ -1,5 +1,5 @@
 /**
- * A small FTP load driver (Gatling has no FTP) for soak runs and the smoke run; the published pyftpdlib table
+ * A small FTP load driver (Gatling has no FTP) for the smoke run and soak runs by hand; the published pyftpdlib table
  * is driven by {@code ftpbench} itself from {@code load-tests/run.sh}.
  */
 @NullMarked

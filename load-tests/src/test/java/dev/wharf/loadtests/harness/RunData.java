@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.function.ToDoubleFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -21,7 +23,9 @@ import dev.wharf.loadtests.LevelResult;
 
 /**
  * What one {@code run.sh} run left behind: its metadata ({@code meta.properties}), the servers it started
- * ({@code targets.tsv}), the levels ({@code results.tsv}) and each server's RSS samples ({@code rss-NAME.tsv}).
+ * ({@code targets.tsv}), the levels ({@code results.tsv}), each server's memory samples ({@code rss-NAME.tsv}:
+ * epoch milliseconds, RSS in KiB and, where the server had a memory cgroup, the cgroup's usage in KiB), and for
+ * the FTP table ftpbench's outputs ({@code ftpbench-NAME-N.txt}) with their CPU times ({@code ftpbench-cpu.tsv}).
  *
  * <p>Immutable once loaded.
  */
@@ -57,7 +61,11 @@ final class RunData {
 			String startSeconds, long peakRssKb, long peakCgroupKb, String flags, long oomKills) {
 
 		boolean isWharf() {
-			return this.name.startsWith("wharf");
+			return isWharf(this.name);
+		}
+
+		static boolean isWharf(String name) {
+			return name.startsWith("wharf");
 		}
 
 		/** This server over its runs so far and one more: each run's start-up, the highest peaks, all OOM kills. */
@@ -107,8 +115,10 @@ final class RunData {
 				if (Files.exists(samples)) {
 					for (String line : Files.readAllLines(samples, StandardCharsets.UTF_8)) {
 						String[] f = line.trim().split("\\s+");
-						if (f.length == 2) {
-							points.add(new long[] { Long.parseLong(f[0]), Long.parseLong(f[1]) });
+						// A sample of 0 is the sampler catching the server as it exited.
+						if (f.length >= 2 && f[0].matches("[0-9]+") && f[1].matches("[0-9]+") && !f[1].equals("0")) {
+							long cgroup = (f.length > 2 && f[2].matches("[0-9]+")) ? Long.parseLong(f[2]) : -1;
+							points.add(new long[] { Long.parseLong(f[0]), Long.parseLong(f[1]), cgroup });
 						}
 					}
 				}
@@ -153,10 +163,24 @@ final class RunData {
 		return this.results.stream().filter((r) -> r.target().equals(target)).toList();
 	}
 
-	/** The last result of a level. */
-	Optional<LevelResult> result(String target, String part, int concurrency) {
+	/** Every run of a level, or empty when it did not run. */
+	Optional<LevelRuns> level(String target, String part, int concurrency) {
 		List<LevelResult> runs = results(target, part, concurrency);
-		return runs.isEmpty() ? Optional.empty() : Optional.of(runs.get(runs.size() - 1));
+		return runs.isEmpty() ? Optional.empty() : Optional.of(new LevelRuns(runs));
+	}
+
+	/** Every level of the run with all its runs, in the order each first ran. */
+	List<LevelRuns> levels() {
+		Map<List<Object>, List<LevelResult>> byLevel = new LinkedHashMap<>();
+		for (LevelResult r : this.results) {
+			byLevel.computeIfAbsent(List.of(r.target(), r.part(), r.concurrency()), (k) -> new ArrayList<>()).add(r);
+		}
+		return byLevel.values().stream().map(LevelRuns::new).toList();
+	}
+
+	/** The most runs any level had: the run's {@code --runs}, or 1. */
+	int runs() {
+		return levels().stream().mapToInt((l) -> l.runs().size()).max().orElse(1);
 	}
 
 	/** Every result of a level, one a run, in the order they ran. */
@@ -164,11 +188,6 @@ final class RunData {
 		return this.results.stream()
 			.filter((r) -> r.target().equals(target) && r.part().equals(part) && r.concurrency() == concurrency)
 			.toList();
-	}
-
-	/** The run of a level with the median requests per second: its only one when it ran once. */
-	Optional<LevelResult> medianResult(String target, String part, int concurrency) {
-		return median(results(target, part, concurrency), LevelResult::requestsPerSecond);
 	}
 
 	/**
@@ -194,6 +213,108 @@ final class RunData {
 			.mapToLong((p) -> p[1])
 			.max()
 			.orElse(0);
+	}
+
+	/**
+	 * A server's memory samples, one list per start of it (a gap of more than {@value #RUN_GAP_MILLIS} ms between
+	 * two samples: the sampler takes one every 250 ms while the server runs).
+	 * @param target the server
+	 * @return per run, its samples {epoch milliseconds, RSS KiB, cgroup KiB or -1}
+	 */
+	List<List<long[]>> memoryRuns(String target) {
+		List<List<long[]>> runs = new ArrayList<>();
+		long last = Long.MIN_VALUE;
+		for (long[] point : this.rss.getOrDefault(target, List.of())) {
+			if (runs.isEmpty() || point[0] - last > RUN_GAP_MILLIS) {
+				runs.add(new ArrayList<>());
+			}
+			runs.get(runs.size() - 1).add(point);
+			last = point[0];
+		}
+		return runs;
+	}
+
+	static final long RUN_GAP_MILLIS = 2000;
+
+	/**
+	 * The rows of every ftpbench run of one server, parsed: ftpbench prints "name   value unit   memory".
+	 * @param target the server
+	 * @return per run, its rows in ftpbench's order
+	 */
+	List<List<FtpbenchRow>> ftpbenchRows(String target) {
+		List<List<FtpbenchRow>> runs = new ArrayList<>();
+		for (List<String> lines : ftpbench(target)) {
+			List<FtpbenchRow> rows = new ArrayList<>();
+			for (String line : lines) {
+				Matcher m = FTPBENCH.matcher(line);
+				if (m.matches()) {
+					rows.add(new FtpbenchRow(m.group(1).trim(), Double.parseDouble(m.group(2)), m.group(3),
+							(m.group(4) != null) ? m.group(4) : ""));
+				}
+			}
+			runs.add(rows);
+		}
+		return runs;
+	}
+
+	static final Pattern FTPBENCH = Pattern.compile("^(.+?)\\s{2,}([0-9.]+) (MB/sec|secs)\\s*(\\S+)?\\s*$");
+
+	/**
+	 * One row of ftpbench's output.
+	 * @param row what it measured, such as {@code STOR (client -> server)}
+	 * @param value the figure
+	 * @param unit {@code MB/sec} or {@code secs}
+	 * @param memory the server's memory after the row as ftpbench printed it, or empty
+	 */
+	record FtpbenchRow(String row, double value, String unit, String memory) {
+
+		boolean isTime() {
+			return this.unit.equals("secs");
+		}
+
+	}
+
+	/**
+	 * The CPU times of each ftpbench run against a server ({@code ftpbench-cpu.tsv}: target, run, the server's CPU
+	 * microseconds, ftpbench's, and the run's wall milliseconds).
+	 * @param target the server
+	 * @return per run {server µs, ftpbench µs, wall ms}, -1 where unknown; empty for runs made before they were
+	 * measured
+	 */
+	List<long[]> ftpbenchCpu(String target) {
+		Path file = this.dir.resolve(this.prefix + "ftpbench-cpu.tsv");
+		List<long[]> runs = new ArrayList<>();
+		if (!Files.exists(file)) {
+			return runs;
+		}
+		try {
+			for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+				String[] f = line.split("\t", -1);
+				if (f.length >= 5 && f[0].equals(target)) {
+					runs.add(new long[] { number(f[2]), number(f[3]), number(f[4]) });
+				}
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		return runs;
+	}
+
+	private static long number(String value) {
+		return value.trim().matches("[0-9]+") ? Long.parseLong(value.trim()) : -1;
+	}
+
+	/**
+	 * The compressed Gatling reports of the published run, as a link from {@code docs/benchmarks}.
+	 * @return {@code results/gatling/TABLE.tar.xz}, or null when there is none (a run folder, or no archive)
+	 */
+	String gatlingArchive() {
+		String table = meta("table");
+		if (this.prefix.isEmpty() || table.isBlank() || !Files.exists(this.dir.resolve("gatling/" + table + ".tar.xz"))) {
+			return null;
+		}
+		return this.dir.getFileName() + "/gatling/" + table + ".tar.xz";
 	}
 
 	/** Lines of the raw ftpbench outputs of one server, one list per run. */

@@ -13,6 +13,7 @@ import java.util.List;
 import io.gatling.javaapi.core.ChainBuilder;
 
 import dev.wharf.loadtests.AbLevels;
+import dev.wharf.loadtests.Parameters;
 
 import static io.gatling.javaapi.core.CoreDsl.exec;
 import static io.gatling.javaapi.http.HttpDsl.header;
@@ -50,12 +51,42 @@ final class FilestashApi {
 	 * @return the logged-in API
 	 */
 	static FilestashApi login(String baseUrl, String user, String password) {
+		return session(baseUrl, "{\"username\":\"" + json(user) + "\",\"password\":\"" + json(password) + "\"}",
+				"log in as " + user);
+	}
+
+	/**
+	 * The session a part of a table lists or reads files with: Wharf's one login ({@code user} and
+	 * {@code password}), which sees every mount as a top-level folder; or, when {@code -D<backend>Session} holds a
+	 * login body, a session of its own. Filestash logs in per backend ({@code {"type":"blackhole"}},
+	 * {@code {"type":"sftp","hostname":…,"path":…}}), each session seeing its backend's folder as {@code /}.
+	 * @param baseUrl the server
+	 * @param backend {@code memory} or {@code sftp}
+	 * @return the logged-in API
+	 */
+	static FilestashApi forBackend(String baseUrl, String backend) {
+		String body = Parameters.text(backend + "Session", "");
+		if (body.isEmpty()) {
+			return login(baseUrl, Parameters.text("user", "bench"), Parameters.text("password", ""));
+		}
+		return session(baseUrl, body, "open a " + backend + " session");
+	}
+
+	/**
+	 * Whether a backend's session is one of its own (a Filestash backend) rather than Wharf's login.
+	 * @param backend {@code memory} or {@code sftp}
+	 * @return true when {@code -D<backend>Session} is set
+	 */
+	static boolean ownSession(String backend) {
+		return !Parameters.text(backend + "Session", "").isEmpty();
+	}
+
+	private static FilestashApi session(String baseUrl, String body, String what) {
 		FilestashApi anonymous = new FilestashApi(baseUrl, "");
-		String body = "{\"username\":\"" + json(user) + "\",\"password\":\"" + json(password) + "\"}";
 		HttpResponse<String> response = anonymous.send(HttpRequest.newBuilder(URI.create(baseUrl + "/api/session"))
 			.header("Content-Type", "application/json")
 			.header("X-Requested-With", "XmlHttpRequest")
-			.POST(HttpRequest.BodyPublishers.ofString(body)), "log in as " + user);
+			.POST(HttpRequest.BodyPublishers.ofString(body)), what);
 		List<String> cookies = response.headers().allValues("Set-Cookie");
 		for (String setCookie : cookies) {
 			if (setCookie.startsWith("auth=")) {

@@ -15,7 +15,8 @@ import dev.wharf.loadtests.TableSimulation;
  * <p>Parameters (besides {@link TableSimulation}'s): {@code parts} (default
  * {@code static,ls,thumbnail,root,ls-1000}), {@code levels}, {@code requests} (per grid level, default 1000),
  * {@code staticPath} (default {@code /}), {@code lsPath}, {@code thumbnailPath}, {@code user},
- * {@code password}.
+ * {@code password}, {@code sftpSession} (a login body of its own for the listings and thumbnails, such as
+ * Filestash's sftp backend's; default: the user's login).
  */
 public class FilestashBenchmarkSimulation extends TableSimulation {
 
@@ -28,7 +29,7 @@ public class FilestashBenchmarkSimulation extends TableSimulation {
 		String staticPath = Parameters.text("staticPath", "/");
 		String lsPath = Parameters.text("lsPath", "/sftp/");
 		FilestashApi api = (parts.contains("ls") || parts.contains("thumbnail") || parts.contains("ls-1000"))
-				? FilestashApi.login(this.baseUrl, Parameters.text("user", "bench"), Parameters.text("password", ""))
+				? FilestashApi.forBackend(this.baseUrl, "sftp")
 				: null;
 		for (String part : parts) {
 			switch (part) {

@@ -15,7 +15,8 @@ import dev.wharf.loadtests.TableSimulation;
  * <p>Parameters (besides {@link TableSimulation}'s): {@code parts} (default {@code static,ls-memory,ls-sftp}),
  * {@code staticPath} (default {@code /}; Filestash's was {@code /login}), {@code lsMemoryPath} (default
  * {@code /memory/}, filled with six files first), {@code lsSftpPath} (default {@code /sftp/}), {@code user},
- * {@code password}.
+ * {@code password}, {@code memorySession} and {@code sftpSession} (login bodies of their own for each backend, as
+ * Filestash's {@code blackhole} and {@code sftp} backends need; default: the user's login).
  */
 public class FilestashLoadTestSimulation extends TableSimulation {
 
@@ -27,9 +28,6 @@ public class FilestashLoadTestSimulation extends TableSimulation {
 		super("filestash-loadtest");
 		List<String> parts = Parameters.names("parts", "static,ls-memory,ls-sftp");
 		String staticPath = Parameters.text("staticPath", "/");
-		FilestashApi api = (parts.contains("ls-memory") || parts.contains("ls-sftp"))
-				? FilestashApi.login(this.baseUrl, Parameters.text("user", "bench"), Parameters.text("password", ""))
-				: null;
 		for (String part : parts) {
 			switch (part) {
 				case "static" -> {
@@ -38,12 +36,17 @@ public class FilestashLoadTestSimulation extends TableSimulation {
 				}
 				case "ls-memory" -> {
 					String path = Parameters.text("lsMemoryPath", "/memory/");
-					api.ensureFiles(path, MEMORY_FILES, 1024);
+					FilestashApi api = FilestashApi.forBackend(this.baseUrl, "memory");
+					if (!FilestashApi.ownSession("memory")) {
+						// Wharf's memory mount starts empty; Filestash's blackhole lists its six entries by itself.
+						api.ensureFiles(path, MEMORY_FILES, 1024);
+					}
 					level("ls-memory", 100, 100_000, api.ls(path));
 					level("ls-memory", 1000, 100_000, api.ls(path));
 				}
 				case "ls-sftp" -> {
 					String path = Parameters.text("lsSftpPath", "/sftp/");
+					FilestashApi api = FilestashApi.forBackend(this.baseUrl, "sftp");
 					level("ls-sftp", 100, 50_000, api.ls(path));
 					level("ls-sftp", 1000, 50_000, api.ls(path));
 				}

@@ -17,8 +17,9 @@ import static io.gatling.javaapi.http.HttpDsl.status;
  * Socko's "Benchmarks for Socko v0.2.0": an 87-byte file with {@code ab -n500000 -c100}, a 200 KB file with
  * {@code -n100000 -c100} and a 1 MB file with {@code -n20000 -c100}. The harness runs it against Wharf and, in
  * the same run, against nginx serving the same folder. Socko's ab ran without {@code -k}
- * ({@code -DkeepAlive=false} reproduces that: a new connection per request); the default keeps connections alive,
- * as the keep-alive clients ({@code ab -k}, wrk) that module-static's target is set with do.
+ * ({@code -DkeepAlive=false} reproduces that: a new connection per request, and the levels' parts say
+ * {@value #WITHOUT_KEEP_ALIVE}); the default keeps connections alive, as the keep-alive clients ({@code ab -k}, wrk)
+ * that module-static's target is set with do. The harness runs both.
  *
  * <p>Parameters (besides {@link TableSimulation}'s): {@code files} (default
  * {@code small.html:87:500000,medium.bin:204800:100000,large.bin:1048576:20000}: name, size, requests),
@@ -32,6 +33,12 @@ public class SockoSimulation extends TableSimulation {
 
 	/** Uncounted requests of each file before the levels, unless {@code -DwarmUp} says otherwise. */
 	public static final int DEFAULT_WARM_UP = 10_000;
+
+	/**
+	 * What a level's part adds to its size without keep-alive ({@code 87 B without keep-alive}), so that one run
+	 * holds both kinds apart.
+	 */
+	public static final String WITHOUT_KEEP_ALIVE = " without keep-alive";
 
 	/** Builds the levels from the system properties. */
 	public SockoSimulation() {
@@ -55,7 +62,8 @@ public class SockoSimulation extends TableSimulation {
 			}
 		}
 		for (ServedFile file : files) {
-			level(Parameters.byteLabel(file.size()), concurrency, file.requests(), file.get(prefix));
+			level(Parameters.byteLabel(file.size()) + (this.keepAlive ? "" : WITHOUT_KEEP_ALIVE), concurrency,
+					file.requests(), file.get(prefix));
 		}
 		start();
 	}

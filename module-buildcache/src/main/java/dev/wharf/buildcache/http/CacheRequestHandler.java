@@ -21,8 +21,11 @@ import dev.wharf.buildcache.store.CacheStore;
 import dev.wharf.buildcache.store.EntryTooLargeException;
 import dev.wharf.core.security.AuditLog;
 import dev.wharf.core.security.AuditLog.AuditEvent;
+import dev.wharf.core.state.SharedStateUnavailableException;
 import dev.wharf.core.storage.InvalidStoragePathException;
+import dev.wharf.core.storage.StorageErrorKind;
 import dev.wharf.core.storage.StorageException;
+import dev.wharf.core.web.StorageErrorStatus;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -154,6 +157,9 @@ public final class CacheRequestHandler {
 			if (outcome instanceof Outcome.Throttled throttled) {
 				return throttled(reply, throttled.retryAfter());
 			}
+			if (outcome instanceof Outcome.Unavailable unavailable) {
+				return unavailable(reply, unavailable.retryAfter(), "Logins are unavailable; try again later");
+			}
 			if (!(outcome instanceof Outcome.Authenticated authenticated)) {
 				return unauthorized(reply, "Wrong user name or password");
 			}
@@ -237,23 +243,32 @@ public final class CacheRequestHandler {
 		if (error instanceof EntryTooLargeException) {
 			return tooLarge(reply);
 		}
+		if (error instanceof SharedStateUnavailableException down) {
+			return unavailable(reply, down.retryAfter(), "The cache's index is unavailable; try again later");
+		}
 		if (error instanceof StorageException storage) {
-			return switch (storage.kind()) {
-				case NOT_FOUND -> reply.empty(HttpResponseStatus.NOT_FOUND);
+			StorageErrorKind kind = storage.kind();
+			if (kind == StorageErrorKind.IO_ERROR) {
+				return internalError(reply, error);
+			}
+			HttpResponseStatus status = HttpResponseStatus.valueOf(StorageErrorStatus.of(kind).value());
+			Duration retryAfter = StorageErrorStatus.retryAfter(kind);
+			if (retryAfter != null) {
+				reply.response.header(HttpHeaderNames.RETRY_AFTER, Long.toString(retryAfter.toSeconds()));
+			}
+			// The status is core's, as in every HTTP module; the words are the cache's.
+			return switch (kind) {
+				case NOT_FOUND -> reply.empty(status);
 				case BACKEND_UNAVAILABLE -> {
 					this.metrics.rejected("unavailable");
-					reply.response.header(HttpHeaderNames.RETRY_AFTER, "5");
-					yield reply.text(HttpResponseStatus.SERVICE_UNAVAILABLE, "The cache's storage is unavailable");
+					yield reply.text(status, "The cache's storage is unavailable");
 				}
 				case QUOTA_EXCEEDED -> {
 					this.metrics.rejected("full");
-					yield reply.text(HttpResponseStatus.INSUFFICIENT_STORAGE, "The cache's storage is full");
+					yield reply.text(status, "The cache's storage is full");
 				}
-				case INVALID_PATH, INVALID_CONTENT -> reply.text(HttpResponseStatus.BAD_REQUEST, storage.getMessage());
-				case CONFLICT, ALREADY_EXISTS -> reply.text(HttpResponseStatus.CONFLICT, storage.getMessage());
-				case ACCESS_DENIED -> reply.text(HttpResponseStatus.FORBIDDEN, "The cache's storage refused access");
-				case UNSUPPORTED -> reply.text(HttpResponseStatus.NOT_IMPLEMENTED, storage.getMessage());
-				case IO_ERROR -> internalError(reply, error);
+				case ACCESS_DENIED -> reply.text(status, "The cache's storage refused access");
+				default -> reply.text(status, storage.getMessage());
 			};
 		}
 		return internalError(reply, error);
@@ -275,6 +290,12 @@ public final class CacheRequestHandler {
 		long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
 		reply.response.header(HttpHeaderNames.RETRY_AFTER, Long.toString(seconds));
 		return reply.text(HttpResponseStatus.TOO_MANY_REQUESTS, "Too many requests; retry in " + seconds + " s");
+	}
+
+	private Mono<Void> unavailable(Reply reply, Duration wait, String message) {
+		this.metrics.rejected("unavailable");
+		reply.response.header(HttpHeaderNames.RETRY_AFTER, Long.toString(Math.max(1, (wait.toMillis() + 999) / 1000)));
+		return reply.text(HttpResponseStatus.SERVICE_UNAVAILABLE, message);
 	}
 
 	private Mono<Void> tooLarge(Reply reply) {

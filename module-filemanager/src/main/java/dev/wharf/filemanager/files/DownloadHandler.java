@@ -36,7 +36,7 @@ import reactor.core.publisher.Mono;
  * {@code Range} (206, or 416 when it starts past the end; several ranges get the whole file), entity tags
  * and {@code If-Modified-Since} (304), and {@code If-Range}. {@code &name=} makes it an attachment with
  * that file name (which must be a valid stored name: 400 otherwise). Every download carries a strict {@code Content-Security-Policy} and {@code nosniff}, and
- * types a browser could run are sent as {@code text/plain} ({@link ContentTypes}). Local mounts are sent
+ * types a browser could run are sent as {@code text/plain} ({@link InertContentTypes}). Local mounts are sent
  * with zero-copy {@code sendfile}. If the file shrinks while it is sent, the connection is closed rather
  * than a short body passed off as complete. {@code HEAD} on a folder answers 204 with
  * {@code Content-Type: inode/directory}, as Filestash does; {@code GET} on a folder is a 409.
@@ -126,7 +126,7 @@ public final class DownloadHandler implements AuthenticatedHandler {
 			headers.set(HttpHeaders.CONTENT_RANGE,
 					"bytes " + range.offset() + '-' + (range.offset() + range.length() - 1) + '/' + size);
 		}
-		headers.setContentType(ContentTypes.of(entry.name()));
+		headers.set(HttpHeaders.CONTENT_TYPE, InertContentTypes.of(entry.name()));
 		if (name != null) {
 			headers.setContentDisposition(ContentDisposition.attachment().filename(name, StandardCharsets.UTF_8).build());
 		}

@@ -13,11 +13,12 @@ import dev.wharf.filemanager.auth.AuthenticatedHandler;
 import dev.wharf.filemanager.auth.Caller;
 import dev.wharf.filemanager.http.ApiException;
 import dev.wharf.filemanager.http.ApiResponses;
-import dev.wharf.filemanager.http.JsonWriter;
+import dev.wharf.filemanager.http.JsonBody;
 import dev.wharf.filemanager.http.Query;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
+import tools.jackson.core.SerializableString;
 
 /**
  * {@code GET /api/files/ls?path=}: a folder's entries as
@@ -71,38 +72,40 @@ public final class ListHandler implements AuthenticatedHandler {
 			});
 	}
 
-	private static JsonWriter listing(List<FileEntry> entries, byte[] permissions) {
+	private static JsonBody listing(List<FileEntry> entries, SerializableString permissions) {
+		List<FileEntry> sorted = entries;
 		if (entries.size() > 1) {
-			entries = new ArrayList<>(entries);
-			entries.sort(BY_NAME);
+			sorted = new ArrayList<>(entries);
+			sorted.sort(BY_NAME);
 		}
-		JsonWriter json = new JsonWriter(64 + entries.size() * 80);
-		json.beginObject().name("status").value("ok").name("results").beginArray();
-		for (FileEntry entry : entries) {
-			json.beginObject()
-				.name("name").value(entry.name())
-				.name("type").value(entry.isDirectory() ? "directory" : "file")
-				.name("size").value(entry.size())
-				.name("time").value(entry.lastModified().toEpochMilli())
-				.endObject();
-		}
-		json.endArray().name("permissions").rawValue(permissions).endObject();
-		return json;
+		List<FileEntry> ordered = sorted;
+		return JsonBody.write(64 + entries.size() * 80, json -> {
+			json.writeStartObject().writeStringProperty("status", "ok").writeArrayPropertyStart("results");
+			for (FileEntry entry : ordered) {
+				json.writeStartObject()
+					.writeStringProperty("name", entry.name())
+					.writeStringProperty("type", entry.isDirectory() ? "directory" : "file")
+					.writeNumberProperty("size", entry.size())
+					.writeNumberProperty("time", entry.lastModified().toEpochMilli())
+					.writeEndObject();
+			}
+			json.writeEndArray().writeName("permissions").writeRawValue(permissions).writeEndObject();
+		});
 	}
 
-	private static JsonWriter top(List<Mount> mounts) {
-		JsonWriter json = new JsonWriter(64 + mounts.size() * 64);
-		json.beginObject().name("status").value("ok").name("results").beginArray();
-		for (Mount mount : mounts) {
-			json.beginObject()
-				.name("name").value(mount.name())
-				.name("type").value("directory")
-				.name("size").value(0)
-				.name("time").value(0)
-				.endObject();
-		}
-		json.endArray().name("permissions").rawValue(Permissions.of(TOP)).endObject();
-		return json;
+	private static JsonBody top(List<Mount> mounts) {
+		return JsonBody.write(64 + mounts.size() * 64, json -> {
+			json.writeStartObject().writeStringProperty("status", "ok").writeArrayPropertyStart("results");
+			for (Mount mount : mounts) {
+				json.writeStartObject()
+					.writeStringProperty("name", mount.name())
+					.writeStringProperty("type", "directory")
+					.writeNumberProperty("size", 0)
+					.writeNumberProperty("time", 0)
+					.writeEndObject();
+			}
+			json.writeEndArray().writeName("permissions").writeRawValue(Permissions.of(TOP)).writeEndObject();
+		});
 	}
 
 }

@@ -1,7 +1,8 @@
 package dev.wharf.filemanager.files;
 
 import dev.wharf.core.security.MountAccess;
-import dev.wharf.filemanager.http.JsonWriter;
+import dev.wharf.filemanager.http.JsonBody;
+import tools.jackson.core.SerializableString;
 
 /**
  * The {@code permissions} object of a listing, in Filestash's names, precomputed for the three cases
@@ -9,35 +10,33 @@ import dev.wharf.filemanager.http.JsonWriter;
  */
 final class Permissions {
 
-	private static final byte[] TOP = json(true, false);
+	private static final SerializableString TOP = json(true, false);
 
-	private static final byte[] READ_ONLY = json(true, false);
+	private static final SerializableString READ_ONLY = json(true, false);
 
-	private static final byte[] READ_WRITE = json(true, true);
+	private static final SerializableString READ_WRITE = json(true, true);
 
 	private Permissions() {
 	}
 
-	static byte[] of(Location location) {
+	static SerializableString of(Location location) {
 		if (location.isTop()) {
 			return TOP;
 		}
 		return (location.access() == MountAccess.READ_WRITE) ? READ_WRITE : READ_ONLY;
 	}
 
-	private static byte[] json(boolean read, boolean write) {
-		JsonWriter json = new JsonWriter(256);
-		json.beginObject()
-			.name("can_read").value(read)
-			.name("can_create_file").value(write)
-			.name("can_create_directory").value(write)
-			.name("can_rename").value(write)
-			.name("can_move").value(write)
-			.name("can_upload").value(write)
-			.name("can_delete").value(write)
-			.name("can_share").value(false)
-			.endObject();
-		return json.toByteArray();
+	private static SerializableString json(boolean read, boolean write) {
+		return JsonBody.raw(256, json -> json.writeStartObject()
+			.writeBooleanProperty("can_read", read)
+			.writeBooleanProperty("can_create_file", write)
+			.writeBooleanProperty("can_create_directory", write)
+			.writeBooleanProperty("can_rename", write)
+			.writeBooleanProperty("can_move", write)
+			.writeBooleanProperty("can_upload", write)
+			.writeBooleanProperty("can_delete", write)
+			.writeBooleanProperty("can_share", false)
+			.writeEndObject());
 	}
 
 }

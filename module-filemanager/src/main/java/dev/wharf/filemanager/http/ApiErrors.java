@@ -3,8 +3,10 @@ package dev.wharf.filemanager.http;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 
+import dev.wharf.core.state.SharedStateUnavailableException;
 import dev.wharf.core.storage.StorageErrorKind;
 import dev.wharf.core.storage.StorageException;
+import dev.wharf.core.web.StorageErrorStatus;
 import io.netty.handler.timeout.ReadTimeoutException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -14,8 +16,10 @@ import org.springframework.http.HttpStatusCode;
 import reactor.netty.channel.AbortedException;
 
 /**
- * The one place where errors become HTTP statuses and messages: {@link StorageErrorKind}s, the API's own
- * {@link ApiException}s, an overloaded worker pool, and anything unexpected (500, logged, never shown).
+ * The one place where errors become the API's statuses and messages: {@link StorageErrorKind}s (by core's
+ * {@link StorageErrorStatus}, as in every HTTP module: an unavailable backend is 503 with {@code Retry-After}),
+ * the API's own {@link ApiException}s, an overloaded worker pool or an unreachable shared state store (503 with
+ * {@code Retry-After}), and anything unexpected (500, logged, never shown).
  * Storage messages name paths of the mount only, never a host path, so they are safe to show; the file
  * manager's view of each mount puts the mount's folder in front of them, so they name the path the client gave.
  */
@@ -24,25 +28,6 @@ public final class ApiErrors {
 	private static final Log logger = LogFactory.getLog(ApiErrors.class);
 
 	private ApiErrors() {
-	}
-
-	/**
-	 * The status for a kind of storage error.
-	 * @param kind the kind
-	 * @return the status
-	 */
-	public static HttpStatus status(StorageErrorKind kind) {
-		return switch (kind) {
-			case NOT_FOUND -> HttpStatus.NOT_FOUND;
-			case ALREADY_EXISTS, CONFLICT -> HttpStatus.CONFLICT;
-			case ACCESS_DENIED -> HttpStatus.FORBIDDEN;
-			case UNSUPPORTED -> HttpStatus.NOT_IMPLEMENTED;
-			case BACKEND_UNAVAILABLE -> HttpStatus.BAD_GATEWAY;
-			// A full disk or mount, not a request too large: 413 would tell clients not to try again.
-			case QUOTA_EXCEEDED -> HttpStatus.INSUFFICIENT_STORAGE;
-			case INVALID_PATH, INVALID_CONTENT -> HttpStatus.BAD_REQUEST;
-			case IO_ERROR -> HttpStatus.INTERNAL_SERVER_ERROR;
-		};
 	}
 
 	/**
@@ -55,11 +40,15 @@ public final class ApiErrors {
 			return new Answer(api.status(), api.getMessage(), api.retryAfter());
 		}
 		if (error instanceof StorageException storage) {
-			HttpStatus status = status(storage.kind());
-			if (storage.kind() == StorageErrorKind.IO_ERROR || storage.kind() == StorageErrorKind.BACKEND_UNAVAILABLE) {
+			StorageErrorKind kind = storage.kind();
+			if (kind == StorageErrorKind.IO_ERROR || kind == StorageErrorKind.BACKEND_UNAVAILABLE) {
 				logger.warn("Storage failure: " + storage.getMessage(), storage.getCause());
 			}
-			return new Answer(status, storage.getMessage(), null);
+			return new Answer(StorageErrorStatus.of(kind), storage.getMessage(), StorageErrorStatus.retryAfter(kind));
+		}
+		if (error instanceof SharedStateUnavailableException down) {
+			// Sessions, tokens or locks cannot be checked: nothing is known about the caller, so neither 401 nor 500.
+			return new Answer(HttpStatus.SERVICE_UNAVAILABLE, "Service unavailable, try again later", down.retryAfter());
 		}
 		if (error instanceof AbortedException) {
 			// The client went away: nobody reads this answer, and nothing went wrong on the server.

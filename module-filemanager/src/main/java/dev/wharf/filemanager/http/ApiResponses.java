@@ -56,7 +56,7 @@ public final class ApiResponses {
 	 * @param cacheControl {@code no-cache}, or {@code no-store} for secrets
 	 * @return completes when written
 	 */
-	public static Mono<Void> json(ServerWebExchange exchange, HttpStatusCode status, JsonWriter json, String cacheControl) {
+	public static Mono<Void> json(ServerWebExchange exchange, HttpStatusCode status, JsonBody json, String cacheControl) {
 		ServerHttpResponse response = exchange.getResponse();
 		response.setStatusCode(status);
 		jsonHeaders(response, cacheControl);
@@ -70,7 +70,7 @@ public final class ApiResponses {
 	 * @param json the body
 	 * @return completes when written
 	 */
-	public static Mono<Void> jsonWithEtag(ServerWebExchange exchange, JsonWriter json) {
+	public static Mono<Void> jsonWithEtag(ServerWebExchange exchange, JsonBody json) {
 		ServerHttpResponse response = exchange.getResponse();
 		String etag = json.etag();
 		HttpHeaders headers = response.getHeaders();
@@ -115,8 +115,10 @@ public final class ApiResponses {
 	 * @return completes when written
 	 */
 	public static Mono<Void> error(ServerWebExchange exchange, HttpStatusCode status, String message) {
-		JsonWriter json = new JsonWriter(64 + message.length());
-		json.beginObject().name("status").value("error").name("message").value(message).endObject();
+		JsonBody json = JsonBody.write(64 + message.length(), out -> out.writeStartObject()
+			.writeStringProperty("status", "error")
+			.writeStringProperty("message", message)
+			.writeEndObject());
 		return json(exchange, status, json, "no-cache");
 	}
 
@@ -132,7 +134,7 @@ public final class ApiResponses {
 		headers.set(X_CONTENT_TYPE_OPTIONS, NOSNIFF);
 	}
 
-	private static Mono<Void> write(ServerHttpResponse response, JsonWriter json) {
+	private static Mono<Void> write(ServerHttpResponse response, JsonBody json) {
 		DataBuffer body = json.toBuffer(response.bufferFactory());
 		response.getHeaders().setContentLength(json.length());
 		return response.writeWith(Mono.just(body));

@@ -61,10 +61,10 @@ public final class MalformedTargetRoute implements NettyRouteProvider, Ordered {
 
 	private static Publisher<Void> refuse(HttpServerRequest request, HttpServerResponse response) {
 		String problem = problem(request.uri());
-		JsonWriter json = new JsonWriter(128);
-		json.beginObject().name("status").value("error").name("message")
-			.value("Invalid request target: " + ((problem != null) ? problem : "not a URI")).endObject();
-		byte[] body = json.toByteArray();
+		byte[] body = JsonBody.write(128, json -> json.writeStartObject()
+			.writeStringProperty("status", "error")
+			.writeStringProperty("message", "Invalid request target: " + ((problem != null) ? problem : "not a URI"))
+			.writeEndObject()).toByteArray();
 		return response.status(HttpResponseStatus.BAD_REQUEST)
 			.header(HttpHeaderNames.CONTENT_TYPE, "application/json")
 			.header(HttpHeaderNames.CACHE_CONTROL, "no-cache")

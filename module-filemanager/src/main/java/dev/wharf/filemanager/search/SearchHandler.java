@@ -19,7 +19,7 @@ import dev.wharf.filemanager.files.Location;
 import dev.wharf.filemanager.files.MountTree;
 import dev.wharf.filemanager.http.ApiException;
 import dev.wharf.filemanager.http.ApiResponses;
-import dev.wharf.filemanager.http.JsonWriter;
+import dev.wharf.filemanager.http.JsonBody;
 import dev.wharf.filemanager.http.Query;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -132,22 +132,22 @@ public final class SearchHandler implements AuthenticatedHandler {
 	private static Flux<DataBuffer> json(Flux<Found> matches, List<String> loops, DataBufferFactory factory) {
 		boolean[] first = { true };
 		Flux<DataBuffer> results = matches.bufferTimeout(BATCH, Duration.ofMillis(200)).map(batch -> {
-			JsonWriter json = new JsonWriter(batch.size() * 128);
-			// Each batch is a run of array members; the writer's own commas cannot span batches.
-			json.beginArray();
-			for (Found found : batch) {
-				FileEntry entry = found.entry();
-				StoragePath path = found.location().virtual(entry.path());
-				json.beginObject()
-					.name("name").value(entry.name())
-					.name("type").value(entry.isDirectory() ? "directory" : "file")
-					.name("size").value(entry.size())
-					.name("time").value(entry.lastModified().toEpochMilli())
-					.name("path").value(entry.isDirectory() ? path + "/" : path.toString())
-					.endObject();
-			}
-			json.endArray();
-			byte[] bytes = json.toByteArray();
+			// Each batch is a run of array members; the generator's own commas cannot span batches.
+			byte[] bytes = JsonBody.write(batch.size() * 128, json -> {
+				json.writeStartArray();
+				for (Found found : batch) {
+					FileEntry entry = found.entry();
+					StoragePath path = found.location().virtual(entry.path());
+					json.writeStartObject()
+						.writeStringProperty("name", entry.name())
+						.writeStringProperty("type", entry.isDirectory() ? "directory" : "file")
+						.writeNumberProperty("size", entry.size())
+						.writeNumberProperty("time", entry.lastModified().toEpochMilli())
+						.writeStringProperty("path", entry.isDirectory() ? path + "/" : path.toString())
+						.writeEndObject();
+				}
+				json.writeEndArray();
+			}).toByteArray();
 			// Strip the brackets, and prefix a comma after the first batch.
 			int start = first[0] ? 1 : 0;
 			if (!first[0]) {
@@ -166,13 +166,13 @@ public final class SearchHandler implements AuthenticatedHandler {
 			if (loops.isEmpty()) {
 				return bytes(factory, "]}");
 			}
-			JsonWriter json = new JsonWriter(loops.size() * 128);
-			json.beginObject().name("errors").beginArray();
-			for (String loop : loops) {
-				json.value(loop);
-			}
-			json.endArray().endObject();
-			byte[] errors = json.toByteArray();
+			byte[] errors = JsonBody.write(loops.size() * 128, json -> {
+				json.writeStartObject().writeArrayPropertyStart("errors");
+				for (String loop : loops) {
+					json.writeString(loop);
+				}
+				json.writeEndArray().writeEndObject();
+			}).toByteArray();
 			// The object's members without its opening brace, after the results' closing bracket and a comma.
 			byte[] end = new byte[errors.length + 1];
 			end[0] = ']';

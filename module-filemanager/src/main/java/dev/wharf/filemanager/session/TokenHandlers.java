@@ -15,10 +15,11 @@ import dev.wharf.filemanager.auth.AuditTrail;
 import dev.wharf.filemanager.auth.AuthenticatedHandler;
 import dev.wharf.filemanager.auth.Caller;
 import dev.wharf.filemanager.auth.CallerResolver;
+import dev.wharf.filemanager.auth.RecentSignIn;
 import dev.wharf.filemanager.http.ApiException;
 import dev.wharf.filemanager.http.ApiResponses;
 import dev.wharf.filemanager.http.Clients;
-import dev.wharf.filemanager.http.JsonWriter;
+import dev.wharf.filemanager.http.JsonBody;
 import dev.wharf.filemanager.http.Query;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
@@ -27,13 +28,15 @@ import org.springframework.http.HttpStatus;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebHandler;
 import reactor.core.publisher.Mono;
+import tools.jackson.core.JsonGenerator;
 
 /**
  * {@code /api/tokens}, API tokens for scripts and API clients ({@code Authorization: Bearer <token>}):
  * <ul>
  * <li>{@code POST ?name=ci[&days=90]} mints a token. It must be authenticated with the account's password
- * (HTTP Basic), never with the session cookie or another token: a stolen cookie or token cannot mint
- * more. The token is in this one answer and nowhere else (only its digest is kept). Throttled and audited
+ * (HTTP Basic), never with another token, and with the session cookie only where {@link RecentSignIn} allows it
+ * (users of an OIDC provider, who have no password, within a few minutes of signing in): a stolen token, or a
+ * cookie stolen later, cannot mint more. The token is in this one answer and nowhere else (only its digest is kept). Throttled and audited
  * like every login.</li>
  * <li>{@code GET} lists the caller's tokens (id, name, dates; never a secret).</li>
  * <li>{@code DELETE ?id=} revokes one; it stops working at once.</li>
@@ -56,18 +59,23 @@ public final class TokenHandlers {
 
 	private final AuditTrail audit;
 
+	private final RecentSignIn recentSignIn;
+
 	/**
 	 * Creates the handlers.
 	 * @param authenticator checks passwords
 	 * @param tokens the API tokens
 	 * @param callers establishes callers for listing and revoking
 	 * @param audit the audit trail
+	 * @param recentSignIn whether a session may mint a token without the password
 	 */
-	public TokenHandlers(Authenticator authenticator, ApiTokens tokens, CallerResolver callers, AuditTrail audit) {
+	public TokenHandlers(Authenticator authenticator, ApiTokens tokens, CallerResolver callers, AuditTrail audit,
+			RecentSignIn recentSignIn) {
 		this.authenticator = authenticator;
 		this.tokens = tokens;
 		this.callers = callers;
 		this.audit = audit;
+		this.recentSignIn = recentSignIn;
 	}
 
 	/** The handler of {@code /api/tokens}, for {@code GET}, {@code POST} and {@code DELETE}. */
@@ -93,22 +101,36 @@ public final class TokenHandlers {
 
 	private Mono<Void> mint(ServerWebExchange exchange) {
 		String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
-		if (authorization == null || !BasicAuthorization.isBasic(authorization)) {
-			return Mono.error(new ApiException(HttpStatus.UNAUTHORIZED,
-					"Minting a token needs the account's name and password (HTTP Basic)"));
+		Mono<User> minter;
+		if (authorization != null && BasicAuthorization.isBasic(authorization)) {
+			minter = passwordLogin(exchange, authorization);
+		}
+		else if (authorization == null && this.recentSignIn.isPossible()
+				&& CallerResolver.sessionCookie(exchange.getRequest()) != null) {
+			minter = this.callers.resolve(exchange, false).flatMap(caller -> {
+				if (!this.recentSignIn.allows(caller)) {
+					this.audit.record(exchange, caller.name(), "token-create", null, "denied");
+					return Mono.error(new ApiException(HttpStatus.UNAUTHORIZED, this.recentSignIn.rule()));
+				}
+				return Mono.just(caller.user());
+			});
+		}
+		else {
+			return Mono.error(new ApiException(HttpStatus.UNAUTHORIZED, this.recentSignIn.rule()));
 		}
 		Query query = new Query(exchange.getRequest().getURI().getRawQuery());
 		String label = query.optional("name");
 		Duration validity = validity(query.optional("days"));
-		return passwordLogin(exchange, authorization).flatMap(user -> this.tokens
+		return minter.flatMap(user -> this.tokens
 			.issue(user, (label != null) ? label : "token", validity)
 			.flatMap(issued -> {
 				this.audit.record(exchange, user.name(), "token-create", "token:" + issued.token().id(), "success");
-				JsonWriter json = new JsonWriter(320);
-				json.beginObject().name("status").value("ok").name("result").beginObject()
-					.name("token").value(issued.secret());
-				fields(json, issued.token());
-				json.endObject().endObject();
+				JsonBody json = JsonBody.write(320, out -> {
+					out.writeStartObject().writeStringProperty("status", "ok").writeObjectPropertyStart("result")
+						.writeStringProperty("token", issued.secret());
+					fields(out, issued.token());
+					out.writeEndObject().writeEndObject();
+				});
 				return ApiResponses.json(exchange, HttpStatus.CREATED, json, "no-store");
 			}));
 	}
@@ -141,12 +163,15 @@ public final class TokenHandlers {
 
 	private Mono<Void> list(ServerWebExchange exchange, Caller caller) {
 		return this.tokens.list(caller.name()).collectList().flatMap(found -> {
-			JsonWriter json = new JsonWriter(64 + found.size() * 128);
-			json.beginObject().name("status").value("ok").name("results").beginArray();
-			for (ApiToken token : found) {
-				describe(json, token);
-			}
-			json.endArray().endObject();
+			JsonBody json = JsonBody.write(64 + found.size() * 128, out -> {
+				out.writeStartObject().writeStringProperty("status", "ok").writeArrayPropertyStart("results");
+				for (ApiToken token : found) {
+					out.writeStartObject();
+					fields(out, token);
+					out.writeEndObject();
+				}
+				out.writeEndArray().writeEndObject();
+			});
 			return ApiResponses.json(exchange, HttpStatus.OK, json, "no-store");
 		});
 	}
@@ -159,21 +184,16 @@ public final class TokenHandlers {
 		});
 	}
 
-	private static void describe(JsonWriter json, ApiToken token) {
-		json.beginObject();
-		fields(json, token);
-		json.endObject();
-	}
-
-	private static void fields(JsonWriter json, ApiToken token) {
-		json.name("id").value(token.id()).name("name").value(token.label()).name("created")
-			.value(token.created().toEpochMilli()).name("expires");
+	private static void fields(JsonGenerator json, ApiToken token) {
+		json.writeStringProperty("id", token.id())
+			.writeStringProperty("name", token.label())
+			.writeNumberProperty("created", token.created().toEpochMilli());
 		Instant expires = token.expires();
 		if (expires != null) {
-			json.value(expires.toEpochMilli());
+			json.writeNumberProperty("expires", expires.toEpochMilli());
 		}
 		else {
-			json.nullValue();
+			json.writeNullProperty("expires");
 		}
 	}
 

@@ -1,8 +1,8 @@
 package dev.wharf.filemanager.ui;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
+import dev.wharf.core.web.MediaTypeRegistry;
 import dev.wharf.filemanager.http.ApiDispatcher;
 import dev.wharf.filemanager.http.ApiResponses;
 import org.springframework.core.Ordered;
@@ -10,7 +10,6 @@ import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
@@ -44,6 +43,9 @@ public final class UiFilter implements WebFilter, Ordered {
 
 	private static final String ASSETS = "/assets/";
 
+	/** The page's and the assets' types are the ones every module sends such files with. */
+	private static final MediaTypeRegistry TYPES = MediaTypeRegistry.defaults();
+
 	private static final String IMMUTABLE = CacheControl.maxAge(Duration.ofDays(365)).cachePublic().immutable()
 		.getHeaderValue();
 
@@ -72,7 +74,7 @@ public final class UiFilter implements WebFilter, Ordered {
 			return response.setComplete();
 		}
 		if (path.equals("/") || path.equals("/" + UiAssets.PAGE)) {
-			return send(exchange, this.assets.page(), new MediaType("text", "html", StandardCharsets.UTF_8), CacheControl.noCache().getHeaderValue());
+			return send(exchange, this.assets.page(), TYPES.forName(UiAssets.PAGE), CacheControl.noCache().getHeaderValue());
 		}
 		if (path.startsWith(ASSETS)) {
 			String rest = path.substring(ASSETS.length());
@@ -84,7 +86,7 @@ public final class UiFilter implements WebFilter, Ordered {
 				exchange.getResponse().getHeaders().set(HttpHeaders.CACHE_CONTROL, "no-store");
 				return exchange.getResponse().setComplete();
 			}
-			return send(exchange, content, type(rest), IMMUTABLE);
+			return send(exchange, content, TYPES.forName(rest), IMMUTABLE);
 		}
 		return chain.filter(exchange);
 	}
@@ -94,10 +96,10 @@ public final class UiFilter implements WebFilter, Ordered {
 		return ORDER;
 	}
 
-	private static Mono<Void> send(ServerWebExchange exchange, byte[] content, MediaType type, String cacheControl) {
+	private static Mono<Void> send(ServerWebExchange exchange, byte[] content, String type, String cacheControl) {
 		ServerHttpResponse response = exchange.getResponse();
 		HttpHeaders headers = response.getHeaders();
-		headers.setContentType(type);
+		headers.set(HttpHeaders.CONTENT_TYPE, type);
 		headers.setContentLength(content.length);
 		headers.set(HttpHeaders.CACHE_CONTROL, cacheControl);
 		headers.set("Content-Security-Policy", CONTENT_SECURITY_POLICY);
@@ -108,19 +110,6 @@ public final class UiFilter implements WebFilter, Ordered {
 			return response.setComplete();
 		}
 		return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(content)));
-	}
-
-	private static MediaType type(String name) {
-		if (name.endsWith(".js")) {
-			return new MediaType("text", "javascript", StandardCharsets.UTF_8);
-		}
-		if (name.endsWith(".css")) {
-			return new MediaType("text", "css", StandardCharsets.UTF_8);
-		}
-		if (name.endsWith(".svg")) {
-			return MediaType.valueOf("image/svg+xml");
-		}
-		return MediaType.APPLICATION_OCTET_STREAM;
 	}
 
 }

@@ -9,8 +9,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 import java.util.stream.Stream;
 import java.util.zip.Deflater;
 
@@ -20,6 +18,7 @@ import dev.wharf.core.storage.FileEntry;
 import dev.wharf.core.storage.FolderChain;
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.StoragePath;
+import dev.wharf.core.web.MediaTypeRegistry;
 import org.apache.commons.compress.archivers.zip.UnixStat;
 import org.apache.commons.compress.archivers.zip.Zip64Mode;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
@@ -55,10 +54,6 @@ final class ZipWriter {
 	private static final int FILE_MODE = 0644;
 
 	private static final int FOLDER_MODE = 0755;
-
-	private static final Set<String> COMPRESSED = Set.of("jpg", "jpeg", "png", "gif", "webp", "heic", "avif", "mp3",
-			"mp4", "m4a", "m4v", "mkv", "mov", "avi", "webm", "ogg", "opus", "flac", "zip", "gz", "tgz", "bz2", "xz",
-			"zst", "7z", "rar", "jar", "war", "apk", "docx", "xlsx", "pptx", "odt", "ods", "odp", "pdf");
 
 	private final List<ZipItem> items;
 
@@ -207,9 +202,9 @@ final class ZipWriter {
 		}
 	}
 
+	/** Whether a file's type (core's registry, as the file manager and static sites send it) is compressed already. */
 	private static boolean isCompressed(String name) {
-		int dot = name.lastIndexOf('.');
-		return dot > 0 && COMPRESSED.contains(name.substring(dot + 1).toLowerCase(Locale.ROOT));
+		return MediaTypeRegistry.isAlreadyCompressed(MediaTypeRegistry.defaults().forName(name));
 	}
 
 	private static String message(Throwable error) {

@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The file manager over an {@code sftp} mount served by a real OpenSSH {@code sshd} on 127.0.0.1: what a
  * browser does (save, ls, cat with a range, cp, mv, zip, rm) lands as real files in the server's folder, and a
- * server that dies gives 502 until it is back. The context is its own (another set of mounts) and is closed
+ * server that dies gives 503 with {@code Retry-After} until it is back. The context is its own (another set of mounts) and is closed
  * after the class, so no mount outlives its server.
  */
 @SpringBootTest(classes = FileManagerTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
@@ -197,14 +197,15 @@ class SftpMountTests {
 	}
 
 	@Test
-	void aServerThatDiesGives502UntilItIsBack() throws Exception {
+	void aServerThatDiesGives503UntilItIsBack() throws Exception {
 		String name = "alive-" + System.nanoTime() + ".txt";
 		assertThat(this.api.post("/api/files/save?path=/remote/" + name).browser(this.cookie).body("here").send().status())
 			.isEqualTo(200);
 		sshd.kill();
 		try {
 			Answer down = this.api.get("/api/files/ls?path=/remote/").browser(this.cookie).send();
-			assertThat(down.status()).isEqualTo(502);
+			assertThat(down.status()).isEqualTo(503);
+			assertThat(down.header("Retry-After")).isEqualTo("5");
 			assertThat(down.json().get("status").asString()).isEqualTo("error");
 			assertThat(down.text()).doesNotContain(SERVED.toString());
 			assertThat(this.api.get("/api/files/ls?path=/scratch/").browser(this.cookie).send().status())

@@ -37,7 +37,7 @@ class UiTests extends FileManagerTestBase {
 		EntityExchangeResult<String> page = get("/");
 		assertThat(page.getStatus()).isEqualTo(HttpStatus.OK);
 		HttpHeaders headers = page.getResponseHeaders();
-		assertThat(headers.getContentType()).hasToString("text/html;charset=UTF-8");
+		assertThat(headers.getFirst(HttpHeaders.CONTENT_TYPE)).isEqualTo("text/html; charset=utf-8");
 		assertThat(headers.getCacheControl()).isEqualTo("no-cache");
 		assertThat(headers.getFirst("Content-Security-Policy")).contains("default-src 'none'", "script-src 'self';",
 				"frame-ancestors 'none'").doesNotContain("unsafe");
@@ -69,8 +69,8 @@ class UiTests extends FileManagerTestBase {
 			EntityExchangeResult<String> asset = get("/" + prefix + "/" + name);
 			assertThat(asset.getStatus()).as(name).isEqualTo(HttpStatus.OK);
 			assertThat(asset.getResponseHeaders().getCacheControl()).contains("max-age=31536000", "immutable");
-			assertThat(asset.getResponseHeaders().getContentType()).hasToString(
-					name.endsWith(".js") ? "text/javascript;charset=UTF-8" : "text/css;charset=UTF-8");
+			assertThat(asset.getResponseHeaders().getFirst(HttpHeaders.CONTENT_TYPE))
+				.isEqualTo(name.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8");
 			Matcher imports = IMPORT.matcher(asset.getResponseBody());
 			while (imports.find()) {
 				pending.add(imports.group(1));

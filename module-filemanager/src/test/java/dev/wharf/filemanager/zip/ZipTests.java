@@ -2,7 +2,12 @@ package dev.wharf.filemanager.zip;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
+import java.util.zip.ZipFile;
 
 import dev.wharf.core.storage.StorageTestSupport;
 import dev.wharf.filemanager.testsupport.Api.Answer;
@@ -10,6 +15,7 @@ import dev.wharf.filemanager.testsupport.FileManagerTestBase;
 import dev.wharf.filemanager.testsupport.Zips;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -87,6 +93,31 @@ class ZipTests extends FileManagerTestBase {
 		assertThat(this.api.get("/api/files/zip").browser(this.cookie).send().status()).isEqualTo(400);
 		String bob = this.api.login("bob", BOB_PASSWORD);
 		assertThat(this.api.get("/api/files/zip?path=/scratch/").browser(bob).send().status()).isEqualTo(404);
+	}
+
+	@Test
+	void filesOfACompressedTypeAreNotCompressedAgain(@TempDir Path temp) throws IOException {
+		String folder = unique("types");
+		this.api.post("/api/files/mkdir?path=/data/" + folder).browser(this.cookie).send();
+		byte[] zeros = new byte[64 * 1024];
+		// The type is core's registry's, the one the file manager and static sites send the file with.
+		List<String> compressed = List.of("photo.jpg", "song.MP3", "letter.docx", "backup.tar.gz", "book.epub",
+				"pkg.deb");
+		List<String> plain = List.of("notes.txt", "sound.wav", "data.bin", "Makefile");
+		for (String name : Stream.concat(compressed.stream(), plain.stream()).toList()) {
+			save("/data/" + folder + "/" + name, zeros);
+		}
+		Answer answer = this.api.get("/api/files/zip?path=/data/" + folder).browser(this.cookie).send();
+		assertThat(answer.status()).isEqualTo(200);
+		Path file = Files.write(temp.resolve("types.zip"), answer.body());
+		try (ZipFile zip = new ZipFile(file.toFile())) {
+			for (String name : compressed) {
+				assertThat(zip.getEntry(folder + "/" + name).getCompressedSize()).as(name).isGreaterThan(zeros.length);
+			}
+			for (String name : plain) {
+				assertThat(zip.getEntry(folder + "/" + name).getCompressedSize()).as(name).isLessThan(1024);
+			}
+		}
 	}
 
 	private static Map<String, byte[]> unzip(byte[] zip) throws IOException {

@@ -1,34 +1,37 @@
 package dev.wharf.staticfiles.http;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.util.zip.CRC32;
 import java.util.zip.Deflater;
-import java.util.zip.GZIPOutputStream;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.util.ReferenceCountUtil;
-import org.jspecify.annotations.Nullable;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.compression.ZlibCodecFactory;
+import io.netty.handler.codec.compression.ZlibWrapper;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * gzip (RFC 1952) for on-the-fly compression: of a whole small file, once, for the cache; and of a stream,
- * chunk by chunk, for files too large to cache.
+ * chunk by chunk, for files too large to cache. The framing and the deflating are Netty's zlib encoder in
+ * gzip mode ({@link ZlibCodecFactory}), driven through an {@link EmbeddedChannel} as Netty's own
+ * {@code HttpContentCompressor} drives it. The encoder flushes after every chunk it is given, so what has
+ * been read from the storage goes out at once, for a few bytes more per chunk than one unflushed stream.
  *
- * <p>Stateless; safe for concurrent use. A stream's deflater is used by one subscriber at a time.
+ * <p>Why not {@code HttpContentCompressor} itself: it sits in the connection's pipeline and decides per
+ * response from the headers, after the static server has already chosen the representation. The static
+ * server's rules need that choice first: a precompressed sibling before gzip on the fly, only compressible
+ * types of at least the site's minimum size, never for a {@code Range} request, a weak entity tag and
+ * {@code Vary: Accept-Encoding} on the compressed form, and a cached file compressed once, not per response.
+ *
+ * <p>Stateless; safe for concurrent use. A stream's encoder is used by one subscriber at a time (Reactor's
+ * signals to one subscriber never overlap).
  */
 public final class Gzip {
 
 	/** Level for streams: fast, since it is paid on every response. */
 	private static final int STREAM_LEVEL = 5;
-
-	private static final int OUTPUT_CHUNK = 16 * 1024;
-
-	private static final byte[] HEADER = { 0x1f, (byte) 0x8b, Deflater.DEFLATED, 0, 0, 0, 0, 0, 0, (byte) 0xff };
 
 	private Gzip() {
 	}
@@ -39,18 +42,21 @@ public final class Gzip {
 	 * @return the gzip stream
 	 */
 	public static byte[] compress(byte[] data) {
-		ByteArrayOutputStream out = new ByteArrayOutputStream(data.length / 3 + 64);
-		try (GZIPOutputStream gzip = new GZIPOutputStream(out, 8192) {
-			{
-				this.def.setLevel(Deflater.BEST_COMPRESSION);
+		EmbeddedChannel encoder = encoder(Deflater.BEST_COMPRESSION);
+		try {
+			encoder.writeOutbound(Unpooled.wrappedBuffer(data));
+			encoder.finish();
+			ByteBuf all = written(encoder);
+			try {
+				return ByteBufUtil.getBytes(all);
 			}
-		}) {
-			gzip.write(data);
+			finally {
+				all.release();
+			}
 		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
+		finally {
+			encoder.finishAndReleaseAll();
 		}
-		return out.toByteArray();
 	}
 
 	/**
@@ -59,79 +65,43 @@ public final class Gzip {
 	 * @return the gzip stream, in chunks
 	 */
 	public static Flux<ByteBuf> compress(Flux<ByteBuf> content) {
-		return Flux.using(Stream::new,
-				stream -> content.concatMap(buffer -> {
-					try {
-						return Mono.justOrEmpty(stream.update(buffer));
-					}
-					finally {
-						ReferenceCountUtil.release(buffer);
-					}
-				}).concatWith(Mono.fromCallable(stream::finish)),
-				Stream::end);
+		return Flux.using(() -> encoder(STREAM_LEVEL), encoder -> content.concatMap(buffer -> {
+			// The encoder releases the buffer.
+			encoder.writeOutbound(buffer);
+			return nonEmpty(written(encoder));
+		}).concatWith(Mono.defer(() -> {
+			encoder.finish();
+			return nonEmpty(written(encoder));
+		})), EmbeddedChannel::finishAndReleaseAll);
 	}
 
-	/** One compression in progress. */
-	private static final class Stream {
+	private static EmbeddedChannel encoder(int level) {
+		return new EmbeddedChannel(ZlibCodecFactory.newZlibEncoder(ZlibWrapper.GZIP, level));
+	}
 
-		private final Deflater deflater = new Deflater(STREAM_LEVEL, true);
-
-		private final CRC32 crc = new CRC32();
-
-		private boolean headerWritten;
-
-		private boolean finishing;
-
-		@Nullable ByteBuf update(ByteBuf input) {
-			ByteBuffer bytes = input.nioBuffer();
-			this.crc.update(bytes.duplicate());
-			this.deflater.setInput(bytes);
-			ByteArrayOutputStream out = new ByteArrayOutputStream(OUTPUT_CHUNK);
-			writeHeader(out);
-			drain(out);
-			return (out.size() > 0) ? Unpooled.wrappedBuffer(out.toByteArray()) : null;
+	/** What the encoder has written since last asked, as one buffer that the caller releases. */
+	private static ByteBuf written(EmbeddedChannel encoder) {
+		ByteBuf first = encoder.readOutbound();
+		if (first == null) {
+			return Unpooled.EMPTY_BUFFER;
 		}
-
-		ByteBuf finish() {
-			ByteArrayOutputStream out = new ByteArrayOutputStream(64);
-			writeHeader(out);
-			this.deflater.finish();
-			this.finishing = true;
-			drain(out);
-			long crc = this.crc.getValue();
-			long size = this.deflater.getBytesRead();
-			for (int i = 0; i < 4; i++) {
-				out.write((int) (crc >>> (8 * i)));
-			}
-			for (int i = 0; i < 4; i++) {
-				out.write((int) (size >>> (8 * i)));
-			}
-			return Unpooled.wrappedBuffer(out.toByteArray());
+		ByteBuf next = encoder.readOutbound();
+		if (next == null) {
+			return first;
 		}
-
-		private void writeHeader(ByteArrayOutputStream out) {
-			if (!this.headerWritten) {
-				out.write(HEADER, 0, HEADER.length);
-				this.headerWritten = true;
-			}
+		CompositeByteBuf all = Unpooled.compositeBuffer(Integer.MAX_VALUE).addComponent(true, first);
+		for (; next != null; next = encoder.readOutbound()) {
+			all.addComponent(true, next);
 		}
+		return all;
+	}
 
-		/** Deflates until the input is used up or, once finishing, until the stream is complete. */
-		private void drain(ByteArrayOutputStream out) {
-			byte[] chunk = new byte[OUTPUT_CHUNK];
-			while (!this.deflater.finished()) {
-				int n = this.deflater.deflate(chunk);
-				out.write(chunk, 0, n);
-				if (n == 0 && this.deflater.needsInput() && !this.finishing) {
-					return;
-				}
-			}
+	private static Mono<ByteBuf> nonEmpty(ByteBuf buffer) {
+		if (buffer.isReadable()) {
+			return Mono.just(buffer);
 		}
-
-		void end() {
-			this.deflater.end();
-		}
-
+		buffer.release();
+		return Mono.empty();
 	}
 
 }

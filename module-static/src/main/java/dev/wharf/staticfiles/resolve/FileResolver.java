@@ -9,7 +9,7 @@ import dev.wharf.core.storage.FileEntry;
 import dev.wharf.core.storage.StorageErrorKind;
 import dev.wharf.core.storage.StorageException;
 import dev.wharf.core.storage.StoragePath;
-import dev.wharf.staticfiles.site.ContentTypes;
+import dev.wharf.core.web.MediaTypeRegistry;
 import dev.wharf.staticfiles.site.Site;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -103,7 +103,7 @@ public final class FileResolver {
 
 	private Mono<Resolution> file(Site site, FileEntry entry, @Nullable ResolvedFile previous) {
 		String contentType = site.contentTypes().forName(entry.name());
-		boolean siblings = site.precompressed() && ContentTypes.isCompressible(contentType);
+		boolean siblings = site.precompressed() && MediaTypeRegistry.isCompressible(contentType);
 		Mono<StoredFile> identity = stored(site, entry, (previous != null) ? previous.identity().source() : null);
 		Mono<Optional<StoredFile>> brotli = siblings ? sibling(site, entry.path(), BROTLI_SUFFIX,
 				(previous != null) ? previous.brotli() : null) : Mono.just(Optional.empty());

@@ -1,5 +1,7 @@
 package dev.wharf.staticfiles.server;
 
+import java.time.Duration;
+
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.FileEntry;
 import dev.wharf.core.storage.StorageErrorKind;
@@ -8,9 +10,11 @@ import dev.wharf.core.storage.StorageIoException;
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.staticfiles.cache.FileCache;
 import dev.wharf.core.web.RequestTargets;
+import dev.wharf.core.web.StorageErrorStatus;
 import dev.wharf.staticfiles.resolve.ResolvedFile;
 import dev.wharf.staticfiles.resolve.Resolution;
 import dev.wharf.staticfiles.site.Site;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import org.apache.commons.logging.Log;
@@ -146,6 +150,11 @@ final class StaticHandler {
 	private Publisher<Void> failure(Site site, HttpServerRequest request, HttpServerResponse response, Throwable error,
 			boolean head) {
 		HttpResponseStatus status = status(error);
+		Duration retryAfter = (error instanceof StorageException storage) ? StorageErrorStatus.retryAfter(storage.kind())
+				: null;
+		if (retryAfter != null) {
+			response.header(HttpHeaderNames.RETRY_AFTER, Long.toString(retryAfter.toSeconds()));
+		}
 		if (status.code() >= 500) {
 			logger.warn("Static site " + site.name() + ": " + request.method() + " failed", error);
 		}
@@ -155,25 +164,20 @@ final class StaticHandler {
 		return this.responder.plain(request, response, site, status, head);
 	}
 
+	/**
+	 * Core's status for a storage error ({@link StorageErrorStatus}, as in every HTTP module), except that a path
+	 * that names no page is 404 whatever the reason: a file where the path needs a folder ({@code CONFLICT}), or
+	 * a backend that cannot list ({@code UNSUPPORTED}).
+	 */
 	private static HttpResponseStatus status(Throwable error) {
 		if (!(error instanceof StorageException storage)) {
 			return HttpResponseStatus.INTERNAL_SERVER_ERROR;
 		}
 		StorageErrorKind kind = storage.kind();
-		if (kind == StorageErrorKind.INVALID_PATH) {
-			return HttpResponseStatus.BAD_REQUEST;
-		}
-		if (kind == StorageErrorKind.NOT_FOUND || kind == StorageErrorKind.CONFLICT
-				|| kind == StorageErrorKind.UNSUPPORTED) {
+		if (kind == StorageErrorKind.CONFLICT || kind == StorageErrorKind.UNSUPPORTED) {
 			return HttpResponseStatus.NOT_FOUND;
 		}
-		if (kind == StorageErrorKind.ACCESS_DENIED) {
-			return HttpResponseStatus.FORBIDDEN;
-		}
-		if (kind == StorageErrorKind.BACKEND_UNAVAILABLE) {
-			return HttpResponseStatus.SERVICE_UNAVAILABLE;
-		}
-		return HttpResponseStatus.INTERNAL_SERVER_ERROR;
+		return HttpResponseStatus.valueOf(StorageErrorStatus.of(kind).value());
 	}
 
 }

@@ -6,6 +6,7 @@ import java.util.Map;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.StoragePath;
+import dev.wharf.core.web.MediaTypeRegistry;
 import dev.wharf.core.web.RequestTargets;
 import org.jspecify.annotations.Nullable;
 
@@ -43,7 +44,7 @@ public final class Site {
 
 	private final CacheControlRules cacheControl;
 
-	private final ContentTypes contentTypes;
+	private final MediaTypeRegistry contentTypes;
 
 	private final boolean gzip;
 
@@ -55,7 +56,7 @@ public final class Site {
 
 	Site(String name, List<String> hosts, String prefix, @Nullable String excluded, String mount, Storage storage,
 			StoragePath root, List<String> index, boolean listing, @Nullable StoragePath spaFallback,
-			boolean dotFiles, CacheControlRules cacheControl, ContentTypes contentTypes, boolean gzip,
+			boolean dotFiles, CacheControlRules cacheControl, MediaTypeRegistry contentTypes, boolean gzip,
 			long gzipMinSize, boolean precompressed, Map<String, String> headers) {
 		this.name = name;
 		this.hosts = hosts;
@@ -201,7 +202,7 @@ public final class Site {
 	}
 
 	/** The content types. */
-	public ContentTypes contentTypes() {
+	public MediaTypeRegistry contentTypes() {
 		return this.contentTypes;
 	}
 
@@ -212,7 +213,7 @@ public final class Site {
 	 * @return whether gzip is on, the type compressible and the file large enough
 	 */
 	public boolean gzipsOnTheFly(String contentType, long size) {
-		return this.gzip && size >= this.gzipMinSize && ContentTypes.isCompressible(contentType);
+		return this.gzip && size >= this.gzipMinSize && MediaTypeRegistry.isCompressible(contentType);
 	}
 
 	/** Whether precompressed {@code .br}/{@code .gz} siblings are used. */

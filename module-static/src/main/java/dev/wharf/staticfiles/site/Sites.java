@@ -15,6 +15,7 @@ import dev.wharf.core.storage.InvalidStoragePathException;
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.mount.Mount;
 import dev.wharf.core.storage.mount.MountRegistry;
+import dev.wharf.core.web.MediaTypeRegistry;
 import dev.wharf.staticfiles.site.StaticFilesProperties.SiteProperties;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -148,7 +149,7 @@ public final class Sites {
 		return new Site(name, hosts, prefix, prefix.isEmpty() ? normalisedExclusion(excludedFromRoot) : null,
 				mount.name(), mount.storage(), root, List.copyOf(index), site.listing(), spaFallback, site.dotFiles(),
 				new CacheControlRules(site.cacheControl(), property + ".cache-control"),
-				new ContentTypes(site.contentTypes(), property + ".content-types"), site.gzip().enabled(),
+				MediaTypeRegistry.withOverrides(site.contentTypes(), property + ".content-types"), site.gzip().enabled(),
 				site.gzip().minSize().toBytes(), site.precompressed(), headers);
 	}
 

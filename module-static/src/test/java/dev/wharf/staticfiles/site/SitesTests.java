@@ -18,6 +18,7 @@ import dev.wharf.core.storage.WriteOptions;
 import dev.wharf.core.storage.memory.MemoryStorage;
 import dev.wharf.core.storage.mount.Mount;
 import dev.wharf.core.storage.mount.MountRegistry;
+import dev.wharf.core.web.MediaTypeRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -215,8 +216,8 @@ class SitesTests {
 		assertThat(site.contentTypes().forName("README.md")).isEqualTo("text/x-markdown");
 		assertThat(site.contentTypes().forName("server.LOG")).isEqualTo("text/plain; charset=utf-8");
 		assertThat(site.contentTypes().forName("a.tar.gz")).isEqualTo("application/gzip");
-		assertThat(site.contentTypes().forName("Makefile")).isEqualTo(ContentTypes.UNKNOWN);
-		assertThat(site.contentTypes().forName("dot.")).isEqualTo(ContentTypes.UNKNOWN);
+		assertThat(site.contentTypes().forName("Makefile")).isEqualTo(MediaTypeRegistry.UNKNOWN);
+		assertThat(site.contentTypes().forName("dot.")).isEqualTo(MediaTypeRegistry.UNKNOWN);
 		assertThat(site.cacheControl().forPath("/assets/app.1234.js")).isEqualTo("public, max-age=31536000, immutable");
 		assertThat(site.cacheControl().forPath("/assets/index.html")).isEqualTo("public, max-age=31536000, immutable");
 		assertThat(site.cacheControl().forPath("/index.html")).isEqualTo("no-cache");

@@ -18,8 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A real memcached behind the build cache and behind a {@code memcached} mount that the file manager and
  * FTP serve, killed in the middle of a download and started again on the same port: the download ends short
- * of its length; while it is down every protocol answers "unavailable" at once (cache 503 with
- * {@code Retry-After}, also for a key that was never stored, file manager 502, FTP 451) and other mounts keep
+ * of its length; while it is down every protocol answers "unavailable" at once (cache and file manager 503
+ * with {@code Retry-After}, the cache also for a key that was never stored, FTP 451) and other mounts keep
  * working; after the restart everything works again without restarting Wharf. A restarted memcached is
  * empty: what it held is gone, as with any cache (README, "memcached mounts"). (Two servers, one of them
  * killed, are in module-buildcache's MemcachedBuildCacheTests.)
@@ -73,8 +73,10 @@ class MemcachedKilledTests extends FaultTestBase {
 		assertThat(cache("GET", "never-stored", null).status()).as("down is not a miss").isEqualTo(503);
 		assertThat(cache("PUT", "other", small).status()).isEqualTo(503);
 		assertThat(cache("GET", "", null).status()).as("the cache's health check").isEqualTo(503);
-		assertThat(cat("/shared/small.bin").status()).isEqualTo(502);
-		assertThat(save("/shared/new.bin", small).status()).isEqualTo(502);
+		for (Response answer : new Response[] { cat("/shared/small.bin"), save("/shared/new.bin", small) }) {
+			assertThat(answer.status()).isEqualTo(503);
+			assertThat(answer.header("Retry-After")).isEqualTo("5");
+		}
 		assertThat(save("/data/elsewhere.bin", small).status()).as("other mounts keep working").isEqualTo(200);
 		FTPClient ftp = ftp();
 		try {

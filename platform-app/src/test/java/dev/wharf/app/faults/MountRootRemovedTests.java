@@ -17,8 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The folder of a local mount taken away while Wharf runs (moved elsewhere, as an unmounted disk or a renamed
- * folder would be), then made again: meanwhile every protocol answers that the storage is unavailable (file
- * manager 502, FTP 451, build cache and static site 503, health DOWN), never a 500, and nothing is created,
+ * folder would be), then made again: meanwhile every protocol answers that the storage is unavailable (every HTTP
+ * module 503 with {@code Retry-After}, FTP 451, health DOWN), never a 500, and nothing is created,
  * neither the folder nor anything beside it; once the folder is back, everything works, and what was
  * acknowledged before is in the folder where it was moved.
  */
@@ -49,16 +49,19 @@ class MountRootRemovedTests extends FaultTestBase {
 			for (Response answer : new Response[] { files("GET", "ls", "/data/", null),
 					files("GET", "cat", "/data/kept.txt", null), files("POST", "save", "/data/new.txt", KEPT),
 					files("POST", "mkdir", "/data/folder", null) }) {
-				assertThat(answer.status()).as(answer.text()).isEqualTo(502);
+				assertThat(answer.status()).as(answer.text()).isEqualTo(503);
+				assertThat(answer.header("Retry-After")).isEqualTo("5");
 				assertThat(answer.text()).contains("\"status\":\"error\"").doesNotContain(temp.toString());
 			}
 			assertThat(ftp.storeFile("/new.txt", new ByteArrayInputStream(KEPT))).isFalse();
 			assertThat(ftp.getReplyCode()).as(ftp.getReplyString()).isEqualTo(451);
 			assertThat(ftp.makeDirectory("/folder")).isFalse();
 			assertThat(ftp.getReplyCode()).as(ftp.getReplyString()).isEqualTo(451);
-			assertThat(cache("PUT", "other", KEPT).status()).isEqualTo(503);
-			assertThat(cache("GET", "entry", null).status()).isEqualTo(503);
-			assertThat(get("/static/kept.txt").status()).isEqualTo(503);
+			for (Response answer : new Response[] { cache("PUT", "other", KEPT), cache("GET", "entry", null),
+					get("/static/kept.txt") }) {
+				assertThat(answer.status()).as(answer.text()).isEqualTo(503);
+				assertThat(answer.header("Retry-After")).isEqualTo("5");
+			}
 			Response health = get("/actuator/health");
 			assertThat(health.status()).isEqualTo(503);
 			assertThat(health.text()).contains("DOWN").doesNotContain(temp.toString());

@@ -44,8 +44,15 @@ final class RawHttp implements AutoCloseable {
 	/** Sends a whole request and reads the whole answer. */
 	static Response exchange(int port, String method, String target, @Nullable String authorization,
 			byte @Nullable [] body) throws IOException {
+		return exchangeWith(port, method, target,
+				(authorization != null) ? Map.of("Authorization", authorization) : Map.of(), body);
+	}
+
+	/** Sends a whole request with more headers (such as {@code Cookie}) and reads the whole answer. */
+	static Response exchangeWith(int port, String method, String target, Map<String, String> headers,
+			byte @Nullable [] body) throws IOException {
 		try (RawHttp http = new RawHttp(port)) {
-			http.sendHeaders(method, target, authorization, (body != null) ? body.length : -1);
+			http.sendHeaders(method, target, headers, (body != null) ? body.length : -1);
 			if (body != null) {
 				http.out.write(body);
 				http.out.flush();
@@ -57,11 +64,15 @@ final class RawHttp implements AutoCloseable {
 
 	/** Sends the request line and headers; the body, if any, follows through {@link #body()}. */
 	void sendHeaders(String method, String target, @Nullable String authorization, long contentLength) throws IOException {
+		sendHeaders(method, target, (authorization != null) ? Map.of("Authorization", authorization) : Map.of(),
+				contentLength);
+	}
+
+	private void sendHeaders(String method, String target, Map<String, String> headers, long contentLength)
+			throws IOException {
 		StringBuilder request = new StringBuilder(method).append(' ').append(target).append(" HTTP/1.1\r\n")
 			.append("Host: 127.0.0.1\r\nConnection: close\r\n");
-		if (authorization != null) {
-			request.append("Authorization: ").append(authorization).append("\r\n");
-		}
+		headers.forEach((name, value) -> request.append(name).append(": ").append(value).append("\r\n"));
 		if (contentLength >= 0) {
 			request.append("Content-Length: ").append(contentLength).append("\r\n");
 		}

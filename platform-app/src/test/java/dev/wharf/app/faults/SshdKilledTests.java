@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * large upload, through the file manager and through FTP, then started again on the same port: the transfer
  * fails (a download ends short of its length, an upload gets an error, never a success), nothing half-written
  * becomes visible, files acknowledged before are intact, and the next requests work without restarting
- * Wharf. (The storage-level version, and 502 while the server is down, are in SftpStorageTests and the file
+ * Wharf. (The storage-level version, and 503 while the server is down, are in SftpStorageTests and the file
  * manager's SftpMountTests.)
  */
 class SshdKilledTests extends FaultTestBase {

@@ -2,7 +2,7 @@ package dev.wharf.core.storage;
 
 /**
  * What went wrong in a storage operation, for protocols to map to their own codes (HTTP status, FTP reply)
- * with one {@code switch}.
+ * with one {@code switch}. The HTTP modules share one mapping, {@link dev.wharf.core.web.StorageErrorStatus}.
  */
 public enum StorageErrorKind {
 
@@ -18,10 +18,10 @@ public enum StorageErrorKind {
 	/** The backend cannot do this at all; see {@link Capability} (HTTP 501, FTP 502/504). */
 	UNSUPPORTED,
 
-	/** The backend cannot be reached or failed to answer (HTTP 502/503, FTP 421/451). */
+	/** The backend cannot be reached or failed to answer in time (HTTP 503 with Retry-After, FTP 421/451). */
 	BACKEND_UNAVAILABLE,
 
-	/** A size or space limit was reached (HTTP 413/507, FTP 452/552). */
+	/** A size or space limit was reached (HTTP 507, FTP 452/552). */
 	QUOTA_EXCEEDED,
 
 	/** The path is malformed or tries to leave the root (HTTP 400, FTP 553). */

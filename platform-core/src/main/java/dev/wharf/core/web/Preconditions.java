@@ -11,6 +11,12 @@ import org.jspecify.annotations.Nullable;
  * {@code If-Range}. Dates compare to the second, as HTTP dates have no finer unit. An invalid date is
  * ignored, as the RFC asks.
  *
+ * <p>Why not WebFlux's {@code ServerWebExchange.checkNotModified}: static sites answer on raw Reactor Netty,
+ * ahead of WebFlux, where there is no exchange; it has no {@code If-Range}, which both the static server and the
+ * file manager's downloads need; it reads tags with Spring's {@code ETag.parse} (see {@link EntityTags} for why
+ * not); and it sets the response's status and headers itself, where the file manager's downloads evaluate only
+ * {@code If-None-Match} and {@code If-Modified-Since}. One implementation keeps both modules on the same rules.
+ *
  * <p>Stateless; safe for concurrent use.
  */
 public final class Preconditions {

@@ -16,6 +16,12 @@ import org.jspecify.annotations.Nullable;
  * whole representation, which RFC 9110 permits); ranges are sorted, and overlapping or adjacent ones are
  * merged, so a response never repeats bytes and never has more parts than the allowed count.
  *
+ * <p>Why not Spring's {@link org.springframework.http.HttpRange#parseRanges}: it neither sorts nor merges
+ * ranges, and its limit (100) is fixed where each module sets its own (the file manager allows one); it refuses
+ * the unit in another case ({@code Bytes=}, which RFC 9110 allows) and numbers past {@code Long.MAX_VALUE}
+ * (which mean "to the end"); and it does not tell an unsatisfiable set (416) from a malformed one (ignored), so
+ * each caller would redo that. {@code RangeHeaderTests} pins each of these.
+ *
  * <p>Stateless; safe for concurrent use.
  */
 public final class RangeHeader {

@@ -127,6 +127,9 @@ class ForwardingStorageTests {
 		if (type == Path.class) {
 			return Path.of("/x");
 		}
+		if (type == List.class) {
+			return List.of(StoragePath.parse("/b"), StoragePath.parse("/c"));
+		}
 		throw new IllegalArgumentException("No test argument for " + type);
 	}
 
