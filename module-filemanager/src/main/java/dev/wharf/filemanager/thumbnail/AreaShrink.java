@@ -46,7 +46,9 @@ final class AreaShrink {
 		int base = pixels.position();
 		int[] redBlue = new int[width];
 		int[] green = new int[width];
-		int[] line = new int[width];
+		// Room past the row for the taps of its last pixels, whose weights there are zero: every pixel of the result
+		// then takes the same number of taps, which the compiler unrolls, rather than a count of its own.
+		int[] line = new int[width + columns.stride];
 		int[] result = new int[targetWidth * targetHeight];
 		for (int y = 0; y < targetHeight; y++) {
 			Arrays.fill(redBlue, 0);
@@ -54,9 +56,9 @@ final class AreaShrink {
 			int first = rows.first[y];
 			for (int k = 0; k < rows.count[y]; k++) {
 				int weight = rows.weights[y * rows.stride + k];
-				// One bulk copy of the row out of native memory: read pixel by pixel through the buffer, it took most of the
-				// Java time of a thumbnail in the server.
-				pixels.get(base + (first + k) * width, line);
+				// One bulk copy of the row out of native memory: read pixel by pixel through the buffer, it
+				// took most of the Java time of a thumbnail in the server.
+				pixels.get(base + (first + k) * width, line, 0, width);
 				for (int x = 0; x < width; x++) {
 					int pixel = line[x];
 					redBlue[x] += (pixel & RED_BLUE) * weight;
@@ -67,12 +69,30 @@ final class AreaShrink {
 				line[x] = pack(redBlue[x], green[x]);
 			}
 			int row = y * targetWidth;
+			int stride = columns.stride;
+			if (stride == 3) {
+				// Shrinking by up to two, as from the scaled decoding to the thumbnail: the taps written out.
+				for (int x = 0; x < targetWidth; x++) {
+					int from = columns.first[x];
+					int taps = x * 3;
+					int p0 = line[from];
+					int p1 = line[from + 1];
+					int p2 = line[from + 2];
+					int w0 = columns.weights[taps];
+					int w1 = columns.weights[taps + 1];
+					int w2 = columns.weights[taps + 2];
+					int rb = (p0 & RED_BLUE) * w0 + (p1 & RED_BLUE) * w1 + (p2 & RED_BLUE) * w2;
+					int g = (p0 & GREEN) * w0 + (p1 & GREEN) * w1 + (p2 & GREEN) * w2;
+					result[row + x] = pack(rb, g);
+				}
+				continue;
+			}
 			for (int x = 0; x < targetWidth; x++) {
 				int rb = 0;
 				int g = 0;
 				int from = columns.first[x];
-				int taps = x * columns.stride;
-				for (int k = 0; k < columns.count[x]; k++) {
+				int taps = x * stride;
+				for (int k = 0; k < stride; k++) {
 					int pixel = line[from + k];
 					int weight = columns.weights[taps + k];
 					rb += (pixel & RED_BLUE) * weight;

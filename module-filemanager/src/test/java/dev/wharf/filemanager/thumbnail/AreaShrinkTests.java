@@ -4,11 +4,15 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.IntBuffer;
 import java.util.Arrays;
+import java.util.Random;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * Tests for {@link AreaShrink}.
@@ -53,6 +57,35 @@ class AreaShrinkTests {
 			pixels.put(i, 0x102030);
 		}
 		assertThat(AreaShrink.shrink(pixels, 4, 4, 3, 2)).containsOnly(0x102030);
+	}
+
+	@ParameterizedTest(name = "{0} x {1} to {2} x {3}")
+	@CsvSource({ "480, 270, 356, 200", "1000, 750, 267, 200", "300, 250, 240, 200", "41, 17, 40, 3", "9, 9, 2, 2" })
+	void everySizeIsTheMeanOfTheAreaEachPixelCovers(int width, int height, int targetWidth, int targetHeight) {
+		Random random = new Random(width * 31L + targetWidth);
+		int[] pixels = new int[width * height];
+		Arrays.setAll(pixels, i -> random.nextInt() & 0xFFFFFF);
+		int[] shrunk = AreaShrink.shrink(IntBuffer.wrap(pixels), width, height, targetWidth, targetHeight);
+		double scaleX = (double) width / targetWidth;
+		double scaleY = (double) height / targetHeight;
+		for (int y = 0; y < targetHeight; y++) {
+			for (int x = 0; x < targetWidth; x++) {
+				for (int shift = 0; shift <= 16; shift += 8) {
+					double sum = 0;
+					for (int sy = (int) (y * scaleY); sy < Math.min(height, Math.ceil((y + 1) * scaleY)); sy++) {
+						double coverY = Math.max(0, Math.min(sy + 1, (y + 1) * scaleY) - Math.max(sy, y * scaleY));
+						for (int sx = (int) (x * scaleX); sx < Math.min(width, Math.ceil((x + 1) * scaleX)); sx++) {
+							double coverX = Math.max(0, Math.min(sx + 1, (x + 1) * scaleX) - Math.max(sx, x * scaleX));
+							sum += coverX * coverY * ((pixels[sy * width + sx] >> shift) & 0xFF);
+						}
+					}
+					double mean = sum / (scaleX * scaleY);
+					// Weights in 1/256ths, rounded twice: within two levels of the exact mean.
+					assertThat((double) ((shrunk[y * targetWidth + x] >> shift) & 0xFF)).as("(%d, %d) >> %d", x, y, shift)
+						.isCloseTo(mean, within(2.0));
+				}
+			}
+		}
 	}
 
 	@Test

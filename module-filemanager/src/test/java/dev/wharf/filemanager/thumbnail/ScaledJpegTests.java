@@ -150,6 +150,34 @@ class ScaledJpegTests {
 		assertThat(nothing).isNull();
 	}
 
+	@Test
+	void workspacesAreKeptForTheNextCallAndNoPixelOfAnEarlierImageShowsInAnother() {
+		int[] white = new int[64 * 64];
+		Arrays.fill(white, 0x00FFFFFF);
+		byte[] whiteJpeg = turbo.encode(white, 64, 64, 90);
+		byte[] blackJpeg = turbo.encode(new int[16 * 16], 16, 16, 90);
+		for (int i = 0; i < 3; i++) {
+			Integer last = turbo.decode(whiteJpeg, 64, 64, buffer -> buffer.get(64 * 64 - 1));
+			assertThat(last).isNotNull();
+		}
+		assertThat(turbo.idleWorkspaces()).isBetween(1, Runtime.getRuntime().availableProcessors());
+		// Asked for more than the image has, the library fills its 16 x 16 at the start of each row: the rest of the
+		// workspace's buffer, which held the white image, must be blank, not white.
+		int[] decoded = turbo.decode(blackJpeg, 64, 64, buffer -> {
+			int[] copy = new int[64 * 64];
+			buffer.get(copy);
+			return copy;
+		});
+		assertThat(decoded).isNotNull();
+		assertThat(Arrays.stream(decoded).map(pixel -> distance(pixel, 0)).max().getAsInt()).isLessThan(16);
+		// A failure frees its handle; the next call decodes as before.
+		Object failed = turbo.decode("not a jpeg".getBytes(), 10, 10, buffer -> buffer);
+		assertThat(failed).isNull();
+		Integer middle = turbo.decode(whiteJpeg, 32, 32, buffer -> buffer.get(32 * 16 + 16) & 0xFFFFFF);
+		assertThat(middle).isGreaterThan(0xF0F0F0);
+		assertThat(turbo.idleWorkspaces()).isBetween(1, Runtime.getRuntime().availableProcessors());
+	}
+
 	/** A photo-like JPEG (gradients, shapes and grain): its entropy-coded data is as large as a camera's. */
 	static byte[] photo(int width, int height) {
 		BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);

@@ -1,6 +1,7 @@
 package dev.wharf.app.hostile;
 
 import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
 
 import javax.imageio.ImageIO;
 
@@ -30,7 +33,8 @@ import static org.awaitility.Awaitility.await;
  * case-insensitive file systems (macOS, Windows) and Windows' name rules take for the reserved name itself, so
  * {@code .WHARF-BUILDCACHE} would reach the build cache's entries there. Through the file manager's
  * {@code mkdir} (400, nothing created) and {@code cat} of a build-cache entry. The thumbnails the file manager
- * keeps in a mount ({@code .wharf/thumbnails/}) cannot be listed or fetched over FTP, with Python's ftplib.
+ * keeps in a mount ({@code .wharf/thumbnails/}) cannot be listed or fetched over FTP, with Python's ftplib, nor
+ * listed, found, zipped or fetched through the file manager.
  */
 class ReservedNamesTests extends HostileServerTestBase {
 
@@ -58,7 +62,7 @@ class ReservedNamesTests extends HostileServerTestBase {
 	}
 
 	@Test
-	void keptThumbnailsAreInvisibleOverFtp() throws Exception {
+	void keptThumbnailsAreInvisibleOverFtpAndTheFileManager() throws Exception {
 		String python = Requirements.requireExecutable("python3", "python3").toString();
 		String name = unique("photo") + ".jpg";
 		Path photo = Files.createTempFile(ROOT, "photo", ".jpg");
@@ -83,6 +87,27 @@ class ReservedNamesTests extends HostileServerTestBase {
 		assertThat(listing.exitValue()).as(output).isZero();
 		assertThat(output).as(output).contains(name).doesNotContain(".wharf'").doesNotContain("ALLOWED").doesNotContain("GOT");
 		assertThat(output.lines().filter(line -> line.startsWith("REFUSED 5"))).as(output).hasSize(3);
+		Wire.Response ls = api("GET", "/api/files/ls?path=/data/");
+		assertThat(ls.status()).as(ls.text()).isEqualTo(200);
+		assertThat(ls.text()).contains(name).doesNotContain(".wharf");
+		Wire.Response found = api("GET", "/api/files/search?path=/data/&q=jpg");
+		assertThat(found.status()).as(found.text()).isEqualTo(200);
+		assertThat(found.text()).contains(name).doesNotContain(".wharf");
+		Wire.Response zip = api("GET", "/api/files/zip?path=/data/");
+		assertThat(zip.status()).isEqualTo(200);
+		assertThat(zipNames(zip.body())).anyMatch(entry -> entry.endsWith(name)).noneMatch(entry -> entry.contains(".wharf"));
+		Wire.Response fetched = api("GET", "/api/files/cat?path=/data/" + reserved);
+		assertThat(fetched.status()).as(fetched.text()).isEqualTo(400);
+	}
+
+	private static List<String> zipNames(byte[] zip) throws IOException {
+		List<String> names = new ArrayList<>();
+		try (ZipInputStream entries = new ZipInputStream(new ByteArrayInputStream(zip))) {
+			for (ZipEntry entry = entries.getNextEntry(); entry != null; entry = entries.getNextEntry()) {
+				names.add(entry.getName());
+			}
+		}
+		return names;
 	}
 
 	/** Runs Python's ftplib, logged in as alice, with a script's lines; {@code sys.argv[3]} and on are extras. */
