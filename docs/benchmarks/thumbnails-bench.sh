@@ -12,7 +12,8 @@
 # Environment: ROUNDS (default 3), DURATION (10s), WARMUP (30s for the first image, a third of it for the others),
 # CONNECTIONS (10), IMAGES (jpg-1920,jpg-4000,png-1920; also smooth-1920), JVM_OPTS (default empty: the JVM's defaults),
 # NATIVE_JPEG (true; false measures Wharf's ImageIO fallback), SERVERS (filestash,wharf), BASELINE (another Wharf jar,
-# measured as wharf-baseline in the same rounds).
+# measured as wharf-baseline in the same rounds), RESULTS (a file to copy the rounds' results to, tab-separated: server,
+# image, round, req/s, ms CPU per request).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 jar=${1:-platform-app/target/wharf.jar}
@@ -193,3 +194,4 @@ for image in ${images//,/ }; do
 			"$(median "$work/cpus")" "$(head -1 "$work/cpus")" "$(tail -1 "$work/cpus")"
 	done
 done
+if [ -n "${RESULTS:-}" ]; then cp "$results" "$RESULTS"; fi

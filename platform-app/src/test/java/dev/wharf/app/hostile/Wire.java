@@ -1,5 +1,6 @@
 package dev.wharf.app.hostile;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
@@ -16,6 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -235,6 +238,17 @@ final class Wire implements Closeable {
 
 		String text() {
 			return new String(this.body, StandardCharsets.UTF_8);
+		}
+
+		/** The names of the entries of a zip body, in order, as a streaming client reads them. */
+		List<String> zipNames() throws IOException {
+			List<String> names = new ArrayList<>();
+			try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(this.body))) {
+				for (ZipEntry entry = in.getNextEntry(); entry != null; entry = in.getNextEntry()) {
+					names.add(entry.getName());
+				}
+			}
+			return names;
 		}
 
 		Response withBody(byte[] content) {
