@@ -11,12 +11,14 @@ import dev.wharf.core.session.ApiTokenStore;
 import dev.wharf.core.session.NewSessionLimits;
 import dev.wharf.core.session.SessionProperties;
 import dev.wharf.core.session.SessionStore;
+import dev.wharf.core.share.ShareStore;
 import dev.wharf.core.state.redis.RedisApiTokenStore;
 import dev.wharf.core.state.redis.RedisInvalidations;
 import dev.wharf.core.state.redis.RedisLocks;
 import dev.wharf.core.state.redis.RedisLoginThrottle;
 import dev.wharf.core.state.redis.RedisNewSessionLimits;
 import dev.wharf.core.state.redis.RedisSessionStore;
+import dev.wharf.core.state.redis.RedisShareStore;
 import dev.wharf.core.state.redis.RedisState;
 import io.lettuce.core.ClientOptions.DisconnectedBehavior;
 import io.lettuce.core.resource.Delay;
@@ -134,6 +136,12 @@ public final class StateAutoConfiguration {
 		ApiTokenStore apiTokenStore(RedisState state, RedisInvalidations invalidations) {
 			return new RedisApiTokenStore(state, invalidations, invalidations.channel(), RedisSessionStore.CACHE_TIME,
 					Clock.systemUTC());
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		ShareStore shareStore(RedisState state) {
+			return new RedisShareStore(state);
 		}
 
 	}
