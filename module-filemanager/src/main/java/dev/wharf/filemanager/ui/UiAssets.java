@@ -28,9 +28,13 @@ public final class UiAssets {
 	static final String LOCATION = "dev/wharf/filemanager/ui/";
 
 	/** The files served as assets (the page is {@value #PAGE}). */
-	static final List<String> NAMES = List.of("app.css", "app.js", "api.js", "dom.js", "dialogs.js", "upload.js");
+	static final List<String> NAMES = List.of("app.css", "app.js", "api.js", "dom.js", "dialogs.js", "upload.js",
+			"share.js", "sharing.js");
 
 	static final String PAGE = "index.html";
+
+	/** The page of a share link's visitors, served at {@code /s/<id>}, one level below the UI's root. */
+	static final String SHARE_PAGE = "share.html";
 
 	private static final String PLACEHOLDER = "{{assets}}";
 
@@ -39,6 +43,8 @@ public final class UiAssets {
 	private final Map<String, byte[]> files = new LinkedHashMap<>();
 
 	private final byte[] page;
+
+	private final byte[] sharePage;
 
 	private UiAssets(ClassLoader loader) {
 		MessageDigest digest = sha256();
@@ -49,9 +55,14 @@ public final class UiAssets {
 			this.files.put(name, content);
 		}
 		byte[] template = read(loader, PAGE);
+		byte[] shareTemplate = read(loader, SHARE_PAGE);
 		digest.update(template);
+		digest.update(shareTemplate);
 		this.fingerprint = HexFormat.of().formatHex(digest.digest(), 0, 8);
 		this.page = new String(template, StandardCharsets.UTF_8).replace(PLACEHOLDER, "assets/" + this.fingerprint)
+			.getBytes(StandardCharsets.UTF_8);
+		this.sharePage = new String(shareTemplate, StandardCharsets.UTF_8)
+			.replace(PLACEHOLDER, "../assets/" + this.fingerprint)
 			.getBytes(StandardCharsets.UTF_8);
 	}
 
@@ -79,6 +90,14 @@ public final class UiAssets {
 	 */
 	byte[] page() {
 		return this.page;
+	}
+
+	/**
+	 * The page of a share link's visitors, with the assets' current addresses.
+	 * @return the bytes of {@code share.html} (do not modify)
+	 */
+	public byte[] sharePage() {
+		return this.sharePage;
 	}
 
 	/**
