@@ -33,8 +33,10 @@ public final class UiAssets {
 
 	static final String PAGE = "index.html";
 
-	/** The page of a share link's visitors, served at {@code /s/<id>}, one level below the UI's root. */
-	static final String SHARE_PAGE = "share.html";
+	/** The module the page loads, and the one a share link's page loads instead. */
+	private static final String MAIN = "/app.js\"";
+
+	private static final String SHARE_MAIN = "/share.js\"";
 
 	private static final String PLACEHOLDER = "{{assets}}";
 
@@ -55,13 +57,12 @@ public final class UiAssets {
 			this.files.put(name, content);
 		}
 		byte[] template = read(loader, PAGE);
-		byte[] shareTemplate = read(loader, SHARE_PAGE);
 		digest.update(template);
-		digest.update(shareTemplate);
 		this.fingerprint = HexFormat.of().formatHex(digest.digest(), 0, 8);
-		this.page = new String(template, StandardCharsets.UTF_8).replace(PLACEHOLDER, "assets/" + this.fingerprint)
-			.getBytes(StandardCharsets.UTF_8);
-		this.sharePage = new String(shareTemplate, StandardCharsets.UTF_8)
+		String html = new String(template, StandardCharsets.UTF_8);
+		this.page = html.replace(PLACEHOLDER, "assets/" + this.fingerprint).getBytes(StandardCharsets.UTF_8);
+		// The same page with the visitors' module; it is served one level below the UI's root (/s/<id>).
+		this.sharePage = html.replace(PLACEHOLDER + MAIN, PLACEHOLDER + SHARE_MAIN)
 			.replace(PLACEHOLDER, "../assets/" + this.fingerprint)
 			.getBytes(StandardCharsets.UTF_8);
 	}
@@ -94,7 +95,7 @@ public final class UiAssets {
 
 	/**
 	 * The page of a share link's visitors, with the assets' current addresses.
-	 * @return the bytes of {@code share.html} (do not modify)
+	 * @return the bytes of {@code index.html} loading {@code share.js} (do not modify)
 	 */
 	public byte[] sharePage() {
 		return this.sharePage;

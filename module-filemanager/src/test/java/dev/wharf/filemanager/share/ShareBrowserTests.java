@@ -15,10 +15,10 @@ import dev.wharf.filemanager.testsupport.Api.Answer;
 import dev.wharf.filemanager.testsupport.Chromium;
 import dev.wharf.filemanager.testsupport.FileManagerTestBase;
 import dev.wharf.filemanager.testsupport.ShareTestApplication;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
@@ -46,29 +46,22 @@ class ShareBrowserTests extends FileManagerTestBase {
 
 	private static final String BASE = "/files";
 
-	private static Chromium chromium;
+	@RegisterExtension
+	static final Chromium.PerClass browser = new Chromium.PerClass();
 
-	private static Path downloads;
+	private Chromium chromium;
 
 	@Autowired
 	private MutableClock clock;
 
+	@BeforeEach
+	void browser() {
+		this.chromium = browser.browser();
+	}
+
 	@DynamicPropertySource
 	static void basePath(DynamicPropertyRegistry registry) {
 		registry.add("spring.webflux.base-path", () -> BASE);
-	}
-
-	@BeforeAll
-	static void startBrowser(@TempDir Path folder) {
-		downloads = folder.resolve("downloads");
-		chromium = Chromium.start(downloads);
-	}
-
-	@AfterAll
-	static void stopBrowser() {
-		if (chromium != null) {
-			chromium.close();
-		}
 	}
 
 	@Test
@@ -78,33 +71,33 @@ class ShareBrowserTests extends FileManagerTestBase {
 		Files.createDirectories(folder);
 		Files.writeString(folder.resolve("report.txt"), "The quarterly report.", StandardCharsets.UTF_8);
 
-		chromium.driver().manage().deleteAllCookies();
-		chromium.driver().get(base() + "/");
-		chromium.waitFor(By.id("username")).sendKeys("alice");
-		chromium.driver().findElement(By.id("password")).sendKeys(ALICE_PASSWORD, Keys.ENTER);
-		chromium.click(entry("/data"));
-		WebElement shared = chromium.waitFor(entry("/data/" + name));
+		this.chromium.driver().manage().deleteAllCookies();
+		this.chromium.driver().get(base() + "/");
+		this.chromium.waitFor(By.id("username")).sendKeys("alice");
+		this.chromium.driver().findElement(By.id("password")).sendKeys(ALICE_PASSWORD, Keys.ENTER);
+		this.chromium.click(entry("/data"));
+		WebElement shared = this.chromium.waitFor(entry("/data/" + name));
 		shared.findElement(By.xpath("./ancestor::li//label[contains(@class,'select')]")).click();
-		chromium.click(By.id("share"));
-		chromium.waitFor(By.id("share-password")).sendKeys("open sesame");
-		chromium.click(By.id("share-create"));
-		WebElement link = chromium.waitFor(By.cssSelector("#share-list .share-link"));
+		this.chromium.click(By.id("share"));
+		this.chromium.waitFor(By.id("share-password")).sendKeys("open sesame");
+		this.chromium.click(By.id("share-create"));
+		WebElement link = this.chromium.waitFor(By.cssSelector("#share-list .share-link"));
 		String url = link.getDomProperty("value");
 		assertThat(url).startsWith(base() + "/s/");
-		assertThat(chromium.driver().findElement(By.cssSelector("#share-list .share-description")).getText())
+		assertThat(this.chromium.driver().findElement(By.cssSelector("#share-list .share-description")).getText())
 			.contains("read-only").contains("password");
-		chromium.click(By.xpath("//dialog//button[normalize-space()='Close']"));
-		chromium.click(By.id("logout"));
-		chromium.waitFor(By.id("username"));
+		this.chromium.click(By.xpath("//dialog//button[normalize-space()='Close']"));
+		this.chromium.click(By.id("logout"));
+		this.chromium.waitFor(By.id("username"));
 
-		chromium.driver().manage().deleteAllCookies();
-		chromium.driver().get(url);
-		chromium.waitFor(By.id("share-password")).sendKeys("a guess", Keys.ENTER);
-		chromium.wait(ExpectedConditions.textToBePresentInElementLocated(By.id("share-error"), "Wrong password"));
-		chromium.waitFor(By.id("share-password")).sendKeys("open sesame", Keys.ENTER);
-		chromium.click(By.linkText("report.txt"));
-		Path downloaded = downloads.resolve("report.txt");
-		chromium.wait(driver -> Files.exists(downloaded) && downloaded.toFile().length() > 0);
+		this.chromium.driver().manage().deleteAllCookies();
+		this.chromium.driver().get(url);
+		this.chromium.waitFor(By.id("share-password")).sendKeys("a guess", Keys.ENTER);
+		this.chromium.wait(ExpectedConditions.textToBePresentInElementLocated(By.id("share-error"), "Wrong password"));
+		this.chromium.waitFor(By.id("share-password")).sendKeys("open sesame", Keys.ENTER);
+		this.chromium.click(By.linkText("report.txt"));
+		Path downloaded = browser.downloads().resolve("report.txt");
+		this.chromium.wait(driver -> Files.exists(downloaded) && downloaded.toFile().length() > 0);
 		assertThat(downloaded).hasContent("The quarterly report.");
 		String who = "share:" + url.substring(url.lastIndexOf('/') + 1, url.lastIndexOf('/') + 9);
 		assertThat(output.getOut()).contains("user=" + who + " action=share-proof target=- outcome=failure client=127.0.0.1")
@@ -122,14 +115,14 @@ class ShareBrowserTests extends FileManagerTestBase {
 		String id = share("/data/" + name, "\"can_upload\":true");
 		Path file = Files.writeString(local.resolve("invoice.txt"), "An invoice.", StandardCharsets.UTF_8);
 
-		chromium.driver().manage().deleteAllCookies();
-		chromium.driver().get(base() + "/s/" + id);
-		chromium.waitFor(By.id("share-drop"));
-		chromium.driver().findElement(By.id("share-upload")).sendKeys(file.toString());
-		chromium.wait(ExpectedConditions.textToBePresentInElementLocated(By.id("share-uploads"), "invoice.txt: uploaded"));
+		this.chromium.driver().manage().deleteAllCookies();
+		this.chromium.driver().get(base() + "/s/" + id);
+		this.chromium.waitFor(By.id("share-drop"));
+		this.chromium.driver().findElement(By.id("share-upload")).sendKeys(file.toString());
+		this.chromium.wait(ExpectedConditions.textToBePresentInElementLocated(By.id("share-uploads"), "invoice.txt: uploaded"));
 		assertThat(folder.resolve("invoice.txt")).hasContent("An invoice.");
-		assertThat(chromium.driver().findElements(By.id("share-listing"))).isEmpty();
-		assertThat(chromium.driver().getPageSource()).doesNotContain("private.txt");
+		assertThat(this.chromium.driver().findElements(By.id("share-listing"))).isEmpty();
+		assertThat(this.chromium.driver().getPageSource()).doesNotContain("private.txt");
 		Answer listing = this.api.get(BASE + "/api/files/ls?path=/&share=" + id).send();
 		assertThat(listing.status()).isEqualTo(403);
 		assertThat(listing.text()).doesNotContain("private.txt");
@@ -141,9 +134,9 @@ class ShareBrowserTests extends FileManagerTestBase {
 		Files.createDirectories(ROOT.resolve("data").resolve(name));
 		String id = share("/data/" + name, "\"can_read\":true,\"expire\":" + (this.clock.millis() + 3_600_000));
 		this.clock.advance(Duration.ofHours(2));
-		chromium.driver().manage().deleteAllCookies();
-		chromium.driver().get(base() + "/s/" + id);
-		chromium.wait(ExpectedConditions.textToBePresentInElementLocated(By.id("share-error"), "This share link has expired"));
+		this.chromium.driver().manage().deleteAllCookies();
+		this.chromium.driver().get(base() + "/s/" + id);
+		this.chromium.wait(ExpectedConditions.textToBePresentInElementLocated(By.id("share-error"), "This share link has expired"));
 		int status = HttpClient.newHttpClient()
 			.send(HttpRequest.newBuilder(URI.create(base() + "/s/" + id)).build(), BodyHandlers.discarding())
 			.statusCode();

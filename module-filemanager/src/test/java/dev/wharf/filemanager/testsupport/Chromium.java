@@ -5,7 +5,12 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.function.Function;
 
+import dev.wharf.core.testsupport.JvmTempFolder;
 import dev.wharf.core.testsupport.Requirements;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
@@ -86,6 +91,48 @@ public final class Chromium implements AutoCloseable {
 	public void close() {
 		this.browser.quit();
 		this.service.stop();
+	}
+
+	/**
+	 * One browser for a test class ({@code @RegisterExtension static final}): started before the class's
+	 * {@code @BeforeAll} methods, downloading into a folder of its own, closed after the class.
+	 */
+	public static final class PerClass implements BeforeAllCallback, AfterAllCallback {
+
+		private @Nullable Chromium browser;
+
+		private @Nullable Path downloads;
+
+		/** The running browser. */
+		public Chromium browser() {
+			if (this.browser == null) {
+				throw new IllegalStateException("The browser starts before the test class's @BeforeAll methods");
+			}
+			return this.browser;
+		}
+
+		/** Where the browser's downloads go. */
+		public Path downloads() {
+			if (this.downloads == null) {
+				throw new IllegalStateException("The browser starts before the test class's @BeforeAll methods");
+			}
+			return this.downloads;
+		}
+
+		@Override
+		public void beforeAll(ExtensionContext context) {
+			this.downloads = JvmTempFolder.create("wharf-chromium-downloads");
+			this.browser = Chromium.start(this.downloads);
+		}
+
+		@Override
+		public void afterAll(ExtensionContext context) {
+			if (this.browser != null) {
+				this.browser.close();
+				this.browser = null;
+			}
+		}
+
 	}
 
 }

@@ -25,9 +25,9 @@ import javax.imageio.ImageIO;
 import dev.wharf.filemanager.testsupport.Chromium;
 import dev.wharf.filemanager.testsupport.CuttingProxy;
 import dev.wharf.filemanager.testsupport.FileManagerTestBase;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
@@ -51,7 +51,8 @@ class BrowserTests extends FileManagerTestBase {
 
 	private static final String BASE = "/files";
 
-	private static Chromium chromium;
+	@RegisterExtension
+	static final Chromium.PerClass chromium = new Chromium.PerClass();
 
 	private static ChromeDriver browser;
 
@@ -63,17 +64,9 @@ class BrowserTests extends FileManagerTestBase {
 	}
 
 	@BeforeAll
-	static void startBrowser(@TempDir Path folder) {
-		downloads = folder.resolve("downloads");
-		chromium = Chromium.start(downloads);
-		browser = chromium.driver();
-	}
-
-	@AfterAll
-	static void stopBrowser() {
-		if (chromium != null) {
-			chromium.close();
-		}
+	static void browser() {
+		browser = chromium.browser().driver();
+		downloads = chromium.downloads();
 	}
 
 	@Test
@@ -266,19 +259,19 @@ class BrowserTests extends FileManagerTestBase {
 	}
 
 	private static void click(By by) {
-		chromium.click(by);
+		chromium.browser().click(by);
 	}
 
 	private static WebElement waitFor(By by) {
-		return chromium.waitFor(by);
+		return chromium.browser().waitFor(by);
 	}
 
 	private static <T> T wait(Function<? super WebDriver, T> condition) {
-		return chromium.wait(condition);
+		return chromium.browser().wait(condition);
 	}
 
 	private static Object script(String code) {
-		return chromium.script(code);
+		return chromium.browser().script(code);
 	}
 
 	private static List<String> zipEntries(Path zip) throws IOException {
