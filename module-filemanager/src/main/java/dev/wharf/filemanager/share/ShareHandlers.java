@@ -50,7 +50,7 @@ import tools.jackson.core.JsonGenerator;
  * answers of {@link ShareVisitors}.</li>
  * </ul>
  * Management needs a session (with {@code X-Requested-With}) or an API token. Creation, changes, revocations and
- * proofs are audited. Password hashing runs on a small bounded pool, never on an event loop.
+ * proofs are audited. Password hashing runs on a small bounded pool, never on an event loop. Thread-safe.
  */
 public final class ShareHandlers implements AutoCloseable {
 

@@ -48,7 +48,8 @@ import reactor.core.publisher.Mono;
  * read-only one, changing through either), and, as for sessions, for a request that carries the proof cookie
  * without {@code X-Requested-With} (downloads excepted).</li>
  * </ul>
- * Each download is counted against the limit first. Downloads in progress are watched: when the link is revoked,
+ * Each download ({@code GET} of {@code cat} or {@code zip}, not {@code HEAD} nor a thumbnail) is counted against the
+ * limit first. Downloads in progress are watched: when the link is revoked,
  * expires or its creator loses the right, the transfer is cut within {@code watch}. Every access, refused or not,
  * is audited as {@code share:<first 8 characters of the id>} with the file and the client's address.
  * Thread-safe; never blocks.
@@ -188,7 +189,9 @@ public final class ShareVisitors {
 			AuthenticatedHandler handler) {
 		return proven(exchange, id, cookieReads).flatMap(share -> {
 			use.check(share);
-			boolean download = use == Use.DOWNLOAD && exchange.getRequest().getMethod() == HttpMethod.GET;
+			// A thumbnail is a look at a file, not a download of it.
+			boolean download = use == Use.DOWNLOAD && exchange.getRequest().getMethod() == HttpMethod.GET
+					&& !new Query(exchange.getRequest().getURI().getRawQuery()).flag("thumbnail");
 			Mono<Void> counted = download ? this.store.countDownload(share.id())
 				.flatMap(allowed -> allowed ? Mono.<Void>empty() : Mono.error(usedUp())) : Mono.empty();
 			return counted.thenReturn(share);

@@ -306,6 +306,8 @@ class ShareTests extends FileManagerTestBase {
 		String folder = folderWith("/scratch", "a.txt", "x");
 		String id = id(create(this.alice, folder, "\"can_read\":true,\"max_downloads\":2"));
 		assertThat(visit("HEAD", "cat", "/a.txt", id).status()).as("not a download").isEqualTo(200);
+		assertThat(this.api.get("/api/files/cat?thumbnail=true&path=/a.txt&share=" + id).send().status()).as("a thumbnail")
+			.isEqualTo(415);
 		assertThat(visit("GET", "cat", "/a.txt", id).status()).isEqualTo(200);
 		assertThat(visit("GET", "zip", "/", id).status()).isEqualTo(200);
 		Answer usedUp = visit("GET", "cat", "/a.txt", id);
