@@ -35,8 +35,8 @@ import reactor.core.publisher.Mono;
  * so a path in a message is recognised only where it is one of them, an ancestor (a missing parent) or
  * lies below one (a file inside a folder being deleted or copied), never guessed from the text alone.
  * The error keeps its kind and class, so code that tells errors apart (a missing file, an existing target)
- * behaves as before. Through a share link the paths are named from the share's root instead, and no path
- * above it is named. Thread-safe if the storage is.
+ * behaves as before. Through a share link the paths are named from the share's root instead, and a folder
+ * above it is named as that root. Thread-safe if the storage is.
  */
 final class MountFolderErrors extends ForwardingStorage {
 
@@ -168,10 +168,12 @@ final class MountFolderErrors extends ForwardingStorage {
 	 */
 	static String name(String message, StoragePath root, String folder, StoragePath... paths) {
 		Map<String, String> shown = new HashMap<>();
+		String top = folder.isEmpty() ? "/" : folder;
 		for (StoragePath path : paths) {
-			for (StoragePath at = path; at != null && !at.isRoot() && at.startsWith(root); at = at.parent()) {
-				StoragePath below = at.relativeTo(root);
-				shown.put(at.toString(), below.isRoot() ? (folder.isEmpty() ? "/" : folder) : folder + below);
+			for (StoragePath at = path; at != null && !at.isRoot(); at = at.parent()) {
+				// A folder above the root (the parent of a share's folder) is not shown: its top stands for it.
+				StoragePath below = at.startsWith(root) ? at.relativeTo(root) : StoragePath.root();
+				shown.put(at.toString(), below.isRoot() ? top : folder + below);
 			}
 		}
 		List<String> known = new ArrayList<>(shown.keySet());
