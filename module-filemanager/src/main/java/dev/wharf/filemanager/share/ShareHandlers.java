@@ -224,7 +224,7 @@ public final class ShareHandlers implements AutoCloseable {
 		String client = Clients.address(exchange);
 		String account = ShareVisitors.who(id);
 		return this.visitors.live(id)
-			.doOnError(refused -> this.audit.record(exchange, account, "share-proof", null, "not_found"))
+			.doOnError(refused -> this.audit.record(exchange, account, "share-proof", null, ApiErrors.outcome(refused)))
 			.flatMap(share -> SmallBody.read(exchange.getRequest(), MAX_BODY).map(ShareOptions::proof).flatMap(given -> {
 				String hash = share.passwordHash();
 				if (hash == null) {

@@ -146,6 +146,8 @@ class ShareTests extends FileManagerTestBase {
 		assertThat(listing.json().path("permissions").path("can_share").booleanValue()).isFalse();
 		assertThat(ls(id, "/sub").json().path("results").findValuesAsString("name")).containsExactly("b.txt");
 		assertThat(visit("GET", "cat", "/a.txt", id).text()).isEqualTo("hello");
+		Answer whole = visit("GET", "zip", "/", id);
+		assertThat(whole.header("Content-Disposition")).contains(folder.substring(folder.lastIndexOf('/') + 1) + ".zip");
 		Answer zip = visit("GET", "zip", "/sub", id);
 		assertThat(zip.status()).isEqualTo(200);
 		List<String> names = new ArrayList<>();
