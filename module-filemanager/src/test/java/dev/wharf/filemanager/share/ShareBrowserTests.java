@@ -107,6 +107,36 @@ class ShareBrowserTests extends FileManagerTestBase {
 	}
 
 	@Test
+	void theDialogListsTheLinksToAFolderAndRevokesOne() throws Exception {
+		String name = unique("revoked");
+		Files.createDirectories(ROOT.resolve("data").resolve(name));
+		String kept = share("/data/" + name, "\"can_read\":true");
+		String revoked = share("/data/" + name, "\"can_read\":true,\"max_downloads\":4");
+		this.chromium.driver().manage().deleteAllCookies();
+		this.chromium.driver().get(base() + "/");
+		this.chromium.waitFor(By.id("username")).sendKeys("alice");
+		this.chromium.driver().findElement(By.id("password")).sendKeys(ALICE_PASSWORD, Keys.ENTER);
+		this.chromium.click(entry("/data"));
+		this.chromium.waitFor(entry("/data/" + name))
+			.findElement(By.xpath("./ancestor::li//label[contains(@class,'select')]"))
+			.click();
+		this.chromium.click(By.id("share"));
+		By row = By.cssSelector("#share-list [data-id=\"" + revoked + "\"]");
+		assertThat(this.chromium.waitFor(row).getText()).contains("0 of 4 downloads");
+		assertThat(this.chromium.driver().findElement(By.cssSelector("#share-list [data-id=\"" + revoked + "\"] .share-link"))
+			.getDomProperty("value")).isEqualTo(base() + "/s/" + revoked);
+		this.chromium.waitFor(By.cssSelector("#share-list [data-id=\"" + kept + "\"]"));
+		this.chromium.driver().findElement(row).findElement(By.className("share-revoke")).click();
+		this.chromium.wait(ExpectedConditions.invisibilityOfElementLocated(row));
+		this.chromium.click(By.xpath("//dialog//button[normalize-space()='Close']"));
+		// Logging out ends the session: its cookie (path /files/api/) is not one the page can delete.
+		this.chromium.click(By.id("logout"));
+		this.chromium.waitFor(By.id("username"));
+		assertThat(this.api.get(BASE + "/api/files/ls?path=/&share=" + revoked).send().status()).isEqualTo(404);
+		assertThat(this.api.get(BASE + "/api/files/ls?path=/&share=" + kept).send().status()).isEqualTo(200);
+	}
+
+	@Test
 	void anUploadOnlyLinkTakesAFileAndListsNothing(@TempDir Path local) throws Exception {
 		String name = unique("dropbox");
 		Path folder = ROOT.resolve("data").resolve(name);
