@@ -163,7 +163,7 @@ public final class ShareHandlers implements AutoCloseable {
 			.flatMap(share -> {
 				String path = options.path();
 				Location location = this.tree.locateInMount(caller, "/" + share.mount() + share.path());
-				if (path != null && !this.tree.locateInMount(caller, path).path().equals(share.path())) {
+				if (path != null && !StoragePath.parse(path).equals(virtual(share))) {
 					throw ApiException.badRequest("A share link's path cannot change: make a new link");
 				}
 				ShareRights rights = options.rights(share.rights());

@@ -83,6 +83,10 @@ class ShareTests extends FileManagerTestBase {
 		assertThat(changed.json().path("result").path("password").stringValue()).isEqualTo("{{PASSWORD}}");
 		assertThat(changed.json().path("result").path("max_downloads").intValue()).as("kept").isEqualTo(5);
 		assertThat(changed.text()).doesNotContain("s3cret").doesNotContain("bcrypt");
+		Answer moved = this.api.post("/api/share/" + id).browser(this.alice).json("{\"path\":\"/data" + folder.substring(8) + "\"}")
+			.send();
+		assertThat(moved.status()).as("the same path in another mount").isEqualTo(400);
+		assertThat(moved.message()).contains("cannot change");
 		assertThat(this.api.request("DELETE", "/api/share/" + id).browser(this.alice).send().status()).isEqualTo(200);
 		Answer revoked = ls(id, "/");
 		Answer unknown = ls(Share.newId(), "/");
