@@ -58,7 +58,7 @@ public record FileManagerProperties(@DefaultValue("true") boolean enabled, @Defa
 	 * buffers (libjpeg's outside the heap: every coefficient of a progressive JPEG), the decoded (subsampled)
 	 * raster and its resized copy; images that need more even at the coarsest subsampling are refused before
 	 * they are decoded. Unset: a quarter of the JVM's heap shared by the threads, at most 64 MB, so the small
-	 * JVM profiles get less (p128: about 5 MB)
+	 * JVM profiles get less (p128: about 6 MB)
 	 * @param maxFileSize the largest image file read
 	 * @param threads threads that make thumbnails; 0 for one per CPU
 	 * @param nativeJpeg whether JPEGs are decoded already scaled down, and thumbnails encoded, by libjpeg-turbo's
