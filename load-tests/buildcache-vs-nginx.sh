@@ -106,18 +106,20 @@ function request()
 end
 EOF
 
-[ -f "$out" ] || { mkdir -p "$(dirname "$out")"; printf 'time\tround\tserver\tmethod\tsize\tconnections\trequests\treq_per_s\tcpu_s\tcpu_us_per_req\tnon2xx\tload1\tcommit\n' > "$out"; }
+[ -f "$out" ] || { mkdir -p "$(dirname "$out")"; printf 'time\tround\tserver\tmethod\tsize\tconnections\trequests\treq_per_s\tcpu_s\tcpu_us_per_req\twrk_cpu_us_per_req\tnon2xx\tload1\tcommit\n' > "$out"; }
 commit=$(git rev-parse --short HEAD)
 
 # measure SERVER METHOD SIZE CONNECTIONS URL_BASE PIDS…
 measure() {
 	local server=$1 method=$2 size=$3 conns=$4 base=$5; shift 5
-	local before after log="$run/wrk-$server-$method-$size-$conns.txt" script=() requests rate non2xx load cpu_s per
+	local before after log="$run/wrk-$server-$method-$size-$conns.txt" script=() requests rate non2xx load cpu_s per wrk_cpu
 	[ "$method" = PUT ] && script=(-s "$run/put.lua")
 	load=$(cut -d' ' -f1 /proc/loadavg)
 	before=$(ticks "$@")
-	ENTRY_SIZE=$size ENTRY_FILE=$run/entry-$size wrk -t"$threads" -c"$conns" -d"${duration}s" \
-		-H "Authorization: $authorization" "${script[@]}" "$base/cache/get/$size" > "$log"
+	# wrk's own CPU time too (the children line of "times" in the subshell that runs it): it shares the cores.
+	wrk_cpu=$( { ENTRY_SIZE=$size ENTRY_FILE=$run/entry-$size wrk -t"$threads" -c"$conns" -d"${duration}s" \
+		-H "Authorization: $authorization" "${script[@]}" "$base/cache/get/$size" > "$log"; times; } | tail -1 \
+		| awk '{ split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%.2f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }')
 	after=$(ticks "$@")
 	requests=$(awk '/requests in/ {print $1}' "$log")
 	rate=$(awk '/^Requests\/sec/ {print $2}' "$log")
@@ -125,8 +127,9 @@ measure() {
 	if grep -q 'Socket errors' "$log"; then non2xx="$non2xx;$(grep 'Socket errors' "$log" | tr -d ' ')"; fi
 	cpu_s=$(awk -v t=$((after - before)) -v hz="$hz" 'BEGIN {printf "%.2f", t / hz}')
 	per=$(awk -v t=$((after - before)) -v hz="$hz" -v n="$requests" 'BEGIN {printf "%.1f", t / hz / n * 1e6}')
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$round" "$server" "$method" \
-		"$size" "$conns" "$requests" "$rate" "$cpu_s" "$per" "$non2xx" "$load" "$commit" | tee -a "$out"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$round" "$server" "$method" \
+		"$size" "$conns" "$requests" "$rate" "$cpu_s" "$per" \
+		"$(awk -v c="$wrk_cpu" -v n="$requests" 'BEGIN {printf "%.1f", c / n * 1e6}')" "$non2xx" "$load" "$commit" | tee -a "$out"
 }
 
 levels() {   # SERVER URL_BASE PIDS…
