@@ -14,6 +14,7 @@
 #   --methods M[,M…]    GET, PUT (default both)
 #   --no-nginx          Wharf only (e.g. while profiling)
 #   --jar FILE          the jar (default platform-app/target/wharf.jar)
+#   --commit C          the commit the jar was built from, for the results (default: HEAD's)
 #   --out FILE          the results (TSV, appended; default load-tests/target/buildcache-vs-nginx.tsv)
 #
 # Wharf runs as a user runs the jar: java -jar with the JVM's defaults (JAVA_OPTS, e.g. a flight recording, are
@@ -29,7 +30,7 @@ cd "$root"
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 
 duration=10 warmup=40 rounds=1 sizes=128,4096 connections=10,100 threads=2 methods=GET,PUT nginx=true
-jar=platform-app/target/wharf.jar out=load-tests/target/buildcache-vs-nginx.tsv
+jar=platform-app/target/wharf.jar out=load-tests/target/buildcache-vs-nginx.tsv commit=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--duration) duration=$2; shift ;;
@@ -41,6 +42,7 @@ while [ $# -gt 0 ]; do
 		--methods) methods=$2; shift ;;
 		--no-nginx) nginx=false ;;
 		--jar) jar=$2; shift ;;
+		--commit) commit=$2; shift ;;
 		--out) out=$2; shift ;;
 		-h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
 		*) echo "unknown option: $1" >&2; exit 2 ;;
@@ -107,7 +109,7 @@ end
 EOF
 
 [ -f "$out" ] || { mkdir -p "$(dirname "$out")"; printf 'time\tround\tserver\tmethod\tsize\tconnections\trequests\treq_per_s\tcpu_s\tcpu_us_per_req\twrk_cpu_us_per_req\tnon2xx\tload1\tcommit\n' > "$out"; }
-commit=$(git rev-parse --short HEAD)
+commit=${commit:-$(git rev-parse --short HEAD)}
 
 # measure SERVER METHOD SIZE CONNECTIONS URL_BASE PIDS…
 measure() {
