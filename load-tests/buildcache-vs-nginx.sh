@@ -12,6 +12,7 @@
 #   --connections C[,…] wrk connections (default 10,100)
 #   --threads T         wrk threads (default 2)
 #   --methods M[,M…]    GET, PUT (default both)
+#   --backend B         the build cache's mount: memory (default) or local (a folder, as nginx stores its PUTs)
 #   --no-nginx          Wharf only (e.g. while profiling)
 #   --jar FILE          the jar (default platform-app/target/wharf.jar)
 #   --commit C          the commit the jar was built from, for the results (default: HEAD's)
@@ -29,7 +30,7 @@ root=$(cd "$here/.." && pwd)
 cd "$root"
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 
-duration=10 warmup=40 rounds=1 sizes=128,4096 connections=10,100 threads=2 methods=GET,PUT nginx=true
+duration=10 warmup=40 rounds=1 backend=memory sizes=128,4096 connections=10,100 threads=2 methods=GET,PUT nginx=true
 jar=platform-app/target/wharf.jar out=load-tests/target/buildcache-vs-nginx.tsv commit=""
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -40,6 +41,7 @@ while [ $# -gt 0 ]; do
 		--connections) connections=$2; shift ;;
 		--threads) threads=$2; shift ;;
 		--methods) methods=$2; shift ;;
+		--backend) backend=$2; shift ;;
 		--no-nginx) nginx=false ;;
 		--jar) jar=$2; shift ;;
 		--commit) commit=$2; shift ;;
@@ -52,6 +54,7 @@ done
 for tool in wrk nginx curl java; do
 	command -v "$tool" >/dev/null || { echo "needs $tool (apt-get install wrk nginx curl)" >&2; exit 1; }
 done
+case "$backend" in memory|local) ;; *) echo "--backend takes memory or local, not $backend" >&2; exit 2 ;; esac
 [ -f "$jar" ] || { echo "no $jar: build it with ./mvnw -pl platform-app -am package -DskipTests" >&2; exit 1; }
 
 run=$(mktemp -d "${TMPDIR:-/tmp}/buildcache-vs-nginx.XXXXXX")
@@ -85,7 +88,7 @@ hash=$(printf '%s\n' "$password" | java -jar "$jar" hash-password)
 authorization="Basic $(printf 'bench:%s' "$password" | base64 -w0)"
 
 # Entries: the same bytes under the same paths for both servers.
-mkdir -p "$run/www" "$run/nginx-cache/cache/get" "$run/state" "$run/files" "$run/ftp"
+mkdir -p "$run/www" "$run/nginx-cache/cache/get" "$run/state" "$run/files" "$run/ftp" "$run/cache"
 echo small > "$run/www/small.html"
 for size in ${sizes//,/ }; do head -c "$size" /dev/urandom > "$run/entry-$size"; done
 
@@ -153,7 +156,7 @@ start_wharf() {
 	WHARF_BENCH_DIR=$run WHARF_BENCH_HTTP_PORT=$wharf_port WHARF_BENCH_MANAGEMENT_PORT=$management_port \
 		WHARF_BENCH_FTP_PORT=$ftp_port WHARF_BENCH_PASSWORD_HASH=$hash WHARF_BENCH_CACHE_SIZE=64MB \
 		java ${JAVA_OPTS:-} -jar "$jar" \
-		"--spring.config.additional-location=file:$root/load-tests/config/wharf-bench.yaml,file:$root/load-tests/config/wharf-bench-cache-memory.yaml" \
+		"--spring.config.additional-location=file:$root/load-tests/config/wharf-bench.yaml,file:$root/load-tests/config/wharf-bench-cache-$backend.yaml" \
 		> "$run/wharf.log" 2>&1 &
 	wharf_pid=$!; pids+=("$wharf_pid")
 	await "http://127.0.0.1:$wharf_port/cache" "$wharf_pid" 180 || { tail -40 "$run/wharf.log" >&2; exit 1; }
@@ -189,7 +192,7 @@ for ((round = 1; round <= rounds; round++)); do
 		wrk -t"$threads" -c100 -d"$((warmup - half))s" -H "Authorization: $authorization" \
 			"http://127.0.0.1:$wharf_port/cache/get/${sizes%%,*}" > /dev/null
 	fi
-	levels wharf "http://127.0.0.1:$wharf_port" "$wharf_pid"
+	levels "wharf-$backend" "http://127.0.0.1:$wharf_port" "$wharf_pid"
 	kill "$wharf_pid"; wait "$wharf_pid" 2>/dev/null || true
 	if $nginx; then
 		start_nginx
