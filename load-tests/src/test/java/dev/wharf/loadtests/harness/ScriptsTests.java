@@ -28,7 +28,7 @@ class ScriptsTests {
 	private static final Path MODULE = Path.of("").toAbsolutePath();
 
 	@ParameterizedTest
-	@ValueSource(strings = { "run.sh", "peers/filestash-build.sh", "peers/proftpd-unpack.sh" })
+	@ValueSource(strings = { "run.sh", "buildcache-vs-nginx.sh", "peers/filestash-build.sh", "peers/proftpd-unpack.sh" })
 	void shellScriptsParse(String script) throws Exception {
 		Result result = run(List.of("bash", "-n", MODULE.resolve(script).toString()));
 		assertThat(result.status()).as("bash -n %s: %s", script, result.output()).isZero();
@@ -51,6 +51,23 @@ class ScriptsTests {
 				"profiles", "plots", "--runs N", "--keepalive MODE", "--filestash FILE", "proftpd", "Twisted",
 				"--modules M[,M…]", "--hold SECONDS", "--nmt")
 			.doesNotContain("ftp-soak");
+	}
+
+	@Test
+	void buildcacheVsNginxShowsItsOptions() throws Exception {
+		Result help = run(List.of("bash", MODULE.resolve("buildcache-vs-nginx.sh").toString(), "--help"));
+		assertThat(help.status()).isZero();
+		assertThat(help.output()).contains("--backend B", "--connections C", "--no-nginx", "--commit C", "/proc/<pid>/stat");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "--backend s3", "--bogus" })
+	void buildcacheVsNginxRefusesBadArgumentsBeforeItStartsAnything(String arguments) throws Exception {
+		List<String> command = new ArrayList<>(List.of("bash", MODULE.resolve("buildcache-vs-nginx.sh").toString()));
+		command.addAll(List.of(arguments.split(" ")));
+		Result result = run(command);
+		assertThat(result.status()).as(result.output()).isEqualTo(2);
+		assertThat(result.output()).doesNotContain("== ");
 	}
 
 	@ParameterizedTest

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 import javax.net.ssl.SSLPeerUnverifiedException;
@@ -26,6 +27,7 @@ import dev.wharf.core.storage.InvalidStoragePathException;
 import dev.wharf.core.storage.StorageErrorKind;
 import dev.wharf.core.storage.StorageException;
 import dev.wharf.core.web.StorageErrorStatus;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -38,6 +40,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.NettyDataBuffer;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -356,12 +359,36 @@ public final class CacheRequestHandler {
 			}
 			if (entry.length() <= WHOLE) {
 				// Small entries go out as one message with their headers (one write, one flush), and a storage
-				// error while reading them still gets a status.
-				return DataBufferUtils.join(entry.content())
-					.flatMap(buffer -> this.response.sendObject(NettyDataBufferFactory.toByteBuf(buffer)).then())
-					.switchIfEmpty(Mono.defer(() -> this.response.send().then()));
+				// error while reading them still gets a status. Their buffers are sent as they are, not copied
+				// into one: a copy was about 3 % of the CPU time of a 128-byte GET.
+				return entry.content()
+					.collectList()
+					.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
+					.flatMap(buffers -> buffers.isEmpty() ? this.response.send().then()
+							: this.response.sendObject(whole(buffers)).then());
 			}
 			return this.response.send(entry.content().map(NettyDataBufferFactory::toByteBuf)).then();
+		}
+
+		/** One message of an entry's buffers, which owns them: releasing it releases them. */
+		private static ByteBuf whole(List<DataBuffer> buffers) {
+			if (buffers.size() == 1) {
+				return byteBuf(buffers.get(0));
+			}
+			ByteBuf[] parts = new ByteBuf[buffers.size()];
+			for (int i = 0; i < parts.length; i++) {
+				parts[i] = byteBuf(buffers.get(i));
+			}
+			return Unpooled.wrappedBuffer(parts);
+		}
+
+		/** A buffer as Netty's: the same one, or a copy of one that is not Netty's (whose original is released). */
+		private static ByteBuf byteBuf(DataBuffer buffer) {
+			ByteBuf netty = NettyDataBufferFactory.toByteBuf(buffer);
+			if (!(buffer instanceof NettyDataBuffer)) {
+				DataBufferUtils.release(buffer);
+			}
+			return netty;
 		}
 
 		Mono<Void> empty(HttpResponseStatus status) {

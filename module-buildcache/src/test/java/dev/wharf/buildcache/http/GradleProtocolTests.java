@@ -116,6 +116,23 @@ class GradleProtocolTests {
 		}
 	}
 
+	@ParameterizedTest(name = "{0} bytes")
+	@ValueSource(ints = { 0, 1, 128, 4096, 60_000, 65_536 })
+	void entriesSentInOneMessageComeBackByteForByte(int size) throws Exception {
+		// Up to 64 KiB an entry goes out with its headers in one message, however many pieces the storage holds.
+		String key = key("whole-" + size);
+		byte[] entry = entry(size, size);
+		try (RawHttp http = new RawHttp(this.port)) {
+			assertThat(http.exchange("PUT", "/cache/" + key, gradlePut(), entry).status()).isEqualTo(201);
+			for (int i = 0; i < 3; i++) {
+				Response hit = http.exchange("GET", "/cache/" + key, gradleGet(CacheTestUsers.reader()), null);
+				assertThat(hit.status()).isEqualTo(200);
+				assertThat(hit.header("Content-Length")).isEqualTo(Integer.toString(size));
+				assertThat(hit.body()).isEqualTo(entry);
+			}
+		}
+	}
+
 	@Test
 	void continueIsSentOnlyAfterCredentialsRoleAndSizeAreChecked() throws Exception {
 		byte[] entry = entry(3, 1000);

@@ -73,7 +73,12 @@ public final class Authenticator implements AutoCloseable {
 
 	private final Cache<String, User> verified;
 
-	private final SecretKeySpec cacheKey;
+	/**
+	 * One keyed HMAC per thread that logs users in: {@link Mac#getInstance} and {@link Mac#init} look the provider up
+	 * and expand the key, which cost more than the HMAC itself on a build cache request, and a {@link Mac} is not
+	 * thread-safe.
+	 */
+	private final ThreadLocal<Mac> cacheKeys;
 
 	private final @Nullable TokenPasswords tokens;
 
@@ -113,7 +118,8 @@ public final class Authenticator implements AutoCloseable {
 		this.verified = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(cacheTime).build();
 		byte[] key = new byte[32];
 		new SecureRandom().nextBytes(key);
-		this.cacheKey = new SecretKeySpec(key, "HmacSHA256");
+		SecretKeySpec cacheKey = new SecretKeySpec(key, "HmacSHA256");
+		this.cacheKeys = ThreadLocal.withInitial(() -> keyedMac(cacheKey));
 		invalidations.subscribe(FORGET_TOPIC, encoded -> forgetHere(
 				new String(Base64.getUrlDecoder().decode(encoded), StandardCharsets.UTF_8)));
 	}
@@ -241,12 +247,18 @@ public final class Authenticator implements AutoCloseable {
 	}
 
 	private String cacheKey(String name, String password) {
+		// doFinal resets the Mac to its key, ready for the next name and password.
+		Mac mac = this.cacheKeys.get();
+		mac.update(name.getBytes(StandardCharsets.UTF_8));
+		mac.update((byte) 0);
+		return Base64.getEncoder().encodeToString(mac.doFinal(password.getBytes(StandardCharsets.UTF_8)));
+	}
+
+	private static Mac keyedMac(SecretKeySpec key) {
 		try {
 			Mac mac = Mac.getInstance("HmacSHA256");
-			mac.init(this.cacheKey);
-			mac.update(name.getBytes(StandardCharsets.UTF_8));
-			mac.update((byte) 0);
-			return Base64.getEncoder().encodeToString(mac.doFinal(password.getBytes(StandardCharsets.UTF_8)));
+			mac.init(key);
+			return mac;
 		}
 		catch (GeneralSecurityException ex) {
 			throw new IllegalStateException("HmacSHA256 is unavailable", ex);

@@ -40,11 +40,14 @@ public final class BasicAuthorization {
 		}
 		try {
 			byte[] bytes = Base64.getDecoder().decode(authorization.substring(SCHEME.length()).trim());
-			String text = StandardCharsets.UTF_8.newDecoder()
-				.onMalformedInput(CodingErrorAction.REPORT)
-				.onUnmappableCharacter(CodingErrorAction.REPORT)
-				.decode(ByteBuffer.wrap(bytes))
-				.toString();
+			// ASCII is well-formed UTF-8 and needs no decoder: most credentials are, and the build cache reads
+			// them on every request.
+			String text = isAscii(bytes) ? new String(bytes, StandardCharsets.US_ASCII)
+					: StandardCharsets.UTF_8.newDecoder()
+						.onMalformedInput(CodingErrorAction.REPORT)
+						.onUnmappableCharacter(CodingErrorAction.REPORT)
+						.decode(ByteBuffer.wrap(bytes))
+						.toString();
 			int colon = text.indexOf(':');
 			if (colon <= 0) {
 				return Optional.empty();
@@ -54,6 +57,15 @@ public final class BasicAuthorization {
 		catch (IllegalArgumentException | CharacterCodingException ex) {
 			return Optional.empty();
 		}
+	}
+
+	private static boolean isAscii(byte[] bytes) {
+		for (byte b : bytes) {
+			if (b < 0) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 }

@@ -42,6 +42,11 @@ public final class InMemoryLoginThrottle implements LoginThrottle {
 	@Override
 	public Mono<Duration> retryAfter(String account, @Nullable String address) {
 		return Mono.fromSupplier(() -> {
+			if (this.buckets.estimatedSize() == 0) {
+				// No failure anywhere, so no bucket is locked: no key is built or looked up, as on most logins. A
+				// failure counted at this moment is as if it had come just after this check.
+				return Duration.ZERO;
+			}
 			Instant now = this.clock.instant();
 			Duration wait = Duration.ZERO;
 			for (Bucket bucket : Bucket.of(address)) {

@@ -5,6 +5,9 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.wharf.core.security.Authenticator.LoginResult;
@@ -89,6 +92,22 @@ class AuthenticatorTests {
 		assertThat(this.checks).hasValue(1);
 		assertThat(output).contains("audit protocol=test user=alice action=login target=- outcome=success client=10.0.0.1");
 		assertThat(output).doesNotContain("right");
+	}
+
+	@Test
+	void aPasswordRememberedOnOneThreadIsRememberedOnEveryOther() throws Exception {
+		assertThat(login("alice", "right")).isEqualTo(new LoginResult.Success(this.alice));
+		ExecutorService other = Executors.newSingleThreadExecutor();
+		try {
+			assertThat(other.submit(() -> login("alice", "right")).get(10, TimeUnit.SECONDS))
+				.isEqualTo(new LoginResult.Success(this.alice));
+			assertThat(other.submit(() -> login("alice", "wrong")).get(10, TimeUnit.SECONDS))
+				.isEqualTo(new LoginResult.Failure());
+		}
+		finally {
+			other.shutdownNow();
+		}
+		assertThat(this.checks).as("the right password checked once, the wrong one once").hasValue(2);
 	}
 
 	@Test
