@@ -17,6 +17,7 @@ public class WharfApplication {
 	 * @param args Spring Boot arguments such as {@code --server.port=9000}, or {@code hash-password}
 	 */
 	public static void main(String[] args) {
+		CommonsLoggingFactory.selectSlf4j();
 		if (args.length > 0 && HashPasswordCommand.NAME.equals(args[0])) {
 			System.exit(HashPasswordCommand.run(System.console(), System.in, System.out, System.err));
 		}
