@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The chart's configuration on the real jar: Wharf's container of a rendered chart run as the kubelet would run
@@ -44,9 +45,11 @@ class WharfChartOnJarIT {
 			assertThat(pod.probe("livenessProbe")).isEqualTo(200);
 			awaitReady(pod);
 			// The JVM runs with the profile's options: SerialGC's pools, a 24 MB heap, a 16 MB code cache.
-			String metrics = get(HttpClient.newHttpClient(),
-					"http://127.0.0.1:" + pod.port("management") + "/actuator/prometheus").body();
-			assertThat(maxBytes(metrics, "area=\"heap\",id=\"Tenured Gen\"")).isPositive();
+			// Asked until the heap's pools are there: one run read none at the first scrape.
+			HttpClient client = HttpClient.newHttpClient();
+			String metrics = await().atMost(Duration.ofSeconds(30))
+				.until(() -> get(client, "http://127.0.0.1:" + pod.port("management") + "/actuator/prometheus").body(),
+						(body) -> maxBytes(body, "area=\"heap\",id=\"Tenured Gen\"") > 0);
 			assertThat(maxBytes(metrics, "area=\"heap\"")).isBetween(16L << 20, 24L << 20);
 			assertThat(maxBytes(metrics, "id=\"CodeCache\"")).isEqualTo(16L << 20);
 			// The generated admin's password, where NOTES.txt says to look, and its hash on the volume.
