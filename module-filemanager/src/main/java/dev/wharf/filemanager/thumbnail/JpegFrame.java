@@ -83,7 +83,7 @@ final class JpegFrame {
 				progressive = marker == 0xC2 || marker == 0xC6 || marker == 0xCA || marker == 0xCE;
 			}
 			if (marker == 0xDA) {
-				if (horizontal == null || length < 3) {
+				if (horizontal == null || vertical == null || length < 3) {
 					return null;
 				}
 				int scanComponents = jpeg[i + 4] & 0xFF;

@@ -181,6 +181,9 @@ public final class FileApiTokenStore implements ApiTokenStore, AutoCloseable {
 				.append('\t').append(token.label()).append('\n');
 		}
 		Path folder = this.file.toAbsolutePath().getParent();
+		if (folder == null) {
+			throw new IOException("The API token file is not in a folder: " + this.file);
+		}
 		Files.createDirectories(folder);
 		Path temp = folder.resolve("." + FILE_NAME + "-" + UUID.randomUUID());
 		try {
