@@ -63,6 +63,7 @@ class ReceiveBudgetTests {
 			for (int i = 0; i < 3; i++) {
 				budget.whenRoom(resumed::incrementAndGet);
 			}
+			// Time passes with the budget still spent: nobody may be resumed meanwhile.
 			Thread.sleep(50);
 			assertThat(resumed).as("nobody resumes while the budget is spent").hasValue(0);
 

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import com.sun.management.UnixOperatingSystemMXBean;
+import dev.wharf.core.testsupport.RawHttp;
 import dev.wharf.core.testsupport.WharfTestProperties;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -90,7 +91,7 @@ class IdleConnectionsTests {
 			assertThat(measured).as("all were open when measured (shorter than the idle timeout)").isLessThan(IDLE_TIMEOUT);
 			assertThat(perConnection).isLessThan(MOST_HEAP_PER_CONNECTION);
 			// Every one is closed by the server once idle for the timeout (bounded wait).
-			int closed = awaitClosed(selector, count, IDLE_TIMEOUT.plus(Wire.PATIENCE).plus(Wire.PATIENCE));
+			int closed = awaitClosed(selector, count, IDLE_TIMEOUT.plus(RawHttp.PATIENCE).plus(RawHttp.PATIENCE));
 			Duration closing = Duration.ofNanos(System.nanoTime() - start);
 			logger.info(closed + " of " + count + " closed by the server after " + closing.toMillis() + " ms");
 			assertThat(closed).isEqualTo(count);
@@ -132,9 +133,9 @@ class IdleConnectionsTests {
 	}
 
 	private void serve() throws IOException {
-		Wire.Response health = Wire.exchange(this.port, "GET /actuator/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+		RawHttp.Response health = RawHttp.exchange(this.port, "GET /actuator/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
 		assertThat(health.status()).isEqualTo(200);
-		Wire.Response session = Wire.exchange(this.port, "GET /api/session HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+		RawHttp.Response session = RawHttp.exchange(this.port, "GET /api/session HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
 		assertThat(session.status()).isEqualTo(401);
 	}
 

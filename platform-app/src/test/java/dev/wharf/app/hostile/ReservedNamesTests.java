@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
+import dev.wharf.core.testsupport.RawHttp;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -25,7 +26,7 @@ class ReservedNamesTests extends HostileServerTestBase {
 			".wharf-uploads.%20", ".Wharf-tmp-x", ".wharf-index..." })
 	void mkdirRefusesAReservedNameInAnySpelling(String encodedName) throws IOException {
 		List<String> before = namesInMount();
-		Wire.Response made = api("POST", "/api/files/mkdir?path=/data/" + encodedName);
+		RawHttp.Response made = api("POST", "/api/files/mkdir?path=/data/" + encodedName);
 		assertThat(made.status()).as(made.text()).isEqualTo(400);
 		assertThat(made.text()).contains("reserved");
 		assertThat(namesInMount()).isEqualTo(before);
@@ -34,14 +35,14 @@ class ReservedNamesTests extends HostileServerTestBase {
 	@ParameterizedTest
 	@ValueSource(strings = { ".WHARF-BUILDCACHE", ".Wharf-Buildcache", ".wharf-buildcache.", ".wharf-buildcache%20" })
 	void theBuildCachesFolderCannotBeReadInAnotherSpelling(String encodedName) throws IOException {
-		Wire.Response listing = api("GET", "/api/files/ls?path=/data/" + encodedName + "/");
+		RawHttp.Response listing = api("GET", "/api/files/ls?path=/data/" + encodedName + "/");
 		assertThat(listing.status()).as(listing.text()).isEqualTo(400);
-		Wire.Response entry = api("GET", "/api/files/cat?path=/data/" + encodedName + "/0123456789abcdef");
+		RawHttp.Response entry = api("GET", "/api/files/cat?path=/data/" + encodedName + "/0123456789abcdef");
 		assertThat(entry.status()).as(entry.text()).isEqualTo(400);
 	}
 
-	private Wire.Response api(String method, String target) throws IOException {
-		return Wire.exchange(this.port, method + " " + target + " HTTP/1.1\r\nHost: x\r\nCookie: " + aliceSession()
+	private RawHttp.Response api(String method, String target) throws IOException {
+		return RawHttp.exchange(this.port, method + " " + target + " HTTP/1.1\r\nHost: x\r\nCookie: " + aliceSession()
 				+ "\r\nX-Requested-With: XmlHttpRequest\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
 	}
 
