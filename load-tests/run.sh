@@ -18,6 +18,12 @@
 #                         each profile's limits (and /static/ with --with-static)
 #   plots                 not a table: draws every published table's plots and writes its report again from
 #                         docs/benchmarks/results (after a change to the harness's plots or reports)
+#   replicas              3 replicas sharing Redis and a folder behind haproxy (round-robin,  1 replica
+#                         no stickiness) against 1: ls with one session, build cache PUT and behind haproxy
+#                         GET of 4 KiB at c=50, then a mixed level in which one of the three
+#                         is killed (SIGKILL); CPU of replicas, Redis and haproxy; and ls of a
+#                         memory mount with wrk (cookie session), one Wharf with the local
+#                         store against one with Redis
 #
 # options
 #   --profile P[,P…]      JVM profiles from platform-app/src/main/jvm (default: the table's own, see below);
@@ -100,7 +106,7 @@ command_line="load-tests/run.sh $table"
 
 case "$table" in
 	filestash-benchmark|profiles) profiles=${profiles:-p96,p128,p512} ;;
-	filestash-loadtest|pyftpdlib|socko|rbcs) profiles=${profiles:-p512} ;;
+	filestash-loadtest|pyftpdlib|socko|rbcs|replicas) profiles=${profiles:-p512} ;;
 	plots) ;;
 	*) echo "unknown table: $table" >&2; usage ;;
 esac
@@ -149,6 +155,7 @@ results=$run/results.tsv
 targets=$run/targets.tsv
 printf 'name\tprofile\tmemory\tcpus\tserver_cpus\tloadgen_cpus\tstart_s\tpeak_rss_kb\tpeak_cgroup_kb\tflags\toom_kills\n' > "$targets"
 skipped=""         # what was not measured, and why (into the report)
+cpu_note=""        # CPU seconds of the processes of a table that measures them (into the report)
 echo "== run folder: $run"
 tools dev.wharf.loadtests.harness.Fixtures "$bench"
 password=$(head -c 18 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 20)
@@ -419,6 +426,7 @@ wharf_start() {
 		WHARF_BENCH_FTP_PASSIVE_PORTS="${ftp_passive:-30000-30099}" WHARF_BENCH_PASSWORD_HASH="$password_hash" \
 		WHARF_BENCH_CACHE_SIZE="${cache_size:-16MB}" WHARF_BENCH_MEMCACHED_PORT="${memcached_port:-0}" \
 		WHARF_BENCH_SSHD_PORT="${sshd_port:-0}" WHARF_BENCH_SSHD_USER="$(id -un)" \
+		WHARF_BENCH_REDIS_PORT="${redis_port:-0}" \
 		"${launcher[@]}" "--spring.config.additional-location=${overlays#,}"
 	companion=()
 	if ! await_http "$wharf_url/actuator/health" "$server_pid" 180; then
@@ -537,6 +545,87 @@ filestash_check() {   # true when the Filestash peer can run; otherwise says why
 	filestash_version="Filestash $(cat "$filestash_bin.version" 2>/dev/null || echo '(build unknown)'), log.enable=false"
 }
 
+redis_start() {    # a redis-server for the replicas' shared state; not limited, like memcached
+	redis_port=$(free_port)
+	redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --dir "$run" \
+		> "$run/redis.log" 2>&1 &
+	redis_pid=$!; pids+=("$redis_pid")
+	for ((i = 0; i < 100; i++)); do (exec 3<>"/dev/tcp/127.0.0.1/$redis_port") 2>/dev/null && break; sleep 0.1; done
+	echo "== $(redis-server --version | cut -d' ' -f1-3) on 127.0.0.1:$redis_port"
+}
+
+# haproxy_start NAME PORT…: round-robin over the ports, each request on its own (no stickiness), the servers'
+# readiness checked every 500 ms (two failures take one out); a request whose connection fails goes to another,
+# one a server took and died on fails (as through a Kubernetes Service). Sets haproxy_url, haproxy_pid.
+haproxy_start() {
+	local name=$1 port i=0 p; shift
+	port=$(free_port)
+	{
+		printf 'global\n    maxconn 4096\ndefaults\n    mode http\n    timeout connect 2s\n    timeout client 120s\n'
+		printf '    timeout server 120s\n    timeout http-keep-alive 10s\n    retries 3\n    option redispatch\n'
+		printf '    retry-on conn-failure\nfrontend wharf\n    bind 127.0.0.1:%s\n    default_backend replicas\n' "$port"
+		printf 'backend replicas\n    balance roundrobin\n    option httpchk GET /actuator/health/readiness\n'
+		printf '    http-check expect status 200\n'
+		for p; do i=$((i + 1)); printf '    server replica%d 127.0.0.1:%s check inter 500ms fall 2 rise 2\n' "$i" "$p"; done
+	} > "$run/haproxy-$name.cfg"
+	haproxy -db -f "$run/haproxy-$name.cfg" > "$run/haproxy-$name.log" 2>&1 &
+	haproxy_pid=$!; pids+=("$haproxy_pid")
+	haproxy_url=http://127.0.0.1:$port
+	await_http "$haproxy_url/actuator/health/readiness" "$haproxy_pid" 30 || { echo "!! haproxy did not start" >&2; return 1; }
+	sleep 1.5   # every server through its first checks, so the rotation holds all of them
+	echo "== $name: $(haproxy -v | head -1 | cut -d' ' -f1-3) on $haproxy_url, round-robin over $# replica(s)"
+}
+
+# cpu_watch FILE PID…: every half second, one line of each process's user+system clock ticks ("-" once gone), so
+# a process killed in the middle keeps its last count. Sets cpu_watch_pid.
+cpu_watch() {
+	local file=$1; shift
+	(
+		while :; do
+			line=""
+			for p in "$@"; do line="$line $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo -)"; done
+			echo "$(date +%s%3N)$line"
+			sleep 0.5
+		done
+	) > "$file" &
+	cpu_watch_pid=$!; pids+=("$cpu_watch_pid")
+}
+cpu_seconds() {   # cpu_seconds FILE COLUMN…: CPU seconds of those columns (processes) between the first and last line
+	local file=$1; shift
+	awk -v cols="$*" -v hz="$(getconf CLK_TCK)" 'BEGIN { n = split(cols, c, " ") }
+		{ for (i = 1; i <= n; i++) { v = $(c[i] + 1); if (v != "-") { if (!(c[i] in first)) first[c[i]] = v; last[c[i]] = v } } }
+		END { s = 0; for (k in first) s += last[k] - first[k]; printf "%.1f", s / hz }' "$file"
+}
+wall_seconds() { awk 'NR == 1 {a = $1} {b = $1} END {printf "%.0f", (b - a) / 1000}' "$1"; }
+
+# wrk_prepare URL: logs in (sets wrk_cookie) and puts six files into the memory mount, for wrk_ls.
+wrk_prepare() {
+	local url=$1 f
+	wrk_cookie=$(curl -s -o /dev/null -D - -H 'Content-Type: application/json' -H 'X-Requested-With: XmlHttpRequest' \
+		-d "{\"username\":\"bench\",\"password\":\"$password\"}" "$url/api/session" | sed -n 's/^[Ss]et-[Cc]ookie: \(auth=[^;]*\).*/\1/p')
+	for f in a b c d e f; do
+		curl -s -o /dev/null -H "Cookie: $wrk_cookie" -H 'X-Requested-With: XmlHttpRequest' --data-binary "$f" \
+			"$url/api/files/save?path=%2Fmemory%2F$f.bin"
+	done
+}
+
+# wrk_ls NAME URL COOKIE SECONDS [warm-up]: ls of the memory mount with the session cookie under wrk (2 threads, 50
+# connections) on the load generator's cores; unless a warm-up, its counts and percentiles go to the results as
+# the part "ls (wrk)".
+wrk_ls() {
+	local name=$1 url=$2 cookie=$3 seconds=$4 start_ms end_ms line
+	start_ms=$(date +%s%3N)
+	line=$(WRK_COOKIE=$cookie taskset -c "$loadgen_cpus" wrk -t2 -c50 -d"${seconds}s" -s "$root/load-tests/config/wrk-ls.lua" \
+		"$url/api/files/ls?path=%2Fmemory%2F" | grep '^wrk-ls' || true)
+	end_ms=$(date +%s%3N)
+	[ $# -gt 4 ] && return 0
+	[ -n "$line" ] || { echo "!! wrk printed no summary for $name" >&2; return 0; }
+	# wrk-ls requests failed p50 p95 p99 (µs) -> a results line (table target part c requests ok failed start end p50 p95 p99)
+	echo "$line" | awk -v t="$name" -v s="$start_ms" -v e="$end_ms" 'BEGIN {OFS = "\t"}
+		{ print "replicas", t, "ls (wrk)", 50, $2, $2 - $3, $3, s, e, $4, $5, $6 }' >> "$results"
+	echo "$line" | awk -v t="$name" -v ms=$((end_ms - start_ms)) '{printf "   ls (wrk) %s: %d requests, %d failed, %.0f req/s, p50 %.2f ms, p99 %.2f ms\n", t, $2, $3, ($2 - $3) * 1000 / ms, $4 / 1000, $6 / 1000}'
+}
+
 # ---------------------------------------------------------------------------------------------- tables
 gatling_jvm_note="Gatling 3.15.1, -Xmx1g -XX:+UseParallelGC"
 fairness=""        # what the report says about how the servers were made comparable, beyond the same limits
@@ -653,6 +742,57 @@ case "$table" in
 				done
 			fi
 		done ;;
+
+	replicas)
+		profile=${profiles%%,*}
+		[ -f "$results" ] || printf 'table\ttarget\tpart\tconcurrency\trequests\tok\tfailed\tstart_ms\tend_ms\tp50_us\tp95_us\tp99_us\n' > "$results"
+		redis_start
+		mkdir -p "$bench/files" "$bench/cache"
+		for count in 3 1; do
+			target="wharf-$count-replica$( ((count > 1)) && echo s || true)"
+			replica_pids=() replica_cgs=() replica_samplers=() replica_ports=() replica_starts=()
+			for ((i = 1; i <= count; i++)); do
+				wharf_start "$target-$i" "$profile" "" wharf-bench-cache-local.yaml wharf-bench-replicas.yaml || break
+				replica_pids+=("$server_pid") replica_cgs+=("$server_cg") replica_samplers+=("$sampler_pid")
+				replica_ports+=("$http_port") replica_starts+=("${wharf_start_s:-}")
+			done
+			if ((${#replica_ports[@]} == count)) && haproxy_start "$target" "${replica_ports[@]}"; then
+				cpu_watch "$run/cpu-$target.txt" "${replica_pids[@]}" "$redis_pid" "$haproxy_pid"
+				kill_option=()
+				((count > 1)) && kill_option=("-DkillPid=${replica_pids[1]}")
+				gatling ReplicasSimulation "$target" "$haproxy_url" "${kill_option[@]}"
+				stop_pid "$cpu_watch_pid" 2
+				cpu_note="$cpu_note; $target: replicas $(cpu_seconds "$run/cpu-$target.txt" $(seq 1 "$count")) s, Redis $(cpu_seconds "$run/cpu-$target.txt" $((count + 1))) s, haproxy $(cpu_seconds "$run/cpu-$target.txt" $((count + 2))) s in $(wall_seconds "$run/cpu-$target.txt") s"
+				stop_pid "$haproxy_pid" 10
+			fi
+			for ((i = 0; i < ${#replica_pids[@]}; i++)); do
+				server_pid=${replica_pids[$i]} server_cg=${replica_cgs[$i]} sampler_pid=${replica_samplers[$i]}
+				wharf_start_s=${replica_starts[$i]}
+				wharf_stop "$target-$((i + 1))"
+			done
+		done
+		# Both at once, measured in turns (10 s each, four rounds), so that a busier spell of the machine falls on both.
+		wharf_start wharf-local-store "$profile" && {
+			local_pid=$server_pid local_cg=$server_cg local_sampler=$sampler_pid local_start=${wharf_start_s:-}
+			local_url=$wharf_url
+			wrk_prepare "$local_url"; local_cookie=$wrk_cookie
+			if wharf_start wharf-redis-store "$profile" "" wharf-bench-replicas.yaml; then
+				redis_url=$wharf_url
+				wrk_prepare "$redis_url"; redis_cookie=$wrk_cookie
+				echo "-- wrk ls, local store then Redis, four rounds (a warm-up of 10 s each first, not counted)"
+				wrk_ls wharf-local-store "$local_url" "$local_cookie" 10 warm-up
+				wrk_ls wharf-redis-store "$redis_url" "$redis_cookie" 10 warm-up
+				for round in 1 2 3 4; do
+					wrk_ls wharf-local-store "$local_url" "$local_cookie" 10
+					wrk_ls wharf-redis-store "$redis_url" "$redis_cookie" 10
+				done
+				wharf_stop wharf-redis-store
+			fi
+			server_pid=$local_pid server_cg=$local_cg sampler_pid=$local_sampler wharf_start_s=$local_start
+			wharf_stop wharf-local-store
+		}
+		gatling_jvm_note="$gatling_jvm_note; wrk $(wrk -v 2>&1 | head -1 | cut -d' ' -f2 || true) -t2 -c50 for ls (wrk): both servers up, 10 s each in turn, four rounds after a warm-up"
+		;;
 
 	pyftpdlib)
 		venv=${WHARF_LOADTESTS_VENV:-$HOME/.cache/wharf-loadtests/venv}
@@ -792,6 +932,7 @@ keepalive=$keepalive
 runs=$runs
 fairness=$fairness
 note=$note
+cpu=${cpu_note#; }
 skipped=${skipped#; }
 EOF
 # The HTML reports of this run's simulations, without the binary simulation.log each was made from.

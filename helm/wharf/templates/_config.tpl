@@ -35,6 +35,30 @@ extraConfig is merged underneath, so the chart's own settings win.
 {{- end -}}
 {{- $server := dict "address" "0.0.0.0" "port" (int .Values.server.port) -}}
 {{- $spring := dict "lifecycle" (dict "timeout-per-shutdown-phase" (printf "%ds" (int .Values.shutdown.timeoutSeconds))) -}}
+{{- if include "wharf.redisState" . -}}
+{{- /* Where Redis is; the password comes from a Secret through SPRING_DATA_REDIS_PASSWORD (deployment.yaml). */ -}}
+{{- $redis := dict -}}
+{{- $external := .Values.externalRedis -}}
+{{- if .Values.redis.enabled -}}
+{{- $_ := set $redis "host" (printf "%s.%s.svc" (include "wharf.redisName" .) .Release.Namespace) -}}
+{{- $_ := set $redis "port" 6379 -}}
+{{- else if $external.sentinel.master -}}
+{{- $_ := set $redis "sentinel" (dict "master" $external.sentinel.master "nodes" (join "," $external.sentinel.nodes)) -}}
+{{- else -}}
+{{- $_ := set $redis "host" $external.host -}}
+{{- $_ := set $redis "port" (int $external.port) -}}
+{{- end -}}
+{{- if not .Values.redis.enabled -}}
+{{- $_ := set $redis "database" (int $external.database) -}}
+{{- if $external.username -}}
+{{- $_ := set $redis "username" $external.username -}}
+{{- end -}}
+{{- if $external.tls -}}
+{{- $_ := set $redis "ssl" (dict "enabled" true) -}}
+{{- end -}}
+{{- end -}}
+{{- $_ := set $spring "data" (dict "redis" $redis) -}}
+{{- end -}}
 {{- if .Values.tls.enabled -}}
 {{- $_ := set $server "ssl" (dict "bundle" "wharf") -}}
 {{- $keystore := dict "certificate" "file:/etc/wharf/tls/tls.crt" "private-key" "file:/etc/wharf/tls/tls.key" -}}

@@ -21,6 +21,34 @@
 {{- printf "%s-memcached" (include "wharf.fullname" . | trunc 53 | trimSuffix "-") -}}
 {{- end -}}
 
+{{- define "wharf.redisName" -}}
+{{- printf "%s-redis" (include "wharf.fullname" . | trunc 57 | trimSuffix "-") -}}
+{{- end -}}
+
+{{/* The Secret and key of the Redis password: the chart's Redis, or externalRedis's ("" when it has none). */}}
+{{- define "wharf.redisSecretName" -}}
+{{- if .Values.redis.enabled -}}
+{{- default (include "wharf.redisName" .) .Values.redis.auth.existingSecret -}}
+{{- else -}}
+{{- .Values.externalRedis.existingSecret -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "wharf.redisSecretKey" -}}
+{{- if .Values.redis.enabled -}}
+{{- .Values.redis.auth.existingSecretKey -}}
+{{- else -}}
+{{- .Values.externalRedis.existingSecretKey -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Whether the state is in Redis ("true" or ""). */}}
+{{- define "wharf.redisState" -}}
+{{- if eq (toString (index (default dict .Values.wharf.state) "store")) "redis" -}}
+true
+{{- end -}}
+{{- end -}}
+
 {{- define "wharf.ftpServiceName" -}}
 {{- printf "%s-ftp" (include "wharf.fullname" . | trunc 59 | trimSuffix "-") -}}
 {{- end -}}

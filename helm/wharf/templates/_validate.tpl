@@ -21,10 +21,36 @@ a message naming the values, instead of a pod that never starts or a setup that 
 {{- fail (printf "server.port, management.port and wharf.ftp.port must differ (got %s)" (toJson $ports)) -}}
 {{- end -}}
 
-{{- /* Replicas: a ReadWriteOnce volume is on one node; FTP sessions must stay on one replica. */ -}}
+{{- /* The state store: Redis needs exactly one place to find it, and is of no use without the redis store. */ -}}
+{{- $redisState := include "wharf.redisState" . -}}
+{{- $redisSources := list -}}
+{{- if $v.redis.enabled -}}{{- $redisSources = append $redisSources "redis.enabled" -}}{{- end -}}
+{{- if $v.externalRedis.host -}}{{- $redisSources = append $redisSources "externalRedis.host" -}}{{- end -}}
+{{- if $v.externalRedis.sentinel.master -}}{{- $redisSources = append $redisSources "externalRedis.sentinel.master" -}}{{- end -}}
+{{- if $redisState -}}
+{{- if not $redisSources -}}
+{{- fail "wharf.state.store: redis needs a Redis: redis.enabled: true for the chart's own, or externalRedis.host, or externalRedis.sentinel.master with externalRedis.sentinel.nodes" -}}
+{{- end -}}
+{{- if gt (len $redisSources) 1 -}}
+{{- fail (printf "set only one of redis.enabled, externalRedis.host and externalRedis.sentinel.master (got %s)" (join ", " $redisSources)) -}}
+{{- end -}}
+{{- if and $v.redis.enabled (eq (empty $v.redis.auth.existingSecret) (empty $v.redis.auth.password)) -}}
+{{- fail "redis.enabled needs its password in one place: redis.auth.existingSecret (a Secret of yours) or redis.auth.password (put into a Secret by the chart), not both and not neither" -}}
+{{- end -}}
+{{- if and $v.externalRedis.sentinel.master (not $v.externalRedis.sentinel.nodes) -}}
+{{- fail "externalRedis.sentinel.master needs externalRedis.sentinel.nodes (host:port of each sentinel)" -}}
+{{- end -}}
+{{- else if $redisSources -}}
+{{- fail (printf "%s is used only with wharf.state.store: redis (the store is local: the state stays in each pod)" (first $redisSources)) -}}
+{{- end -}}
+
+{{- /* Replicas: a ReadWriteOnce volume is on one node; FTP sessions must stay on one replica; the state and the
+      files must be shared. */ -}}
 {{- $minReplicas := int $v.replicaCount -}}
+{{- $scaled := "" -}}
 {{- if $v.autoscaling.enabled -}}
 {{- $minReplicas = int $v.autoscaling.minReplicas -}}
+{{- $scaled = "autoscaling.enabled" -}}
 {{- if gt (int $v.autoscaling.minReplicas) (int $v.autoscaling.maxReplicas) -}}
 {{- fail "autoscaling.minReplicas must not exceed autoscaling.maxReplicas" -}}
 {{- end -}}
@@ -35,11 +61,25 @@ a message naming the values, instead of a pod that never starts or a setup that 
 {{- fail "autoscaling.enabled cannot be used with wharf.ftp.enabled: scaling moves FTP clients between replicas in the middle of a session (use a fixed replicaCount with service.ftp.sessionAffinity: ClientIP)" -}}
 {{- end -}}
 {{- else if gt $minReplicas 1 -}}
+{{- $scaled = printf "replicaCount: %d" $minReplicas -}}
 {{- if include "wharf.singleNodeVolume" . -}}
 {{- fail (printf "replicaCount: %d needs a volume every replica can mount: set persistence.accessModes to [ReadWriteMany] (a ReadWriteOnce volume is attached to one node)" $minReplicas) -}}
 {{- end -}}
 {{- if and $v.wharf.ftp.enabled (ne $v.service.ftp.sessionAffinity "ClientIP") -}}
 {{- fail "wharf.ftp.enabled with several replicas needs service.ftp.sessionAffinity: ClientIP, so a client's data connections reach the replica that answered its PASV" -}}
+{{- end -}}
+{{- end -}}
+{{- if $scaled -}}
+{{- if not $redisState -}}
+{{- fail (printf "%s needs wharf.state.store: redis (with redis.enabled or externalRedis): otherwise each replica keeps its own sessions, API tokens, login throttle and build cache index, so a replica that did not see a login answers 401 and N replicas allow N times the password guesses" $scaled) -}}
+{{- end -}}
+{{- range $name, $mount := $mounts -}}
+{{- if and $mount (eq $mount.type "memory") -}}
+{{- fail (printf "%s: wharf.storage.mounts.%s is a memory mount, which each replica keeps to itself: use one replica, or a local mount on the shared volume, or a remote mount" $scaled $name) -}}
+{{- end -}}
+{{- if and $mount (eq $mount.type "local") (not $v.persistence.enabled) (hasPrefix "/var/lib/wharf/" (clean $mount.root)) -}}
+{{- fail (printf "%s: wharf.storage.mounts.%s is on the pod's own emptyDir (persistence.enabled: false): enable persistence with persistence.accessModes: [ReadWriteMany]" $scaled $name) -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
 {{- if $v.podDisruptionBudget.enabled -}}

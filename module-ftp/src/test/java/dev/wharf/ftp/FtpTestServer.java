@@ -21,7 +21,7 @@ import javax.net.ssl.TrustManagerFactory;
 import dev.wharf.core.security.AuditLog;
 import dev.wharf.core.security.Authenticator;
 import dev.wharf.core.security.ConfiguredUserDirectory;
-import dev.wharf.core.security.LoginThrottle;
+import dev.wharf.core.security.InMemoryLoginThrottle;
 import dev.wharf.core.security.PasswordHashing;
 import dev.wharf.core.security.SecurityProperties.UserProperties;
 import dev.wharf.core.storage.Capability;
@@ -94,7 +94,7 @@ public final class FtpTestServer implements AutoCloseable {
 				new UserProperties(ALICE, HASHES.get(ALICE), List.of("user"), Map.of("data", "rw", "scratch", "rw", "remote", "rw")),
 				new UserProperties(BOB, HASHES.get(BOB), List.of("user"), Map.of("data", "ro")),
 				new UserProperties(CAROL, HASHES.get(CAROL), List.of("user"), Map.of()));
-		this.authenticator = new Authenticator(new ConfiguredUserDirectory(users, name -> true), new LoginThrottle(),
+		this.authenticator = new Authenticator(new ConfiguredUserDirectory(users, name -> true), new InMemoryLoginThrottle(),
 				new AuditLog(), Schedulers.newBoundedElastic(2, 100, "test-ftp-auth"));
 		FtpTls tls = (options.tls != TlsMode.OFF) ? FtpTls.of(bundle()) : null;
 		FtpServerConfig config = new FtpServerConfig("127.0.0.1", 0, PassivePortRange.parse(options.passivePorts),

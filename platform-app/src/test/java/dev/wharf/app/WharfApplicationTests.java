@@ -5,6 +5,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.wharf.buildcache.autoconfigure.BuildCacheAutoConfiguration;
+import dev.wharf.core.session.InMemorySessionStore;
+import dev.wharf.core.session.SessionStore;
+import dev.wharf.core.state.redis.RedisState;
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.mount.MountRegistry;
 import dev.wharf.filemanager.autoconfigure.FileManagerAutoConfiguration;
@@ -21,6 +24,7 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
 import org.springframework.context.ApplicationContext;
+import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
@@ -59,6 +63,15 @@ class WharfApplicationTests {
 		assertThat(this.context.getBeansOfType(BuildCacheAutoConfiguration.class)).hasSize(1);
 		assertThat(this.context.getBeansOfType(StaticFilesAutoConfiguration.class)).hasSize(1);
 		assertThat(this.context.getBean(MountRegistry.class).get("data").type()).isEqualTo("local");
+	}
+
+	@Test
+	void theDefaultLocalStateStoreLeavesRedisOut() {
+		assertThat(this.context.getBeanNamesForType(ReactiveRedisConnectionFactory.class)).isEmpty();
+		assertThat(this.context.getBeanNamesForType(RedisState.class)).isEmpty();
+		assertThat(this.context.getBean(SessionStore.class)).isInstanceOf(InMemorySessionStore.class);
+		management().get().uri("/actuator/health").exchange().expectStatus().isOk()
+			.expectBody().jsonPath("$.components.redis").doesNotExist();
 	}
 
 	@Test

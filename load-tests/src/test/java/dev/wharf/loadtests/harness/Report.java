@@ -85,6 +85,7 @@ public final class Report {
 			case "socko" -> socko();
 			case "pyftpdlib" -> pyftpdlib();
 			case "profiles" -> profiles();
+			case "replicas" -> replicas();
 			default -> throw new IllegalArgumentException("Unknown table: " + table);
 		}
 		return this.out.toString();
@@ -587,6 +588,30 @@ public final class Report {
 						+ "CPU quota; `GET /actuator/health` (and the static files with `--with-static`) with `ab -k`-style "
 						+ "levels; with several runs, the profiles take turns.");
 		allLevels();
+	}
+
+	private void replicas() {
+		header("Replicas behind a balancer", "none (Wharf's own measurement)",
+				"Three replicas of Wharf sharing one folder and one Redis (`wharf.state.store: redis`) behind haproxy in "
+						+ "round-robin, each request on its own (no stickiness), against one replica behind the same haproxy: "
+						+ "`ls` with one session cookie taken once, build cache PUT then GET of 4 KiB entries (each key "
+						+ "written through one replica and read through any), then a mixed level of the three in which one "
+						+ "of the three replicas is killed with SIGKILL half-way (its failed requests are what a crashed "
+						+ "replica costs; haproxy sends nothing more to it once two readiness checks, 500 ms apart, fail). "
+						+ "Last, `ls` of a memory mount with wrk and a session cookie: one Wharf with the local store, then "
+						+ "one with the sessions in Redis.");
+		Markdown table = new Markdown("server", "part", "concurrency", "requests", "failed", "req/s", "50%", "99%");
+		for (String target : this.run.targetNames()) {
+			for (LevelResult r : this.run.results(target)) {
+				table.row(target, r.part(), r.concurrency(), Markdown.group(r.requests()), r.failed(),
+						Markdown.rate(r.requestsPerSecond()), Markdown.millis(r.p50Micros()), Markdown.millis(r.p99Micros()));
+			}
+		}
+		this.out.append(table).append('\n');
+		String cpu = this.run.meta("cpu");
+		if (!cpu.isBlank()) {
+			this.out.append("CPU (user and system seconds, during the Gatling levels): ").append(cpu).append(".\n");
+		}
 	}
 
 }

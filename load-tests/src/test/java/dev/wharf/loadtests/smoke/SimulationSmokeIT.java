@@ -21,6 +21,7 @@ import dev.wharf.loadtests.simulations.ActuatorSimulation;
 import dev.wharf.loadtests.simulations.FilestashBenchmarkSimulation;
 import dev.wharf.loadtests.simulations.FilestashLoadTestSimulation;
 import dev.wharf.loadtests.simulations.RbcsSimulation;
+import dev.wharf.loadtests.simulations.ReplicasSimulation;
 import dev.wharf.loadtests.simulations.SockoSimulation;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,7 +33,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * ({@code strict}): a failure means the simulation and the server disagree about a contract.
  *
  * <p>Which smokes run is the Maven property {@code wharf.smoke.simulations} in {@code load-tests/pom.xml} (names:
- * actuator, static, filemanager, buildcache, ftp, or all; the pom lists all five), or
+ * actuator, static, filemanager, buildcache, ftp, replicas, or all; the pom lists all six), or
  * {@code -Dwharf.smoke.simulations=…} on the command line. A smoke left out of it is reported as skipped.
  */
 class SimulationSmokeIT {
@@ -60,7 +61,7 @@ class SimulationSmokeIT {
 	}
 
 	static List<String> smokes() {
-		return List.of("actuator", "static", "filemanager", "buildcache", "ftp");
+		return List.of("actuator", "static", "filemanager", "buildcache", "ftp", "replicas");
 	}
 
 	@ParameterizedTest(name = "{0}")
@@ -88,6 +89,9 @@ class SimulationSmokeIT {
 			case "buildcache" -> gatling(RbcsSimulation.class, common,
 					Map.of("sizes", "128,64K", "connections", "2,10", "entries", "40"), "rbcs");
 			case "ftp" -> ftp(common);
+			// One server, no balancer and nothing killed: the levels of run.sh replicas against what they need.
+			case "replicas" -> gatling(ReplicasSimulation.class, common, Map.of("concurrency", "5", "requests", "60"),
+					"replicas");
 			default -> throw new IllegalArgumentException(smoke);
 		}
 	}

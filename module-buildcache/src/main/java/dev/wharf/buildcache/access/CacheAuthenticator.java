@@ -19,7 +19,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * Finds out who sent a cache request: HTTP Basic credentials (read by {@link BasicAuthorization}) checked by
- * core's {@link Authenticator} (shared throttle, audit, cached successes), else a verified TLS client
+ * core's {@link Authenticator} (shared throttle, audit, cached successes; the password may also be one of the
+ * user's API tokens), else a verified TLS client
  * certificate whose subject names a configured user (when enabled), else nobody (anonymous). Thread-safe; never blocks: password checks run
  * on the authenticator's own workers.
  */
@@ -70,13 +71,17 @@ public final class CacheAuthenticator {
 		if (credentials.isEmpty()) {
 			return Mono.just(new Outcome.Refused());
 		}
-		return this.authenticator.login(PROTOCOL, credentials.get().username(), credentials.get().password(), address)
+		return this.authenticator
+			.loginWithPasswordOrToken(PROTOCOL, credentials.get().username(), credentials.get().password(), address)
 			.map(result -> {
 				if (result instanceof LoginResult.Success success) {
 					return new Outcome.Authenticated(new CacheCaller(success.user(), address));
 				}
 				if (result instanceof LoginResult.Throttled throttled) {
 					return new Outcome.Throttled(throttled.retryAfter());
+				}
+				if (result instanceof LoginResult.Unavailable unavailable) {
+					return new Outcome.Unavailable(unavailable.retryAfter());
 				}
 				return new Outcome.Refused();
 			});
@@ -130,6 +135,14 @@ public final class CacheAuthenticator {
 		 * @param retryAfter how long to wait
 		 */
 		record Throttled(Duration retryAfter) implements Outcome {
+		}
+
+		/**
+		 * The credentials could not be checked now (the directory or the shared state store cannot be reached):
+		 * not refused.
+		 * @param retryAfter how long to wait
+		 */
+		record Unavailable(Duration retryAfter) implements Outcome {
 		}
 
 	}

@@ -6,11 +6,16 @@ import dev.wharf.buildcache.access.CacheAuthenticator;
 import dev.wharf.buildcache.access.RequestQuotas;
 import dev.wharf.buildcache.http.CacheRoutes;
 import dev.wharf.buildcache.http.CacheRequestHandler;
+import dev.wharf.buildcache.store.CacheIndex;
 import dev.wharf.buildcache.store.CacheMetrics;
 import dev.wharf.buildcache.store.CacheStore;
+import dev.wharf.buildcache.store.LocalCacheIndex;
+import dev.wharf.buildcache.store.RedisCacheIndex;
 import dev.wharf.core.config.InvalidConfigurationException;
 import dev.wharf.core.security.AuditLog;
 import dev.wharf.core.security.Authenticator;
+import dev.wharf.core.state.Locks;
+import dev.wharf.core.state.redis.RedisState;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.InvalidStoragePathException;
 import dev.wharf.core.storage.Storage;
@@ -63,7 +68,8 @@ public final class BuildCacheAutoConfiguration {
 	}
 
 	@Bean(destroyMethod = "close")
-	CacheStore buildCacheStore(BuildCacheProperties properties, MountRegistry mounts, CacheMetrics metrics) {
+	CacheStore buildCacheStore(BuildCacheProperties properties, MountRegistry mounts, CacheMetrics metrics,
+			ObjectProvider<RedisState> redis, ObjectProvider<Locks> locks) {
 		Mount mount = mounts.require(PREFIX + "mount", properties.mount());
 		StoragePath folder;
 		try {
@@ -77,10 +83,14 @@ public final class BuildCacheAutoConfiguration {
 			logger.warn("wharf.buildcache.max-entry-size (" + properties.maxEntrySize().toMegabytes()
 					+ " MB) is more than the cache's size budget (" + (maxBytes >> 20) + " MB)");
 		}
+		// With wharf.state.store: redis, every replica writing into this folder shares one index.
+		RedisState shared = redis.getIfAvailable();
+		CacheIndex.Factory indexes = (shared != null) ? (settings, evictor) -> new RedisCacheIndex(settings, evictor,
+				shared, locks.getObject(), System::currentTimeMillis, RedisCacheIndex.USES_EVERY) : LocalCacheIndex::new;
 		CacheStore store = new CacheStore(mount.name(), mount.storage(),
 				new CacheStore.Settings(folder, properties.keyDigest(), properties.compression(),
 						properties.maxEntrySize().toBytes(), maxBytes, properties.eviction().maxAge()),
-				metrics);
+				metrics, indexes);
 		try {
 			store.start().block(Duration.ofSeconds(30));
 		}

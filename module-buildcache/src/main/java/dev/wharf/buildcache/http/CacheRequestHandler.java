@@ -21,6 +21,7 @@ import dev.wharf.buildcache.store.CacheStore;
 import dev.wharf.buildcache.store.EntryTooLargeException;
 import dev.wharf.core.security.AuditLog;
 import dev.wharf.core.security.AuditLog.AuditEvent;
+import dev.wharf.core.state.SharedStateUnavailableException;
 import dev.wharf.core.storage.InvalidStoragePathException;
 import dev.wharf.core.storage.StorageErrorKind;
 import dev.wharf.core.storage.StorageException;
@@ -156,6 +157,9 @@ public final class CacheRequestHandler {
 			if (outcome instanceof Outcome.Throttled throttled) {
 				return throttled(reply, throttled.retryAfter());
 			}
+			if (outcome instanceof Outcome.Unavailable unavailable) {
+				return unavailable(reply, unavailable.retryAfter(), "Logins are unavailable; try again later");
+			}
 			if (!(outcome instanceof Outcome.Authenticated authenticated)) {
 				return unauthorized(reply, "Wrong user name or password");
 			}
@@ -239,6 +243,9 @@ public final class CacheRequestHandler {
 		if (error instanceof EntryTooLargeException) {
 			return tooLarge(reply);
 		}
+		if (error instanceof SharedStateUnavailableException down) {
+			return unavailable(reply, down.retryAfter(), "The cache's index is unavailable; try again later");
+		}
 		if (error instanceof StorageException storage) {
 			StorageErrorKind kind = storage.kind();
 			if (kind == StorageErrorKind.IO_ERROR) {
@@ -283,6 +290,12 @@ public final class CacheRequestHandler {
 		long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
 		reply.response.header(HttpHeaderNames.RETRY_AFTER, Long.toString(seconds));
 		return reply.text(HttpResponseStatus.TOO_MANY_REQUESTS, "Too many requests; retry in " + seconds + " s");
+	}
+
+	private Mono<Void> unavailable(Reply reply, Duration wait, String message) {
+		this.metrics.rejected("unavailable");
+		reply.response.header(HttpHeaderNames.RETRY_AFTER, Long.toString(Math.max(1, (wait.toMillis() + 999) / 1000)));
+		return reply.text(HttpResponseStatus.SERVICE_UNAVAILABLE, message);
 	}
 
 	private Mono<Void> tooLarge(Reply reply) {

@@ -95,9 +95,9 @@ public final class CacheMetrics {
 			.increment();
 	}
 
-	void gauges(LruIndex index) {
-		this.registry.gauge("wharf.buildcache.entries", this.tags, index, LruIndex::size);
-		this.registry.gauge("wharf.buildcache.size", this.tags, index, LruIndex::bytes);
+	void gauges(CacheIndex index) {
+		this.registry.gauge("wharf.buildcache.entries", this.tags, index, CacheIndex::entries);
+		this.registry.gauge("wharf.buildcache.size", this.tags, index, CacheIndex::bytes);
 	}
 
 }

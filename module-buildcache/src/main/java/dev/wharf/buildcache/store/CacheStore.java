@@ -23,7 +23,6 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -31,10 +30,10 @@ import reactor.core.scheduler.Scheduler;
 /**
  * The build cache's entries in one mount: where a key lives (its own name, or a digest of it), how it is
  * stored (as is, or deflated), and how the cache stays within bounds. On a mount that can list its files
- * an {@link LruIndex} tracks every entry, evicts the least recently used when the size budget would be
- * passed or when the storage runs out of space, removes entries idle for longer than the maximum age,
- * and is rebuilt at start-up from the folder and a journal ({@link IndexJournal}). On a memcached mount
- * memcached evicts by itself and there is no index.
+ * a {@link CacheIndex} tracks every entry, evicts the least recently used when the size budget would be
+ * passed or when the storage runs out of space, and removes entries idle for longer than the maximum age:
+ * in this process, rebuilt at start-up from the folder and a journal ({@link LocalCacheIndex}), or shared by
+ * replicas in Redis. On a memcached mount memcached evicts by itself and there is no index.
  *
  * <p>Every method returns at once; the storage's own threads do the I/O, and compression runs on a
  * bounded worker pool. Thread-safe.
@@ -43,12 +42,6 @@ public final class CacheStore implements AutoCloseable {
 
 	/** Bytes freed at least when the storage reports that it is full. */
 	private static final long MIN_SHRINK = 1024 * 1024;
-
-	/** How often idle entries are looked for. */
-	private static final Duration TICK = Duration.ofSeconds(10);
-
-	/** How often the index is saved while it changes. */
-	private static final Duration SAVE_EVERY = Duration.ofMinutes(5);
 
 	private static final Log logger = LogFactory.getLog(CacheStore.class);
 
@@ -64,9 +57,7 @@ public final class CacheStore implements AutoCloseable {
 
 	private final @Nullable Scheduler codec;
 
-	private final @Nullable LruIndex index;
-
-	private final @Nullable IndexJournal journal;
+	private final @Nullable CacheIndex index;
 
 	private final CacheMetrics metrics;
 
@@ -75,9 +66,16 @@ public final class CacheStore implements AutoCloseable {
 	/** Folders known to exist, so that most writes need no checks; emptied when it grows too big. */
 	private final Set<StoragePath> knownFolders = ConcurrentHashMap.newKeySet();
 
-	private final AtomicBoolean changed = new AtomicBoolean();
-
-	private volatile @Nullable Disposable maintenance;
+	/**
+	 * Creates the store with an index in this process; {@link #start()} prepares it.
+	 * @param mount the mount's name, for messages
+	 * @param storage the mount's storage
+	 * @param settings where and how entries are kept
+	 * @param metrics the cache's meters
+	 */
+	public CacheStore(String mount, Storage storage, Settings settings, CacheMetrics metrics) {
+		this(mount, storage, settings, metrics, LocalCacheIndex::new);
+	}
 
 	/**
 	 * Creates the store; {@link #start()} prepares it.
@@ -85,8 +83,10 @@ public final class CacheStore implements AutoCloseable {
 	 * @param storage the mount's storage
 	 * @param settings where and how entries are kept
 	 * @param metrics the cache's meters
+	 * @param indexes makes the index, on mounts that can list their files and with a size budget
 	 */
-	public CacheStore(String mount, Storage storage, Settings settings, CacheMetrics metrics) {
+	public CacheStore(String mount, Storage storage, Settings settings, CacheMetrics metrics,
+			CacheIndex.Factory indexes) {
 		this.mount = mount;
 		this.storage = storage;
 		this.folder = settings.folder();
@@ -98,18 +98,17 @@ public final class CacheStore implements AutoCloseable {
 				"wharf-buildcache-deflate", Math.max(2, Runtime.getRuntime().availableProcessors()), 10_000)
 				: null;
 		if (settings.maxBytes() > 0 && storage.capabilities().contains(Capability.LIST)) {
-			this.index = new LruIndex(settings.maxBytes(), settings.maxAge().toMillis(), System::currentTimeMillis);
-			this.journal = new IndexJournal(storage, this.folder);
+			this.index = indexes.create(new CacheIndex.Settings(mount, storage, this.folder, settings.maxBytes(),
+					settings.maxAge()), this::evict);
 			metrics.gauges(this.index);
 		}
 		else {
 			this.index = null;
-			this.journal = null;
 		}
 	}
 
 	/** The index, for tests; {@code null} when the backend evicts by itself. */
-	@Nullable LruIndex index() {
+	@Nullable CacheIndex index() {
 		return this.index;
 	}
 
@@ -128,22 +127,9 @@ public final class CacheStore implements AutoCloseable {
 				? this.storage.createDirectories(this.folder).doOnNext(created -> this.knownFolders.add(this.folder)).then()
 				: Mono.empty();
 		return folder.doOnSuccess(done -> {
-			LruIndex lru = this.index;
-			IndexJournal saved = this.journal;
-			if (lru == null || saved == null) {
-				return;
+			if (this.index != null) {
+				this.index.start();
 			}
-			saved.load().subscribe(found -> {
-				evict(lru.restore(found), "size");
-				logger.info("Build cache on mount '" + this.mount + "': " + lru.size() + " entries, "
-						+ (lru.bytes() >> 20) + " MB of " + (lru.maxBytes() >> 20) + " MB");
-			}, error -> logger.warn("Build cache on mount '" + this.mount + "': could not read its entries ("
-					+ error.getMessage() + "); entries written from now on are tracked"));
-			long savesEvery = SAVE_EVERY.toMillis() / TICK.toMillis();
-			this.maintenance = Flux.interval(TICK, TICK).concatMap(n -> {
-				evict(lru.expire(), "age");
-				return (n % savesEvery == savesEvery - 1) ? saveIndex() : Mono.empty();
-			}).subscribe();
 		});
 	}
 
@@ -179,18 +165,13 @@ public final class CacheStore implements AutoCloseable {
 		}).doOnNext(found -> {
 			if (this.index != null) {
 				this.index.touch(path);
-				// Read first: hits are frequent, and a write on every one would bounce the cache line.
-				if (!this.changed.get()) {
-					this.changed.set(true);
-				}
 			}
 			this.metrics.hit();
 		}).switchIfEmpty(Mono.fromRunnable(this.metrics::miss)).onErrorResume(NotFoundException.class, missing -> {
-			if (this.index != null) {
-				this.index.forget(path);
-			}
 			this.metrics.miss();
-			return Mono.empty();
+			// A miss stays a miss when the index cannot be told: the entry is forgotten when it is evicted.
+			return (this.index != null) ? this.index.forget(path).onErrorResume(error -> Mono.empty()).then(Mono.empty())
+					: Mono.empty();
 		});
 	}
 
@@ -238,10 +219,9 @@ public final class CacheStore implements AutoCloseable {
 			Flux<DataBuffer> stored = (this.codec != null) ? Deflating.deflate(bounded, this.codec) : bounded;
 			WriteOptions options = new WriteOptions(WriteMode.REPLACE,
 					(this.codec != null) ? WriteOptions.UNKNOWN_LENGTH : length);
-			if (this.index != null && length >= 0) {
-				evict(this.index.makeRoom(length), "size");
-			}
-			return parentOf(path).then(this.storage.write(path, stored, options))
+			CacheIndex index = this.index;
+			Mono<Void> room = (index != null && length >= 0) ? index.makeRoom(length) : Mono.empty();
+			return room.then(parentOf(path)).then(this.storage.write(path, stored, options))
 				.onErrorResume(NotFoundException.class, gone -> {
 					// An eviction removed the folder just before the write began: make it again and retry,
 					// unless the body was already being read.
@@ -251,19 +231,20 @@ public final class CacheStore implements AutoCloseable {
 					this.knownFolders.remove(path.parent());
 					return parentOf(path).then(this.storage.write(path, stored, options));
 				})
-				.doOnNext(written -> {
+				.flatMap(written -> {
 					this.metrics.put();
-					if (this.index != null) {
-						evict(this.index.record(path, written.size()), "size");
-						this.changed.set(true);
+					if (index == null) {
+						return Mono.<Void>empty();
 					}
+					// An entry the index cannot count would escape the size budget: it is not kept.
+					return index.record(path, written.size())
+						.onErrorResume(unrecorded -> this.storage.delete(path, false)
+							.onErrorResume(error -> Mono.empty())
+							.then(Mono.error(unrecorded)));
 				})
-				.onErrorResume(QuotaExceededException.class, full -> {
-					if (this.index != null) {
-						evict(this.index.shrink(Math.max(MIN_SHRINK, length)), "space");
-					}
-					return Mono.error(full);
-				})
+				.onErrorResume(QuotaExceededException.class, full -> (index != null)
+						? index.shrink(Math.max(MIN_SHRINK, length)).onErrorResume(error -> Mono.empty()).then(Mono.error(full))
+						: Mono.error(full))
 				.then();
 		});
 	}
@@ -295,18 +276,21 @@ public final class CacheStore implements AutoCloseable {
 		}).then();
 	}
 
-	private void evict(List<StoragePath> victims, String reason) {
+	private Mono<Void> evict(List<StoragePath> victims, String reason) {
 		if (victims.isEmpty()) {
-			return;
+			return Mono.empty();
 		}
 		this.metrics.evicted(reason, victims.size());
-		this.changed.set(true);
-		Flux.fromIterable(victims)
+		return Flux.fromIterable(victims)
 			.flatMap(victim -> this.storage.delete(victim, false)
 				.onErrorResume(NotFoundException.class, gone -> Mono.empty())
 				.then(removeEmptyFolder(victim.parent())), 4)
-			.subscribe(null, error -> logger.warn("Build cache on mount '" + this.mount
-					+ "': could not delete an evicted entry: " + error.getMessage()));
+			.onErrorResume(error -> {
+				logger.warn("Build cache on mount '" + this.mount + "': could not delete an evicted entry: "
+						+ error.getMessage());
+				return Mono.empty();
+			})
+			.then();
 	}
 
 	/**
@@ -323,19 +307,6 @@ public final class CacheStore implements AutoCloseable {
 		return this.storage.delete(folder, false).onErrorResume(notEmptyOrGone -> Mono.empty());
 	}
 
-	private Mono<Void> saveIndex() {
-		LruIndex lru = this.index;
-		IndexJournal saved = this.journal;
-		if (lru == null || saved == null || !this.changed.getAndSet(false)) {
-			return Mono.empty();
-		}
-		return saved.save(lru.snapshot()).onErrorResume(error -> {
-			this.changed.set(true);
-			logger.warn("Build cache on mount '" + this.mount + "': could not save its index: " + error.getMessage());
-			return Mono.empty();
-		});
-	}
-
 	/**
 	 * Checks that the storage answers.
 	 * @return completes if it does
@@ -344,18 +315,11 @@ public final class CacheStore implements AutoCloseable {
 		return this.storage.checkHealth();
 	}
 
-	/** Stops the maintenance and saves the index (waiting a few seconds at most). */
+	/** Stops the index's upkeep and saves it (waiting a few seconds at most). */
 	@Override
 	public void close() {
-		Disposable running = this.maintenance;
-		if (running != null) {
-			running.dispose();
-		}
-		try {
-			saveIndex().block(Duration.ofSeconds(10));
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Build cache on mount '" + this.mount + "': could not save its index: " + ex.getMessage());
+		if (this.index != null) {
+			this.index.close();
 		}
 		if (this.codec != null) {
 			this.codec.dispose();

@@ -96,10 +96,10 @@ class CacheStoreTests {
 		assertThat(this.temp.resolve(".wharf-buildcache/.wharf-index")).isRegularFile();
 
 		CacheStore second = store(storage, budget, Compression.NONE, KeyDigest.NONE);
-		for (int i = 0; i < 200 && second.index().size() < 3; i++) {
+		for (int i = 0; i < 200 && second.index().entries() < 3; i++) {
 			Thread.sleep(20);
 		}
-		assertThat(second.index().size()).isEqualTo(3);
+		assertThat(second.index().entries()).isEqualTo(3);
 		assertThat(second.index().bytes()).isEqualTo(3 * (3000 + LruIndex.ENTRY_CHARGE));
 		// Least recently used: b (a was read after c was written).
 		put(second, "d", randomBytes(2, 0, 3000));

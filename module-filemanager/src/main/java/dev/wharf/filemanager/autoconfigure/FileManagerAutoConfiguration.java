@@ -1,16 +1,25 @@
 package dev.wharf.filemanager.autoconfigure;
 
+import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 import dev.wharf.core.concurrent.BlockingScheduler;
 import dev.wharf.core.security.AuditLog;
 import dev.wharf.core.security.Authenticator;
+import dev.wharf.core.security.CompositeUserDirectory;
+import dev.wharf.core.security.ExternalUsers;
+import dev.wharf.core.security.OidcProperties;
 import dev.wharf.core.security.UserDirectory;
 import dev.wharf.core.session.ApiTokens;
 import dev.wharf.core.session.Sessions;
+import dev.wharf.core.state.InProcessLocks;
+import dev.wharf.core.state.Locks;
 import dev.wharf.core.storage.mount.MountRegistry;
 import dev.wharf.filemanager.auth.AuditTrail;
 import dev.wharf.filemanager.auth.CallerResolver;
+import dev.wharf.filemanager.auth.RecentSignIn;
 import dev.wharf.filemanager.files.ChangeHandlers;
 import dev.wharf.filemanager.files.DownloadHandler;
 import dev.wharf.filemanager.files.ListHandler;
@@ -20,14 +29,19 @@ import dev.wharf.filemanager.http.ApiDispatcher;
 import dev.wharf.filemanager.http.ApiRoute;
 import dev.wharf.filemanager.http.ApiRoute.Method;
 import dev.wharf.filemanager.http.MalformedTargetRoute;
+import dev.wharf.filemanager.oidc.OidcClient;
+import dev.wharf.filemanager.oidc.OidcSignIn;
 import dev.wharf.filemanager.search.SearchHandler;
 import dev.wharf.filemanager.session.SessionHandlers;
+import dev.wharf.filemanager.session.SignInMethods;
 import dev.wharf.filemanager.session.TokenHandlers;
 import dev.wharf.filemanager.thumbnail.ThumbnailService;
 import dev.wharf.filemanager.ui.UiAssets;
 import dev.wharf.filemanager.ui.UiFilter;
 import dev.wharf.filemanager.upload.UploadHandlers;
 import dev.wharf.filemanager.zip.ZipHandler;
+import io.netty.channel.ChannelOption;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -37,6 +51,9 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.reactor.netty.NettyRouteProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
+import org.springframework.http.client.reactive.ReactorClientHttpConnector;
+import org.springframework.web.reactive.function.client.WebClient;
+import reactor.netty.http.client.HttpClient;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for the file
@@ -48,7 +65,7 @@ import org.springframework.core.env.Environment;
 		"dev.wharf.core.autoconfigure.SessionAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "wharf.filemanager.enabled", matchIfMissing = true)
 @ConditionalOnWebApplication(type = Type.REACTIVE)
-@EnableConfigurationProperties(FileManagerProperties.class)
+@EnableConfigurationProperties({ FileManagerProperties.class, OidcProperties.class })
 public final class FileManagerAutoConfiguration {
 
 	@Bean
@@ -66,6 +83,27 @@ public final class FileManagerAutoConfiguration {
 		return new AuditTrail(log);
 	}
 
+	@Bean
+	RecentSignIn fileManagerRecentSignIn(OidcProperties oidc, ObjectProvider<ExternalUsers> users) {
+		return oidc.enabled() ? new RecentSignIn(users.getObject(), oidc.tokenWindow(), oidc.name(), Clock.systemUTC())
+				: RecentSignIn.NEVER;
+	}
+
+	/** Sign-in through an OpenID Connect provider, when {@code wharf.security.oidc.issuer} is set. */
+	private static OidcSignIn oidcSignIn(OidcProperties oidc, ExternalUsers users, UserDirectory directory,
+			Sessions sessions, AuditTrail audit) {
+		int timeout = (int) Math.min(Integer.MAX_VALUE, oidc.timeout().toMillis());
+		WebClient web = WebClient.builder()
+			.clientConnector(new ReactorClientHttpConnector(HttpClient.create()
+				.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, timeout)
+				.responseTimeout(oidc.timeout())))
+			.build();
+		// A provider must never take over a configured account: such names are refused.
+		Predicate<String> configured = (directory instanceof CompositeUserDirectory composite)
+				? name -> composite.configured().find(name).isPresent() : name -> directory.find(name).isPresent();
+		return new OidcSignIn(oidc, new OidcClient(oidc, web, Clock.systemUTC()), users, configured, sessions, audit);
+	}
+
 	@Bean(destroyMethod = "close")
 	ThumbnailService fileManagerThumbnails(FileManagerProperties properties) {
 		FileManagerProperties.Thumbnails thumbnails = properties.thumbnails();
@@ -81,20 +119,22 @@ public final class FileManagerAutoConfiguration {
 	}
 
 	@Bean(destroyMethod = "close")
-	UploadHandlers fileManagerUploads(MountTree tree, AuditTrail audit, FileManagerProperties properties) {
+	UploadHandlers fileManagerUploads(MountTree tree, AuditTrail audit, FileManagerProperties properties,
+			ObjectProvider<Locks> locks) {
 		FileManagerProperties.Uploads uploads = properties.uploads();
 		return new UploadHandlers(tree, audit, properties.maxUploadSize().toBytes(), uploads.expiry(),
-				uploads.segmentSize().toBytes(), uploads.sweepInterval());
+				uploads.segmentSize().toBytes(), uploads.sweepInterval(), locks.getIfAvailable(InProcessLocks::new));
 	}
 
 	@Bean
 	ApiDispatcher fileManagerApiDispatcher(MountTree tree, CallerResolver callers, AuditTrail audit,
 			ThumbnailService thumbnails, ZipHandler zip, UploadHandlers uploads, Authenticator authenticator,
-			Sessions sessions, ApiTokens tokens, FileManagerProperties properties) {
+			Sessions sessions, ApiTokens tokens, FileManagerProperties properties, RecentSignIn recentSignIn,
+			OidcProperties oidc, ObjectProvider<ExternalUsers> externalUsers, UserDirectory directory) {
 		long maxUpload = properties.maxUploadSize().toBytes();
 		ChangeHandlers changes = new ChangeHandlers(tree, audit);
 		FileManagerProperties.Search search = properties.search();
-		return new ApiDispatcher(List.of(
+		List<ApiRoute> routes = new ArrayList<>(List.of(
 				new ApiRoute("/api/files/ls", Method.of(Method.GET),
 						callers.protect(new ListHandler(tree, properties.maxListEntries()), false)),
 				new ApiRoute("/api/files/cat", Method.of(Method.GET, Method.HEAD),
@@ -114,9 +154,17 @@ public final class FileManagerAutoConfiguration {
 				new ApiRoute(UploadHandlers.ENDPOINT + "/", Method.of(Method.HEAD, Method.PATCH, Method.DELETE, Method.OPTIONS),
 						uploads.uploads(handler -> callers.protect(handler, false))),
 				new ApiRoute("/api/session", Method.of(Method.GET, Method.POST, Method.DELETE),
-						new SessionHandlers(authenticator, sessions, callers, tree, audit).handler()),
+						new SessionHandlers(authenticator, sessions, callers, tree, audit, recentSignIn).handler()),
+				new ApiRoute("/api/session/methods", Method.of(Method.GET),
+						new SignInMethods(oidc.enabled() ? oidc.name() : null, OidcSignIn.START.substring(1)).handler()),
 				new ApiRoute("/api/tokens", Method.of(Method.GET, Method.POST, Method.DELETE),
-						new TokenHandlers(authenticator, tokens, callers, audit).handler())));
+						new TokenHandlers(authenticator, tokens, callers, audit, recentSignIn).handler())));
+		if (oidc.enabled()) {
+			OidcSignIn signIn = oidcSignIn(oidc, externalUsers.getObject(), directory, sessions, audit);
+			routes.add(new ApiRoute(OidcSignIn.START, Method.of(Method.GET), signIn.start()));
+			routes.add(new ApiRoute(OidcSignIn.CALLBACK, Method.of(Method.GET), signIn.callback()));
+		}
+		return new ApiDispatcher(routes);
 	}
 
 	@Bean

@@ -3,6 +3,7 @@ package dev.wharf.filemanager.http;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 
+import dev.wharf.core.state.SharedStateUnavailableException;
 import dev.wharf.core.storage.StorageErrorKind;
 import dev.wharf.core.storage.StorageException;
 import dev.wharf.core.web.StorageErrorStatus;
@@ -17,7 +18,8 @@ import reactor.netty.channel.AbortedException;
 /**
  * The one place where errors become the API's statuses and messages: {@link StorageErrorKind}s (by core's
  * {@link StorageErrorStatus}, as in every HTTP module: an unavailable backend is 503 with {@code Retry-After}),
- * the API's own {@link ApiException}s, an overloaded worker pool, and anything unexpected (500, logged, never shown).
+ * the API's own {@link ApiException}s, an overloaded worker pool or an unreachable shared state store (503 with
+ * {@code Retry-After}), and anything unexpected (500, logged, never shown).
  * Storage messages name paths of the mount only, never a host path, so they are safe to show; the file
  * manager's view of each mount puts the mount's folder in front of them, so they name the path the client gave.
  */
@@ -43,6 +45,10 @@ public final class ApiErrors {
 				logger.warn("Storage failure: " + storage.getMessage(), storage.getCause());
 			}
 			return new Answer(StorageErrorStatus.of(kind), storage.getMessage(), StorageErrorStatus.retryAfter(kind));
+		}
+		if (error instanceof SharedStateUnavailableException down) {
+			// Sessions, tokens or locks cannot be checked: nothing is known about the caller, so neither 401 nor 500.
+			return new Answer(HttpStatus.SERVICE_UNAVAILABLE, "Service unavailable, try again later", down.retryAfter());
 		}
 		if (error instanceof AbortedException) {
 			// The client went away: nobody reads this answer, and nothing went wrong on the server.

@@ -19,6 +19,10 @@ final class LoginErrors {
 			return new ApiException(HttpStatus.TOO_MANY_REQUESTS, "Too many failed logins, try again later",
 					throttled.retryAfter());
 		}
+		if (result instanceof LoginResult.Unavailable unavailable) {
+			return new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "Logins are unavailable, try again later",
+					unavailable.retryAfter());
+		}
 		// One message for an unknown name and a wrong password, so names cannot be probed.
 		return new ApiException(HttpStatus.UNAUTHORIZED, "Invalid account");
 	}

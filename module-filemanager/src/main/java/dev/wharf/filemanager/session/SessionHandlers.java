@@ -2,6 +2,7 @@ package dev.wharf.filemanager.session;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 
 import dev.wharf.core.security.Authenticator;
 import dev.wharf.core.security.Authenticator.LoginResult;
@@ -15,6 +16,8 @@ import dev.wharf.core.storage.mount.Mount;
 import dev.wharf.filemanager.auth.AuditTrail;
 import dev.wharf.filemanager.auth.Caller;
 import dev.wharf.filemanager.auth.CallerResolver;
+import dev.wharf.filemanager.auth.RecentSignIn;
+import dev.wharf.filemanager.auth.SessionCookie;
 import dev.wharf.filemanager.files.MountTree;
 import dev.wharf.filemanager.http.ApiException;
 import dev.wharf.filemanager.http.ApiResponses;
@@ -27,7 +30,6 @@ import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
-import org.springframework.http.ResponseCookie;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebHandler;
@@ -44,7 +46,8 @@ import tools.jackson.databind.json.JsonMapper;
  * sets the {@code auth} cookie: a fresh random session id ({@code HttpOnly}, {@code SameSite=Strict},
  * {@code Path=/api/}, {@code Secure} under TLS). A session the request already carried is ended, so a
  * planted cookie never becomes a logged-in one. The id is never in the JSON body.</li>
- * <li>{@code GET} tells who is logged in and which mounts they see (401 if nobody).</li>
+ * <li>{@code GET} tells who is logged in and which mounts they see (401 if nobody), and for a session that may
+ * mint API tokens without a password (see {@link RecentSignIn}) until when it may.</li>
  * <li>{@code DELETE} ends this session on the server and clears the cookie; with {@code ?all=true} it ends
  * every session of the user (log out everywhere).</li>
  * </ul>
@@ -71,6 +74,8 @@ public final class SessionHandlers {
 
 	private final AuditTrail audit;
 
+	private final RecentSignIn recentSignIn;
+
 	/**
 	 * Creates the handlers.
 	 * @param authenticator checks passwords
@@ -78,14 +83,16 @@ public final class SessionHandlers {
 	 * @param callers establishes callers
 	 * @param tree the mounts, to tell whether sessions must keep the login for passthrough mounts
 	 * @param audit the audit trail
+	 * @param recentSignIn until when a session may mint API tokens, which {@code GET} tells
 	 */
 	public SessionHandlers(Authenticator authenticator, Sessions sessions, CallerResolver callers, MountTree tree,
-			AuditTrail audit) {
+			AuditTrail audit, RecentSignIn recentSignIn) {
 		this.authenticator = authenticator;
 		this.sessions = sessions;
 		this.callers = callers;
 		this.tree = tree;
 		this.audit = audit;
+		this.recentSignIn = recentSignIn;
 	}
 
 	/** The handler of {@code /api/session}, for {@code GET}, {@code POST} and {@code DELETE}. */
@@ -161,13 +168,14 @@ public final class SessionHandlers {
 			.flatMap(created -> {
 				// The authenticator audits password checks; a login it answered from its cache would go unrecorded.
 				this.audit.record(exchange, user.name(), "session-start", null, "success");
-				exchange.getResponse().addCookie(cookie(exchange, created.secret(), this.sessions.maxAge()));
-				return ApiResponses.json(exchange, HttpStatus.OK, describe(user, "session"), "no-store");
+				exchange.getResponse().addCookie(SessionCookie.of(exchange, created.secret(), this.sessions.maxAge()));
+				return ApiResponses.json(exchange, HttpStatus.OK, describe(user, "session", null), "no-store");
 			});
 	}
 
 	private Mono<Void> info(ServerWebExchange exchange, Caller caller) {
-		return ApiResponses.json(exchange, HttpStatus.OK, describe(caller.user(), (caller.session() != null) ? "session" : "token"),
+		return ApiResponses.json(exchange, HttpStatus.OK,
+				describe(caller.user(), (caller.session() != null) ? "session" : "token", this.recentSignIn.mintUntil(caller)),
 				"no-store");
 	}
 
@@ -194,18 +202,22 @@ public final class SessionHandlers {
 	}
 
 	private static Mono<Void> cleared(ServerWebExchange exchange) {
-		exchange.getResponse().addCookie(cookie(exchange, "", Duration.ZERO));
+		exchange.getResponse().addCookie(SessionCookie.of(exchange, "", Duration.ZERO));
 		return ApiResponses.ok(exchange);
 	}
 
-	private JsonBody describe(User user, String method) {
+	private JsonBody describe(User user, String method, @Nullable Instant mintUntil) {
 		return JsonBody.write(256, json -> {
 			json.writeStartObject().writeStringProperty("status", "ok").writeObjectPropertyStart("result")
 				.writeBooleanProperty("is_authenticated", true)
 				.writeStringProperty("username", user.name())
 				.writeStringProperty("home", "/")
-				.writeStringProperty("authentication", method)
-				.writeArrayPropertyStart("mounts");
+				.writeStringProperty("authentication", method);
+			if (mintUntil != null) {
+				// A session of a provider's user may mint API tokens until then (the UI offers it).
+				json.writeNumberProperty("mint_token_until", mintUntil.toEpochMilli());
+			}
+			json.writeArrayPropertyStart("mounts");
 			for (Mount mount : this.tree.visible(user)) {
 				json.writeStartObject()
 					.writeStringProperty("name", mount.name())
@@ -214,17 +226,6 @@ public final class SessionHandlers {
 			}
 			json.writeEndArray().writeEndObject().writeEndObject();
 		});
-	}
-
-	private static ResponseCookie cookie(ServerWebExchange exchange, String value, Duration maxAge) {
-		return ResponseCookie.from(CallerResolver.COOKIE, value)
-			// Under a base path (or a proxy's X-Forwarded-Prefix) the API is below it, and so is the cookie.
-			.path(exchange.getRequest().getPath().contextPath().value() + "/api/")
-			.httpOnly(true)
-			.sameSite("Strict")
-			.secure(Clients.isSecure(exchange))
-			.maxAge(maxAge)
-			.build();
 	}
 
 	/** The login's name and password, from JSON or a form. */

@@ -15,6 +15,7 @@ import dev.wharf.filemanager.auth.AuditTrail;
 import dev.wharf.filemanager.auth.AuthenticatedHandler;
 import dev.wharf.filemanager.auth.Caller;
 import dev.wharf.filemanager.auth.CallerResolver;
+import dev.wharf.filemanager.auth.RecentSignIn;
 import dev.wharf.filemanager.http.ApiException;
 import dev.wharf.filemanager.http.ApiResponses;
 import dev.wharf.filemanager.http.Clients;
@@ -33,8 +34,9 @@ import tools.jackson.core.JsonGenerator;
  * {@code /api/tokens}, API tokens for scripts and API clients ({@code Authorization: Bearer <token>}):
  * <ul>
  * <li>{@code POST ?name=ci[&days=90]} mints a token. It must be authenticated with the account's password
- * (HTTP Basic), never with the session cookie or another token: a stolen cookie or token cannot mint
- * more. The token is in this one answer and nowhere else (only its digest is kept). Throttled and audited
+ * (HTTP Basic), never with another token, and with the session cookie only where {@link RecentSignIn} allows it
+ * (users of an OIDC provider, who have no password, within a few minutes of signing in): a stolen token, or a
+ * cookie stolen later, cannot mint more. The token is in this one answer and nowhere else (only its digest is kept). Throttled and audited
  * like every login.</li>
  * <li>{@code GET} lists the caller's tokens (id, name, dates; never a secret).</li>
  * <li>{@code DELETE ?id=} revokes one; it stops working at once.</li>
@@ -57,18 +59,23 @@ public final class TokenHandlers {
 
 	private final AuditTrail audit;
 
+	private final RecentSignIn recentSignIn;
+
 	/**
 	 * Creates the handlers.
 	 * @param authenticator checks passwords
 	 * @param tokens the API tokens
 	 * @param callers establishes callers for listing and revoking
 	 * @param audit the audit trail
+	 * @param recentSignIn whether a session may mint a token without the password
 	 */
-	public TokenHandlers(Authenticator authenticator, ApiTokens tokens, CallerResolver callers, AuditTrail audit) {
+	public TokenHandlers(Authenticator authenticator, ApiTokens tokens, CallerResolver callers, AuditTrail audit,
+			RecentSignIn recentSignIn) {
 		this.authenticator = authenticator;
 		this.tokens = tokens;
 		this.callers = callers;
 		this.audit = audit;
+		this.recentSignIn = recentSignIn;
 	}
 
 	/** The handler of {@code /api/tokens}, for {@code GET}, {@code POST} and {@code DELETE}. */
@@ -94,14 +101,27 @@ public final class TokenHandlers {
 
 	private Mono<Void> mint(ServerWebExchange exchange) {
 		String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
-		if (authorization == null || !BasicAuthorization.isBasic(authorization)) {
-			return Mono.error(new ApiException(HttpStatus.UNAUTHORIZED,
-					"Minting a token needs the account's name and password (HTTP Basic)"));
+		Mono<User> minter;
+		if (authorization != null && BasicAuthorization.isBasic(authorization)) {
+			minter = passwordLogin(exchange, authorization);
+		}
+		else if (authorization == null && this.recentSignIn.isPossible()
+				&& CallerResolver.sessionCookie(exchange.getRequest()) != null) {
+			minter = this.callers.resolve(exchange, false).flatMap(caller -> {
+				if (!this.recentSignIn.allows(caller)) {
+					this.audit.record(exchange, caller.name(), "token-create", null, "denied");
+					return Mono.error(new ApiException(HttpStatus.UNAUTHORIZED, this.recentSignIn.rule()));
+				}
+				return Mono.just(caller.user());
+			});
+		}
+		else {
+			return Mono.error(new ApiException(HttpStatus.UNAUTHORIZED, this.recentSignIn.rule()));
 		}
 		Query query = new Query(exchange.getRequest().getURI().getRawQuery());
 		String label = query.optional("name");
 		Duration validity = validity(query.optional("days"));
-		return passwordLogin(exchange, authorization).flatMap(user -> this.tokens
+		return minter.flatMap(user -> this.tokens
 			.issue(user, (label != null) ? label : "token", validity)
 			.flatMap(issued -> {
 				this.audit.record(exchange, user.name(), "token-create", "token:" + issued.token().id(), "success");

@@ -3,10 +3,9 @@ package dev.wharf.filemanager.upload;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
+import dev.wharf.core.state.Locks;
 import dev.wharf.core.storage.NotFoundException;
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.StoragePath;
@@ -49,8 +48,11 @@ import reactor.core.publisher.Mono;
  * </ul>
  * The state lives in the mount ({@link UploadStore}), so uploads survive restarts and any replica can
  * continue them. An upload belongs to its creator (others get 404) and needs write access to the mount.
- * Only one {@code PATCH} per upload runs at a time in this process (423 otherwise); on several replicas
- * the chunks' create-only writes keep two writers from both succeeding. Expired uploads are removed every
+ * Only one {@code PATCH} per upload runs at a time, on all replicas together: it holds a lock ({@link Locks},
+ * in Redis with several replicas) that ends {@link #LOCK_TIME} after its last renewal, renewed while the body
+ * arrives, so a replica that dies lets go of it soon; a second {@code PATCH} meanwhile gets 409, as for any
+ * offset it cannot know, and a tus client asks the offset with {@code HEAD} and resumes. (Below the lock, the
+ * chunks' create-only writes still keep two writers from both succeeding.) Expired uploads are removed every
  * {@code sweepInterval}.
  */
 public final class UploadHandlers implements AutoCloseable {
@@ -60,6 +62,9 @@ public final class UploadHandlers implements AutoCloseable {
 
 	/** The creation endpoint. */
 	public static final String ENDPOINT = "/api/files/upload";
+
+	/** How long a {@code PATCH}'s lock outlives its last renewal (a third of it apart). */
+	static final Duration LOCK_TIME = Duration.ofSeconds(10);
 
 	private static final String TUS_RESUMABLE = "Tus-Resumable";
 
@@ -87,7 +92,7 @@ public final class UploadHandlers implements AutoCloseable {
 
 	private final Duration expiry;
 
-	private final Set<String> busy = ConcurrentHashMap.newKeySet();
+	private final Locks locks;
 
 	private final Disposable sweeper;
 
@@ -99,10 +104,12 @@ public final class UploadHandlers implements AutoCloseable {
 	 * @param expiry how long an upload lives after its last chunk
 	 * @param segmentSize the size after which a body is cut into a new chunk
 	 * @param sweepInterval how often expired uploads are removed
+	 * @param locks where a {@code PATCH} takes its upload's lock (shared by replicas)
 	 */
 	public UploadHandlers(MountTree tree, AuditTrail audit, long maxUploadBytes, Duration expiry, long segmentSize,
-			Duration sweepInterval) {
+			Duration sweepInterval, Locks locks) {
 		this.tree = tree;
+		this.locks = locks;
 		this.store = new UploadStore(expiry, segmentSize, Clock.systemUTC());
 		this.audit = audit;
 		this.maxUploadBytes = maxUploadBytes;
@@ -247,12 +254,10 @@ public final class UploadHandlers implements AutoCloseable {
 			return Mono.error(new ApiException(HttpStatus.CONTENT_TOO_LARGE, "The body goes past Upload-Length"));
 		}
 		UploadChecksum checksum = UploadChecksum.parse(headers.getFirst("Upload-Checksum"));
-		String lock = mountRoot.requireMount().name() + '/' + state.id();
-		if (!this.busy.add(lock)) {
-			return Mono.error(new ApiException(HttpStatus.LOCKED, "This upload is receiving data already"));
-		}
+		String lock = "upload:" + mountRoot.requireMount().name() + '/' + state.id();
 		String target = mountRoot.requireMount().name() + ":" + state.target();
-		return this.store.progress(storage, state).flatMap(progress -> {
+		// The answer goes out once the lock is released: a client's next PATCH must not find this one's lock.
+		return this.locks.whileLocked(lock, LOCK_TIME, () -> this.store.progress(storage, state).flatMap(progress -> {
 			if (progress.offset() != offset) {
 				exchange.getResponse().getHeaders().set(UPLOAD_OFFSET, Long.toString(progress.offset()));
 				return Mono.error(new ApiException(HttpStatus.CONFLICT,
@@ -260,14 +265,16 @@ public final class UploadHandlers implements AutoCloseable {
 			}
 			if (progress.complete()) {
 				// The last PATCH again, its answer having been lost: the file was made already.
-				return received(exchange, offset);
+				return Mono.just(offset);
 			}
 			return this.store.append(storage, state, offset, exchange.getRequest().getBody(), checksum)
 				.flatMap(end -> ((end == state.length()) ? this.audit.record(exchange, caller, "upload", target,
 						this.store.progress(storage, state).flatMap(done -> this.store.complete(storage, state, done)))
 						: Mono.empty())
-					.then(Mono.defer(() -> received(exchange, end))));
-		}).doFinally(signal -> this.busy.remove(lock));
+					.thenReturn(end));
+		}), () -> new ApiException(HttpStatus.CONFLICT,
+				"This upload is receiving data on another connection; ask its offset with HEAD"))
+			.flatMap(end -> received(exchange, end));
 	}
 
 	private Mono<Void> received(ServerWebExchange exchange, long end) {

@@ -49,6 +49,8 @@ const JSON_TYPE = { 'Content-Type': 'application/json' };
 
 export const api = {
 	session: () => call('GET', 'session'),
+	methods: () => call('GET', 'session/methods'),
+	mintToken: name => call('POST', 'tokens', { name }),
 	login: (username, password) => call('POST', 'session', null, JSON.stringify({ username, password }), JSON_TYPE),
 	logout: () => call('DELETE', 'session'),
 	ls: path => call('GET', 'files/ls', { path }),

@@ -1,7 +1,7 @@
 // The file manager's page. State lives here; render() rebuilds the view from it. The folder shown is the URL's
 // fragment (#/data/photos), so links, back and reload work and no server route is needed under any base path.
 import { api, baseName, fileUrl, join, parent, zipUrl } from './api.js';
-import { ask, confirm, kind, pickFolder, preview, trail } from './dialogs.js';
+import { ask, confirm, kind, pickFolder, preview, reveal, trail } from './dialogs.js';
 import { formatSize, formatTime, h, icon } from './dom.js';
 import { dropped, picked, upload } from './upload.js';
 
@@ -117,18 +117,55 @@ function renderLogin(message) {
 	});
 	root.replaceChildren(form);
 	user.focus();
+	// A provider's sign-in, when the server offers one: a plain link, the browser goes there and comes back.
+	api.methods().then(answer => {
+		const oidc = answer.result && answer.result.oidc;
+		if (oidc && form.isConnected) {
+			form.insertBefore(h('a', { class: 'button sign-in', id: 'oidc-sign-in', href: oidc.url }, 'Sign in with ' + oidc.name), error);
+		}
+	}, () => { /* Password logins still work. */ });
+}
+
+// What the server's sign-in through a provider came to, when it sends the browser back with ?signin=.
+const SIGN_IN_MESSAGES = {
+	failed: 'The sign-in did not succeed. Please try again.',
+	denied: 'This account may not use Wharf. Ask an administrator for access.',
+	unavailable: 'The sign-in service cannot be reached. Try again later.',
+	busy: 'Too many sign-ins lately. Try again later.',
+};
+
+function signInOutcome() {
+	const outcome = new URLSearchParams(location.search).get('signin');
+	if (outcome === null) return null;
+	history.replaceState(null, '', location.pathname + location.hash);
+	return SIGN_IN_MESSAGES[outcome] || SIGN_IN_MESSAGES.failed;
 }
 
 async function start() {
+	const outcome = signInOutcome();
 	try {
 		state.user = (await api.session()).result;
 	}
 	catch (error) {
-		if (error.status === 401) renderLogin();
+		if (error.status === 401) renderLogin(outcome);
 		else root.replaceChildren(h('p', { class: 'error', role: 'alert' }, error.message));
 		return;
 	}
 	await load();
+}
+
+// Users of a provider have no password to mint API tokens with: right after signing in, their session may.
+async function mintToken() {
+	const name = await ask('New API token', 'What the token is for', 'ftp', 'Create');
+	if (!name) return;
+	try {
+		const answer = await api.mintToken(name);
+		await reveal('API token “' + name + '”', 'Use it as the password of ' + state.user.username
+			+ ' for FTP, the build cache and scripts. It is shown only now: copy it.', answer.result.token);
+	}
+	catch (error) {
+		say(error.message, true);
+	}
 }
 
 async function logout() {
@@ -282,6 +319,7 @@ function header() {
 		h('a', { href: '#/', class: 'brand' }, 'Wharf'),
 		form,
 		h('span', { class: 'user' }, state.user.username),
+		state.user.mint_token_until > Date.now() ? h('button', { type: 'button', id: 'mint-token', onclick: mintToken }, 'API token…') : null,
 		h('button', { type: 'button', id: 'logout', onclick: logout }, 'Log out'));
 }
 

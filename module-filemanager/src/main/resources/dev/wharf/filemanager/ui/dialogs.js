@@ -31,6 +31,19 @@ export function ask(title, label, value, action) {
 	});
 }
 
+// Shows a secret once, selected for copying.
+export function reveal(title, message, secret) {
+	return new Promise(resolve => {
+		const input = h('input', { id: 'dialog-secret', type: 'text', readonly: true, value: secret, autocomplete: 'off' });
+		const dialog = open(title, h('div', null, h('p', null, message),
+			h('label', { for: 'dialog-secret', class: 'visually-hidden' }, title), input), [
+			h('button', { type: 'button', class: 'primary', onclick: () => dialog.close() }, 'Close')],
+		() => resolve());
+		input.focus();
+		input.select();
+	});
+}
+
 export function confirm(title, message, action) {
 	return new Promise(resolve => {
 		const ok = h('button', { type: 'button', class: 'danger', onclick: () => dialog.close('ok') }, action);

@@ -94,8 +94,8 @@ async function sendAll(file, location, onProgress, signal) {
 				attempts = 0;
 				continue;
 			}
-			// 409 (offset moved) and 423 (a broken request still finishing) are resolved by asking again.
-			if (xhr.status < 500 && xhr.status !== 409 && xhr.status !== 423) throw failure(xhr);
+			// 409 (the offset moved, or another request of this upload is still receiving) is resolved by asking again.
+			if (xhr.status < 500 && xhr.status !== 409) throw failure(xhr);
 		}
 		catch (error) {
 			if (error.status) throw error;

@@ -227,7 +227,7 @@ class BrowserTests extends FileManagerTestBase {
 		// segments of a body, as a network failure would (Chromium's own upload throttling is not reliable
 		// across versions: without it the whole file went through before the page could abort it). Chromium
 		// may send the request again by itself when the broken connection was a reused one; the server then
-		// answers 409 or 423 and the page asks where to resume, as after any other failure.
+		// answers 409 and the page asks where to resume, as after any other failure.
 		try (CuttingProxy proxy = new CuttingProxy(this.port, 5L * SEGMENT, Duration.ofSeconds(2))) {
 			open(proxy.port());
 			login("alice", ALICE_PASSWORD);

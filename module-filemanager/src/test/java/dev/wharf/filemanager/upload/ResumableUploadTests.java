@@ -116,14 +116,51 @@ class ResumableUploadTests extends FileManagerTestBase {
 			await().atMost(Duration.ofSeconds(30)).until(() -> offset(location) >= 2L * SEGMENT);
 		}
 		assertThat(this.api.get("/api/files/cat?path=" + path).browser(this.cookie).send().status()).isEqualTo(404);
-		// The connection dropped: resume from where the server says, once it has let go of the broken request.
+		// The connection dropped: resume from where the server says, once it has let go of the broken request
+		// (until then it answers 409, as for any offset it cannot know).
 		Answer resumed = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
 			long offset = offset(location);
 			assertThat(offset).isGreaterThanOrEqualTo(2L * SEGMENT).isLessThanOrEqualTo(sent);
 			return patch(location, offset, Arrays.copyOfRange(FILE, (int) offset, FILE.length));
-		}, answer -> answer.status() != 423);
+		}, answer -> answer.status() != 409);
 		assertThat(resumed.status()).as(resumed.text()).isEqualTo(204);
 		assertThat(this.api.get("/api/files/cat?path=" + path).browser(this.cookie).send().body()).isEqualTo(FILE);
+	}
+
+	@Test
+	void aSecondPatchWhileOneIsReceivingGets409AndTheFirstCompletesTheFile() throws Exception {
+		String path = "/data/" + unique("contended") + ".bin";
+		String location = create(path, FILE.length);
+		int sent = 2 * SEGMENT;
+		String head = "PATCH " + location + " HTTP/1.1\r\nHost: x\r\nCookie: " + this.cookie
+				+ "\r\nX-Requested-With: XmlHttpRequest\r\nTus-Resumable: 1.0.0\r\nUpload-Offset: 0\r\n"
+				+ "Content-Type: application/offset+octet-stream\r\nContent-Length: " + FILE.length + "\r\n\r\n";
+		try (var socket = new java.net.Socket("127.0.0.1", this.port)) {
+			socket.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+			socket.getOutputStream().write(FILE, 0, sent);
+			socket.getOutputStream().flush();
+			await().atMost(Duration.ofSeconds(30)).until(() -> offset(location) >= SEGMENT);
+			Answer second = patch(location, 0, FILE);
+			assertThat(second.status()).as(second.text()).isEqualTo(409);
+			assertThat(second.text()).contains("another connection");
+			socket.getOutputStream().write(FILE, sent, FILE.length - sent);
+			socket.getOutputStream().flush();
+			String status = new String(socket.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+			assertThat(status).isEqualTo("HTTP/1.1 204");
+		}
+		assertThat(this.api.get("/api/files/cat?path=" + path).browser(this.cookie).send().body()).isEqualTo(FILE);
+	}
+
+	@Test
+	void patchesOneRightAfterAnotherNeverFindTheLockOfTheOneBefore() {
+		String path = "/scratch/" + unique("quick");
+		int pieces = 40;
+		String location = create(path, pieces);
+		for (int i = 0; i < pieces; i++) {
+			Answer piece = patch(location, i, new byte[] { (byte) ('a' + i % 26) });
+			assertThat(piece.status()).as("piece %d: %s", i, piece.text()).isEqualTo(204);
+		}
+		assertThat(this.api.get("/api/files/cat?path=" + path).browser(this.cookie).send().body()).hasSize(pieces);
 	}
 
 	@Test

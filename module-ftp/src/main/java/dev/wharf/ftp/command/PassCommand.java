@@ -13,8 +13,10 @@ import reactor.core.publisher.Mono;
 /**
  * {@code PASS}: logs in through Wharf's {@link Authenticator}, shared with every protocol: the password is
  * checked off the command threads, failures are throttled per account and per address without sleeping
- * anywhere, and every attempt is audited. A throttled client is told when to retry and disconnected; after
- * {@value #MAX_FAILURES} failures in one connection the connection is closed too.
+ * anywhere, and every attempt is audited. The password may also be one of the user's API tokens (for users who
+ * sign in through OIDC and have no password). A throttled client, or one whose login cannot be checked now (the
+ * directory is down), is told when to retry and disconnected (421); after {@value #MAX_FAILURES} failures in one
+ * connection the connection is closed too.
  */
 final class PassCommand extends WharfCommand {
 
@@ -53,7 +55,8 @@ final class PassCommand extends WharfCommand {
 		}
 		String password = (request.argument() != null) ? request.argument() : "";
 		session.setUserArgument(null);
-		Mono<Reply> login = this.authenticator.login("ftp", name, password, session.clientAddress())
+		Mono<Reply> login = this.authenticator
+			.loginWithPasswordOrToken("ftp", name, password, session.clientAddress())
 			.map(result -> outcome(session, name, password, result));
 		ReplyingOperation.start(session, false, login, error -> Reply.closing(421, "Login failed; closing."));
 	}
@@ -69,6 +72,10 @@ final class PassCommand extends WharfCommand {
 		if (result instanceof LoginResult.Throttled throttled) {
 			long seconds = Math.max(1, throttled.retryAfter().toSeconds());
 			return Reply.closing(421, "Too many failed logins; try again in " + seconds + " seconds.");
+		}
+		if (result instanceof LoginResult.Unavailable unavailable) {
+			long seconds = Math.max(1, unavailable.retryAfter().toSeconds());
+			return Reply.closing(421, "Logins are unavailable; try again in " + seconds + " seconds.");
 		}
 		if (session.context().loginFailed() >= MAX_FAILURES) {
 			return Reply.closing(530, "Login incorrect; closing after " + MAX_FAILURES + " failures.");

@@ -1,8 +1,12 @@
 package dev.wharf.staticfiles.autoconfigure;
 
+import java.util.ArrayList;
 import java.util.List;
 
+import dev.wharf.core.security.CompositeUserDirectory;
 import dev.wharf.core.security.ConfiguredUserDirectory;
+import dev.wharf.core.security.ExternalUsers;
+import dev.wharf.core.security.User;
 import dev.wharf.core.security.UserDirectory;
 import dev.wharf.core.storage.mount.MountRegistry;
 import dev.wharf.staticfiles.server.StaticFileServer;
@@ -43,22 +47,34 @@ public final class StaticFilesAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	StaticFileServer staticFileServer(StaticFilesProperties properties, MountRegistry mounts, Environment environment,
-			ObjectProvider<MeterRegistry> meters, ObjectProvider<UserDirectory> users) {
+			ObjectProvider<MeterRegistry> meters, ObjectProvider<UserDirectory> users,
+			ObjectProvider<ExternalUsers> externalUsers) {
 		return new StaticFileServer(properties, mounts,
 				environment.getProperty("management.endpoints.web.base-path", "/actuator"),
 				environment.getProperty("server.compression.enabled", Boolean.class, false), meters.getIfAvailable(),
-				sharedOrigin(environment, users.getIfAvailable()));
+				sharedOrigin(environment, users.getIfAvailable(), externalUsers.getIfAvailable()));
 	}
 
 	/**
 	 * What shares the sites' origin: the file manager when it is on the classpath and on (its own switch,
-	 * {@code wharf.filemanager.enabled}, on by default), and the configured users who may write mounts.
+	 * {@code wharf.filemanager.enabled}, on by default), and who may write mounts: the configured users, and the
+	 * groups that the rules for LDAP and OIDC users give write rights ({@code group:<name>}).
 	 */
-	static SharedOrigin sharedOrigin(Environment environment, @Nullable UserDirectory users) {
+	static SharedOrigin sharedOrigin(Environment environment, @Nullable UserDirectory users,
+			@Nullable ExternalUsers externalUsers) {
 		boolean fileManager = ClassUtils.isPresent(FILE_MANAGER, StaticFilesAutoConfiguration.class.getClassLoader())
 				&& environment.getProperty("wharf.filemanager.enabled", Boolean.class, true);
-		return SharedOrigin.of(fileManager,
-				(users instanceof ConfiguredUserDirectory configured) ? configured.users() : List.of());
+		List<User> writers = new ArrayList<>();
+		if (users instanceof ConfiguredUserDirectory configured) {
+			writers.addAll(configured.users());
+		}
+		else if (users instanceof CompositeUserDirectory composite) {
+			writers.addAll(composite.configured().users());
+		}
+		if (externalUsers != null) {
+			writers.addAll(externalUsers.rules().ruleUsers());
+		}
+		return SharedOrigin.of(fileManager, writers);
 	}
 
 	@Bean

@@ -85,17 +85,24 @@ abstract class FaultTestBase {
 	/** Sends a whole request on a connection of its own and reads the whole answer. */
 	Response exchange(String method, String target, @Nullable String authorization, byte @Nullable [] body)
 			throws IOException {
-		try (RawHttp http = RawHttp.open(this.port)) {
-			return http.exchange(method, target, headers(authorization), body);
+		return exchange(this.port, method, target, headers(authorization), body);
+	}
+
+	/** Sends a whole request with the given header lines on a connection of its own and reads the whole answer. */
+	static Response exchange(int port, String method, String target, List<String> headers, byte @Nullable [] body)
+			throws IOException {
+		try (RawHttp http = RawHttp.open(port)) {
+			return http.exchange(method, target, headers, body);
 		}
 	}
 
-	/** A request's headers: the answer ends with the connection, and the credentials if any. */
-	static List<String> headers(@Nullable String authorization) {
+	/** A request's headers: the answer ends with the connection, the credentials if any, and more lines. */
+	static List<String> headers(@Nullable String authorization, String... more) {
 		List<String> headers = RawHttp.headers("Connection: close");
 		if (authorization != null) {
 			headers.add("Authorization: " + authorization);
 		}
+		headers.addAll(List.of(more));
 		return headers;
 	}
 

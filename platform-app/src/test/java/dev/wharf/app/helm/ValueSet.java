@@ -25,8 +25,11 @@ enum ValueSet {
 	/** The small profile: p96 options in 160Mi, one core. */
 	PROFILE_SMALL("profile-small-values.yaml"),
 
-	/** Replicas on a shared volume with an autoscaler and a disruption budget. */
+	/** Replicas on a shared volume with the chart's Redis, an autoscaler and a disruption budget. */
 	SCALED("scaled-values.yaml"),
+
+	/** Three replicas with FTP, an sftp mount and a Redis with sentinels outside the chart. */
+	EXTERNAL_REDIS("external-redis-values.yaml"),
 
 	/** Every mount on S3 (one with the pod's role, one with keys from a Secret), two replicas, no volume. */
 	S3("s3-values.yaml");

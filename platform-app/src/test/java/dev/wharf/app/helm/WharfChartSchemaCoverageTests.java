@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 import dev.wharf.buildcache.autoconfigure.BuildCacheProperties;
 import dev.wharf.core.security.SecurityProperties;
 import dev.wharf.core.session.SessionProperties;
+import dev.wharf.core.state.StateProperties;
 import dev.wharf.core.storage.local.LocalStorageProperties;
 import dev.wharf.core.storage.memcached.MemcachedStorageProperties;
 import dev.wharf.core.storage.memory.MemoryStorageProperties;
@@ -60,6 +61,7 @@ class WharfChartSchemaCoverageTests {
 						Set.of("type", "existingSecret", "secretKeys", "!access-key", "!secret-key")),
 				arguments("#/properties/wharf/properties/security", SecurityProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/sessions", SessionProperties.class, Set.of()),
+				arguments("#/properties/wharf/properties/state", StateProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/http", HttpTimeoutProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/filemanager", FileManagerProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/buildcache", BuildCacheProperties.class, Set.of()),

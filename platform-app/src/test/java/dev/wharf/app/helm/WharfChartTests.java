@@ -272,7 +272,7 @@ class WharfChartTests {
 	@Test
 	void aSharedExistingClaimAllowsRollingUpdatesAutoscalingAndABudget() {
 		RenderedChart chart = WharfChart.render(ValueSet.SCALED);
-		assertThat(chart.ofKind("PersistentVolumeClaim")).isEmpty();
+		assertThat(chart.find("PersistentVolumeClaim", "wharf")).isEmpty();
 		assertThat(volume(chart, "data").at("/persistentVolumeClaim/claimName").asString()).isEqualTo("shared-files");
 		JsonNode deployment = chart.deployment();
 		assertThat(deployment.at("/spec/strategy/type").asString()).isEqualTo("RollingUpdate");
@@ -284,6 +284,101 @@ class WharfChartTests {
 		JsonNode budget = chart.get("PodDisruptionBudget", "wharf");
 		assertThat(budget.at("/spec/minAvailable").asInt()).isEqualTo(1);
 		assertThat(budget.at("/spec/selector/matchLabels")).isEqualTo(deployment.at("/spec/selector/matchLabels"));
+	}
+
+	@Test
+	void theChartsRedisHoldsTheStateOfReplicasWithAPasswordFromItsSecret() {
+		RenderedChart chart = WharfChart.render(ValueSet.SCALED);
+		JsonNode config = chart.applicationConfig();
+		assertThat(config.at("/wharf/state/store").asString()).isEqualTo("redis");
+		assertThat(config.at("/spring/data/redis/host").asString()).isEqualTo("wharf-redis.files.svc");
+		assertThat(config.at("/spring/data/redis/port").asInt()).isEqualTo(6379);
+		assertThat(config.at("/spring/data/redis/password").isMissingNode()).isTrue();
+		assertThat(secretRef(chart.container(), "SPRING_DATA_REDIS_PASSWORD")).isEqualTo("wharf-redis-password/password");
+		assertThat(chart.find("Secret", "wharf-redis")).as("the user's Secret").isEmpty();
+		assertThat(chart.podAnnotation("checksum/redis")).isNull();
+
+		JsonNode redis = chart.get("Deployment", "wharf-redis");
+		JsonNode container = redis.at("/spec/template/spec/containers/0");
+		assertThat(container.path("image").asString()).startsWith("redis:");
+		assertThat(secretRef(container, "REDIS_PASSWORD")).isEqualTo("wharf-redis-password/password");
+		// Full means refusing new keys (Wharf answers 503), never dropping sessions; the data survives a restart.
+		assertThat(container.path("args").toString()).contains("\"--requirepass\",\"$(REDIS_PASSWORD)\"")
+			.contains("\"--maxmemory-policy\",\"noeviction\"").contains("\"--appendonly\",\"yes\"")
+			.contains("\"--maxmemory\",\"64mb\"");
+		assertThat(container.at("/resources/limits/memory").asString()).isEqualTo("96Mi");
+		assertThat(redis.at("/spec/replicas").asInt()).isEqualTo(1);
+		assertThat(redis.at("/spec/template/spec/securityContext/runAsNonRoot").asBoolean()).isTrue();
+		assertThat(redis.at("/spec/template/spec/volumes/0/persistentVolumeClaim/claimName").asString())
+			.isEqualTo("wharf-redis");
+		assertThat(chart.get("PersistentVolumeClaim", "wharf-redis").at("/spec/accessModes/0").asString())
+			.isEqualTo("ReadWriteOnce");
+		assertThat(chart.get("Service", "wharf-redis").at("/spec/selector"))
+			.isEqualTo(redis.at("/spec/selector/matchLabels"));
+		// Only Wharf's pods may talk to it, and Wharf may talk to it.
+		assertThat(chart.get("NetworkPolicy", "wharf-redis").at("/spec/ingress/0/from/0/podSelector/matchLabels"))
+			.isEqualTo(chart.deployment().at("/spec/selector/matchLabels"));
+		assertThat(chart.get("NetworkPolicy", "wharf").at("/spec/egress").toString())
+			.contains(redis.at("/spec/selector/matchLabels").toString());
+	}
+
+	@Test
+	void aRedisPasswordGivenAsAValueGoesToTheChartsSecretAndItsChangeRollsThePods() {
+		String values = "redis: {auth: {existingSecret: \"\", password: %s}}";
+		RenderedChart chart = WharfChart.render(ValueSet.SCALED, values.formatted("first-password"));
+		assertThat(chart.secretFile("wharf-redis", "password")).isEqualTo("first-password");
+		assertThat(secretRef(chart.container(), "SPRING_DATA_REDIS_PASSWORD")).isEqualTo("wharf-redis/password");
+		assertThat(secretRef(chart.get("Deployment", "wharf-redis").at("/spec/template/spec/containers/0"),
+				"REDIS_PASSWORD")).isEqualTo("wharf-redis/password");
+		assertThat(chart.ofKind("ConfigMap").toString()).doesNotContain("first-password");
+		RenderedChart changed = WharfChart.render(ValueSet.SCALED, values.formatted("second-password"));
+		assertThat(chart.podAnnotation("checksum/redis")).matches("[0-9a-f]{64}")
+			.isNotEqualTo(changed.podAnnotation("checksum/redis"));
+	}
+
+	@Test
+	void anExternalRedisWithSentinelsIsPassedOnWithTheUsersSecretAndFtpKeepsItsClients() {
+		RenderedChart chart = WharfChart.render(ValueSet.EXTERNAL_REDIS);
+		assertThat(chart.find("Deployment", "wharf-redis")).isEmpty();
+		assertThat(chart.find("Secret", "wharf-redis")).isEmpty();
+		JsonNode config = chart.applicationConfig();
+		assertThat(config.at("/wharf/state/key-prefix").asString()).isEqualTo("files:");
+		JsonNode redis = config.at("/spring/data/redis");
+		assertThat(redis.at("/sentinel/master").asString()).isEqualTo("wharf-state");
+		assertThat(redis.at("/sentinel/nodes").asString())
+			.isEqualTo("sentinel-0.redis.example.com:26379,sentinel-1.redis.example.com:26380");
+		assertThat(redis.at("/ssl/enabled").asBoolean()).isTrue();
+		assertThat(redis.at("/username").asString()).isEqualTo("wharf");
+		assertThat(redis.has("host")).isFalse();
+		assertThat(secretRef(chart.container(), "SPRING_DATA_REDIS_PASSWORD")).isEqualTo("redis-credentials/redis-password");
+		assertThat(chart.deployment().at("/spec/replicas").asInt()).isEqualTo(3);
+		// Every replica has the whole passive range, and a client's connections stay with one replica.
+		assertThat(chart.get("Service", "wharf-ftp").at("/spec/sessionAffinity").asString()).isEqualTo("ClientIP");
+		assertThat(chart.container().path("ports").toString()).contains("pasv-30000").contains("pasv-30009");
+		List<Integer> egressPorts = new ArrayList<>();
+		chart.get("NetworkPolicy", "wharf").at("/spec/egress").forEach((rule) -> rule.path("ports")
+			.forEach((port) -> egressPorts.add(port.path("port").asInt())));
+		assertThat(egressPorts).contains(26379, 26380, 6379, 22);
+	}
+
+	@Test
+	void withTheLocalStoreNothingOfRedisIsRendered() {
+		RenderedChart chart = WharfChart.render(ValueSet.DEFAULTS);
+		assertThat(chart.find("Deployment", "wharf-redis")).isEmpty();
+		assertThat(chart.applicationConfig().at("/wharf/state/store").asString()).isEqualTo("local");
+		assertThat(chart.applicationConfig().at("/spring/data").isMissingNode()).isTrue();
+		assertThat(chart.container().path("env").toString()).doesNotContain("REDIS");
+	}
+
+	/** "secret/key" of an environment variable taken from a Secret. */
+	private static String secretRef(JsonNode container, String name) {
+		for (JsonNode variable : container.path("env")) {
+			if (name.equals(variable.path("name").asString())) {
+				JsonNode ref = variable.at("/valueFrom/secretKeyRef");
+				return ref.path("name").asString() + "/" + ref.path("key").asString();
+			}
+		}
+		throw new AssertionError("No environment variable " + name + " in " + container.path("env"));
 	}
 
 	@Test
@@ -446,7 +541,8 @@ class WharfChartTests {
 		RenderedChart chart = WharfChart.render(valueSet);
 		JsonNode podLabels = chart.deployment().at("/spec/template/metadata/labels");
 		for (JsonNode service : chart.ofKind("Service")) {
-			if (service.at("/metadata/name").asString().endsWith("-memcached")) {
+			String name = service.at("/metadata/name").asString();
+			if (name.endsWith("-memcached") || name.endsWith("-redis")) {
 				continue;
 			}
 			for (Map.Entry<String, JsonNode> label : service.at("/spec/selector").properties()) {

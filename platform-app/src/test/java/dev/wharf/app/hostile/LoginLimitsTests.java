@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 
+import dev.wharf.core.security.InMemoryLoginThrottle;
 import dev.wharf.core.security.LoginThrottle;
 import dev.wharf.core.session.SessionProperties;
 import dev.wharf.core.session.SessionStore;
@@ -145,7 +146,7 @@ class LoginLimitsTests extends HostileServerTestBase {
 
 		@Bean
 		LoginThrottle loginThrottle() {
-			return new LoginThrottle(CLOCK);
+			return new InMemoryLoginThrottle(CLOCK);
 		}
 
 		@Bean

@@ -9,7 +9,9 @@ import dev.wharf.core.config.PlatformProperties;
 import dev.wharf.core.session.ApiTokenStore;
 import dev.wharf.core.session.ApiTokens;
 import dev.wharf.core.session.FileApiTokenStore;
+import dev.wharf.core.session.InMemoryNewSessionLimits;
 import dev.wharf.core.session.InMemorySessionStore;
+import dev.wharf.core.session.NewSessionLimits;
 import dev.wharf.core.session.SessionProperties;
 import dev.wharf.core.session.SessionStore;
 import dev.wharf.core.session.Sessions;
@@ -20,8 +22,9 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for sessions
- * and API tokens: an in-memory {@link SessionStore} and a {@link FileApiTokenStore} in
- * {@code wharf.state-dir}, each replaceable by a bean of its SPI (a shared store for replicas).
+ * and API tokens: an in-memory {@link SessionStore} and {@link NewSessionLimits}, and a
+ * {@link FileApiTokenStore} in {@code wharf.state-dir}, each replaceable by a bean of its SPI (the shared
+ * stores for replicas that {@link dev.wharf.core.state.StateAutoConfiguration} makes).
  */
 @AutoConfiguration(after = SecurityAutoConfiguration.class)
 @EnableConfigurationProperties({ SessionProperties.class, PlatformProperties.class })
@@ -35,8 +38,14 @@ public final class SessionAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	Sessions sessions(SessionStore store, SessionProperties properties) {
-		return new Sessions(store, properties, Clock.systemUTC());
+	NewSessionLimits newSessionLimits(SessionProperties properties) {
+		return new InMemoryNewSessionLimits(properties.newSessions(), Clock.systemUTC());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	Sessions sessions(SessionStore store, NewSessionLimits limits, SessionProperties properties) {
+		return new Sessions(store, limits, properties, Clock.systemUTC());
 	}
 
 	@Bean(destroyMethod = "close")

@@ -1,5 +1,5 @@
 /**
- * Configuration errors that stop start-up with a message naming the property.
+ * Configuration errors that stop start-up with a message naming the property, and Wharf's own files in the state folder.
  */
 @NullMarked
 package dev.wharf.core.config;

@@ -13,6 +13,9 @@ import javax.crypto.spec.SecretKeySpec;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.wharf.core.security.AuditLog.AuditEvent;
+import dev.wharf.core.state.InProcessInvalidations;
+import dev.wharf.core.state.Invalidations;
+import dev.wharf.core.state.SharedStateUnavailableException;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -37,14 +40,28 @@ import reactor.core.scheduler.Scheduler;
  * with a remembered password, until the lock ends (at most {@link LoginThrottle#MAX_LOCK}). That is
  * deliberate: letting a remembered credential through would exempt exactly the password being guessed. An
  * account that must not be locked out that way logs in with something that cannot be guessed (a TLS client
- * certificate on the build cache, an API token on the file manager's API), which this class does not see.
+ * certificate on the build cache, an API token on the file manager's API), which this class does not see,
+ * or an API token given as the password ({@link #loginWithPasswordOrToken}), which skips the throttle.
+ *
+ * <p><b>A directory that cannot answer</b> ({@link DirectoryUnavailableException}, such as an LDAP server that is
+ * down) gives {@link LoginResult.Unavailable}: never a wrong password, and not counted by the throttle. A right
+ * password whose groups no rule matches ({@link NoMatchingRuleException}) is answered as a wrong one, counted,
+ * and audited as {@code denied}.
+ *
+ * <p><b>When the throttle's store cannot be reached</b> (Redis, with several replicas), a password checked
+ * lately still logs in, so build clients that send it with every request keep working; any other login gets
+ * {@link LoginResult.Unavailable} without its password being checked, so guessing stays impossible while the
+ * throttle cannot count.
  *
  * <p>Thread-safe; never blocks the caller.
  */
 public final class Authenticator implements AutoCloseable {
 
-	/** How long a successful check is remembered. */
-	static final Duration CACHE_TIME = Duration.ofMinutes(5);
+	/** How long a successful check is remembered unless told otherwise. */
+	public static final Duration CACHE_TIME = Duration.ofMinutes(5);
+
+	/** The invalidation topic of users whose checks are forgotten; keys are base64url names. */
+	static final String FORGET_TOPIC = "forget-user";
 
 	private final UserDirectory directory;
 
@@ -54,12 +71,13 @@ public final class Authenticator implements AutoCloseable {
 
 	private final Scheduler hashing;
 
-	private final Cache<String, User> verified = Caffeine.newBuilder()
-		.maximumSize(10_000)
-		.expireAfterWrite(CACHE_TIME)
-		.build();
+	private final Cache<String, User> verified;
 
 	private final SecretKeySpec cacheKey;
+
+	private final @Nullable TokenPasswords tokens;
+
+	private final Invalidations invalidations;
 
 	/**
 	 * Creates the authenticator.
@@ -69,13 +87,35 @@ public final class Authenticator implements AutoCloseable {
 	 * @param hashing a bounded scheduler for password checks, owned (and disposed) by this authenticator
 	 */
 	public Authenticator(UserDirectory directory, LoginThrottle throttle, AuditLog audit, Scheduler hashing) {
+		this(directory, throttle, audit, hashing, CACHE_TIME, null, new InProcessInvalidations());
+	}
+
+	/**
+	 * Creates an authenticator that remembers checks for a given time, takes API tokens as passwords and tells
+	 * other replicas to forget a user's remembered checks.
+	 * @param directory where users come from
+	 * @param throttle the shared throttle
+	 * @param audit where outcomes are recorded
+	 * @param hashing a bounded scheduler for password checks, owned (and disposed) by this authenticator
+	 * @param cacheTime how long a successful check is remembered: a user the directory disables meanwhile can
+	 * still log in with a remembered password for this long
+	 * @param tokens checks API tokens given as passwords, or {@code null} if none are accepted
+	 * @param invalidations how replicas tell each other that a user's checks are to be forgotten
+	 */
+	public Authenticator(UserDirectory directory, LoginThrottle throttle, AuditLog audit, Scheduler hashing,
+			Duration cacheTime, @Nullable TokenPasswords tokens, Invalidations invalidations) {
 		this.directory = directory;
 		this.throttle = throttle;
 		this.audit = audit;
 		this.hashing = hashing;
+		this.tokens = tokens;
+		this.invalidations = invalidations;
+		this.verified = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(cacheTime).build();
 		byte[] key = new byte[32];
 		new SecureRandom().nextBytes(key);
 		this.cacheKey = new SecretKeySpec(key, "HmacSHA256");
+		invalidations.subscribe(FORGET_TOPIC, encoded -> forgetHere(
+				new String(Base64.getUrlDecoder().decode(encoded), StandardCharsets.UTF_8)));
 	}
 
 	/** The user directory, to look users up by name. */
@@ -93,39 +133,104 @@ public final class Authenticator implements AutoCloseable {
 	 */
 	public Mono<LoginResult> login(String protocol, String name, String password, @Nullable String client) {
 		return Mono.defer(() -> {
-			var wait = this.throttle.retryAfter(name, client);
-			if (wait.isPresent()) {
-				this.audit.record(new AuditEvent(protocol, name, "login", null, "throttled", client));
-				return Mono.just(new LoginResult.Throttled(wait.get()));
-			}
 			String cacheEntry = cacheKey(name, password);
-			User cached = this.verified.getIfPresent(cacheEntry);
-			if (cached != null) {
-				return Mono.just(new LoginResult.Success(cached));
-			}
-			return this.directory.verify(name, password)
-				.subscribeOn(this.hashing)
-				.map(user -> {
-					this.throttle.succeeded(name, client);
-					this.verified.put(cacheEntry, user);
-					this.audit.record(new AuditEvent(protocol, user.name(), "login", null, "success", client));
-					return (LoginResult) new LoginResult.Success(user);
-				})
-				.switchIfEmpty(Mono.fromSupplier(() -> {
-					this.throttle.failed(name, client);
-					this.audit.record(new AuditEvent(protocol, name, "login", null, "failure", client));
-					return new LoginResult.Failure();
-				}))
-				.onErrorResume(RejectedExecutionException.class,
-						busy -> Mono.just(new LoginResult.Throttled(Duration.ofSeconds(1))));
+			return this.throttle.retryAfter(name, client).flatMap(wait -> {
+				if (!wait.isZero()) {
+					this.audit.record(new AuditEvent(protocol, name, "login", null, "throttled", client));
+					return Mono.just((LoginResult) new LoginResult.Throttled(wait));
+				}
+				User cached = this.verified.getIfPresent(cacheEntry);
+				return (cached != null) ? Mono.just(new LoginResult.Success(cached))
+						: verify(protocol, name, password, client, cacheEntry);
+			}).onErrorResume(SharedStateUnavailableException.class, down -> {
+				// The throttle cannot be asked. A password checked while it could be still passes, so clients that
+				// send it with every request keep working; no other password is checked, so nothing can be guessed.
+				User cached = this.verified.getIfPresent(cacheEntry);
+				if (cached != null) {
+					return Mono.just(new LoginResult.Success(cached));
+				}
+				this.audit.record(new AuditEvent(protocol, name, "login", null, "unavailable", client));
+				return Mono.just(new LoginResult.Unavailable(down.retryAfter()));
+			});
 		});
 	}
 
+	private Mono<LoginResult> verify(String protocol, String name, String password, @Nullable String client,
+			String cacheEntry) {
+		return this.directory.verify(name, password)
+			.subscribeOn(this.hashing)
+			.flatMap(user -> this.throttle.succeeded(name, client)
+				.onErrorResume(error -> Mono.empty())
+				.then(Mono.fromSupplier(() -> {
+					this.verified.put(cacheEntry, user);
+					this.audit.record(new AuditEvent(protocol, user.name(), "login", null, "success", client));
+					return (LoginResult) new LoginResult.Success(user);
+				})))
+			.switchIfEmpty(Mono.defer(() -> failed(protocol, name, client, "failure")))
+			.onErrorResume(NoMatchingRuleException.class, denied -> failed(protocol, name, client, "denied"))
+			.onErrorResume(DirectoryUnavailableException.class, down -> {
+				this.audit.record(new AuditEvent(protocol, name, "login", null, "unavailable", client));
+				return Mono.just(new LoginResult.Unavailable(down.retryAfter()));
+			})
+			.onErrorResume(RejectedExecutionException.class,
+					busy -> Mono.just(new LoginResult.Throttled(Duration.ofSeconds(1))));
+	}
+
+	/** Counts a refused password (as far as the throttle can be reached) and audits it with the outcome. */
+	private Mono<LoginResult> failed(String protocol, String name, @Nullable String client, String outcome) {
+		return this.throttle.failed(name, client)
+			.onErrorResume(error -> Mono.empty())
+			.then(Mono.fromSupplier(() -> {
+				this.audit.record(new AuditEvent(protocol, name, "login", null, outcome, client));
+				return new LoginResult.Failure();
+			}));
+	}
+
+
 	/**
-	 * Forgets remembered checks for a user, such as after a logout everywhere.
+	 * Tries a login where the password may also be one of the user's API tokens, for protocols whose clients
+	 * can send nothing but a name and a password (FTP, the build cache's HTTP Basic). A token is checked as a
+	 * token only, never sent to the directory, and it acts as its own user only: the name must be the token's
+	 * user. A token skips the throttle (it cannot be guessed, and a locked account's scripts keep working with
+	 * it) and is audited with its id.
+	 * @param protocol who asks, for the audit log
+	 * @param name the name given
+	 * @param password the password or token given
+	 * @param client the client's address, or {@code null}
+	 * @return the outcome; never fails
+	 */
+	public Mono<LoginResult> loginWithPasswordOrToken(String protocol, String name, String password,
+			@Nullable String client) {
+		TokenPasswords tokens = this.tokens;
+		if (tokens == null || !tokens.isToken(password)) {
+			return login(protocol, name, password, client);
+		}
+		return tokens.owner(password)
+			.filter(owner -> owner.user().equals(name))
+			.flatMap(owner -> Mono.justOrEmpty(this.directory.find(name)).map(user -> {
+				this.audit.record(new AuditEvent(protocol, name, "login", "token:" + owner.id(), "success", client));
+				return (LoginResult) new LoginResult.Success(user);
+			}))
+			.switchIfEmpty(Mono.fromSupplier(() -> {
+				this.audit.record(new AuditEvent(protocol, name, "login", "token", "failure", client));
+				return new LoginResult.Failure();
+			}));
+	}
+
+	/**
+	 * Forgets remembered checks for a user, such as after a logout everywhere, here and on every replica.
 	 * @param name the user's name
 	 */
 	public void forget(String name) {
+		forgetHere(name);
+		// Best effort: a replica that misses it forgets within the cache time anyway.
+		this.invalidations
+			.publish(FORGET_TOPIC, Base64.getUrlEncoder().withoutPadding().encodeToString(name.getBytes(StandardCharsets.UTF_8)))
+			.onErrorResume(error -> Mono.empty())
+			.subscribe();
+	}
+
+	private void forgetHere(String name) {
 		this.verified.asMap().values().removeIf(user -> user.name().equals(name));
 	}
 
@@ -168,6 +273,15 @@ public final class Authenticator implements AutoCloseable {
 		 * @param retryAfter how long to wait
 		 */
 		record Throttled(Duration retryAfter) implements LoginResult {
+		}
+
+		/**
+		 * The password could not be checked now: the directory cannot be reached, or the shared state store
+		 * (which holds the throttle) cannot be reached and the password was not one checked lately. Not a wrong
+		 * password; try again later.
+		 * @param retryAfter how long to wait
+		 */
+		record Unavailable(Duration retryAfter) implements LoginResult {
 		}
 
 	}

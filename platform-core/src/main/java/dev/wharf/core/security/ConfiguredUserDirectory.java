@@ -1,13 +1,10 @@
 package dev.wharf.core.security;
 
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Predicate;
-import java.util.regex.Pattern;
 
 import dev.wharf.core.config.InvalidConfigurationException;
 import dev.wharf.core.security.SecurityProperties.UserProperties;
@@ -18,8 +15,6 @@ import reactor.core.publisher.Mono;
  * message naming the property (never showing a password or hash).
  */
 public final class ConfiguredUserDirectory implements UserDirectory {
-
-	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._@-]{0,63}");
 
 	private final Map<String, Account> accounts;
 
@@ -57,7 +52,7 @@ public final class ConfiguredUserDirectory implements UserDirectory {
 
 	private static Account account(String prefix, UserProperties properties, Predicate<String> mountExists) {
 		String name = properties.name();
-		if (name == null || !NAME.matcher(name).matches()) {
+		if (name == null || !User.isValidName(name)) {
 			throw new InvalidConfigurationException(prefix + ".name", name,
 					"a user name is 1 to 64 letters, digits, '.', '_', '@' or '-', starting with a letter or digit");
 		}
@@ -70,23 +65,8 @@ public final class ConfiguredUserDirectory implements UserDirectory {
 			throw new InvalidConfigurationException(prefix + ".password", null,
 					"must be a {bcrypt} hash, not a password; make one with: java -jar wharf.jar hash-password");
 		}
-		Set<Role> roles = EnumSet.noneOf(Role.class);
-		for (int r = 0; r < properties.roles().size(); r++) {
-			String role = properties.roles().get(r);
-			roles.add(Role.fromConfigName(role)
-				.orElseThrow(() -> new InvalidConfigurationException(prefix + ".roles", role,
-						"unknown role; known roles: " + Role.configNames())));
-		}
-		Map<String, MountAccess> mounts = new LinkedHashMap<>();
-		properties.mounts().forEach((mount, access) -> {
-			if (!mountExists.test(mount)) {
-				throw new InvalidConfigurationException(prefix + ".mounts." + mount, access, "no such mount");
-			}
-			mounts.put(mount, MountAccess.fromConfigValue(access)
-				.orElseThrow(() -> new InvalidConfigurationException(prefix + ".mounts." + mount, access,
-						"rights are 'ro' (read-only) or 'rw' (read and write)")));
-		});
-		return new Account(new User(name, roles, mounts), password);
+		Rights rights = Rights.parse(prefix, properties.roles(), properties.mounts(), mountExists);
+		return new Account(rights.user(name), password);
 	}
 
 	/** Whether no user is configured. */

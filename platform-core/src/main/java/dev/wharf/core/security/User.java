@@ -3,6 +3,7 @@ package dev.wharf.core.security;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * An authenticated user: name, roles and rights per mount. Never holds a password or a hash.
@@ -13,10 +14,23 @@ import java.util.Set;
  */
 public record User(String name, Set<Role> roles, Map<String, MountAccess> mounts) {
 
+	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._@-]{0,63}");
+
 	public User {
 		Objects.requireNonNull(name, "name");
 		roles = Set.copyOf(roles);
 		mounts = Map.copyOf(mounts);
+	}
+
+	/**
+	 * Whether a name may be a user's: 1 to 64 letters, digits, {@code . _ @ -}, starting with a letter or digit.
+	 * Names from a directory or an identity provider are held to the same rule, so none of them can carry
+	 * characters that mean something in a DN, a search filter, a log line or an FTP reply.
+	 * @param name the name
+	 * @return whether it is allowed
+	 */
+	public static boolean isValidName(String name) {
+		return NAME.matcher(name).matches();
 	}
 
 	/**

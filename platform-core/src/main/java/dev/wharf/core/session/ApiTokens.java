@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 
+import dev.wharf.core.security.TokenPasswords;
 import dev.wharf.core.security.User;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
@@ -11,10 +12,10 @@ import reactor.core.publisher.Mono;
 
 /**
  * Issues, checks and revokes API tokens, over an {@link ApiTokenStore}. A token is {@value #PREFIX}
- * followed by 256 random bits; it is shown once when issued and only its digest is stored. Thread-safe;
- * never blocks.
+ * followed by 256 random bits; it is shown once when issued and only its digest is stored. Tokens also serve as
+ * passwords where a protocol takes nothing else ({@link TokenPasswords}). Thread-safe; never blocks.
  */
-public final class ApiTokens {
+public final class ApiTokens implements TokenPasswords {
 
 	/** What every token starts with, so secret scanners and people recognise one. */
 	public static final String PREFIX = "wharf_";
@@ -63,10 +64,20 @@ public final class ApiTokens {
 	 * @return the token, or empty if it is malformed, unknown, revoked or expired
 	 */
 	public Mono<ApiToken> authenticate(String secret) {
-		if (!secret.startsWith(PREFIX) || !Secrets.looksLikeSecret(secret.substring(PREFIX.length()), SECRET_BYTES)) {
+		if (!isToken(secret)) {
 			return Mono.empty();
 		}
 		return this.store.find(Secrets.digest(secret)).filter(token -> token.isValidAt(this.clock.instant()));
+	}
+
+	@Override
+	public boolean isToken(String password) {
+		return password.startsWith(PREFIX) && Secrets.looksLikeSecret(password.substring(PREFIX.length()), SECRET_BYTES);
+	}
+
+	@Override
+	public Mono<Owner> owner(String token) {
+		return authenticate(token).map(found -> new Owner(found.user(), found.id()));
 	}
 
 	/**

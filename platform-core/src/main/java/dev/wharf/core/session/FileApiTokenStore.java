@@ -1,29 +1,18 @@
 package dev.wharf.core.session;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.function.UnaryOperator;
 
+import dev.wharf.core.config.StateFile;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -45,15 +34,7 @@ public final class FileApiTokenStore implements ApiTokenStore, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(FileApiTokenStore.class);
 
-	private final Path file;
-
-	private final Scheduler io;
-
-	private final Object writeLock = new Object();
-
-	private final Disposable refresher;
-
-	private volatile Snapshot snapshot;
+	private final StateFile<Snapshot> file;
 
 	/**
 	 * Loads the file (if it exists) and starts watching it.
@@ -63,98 +44,49 @@ public final class FileApiTokenStore implements ApiTokenStore, AutoCloseable {
 	 * @throws UncheckedIOException if the file exists but cannot be read
 	 */
 	public FileApiTokenStore(Path file, Scheduler io, Duration refresh) {
-		this.file = file;
-		this.io = io;
-		this.snapshot = load();
-		this.refresher = io.schedulePeriodically(this::refreshQuietly, refresh.toMillis(), refresh.toMillis(),
-				TimeUnit.MILLISECONDS);
+		this.file = new StateFile<>(file, HEADER, lines -> read(file, lines), io, refresh);
 	}
 
 	@Override
 	public Mono<ApiToken> find(String digest) {
-		ApiToken token = this.snapshot.byDigest().get(digest);
+		ApiToken token = this.file.current().byDigest().get(digest);
 		return (token != null) ? Mono.just(token) : Mono.empty();
 	}
 
 	@Override
 	public Flux<ApiToken> list(String user) {
-		return Flux.defer(() -> Flux.fromIterable(this.snapshot.tokens()).filter(token -> token.user().equals(user)));
+		return Flux.defer(() -> Flux.fromIterable(this.file.current().tokens()).filter(token -> token.user().equals(user)));
 	}
 
 	@Override
 	public Mono<Void> add(ApiToken token) {
-		return change(tokens -> {
-			List<ApiToken> changed = new ArrayList<>(tokens);
+		return this.file.change(current -> {
+			List<ApiToken> changed = new ArrayList<>(current.tokens());
 			changed.add(token);
-			return changed;
+			return format(changed);
 		}).then();
 	}
 
 	@Override
 	public Mono<Boolean> remove(String user, String id) {
-		return change(tokens -> tokens.stream().filter(t -> !(t.user().equals(user) && t.id().equals(id))).toList())
-			.map(result -> result.before() != result.after());
+		return this.file
+			.change(current -> format(current.tokens().stream().filter(t -> !(t.user().equals(user) && t.id().equals(id))).toList()))
+			.map(change -> change.before().tokens().size() != change.after().tokens().size());
 	}
 
-	private Mono<Change> change(UnaryOperator<List<ApiToken>> operation) {
-		return Mono.fromCallable(() -> {
-			synchronized (this.writeLock) {
-				Snapshot current = load();
-				List<ApiToken> changed = operation.apply(current.tokens());
-				write(changed);
-				this.snapshot = load();
-				return new Change(current.tokens().size(), changed.size());
-			}
-		}).subscribeOn(this.io);
-	}
-
-	/** Re-reads the file if another process changed it. */
-	void refresh() {
-		Snapshot current = this.snapshot;
-		if (!current.stamp().equals(stamp())) {
-			synchronized (this.writeLock) {
-				this.snapshot = load();
-			}
-		}
-	}
-
-	private void refreshQuietly() {
-		try {
-			refresh();
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not re-read " + this.file + "; keeping the API tokens read before: " + ex.getMessage());
-		}
-	}
-
-	private Snapshot load() {
-		String stamp = stamp();
-		List<String> lines;
-		try {
-			lines = Files.readAllLines(this.file, StandardCharsets.UTF_8);
-		}
-		catch (NoSuchFileException ex) {
-			return new Snapshot(List.of(), Map.of(), stamp);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Cannot read " + this.file, ex);
-		}
+	private static Snapshot read(Path file, List<String> lines) {
 		List<ApiToken> tokens = new ArrayList<>();
 		Map<String, ApiToken> byDigest = new HashMap<>();
-		for (int i = 0; i < lines.size(); i++) {
-			String line = lines.get(i);
-			if (line.isBlank() || line.startsWith("#")) {
-				continue;
-			}
+		for (String line : lines) {
 			ApiToken token = parse(line);
 			if (token == null) {
-				logger.warn(this.file + " line " + (i + 1) + " is not a token; it is ignored");
+				logger.warn(file + " holds a line that is not a token; it is ignored");
 				continue;
 			}
 			tokens.add(token);
 			byDigest.put(token.digest(), token);
 		}
-		return new Snapshot(List.copyOf(tokens), Map.copyOf(byDigest), stamp);
+		return new Snapshot(List.copyOf(tokens), Map.copyOf(byDigest));
 	}
 
 	private static @Nullable ApiToken parse(String line) {
@@ -172,57 +104,23 @@ public final class FileApiTokenStore implements ApiTokenStore, AutoCloseable {
 		}
 	}
 
-	private void write(List<ApiToken> tokens) throws IOException {
-		StringBuilder text = new StringBuilder(HEADER);
+	private static List<String> format(List<ApiToken> tokens) {
+		List<String> lines = new ArrayList<>(tokens.size());
 		for (ApiToken token : tokens) {
 			Instant expires = token.expires();
-			text.append(token.id()).append('\t').append(token.user()).append('\t').append(token.digest()).append('\t')
-				.append(token.created().toEpochMilli()).append('\t').append((expires != null) ? expires.toEpochMilli() : 0)
-				.append('\t').append(token.label()).append('\n');
+			lines.add(token.id() + '\t' + token.user() + '\t' + token.digest() + '\t' + token.created().toEpochMilli() + '\t'
+					+ ((expires != null) ? expires.toEpochMilli() : 0) + '\t' + token.label());
 		}
-		Path folder = this.file.toAbsolutePath().getParent();
-		if (folder == null) {
-			throw new IOException("The API token file is not in a folder: " + this.file);
-		}
-		Files.createDirectories(folder);
-		Path temp = folder.resolve("." + FILE_NAME + "-" + UUID.randomUUID());
-		try {
-			Files.writeString(temp, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-					StandardOpenOption.SYNC);
-			try {
-				Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rw-------"));
-			}
-			catch (UnsupportedOperationException ex) {
-				// Not a POSIX file system: the file holds only digests anyway.
-			}
-			Files.move(temp, this.file, StandardCopyOption.ATOMIC_MOVE);
-		}
-		finally {
-			Files.deleteIfExists(temp);
-		}
-	}
-
-	private String stamp() {
-		try {
-			BasicFileAttributes attributes = Files.readAttributes(this.file, BasicFileAttributes.class);
-			return attributes.lastModifiedTime().toMillis() + ":" + attributes.size() + ":" + attributes.fileKey();
-		}
-		catch (IOException ex) {
-			return "missing";
-		}
+		return lines;
 	}
 
 	/** Stops watching the file and the file-access thread. */
 	@Override
 	public void close() {
-		this.refresher.dispose();
-		this.io.dispose();
+		this.file.close();
 	}
 
-	private record Snapshot(List<ApiToken> tokens, Map<String, ApiToken> byDigest, String stamp) {
-	}
-
-	private record Change(int before, int after) {
+	private record Snapshot(List<ApiToken> tokens, Map<String, ApiToken> byDigest) {
 	}
 
 }

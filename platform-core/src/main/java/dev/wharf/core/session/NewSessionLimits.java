@@ -1,110 +1,28 @@
 package dev.wharf.core.session;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.wharf.core.session.SessionLimitException.Limit;
-import dev.wharf.core.session.SessionProperties.NewSessions;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 
 /**
- * How fast sessions start, per user and per client address ({@link NewSessions}): one token bucket each,
- * kept as the time at which the bucket will be full again (the generic cell rate algorithm), so a bucket is
- * one number. A bucket unused for a whole period is full, so it is forgotten then; memory is bounded by a cap
- * on the number of buckets. Nothing sleeps: a start past a limit is refused at once with the time to wait.
+ * How fast sessions start, per user and per client address ({@link SessionProperties.NewSessions}): one token
+ * bucket each, kept as the time at which the bucket will be full again (the generic cell rate algorithm), so a
+ * bucket is one number. Nothing sleeps: a start past a limit is refused at once with the time to wait. In this
+ * process ({@link InMemoryNewSessionLimits}) or shared by every replica (Redis), so that N replicas do not
+ * allow N times the starts.
  *
- * <p>Thread-safe. The buckets live in this process: with several replicas each allows its own share.
+ * <p><b>Threading.</b> {@link #tryStart} returns at once and never blocks the caller (often a Netty event
+ * loop). Implementations are thread-safe. <b>Nulls.</b> Only {@code address} may be {@code null}.
  */
-final class NewSessionLimits {
-
-	/** Most buckets kept; past it the least used go (and start full again). */
-	private static final long MAX_BUCKETS = 200_000;
-
-	private final Clock clock;
-
-	private final Bucket perUser;
-
-	private final Bucket perAddress;
-
-	NewSessionLimits(NewSessions limits, Clock clock) {
-		this.clock = clock;
-		this.perUser = new Bucket(limits.perUser(), limits.period(), clock);
-		this.perAddress = new Bucket(limits.perAddress(), limits.period(), clock);
-	}
+public interface NewSessionLimits {
 
 	/**
 	 * Takes one start from the user's bucket and the address's, or from neither.
 	 * @param user the user's name
 	 * @param address the client's address, or {@code null} if unknown (then only the user's bucket counts)
-	 * @return empty if the session may start; otherwise which limit refused it and how long to wait
+	 * @return completes if the session may start; fails with {@link SessionLimitException} (a rate limit, and
+	 * how long to wait) if not, and with {@link dev.wharf.core.state.SharedStateUnavailableException} if a
+	 * shared store cannot be reached
 	 */
-	Optional<SessionLimitException> tryStart(String user, @Nullable String address) {
-		long now = TimeUnit.MILLISECONDS.toNanos(this.clock.millis());
-		long userWait = this.perUser.take(user, now);
-		if (userWait > 0) {
-			return Optional.of(new SessionLimitException(Limit.USER_RATE, Duration.ofNanos(userWait)));
-		}
-		if (address != null) {
-			long addressWait = this.perAddress.take(address, now);
-			if (addressWait > 0) {
-				this.perUser.giveBack(user);
-				return Optional.of(new SessionLimitException(Limit.ADDRESS_RATE, Duration.ofNanos(addressWait)));
-			}
-		}
-		return Optional.empty();
-	}
-
-	/** One kind of bucket, keyed by name. */
-	private static final class Bucket {
-
-		/** Nanoseconds one start adds to the bucket's time; 0 when there is no limit. */
-		private final long interval;
-
-		/** How far ahead of now a bucket's time may be and still allow a start: all its starts but one. */
-		private final long tolerance;
-
-		private final @Nullable Cache<String, Long> fullAt;
-
-		Bucket(int size, Duration period, Clock clock) {
-			this.interval = (size > 0) ? period.toNanos() / size : 0;
-			this.tolerance = (size > 0) ? period.toNanos() - this.interval : 0;
-			this.fullAt = (size > 0) ? Caffeine.newBuilder()
-				.maximumSize(MAX_BUCKETS)
-				.expireAfterAccess(period)
-				.ticker(() -> TimeUnit.MILLISECONDS.toNanos(clock.millis()))
-				.build() : null;
-		}
-
-		/** Takes one start: returns 0, or how many nanoseconds until one is available (nothing taken then). */
-		long take(String name, long now) {
-			Cache<String, Long> buckets = this.fullAt;
-			if (buckets == null) {
-				return 0;
-			}
-			long[] wait = new long[1];
-			buckets.asMap().compute(name, (key, previous) -> {
-				long at = Math.max((previous != null) ? previous : now, now);
-				if (at - now > this.tolerance) {
-					wait[0] = at - now - this.tolerance;
-					return previous;
-				}
-				return at + this.interval;
-			});
-			return wait[0];
-		}
-
-		/** Returns a start taken by {@link #take} that was not used. */
-		void giveBack(String name) {
-			Cache<String, Long> buckets = this.fullAt;
-			if (buckets != null) {
-				buckets.asMap().computeIfPresent(name, (key, at) -> at - this.interval);
-			}
-		}
-
-	}
+	Mono<Void> tryStart(String user, @Nullable String address);
 
 }

@@ -6,6 +6,7 @@ import java.time.Instant;
 
 import dev.wharf.core.security.Credentials;
 import dev.wharf.core.security.User;
+import dev.wharf.core.state.SharedStateUnavailableException;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -16,7 +17,9 @@ import reactor.core.publisher.Mono;
  * {@link SessionProperties#idleTimeout()} without use, or {@link SessionProperties#maxAge()} after the
  * login, or when revoked, or when its user starts more than {@link SessionProperties#maxPerUser()} (the
  * oldest end first). How fast sessions start is limited per user and per client address
- * ({@link SessionProperties#newSessions()}). Thread-safe; never blocks.
+ * ({@link SessionProperties#newSessions()}, {@link NewSessionLimits}). A store that cannot be reached makes
+ * every method fail with {@link SharedStateUnavailableException}, never answer "no session". Thread-safe;
+ * never blocks.
  */
 public final class Sessions {
 
@@ -39,17 +42,28 @@ public final class Sessions {
 	private final Clock clock;
 
 	/**
-	 * Creates the service.
+	 * Creates the service with limits on session starts kept in this process.
 	 * @param store where sessions live
 	 * @param properties how long they last
 	 * @param clock the time source
 	 */
 	public Sessions(SessionStore store, SessionProperties properties, Clock clock) {
+		this(store, new InMemoryNewSessionLimits(properties.newSessions(), clock), properties, clock);
+	}
+
+	/**
+	 * Creates the service.
+	 * @param store where sessions live
+	 * @param limits how fast sessions may start
+	 * @param properties how long they last
+	 * @param clock the time source
+	 */
+	public Sessions(SessionStore store, NewSessionLimits limits, SessionProperties properties, Clock clock) {
 		this.store = store;
 		this.idleTimeout = properties.idleTimeout();
 		this.maxAge = properties.maxAge();
 		this.maxPerUser = properties.maxPerUser();
-		this.limits = new NewSessionLimits(properties.newSessions(), clock);
+		this.limits = limits;
 		this.clock = clock;
 	}
 
@@ -67,17 +81,13 @@ public final class Sessions {
 	 * address started too many sessions lately, or the store is full
 	 */
 	public Mono<NewSession> create(User user, @Nullable String client, @Nullable Credentials credentials) {
-		return Mono.defer(() -> {
-			var refused = this.limits.tryStart(user.name(), client);
-			if (refused.isPresent()) {
-				return Mono.error(refused.get());
-			}
+		return this.limits.tryStart(user.name(), client).then(Mono.defer(() -> {
 			String secret = Secrets.random(SECRET_BYTES);
 			Instant now = this.clock.instant();
 			Session session = new Session(Secrets.digest(secret), user.name(), now, now, client, credentials);
 			return this.store.create(session, timeToLive(session, now), this.maxPerUser)
 				.thenReturn(new NewSession(secret, session));
-		});
+		}));
 	}
 
 	/**
@@ -99,7 +109,11 @@ public final class Sessions {
 				return Mono.just(session);
 			}
 			Session touched = session.seenAt(now);
-			return this.store.update(touched, timeToLive(touched, now)).thenReturn(touched);
+			// The use is recorded on a best-effort basis: a store that was just read but cannot be written now
+			// does not log the user out; it is written again at the next use.
+			return this.store.update(touched, timeToLive(touched, now))
+				.onErrorResume(SharedStateUnavailableException.class, down -> Mono.empty())
+				.thenReturn(touched);
 		});
 	}
 

@@ -1,11 +1,14 @@
 package dev.wharf.core.security;
 
+import java.io.IOException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.wharf.core.security.Authenticator.LoginResult;
+import dev.wharf.core.state.InProcessInvalidations;
 import dev.wharf.core.testsupport.MutableClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -16,6 +19,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link Authenticator} and {@link AuditLog}.
@@ -34,20 +38,43 @@ class AuthenticatorTests {
 			return Mono.fromCallable(() -> {
 				AuthenticatorTests.this.checks.incrementAndGet();
 				assertThat(Thread.currentThread().getName()).startsWith("test-hashing");
+				if ("down".equals(name)) {
+					throw new DirectoryUnavailableException("ldap://directory cannot be reached", new IOException("refused"));
+				}
+				if ("nobody".equals(name) && "right".equals(password)) {
+					throw new NoMatchingRuleException(name);
+				}
 				return ("alice".equals(name) && "right".equals(password)) ? AuthenticatorTests.this.alice : null;
 			});
 		}
 
 		@Override
 		public Optional<User> find(String name) {
-			return Optional.empty();
+			return "alice".equals(name) ? Optional.of(AuthenticatorTests.this.alice) : Optional.empty();
 		}
 
 	};
 
+	/** One token of alice's, {@value #TOKEN}, with id {@code t1}. */
+	final TokenPasswords tokens = new TokenPasswords() {
+
+		@Override
+		public boolean isToken(String password) {
+			return password.startsWith("wharf_");
+		}
+
+		@Override
+		public Mono<Owner> owner(String token) {
+			return TOKEN.equals(token) ? Mono.just(new Owner("alice", "t1")) : Mono.empty();
+		}
+
+	};
+
+	static final String TOKEN = "wharf_alices-token";
+
 	final MutableClock clock = new MutableClock();
 
-	final Authenticator authenticator = new Authenticator(this.directory, new LoginThrottle(this.clock), new AuditLog(),
+	final Authenticator authenticator = new Authenticator(this.directory, new InMemoryLoginThrottle(this.clock), new AuditLog(),
 			Schedulers.newBoundedElastic(2, 10, "test-hashing"));
 
 	@AfterEach
@@ -102,6 +129,65 @@ class AuthenticatorTests {
 		this.clock.advance(((LoginResult.Throttled) owner).retryAfter());
 		assertThat(this.authenticator.login("test", "alice", "right", "10.0.0.1").block())
 			.isEqualTo(new LoginResult.Success(this.alice));
+	}
+
+	@Test
+	void aDirectoryThatCannotAnswerIsUnavailableAndNeverCounted(CapturedOutput output) {
+		for (int i = 0; i < LoginThrottle.FREE_PER_ACCOUNT_AND_ADDRESS * 3; i++) {
+			assertThat(login("down", "right")).isEqualTo(new LoginResult.Unavailable(DirectoryUnavailableException.RETRY_AFTER));
+		}
+		assertThat(output).contains("user=down action=login target=- outcome=unavailable").doesNotContain("outcome=throttled");
+	}
+
+	@Test
+	void aRightPasswordThatNoRuleMatchesIsAWrongOneAuditedAsDenied(CapturedOutput output) {
+		assertThat(login("nobody", "right")).isEqualTo(new LoginResult.Failure());
+		assertThat(output).contains("user=nobody action=login target=- outcome=denied");
+		for (int i = 0; i < LoginThrottle.FREE_PER_ACCOUNT_AND_ADDRESS; i++) {
+			login("nobody", "right");
+		}
+		assertThat(login("nobody", "right")).isInstanceOf(LoginResult.Throttled.class);
+	}
+
+	@Test
+	void aRememberedPasswordIsForgottenAfterTheGivenTime() throws Exception {
+		try (Authenticator shortMemory = new Authenticator(this.directory, new InMemoryLoginThrottle(this.clock), new AuditLog(),
+				Schedulers.newBoundedElastic(2, 10, "test-hashing"), Duration.ofMillis(200), null, new InProcessInvalidations())) {
+			shortMemory.login("test", "alice", "right", null).block();
+			shortMemory.login("test", "alice", "right", null).block();
+			assertThat(this.checks).hasValue(1);
+			await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+				shortMemory.login("test", "alice", "right", null).block();
+				assertThat(this.checks).hasValue(2);
+			});
+		}
+	}
+
+	@Test
+	void anApiTokenServesAsItsOwnUsersPasswordOnlyWhereAsked(CapturedOutput output) {
+		try (Authenticator withTokens = new Authenticator(this.directory, new InMemoryLoginThrottle(this.clock), new AuditLog(),
+				Schedulers.newBoundedElastic(2, 10, "test-hashing"), Duration.ofMinutes(1), this.tokens, new InProcessInvalidations())) {
+			assertThat(withTokens.loginWithPasswordOrToken("ftp", "alice", TOKEN, "10.0.0.1").block())
+				.isEqualTo(new LoginResult.Success(this.alice));
+			assertThat(output).contains("audit protocol=ftp user=alice action=login target=token:t1 outcome=success");
+			assertThat(withTokens.loginWithPasswordOrToken("ftp", "bob", TOKEN, "10.0.0.1").block())
+				.isEqualTo(new LoginResult.Failure());
+			assertThat(withTokens.loginWithPasswordOrToken("ftp", "alice", "wharf_unknown", "10.0.0.1").block())
+				.isEqualTo(new LoginResult.Failure());
+			assertThat(withTokens.loginWithPasswordOrToken("ftp", "alice", "right", "10.0.0.1").block())
+				.isEqualTo(new LoginResult.Success(this.alice));
+			assertThat(this.checks).as("tokens never reach the directory").hasValue(1);
+			// A plain login takes no token: the file manager's sessions and token minting need the password.
+			assertThat(withTokens.login("http", "alice", TOKEN, "10.0.0.1").block()).isEqualTo(new LoginResult.Failure());
+			// A token works while the account is locked by guessing: it cannot be guessed itself.
+			for (int i = 0; i <= LoginThrottle.FREE_PER_ACCOUNT_AND_ADDRESS; i++) {
+				withTokens.login("ftp", "alice", "guess", "10.0.0.1").block();
+			}
+			assertThat(withTokens.loginWithPasswordOrToken("ftp", "alice", "right", "10.0.0.1").block())
+				.isInstanceOf(LoginResult.Throttled.class);
+			assertThat(withTokens.loginWithPasswordOrToken("ftp", "alice", TOKEN, "10.0.0.1").block())
+				.isEqualTo(new LoginResult.Success(this.alice));
+		}
 	}
 
 	@Test

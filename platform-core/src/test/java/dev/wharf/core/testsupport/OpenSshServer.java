@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -95,7 +94,7 @@ public final class OpenSshServer implements AutoCloseable {
 			// A root sshd needs its privilege separation folder, which a container may lack.
 			Files.createDirectories(Path.of("/run/sshd"));
 		}
-		OpenSshServer server = new OpenSshServer(sshd, directory, freePort());
+		OpenSshServer server = new OpenSshServer(sshd, directory, FreePorts.loopback());
 		// Even a test run that is killed or times out must not leave an sshd behind.
 		Runtime.getRuntime().addShutdownHook(new Thread(server::close, "wharf-test-sshd-stop"));
 		server.start();
@@ -333,12 +332,6 @@ public final class OpenSshServer implements AutoCloseable {
 			}
 		}
 
-	}
-
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-			return socket.getLocalPort();
-		}
 	}
 
 }

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -16,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import dev.wharf.core.testsupport.FreePorts;
 import dev.wharf.core.testsupport.Requirements;
 import org.jspecify.annotations.Nullable;
 
@@ -49,7 +49,7 @@ public final class MemcachedProcess implements AutoCloseable {
 	 */
 	public static MemcachedProcess start(int memoryMegabytes) throws IOException, InterruptedException {
 		Path executable = Requirements.requireExecutable("memcached", "memcached");
-		MemcachedProcess memcached = new MemcachedProcess(executable, freePort(), memoryMegabytes);
+		MemcachedProcess memcached = new MemcachedProcess(executable, FreePorts.loopback(), memoryMegabytes);
 		Runtime.getRuntime().addShutdownHook(memcached.killer);
 		memcached.restart();
 		return memcached;
@@ -192,12 +192,6 @@ public final class MemcachedProcess implements AutoCloseable {
 		}
 		catch (IllegalStateException shuttingDown) {
 			// The hook runs anyway.
-		}
-	}
-
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			return socket.getLocalPort();
 		}
 	}
 

@@ -13,31 +13,78 @@ import dev.wharf.core.session.SessionLimitException.Limit;
 import dev.wharf.core.session.SessionProperties.NewSessions;
 import dev.wharf.core.session.Sessions.NewSession;
 import dev.wharf.core.testsupport.MutableClock;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for {@link Sessions} over an {@link InMemorySessionStore}, on a clock moved by hand: lifetimes,
- * revocation, the caps per user and in all (which never end another user's session) and the limits on how
- * fast sessions start.
+ * What {@link Sessions} does over every {@link SessionStore} and {@link NewSessionLimits}, in this process or
+ * shared by replicas, on a clock moved by hand: lifetimes, revocation (on every replica), the cap per user
+ * (which never ends another user's session) and the limits on how fast sessions start.
  */
-class SessionsTests {
+public abstract class AbstractSessionsContractTests {
 
-	private static final Duration TIMEOUT = Duration.ofSeconds(10);
+	protected static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-	private final MutableClock clock = new MutableClock();
+	protected static final NewSessions NO_RATE = new NewSessions(0, 0, Duration.ofMinutes(1));
 
-	private static final NewSessions NO_RATE = new NewSessions(0, 0, Duration.ofMinutes(1));
+	protected final MutableClock clock = new MutableClock();
 
-	private final InMemorySessionStore store = new InMemorySessionStore(1000, this.clock::nanos);
+	protected final User alice = new User("alice", Set.of(Role.USER), Map.of());
 
-	private final Sessions sessions = new Sessions(this.store, properties(1000, 100, NO_RATE), this.clock);
+	protected final User bob = new User("bob", Set.of(Role.USER), Map.of());
 
-	private final User alice = new User("alice", Set.of(Role.USER), Map.of());
+	protected SessionStore store;
 
-	private final User bob = new User("bob", Set.of(Role.USER), Map.of());
+	protected Sessions sessions;
+
+	/** A store on the clock; a second call gives another replica's store over the same sessions. */
+	protected abstract SessionStore store();
+
+	/** Limits on session starts; a second call gives another replica's view of the same buckets. */
+	protected abstract NewSessionLimits limits(NewSessions newSessions);
+
+	/** How long an ended session may still be found on another replica. */
+	protected abstract Duration propagation();
+
+	@BeforeEach
+	void createSessions() {
+		this.store = store();
+		this.sessions = sessions(this.store, 100, NO_RATE);
+	}
+
+	/** Sessions over a store, with a cap per user and limits on starts. */
+	protected Sessions sessions(SessionStore store, int maxPerUser, NewSessions newSessions) {
+		return new Sessions(store, limits(newSessions), properties(1000, maxPerUser, newSessions), this.clock);
+	}
+
+	@Test
+	void aSessionStartedOnOneReplicaIsFoundOnAnotherAndEndsOnEveryReplica() {
+		Sessions other = sessions(store(), 100, NO_RATE);
+		NewSession one = this.sessions.create(this.alice, "10.0.0.1", null).block(TIMEOUT);
+		NewSession two = this.sessions.create(this.alice, "10.0.0.1", null).block(TIMEOUT);
+		assertThat(other.find(one.secret()).block(TIMEOUT).user()).isEqualTo("alice");
+		assertThat(other.find(two.secret()).block(TIMEOUT)).isNotNull();
+		assertThat(other.revoke(one.secret()).block(TIMEOUT)).isNotNull();
+		await().pollDelay(Duration.ZERO).atMost(propagation().plusMillis(200)).until(() -> this.sessions.find(one.secret()).block(TIMEOUT) == null);
+		assertThat(other.revokeAll("alice").block(TIMEOUT)).isEqualTo(1);
+		await().pollDelay(Duration.ZERO).atMost(propagation().plusMillis(200)).until(() -> this.sessions.find(two.secret()).block(TIMEOUT) == null);
+	}
+
+	@Test
+	void sessionStartsOnSeveralReplicasCountTogether() {
+		NewSessions threePerMinute = new NewSessions(3, 0, Duration.ofMinutes(1));
+		Sessions here = sessions(this.store, 100, threePerMinute);
+		Sessions there = sessions(store(), 100, threePerMinute);
+		here.create(this.alice, "10.0.0.1", null).block(TIMEOUT);
+		there.create(this.alice, "10.0.0.2", null).block(TIMEOUT);
+		here.create(this.alice, "10.0.0.3", null).block(TIMEOUT);
+		assertThatThrownBy(() -> there.create(this.alice, "10.0.0.4", null).block(TIMEOUT))
+			.isInstanceOf(SessionLimitException.class);
+	}
 
 	@Test
 	void aSessionIsFoundByItsSecretWhichIsNeverStored() {
@@ -85,18 +132,8 @@ class SessionsTests {
 	}
 
 	@Test
-	void theStoreIsBounded() {
-		InMemorySessionStore small = new InMemorySessionStore(10, this.clock::nanos);
-		Sessions bounded = new Sessions(small, properties(10, 10, NO_RATE), this.clock);
-		for (int i = 0; i < 100; i++) {
-			bounded.create(this.alice, null, null).block(TIMEOUT);
-		}
-		assertThat(small.size()).isEqualTo(10);
-	}
-
-	@Test
 	void aUsersOldestSessionsEndPastTheCapAndNobodyElses() {
-		Sessions capped = new Sessions(this.store, properties(1000, 3, NO_RATE), this.clock);
+		Sessions capped = sessions(this.store, 3, NO_RATE);
 		NewSession bob = capped.create(this.bob, null, null).block(TIMEOUT);
 		List<NewSession> alices = new ArrayList<>();
 		for (int i = 0; i < 5; i++) {
@@ -113,35 +150,8 @@ class SessionsTests {
 	}
 
 	@Test
-	void aFullStoreTakesTheCreatingUsersOldestOrRefusesButNeverEndsAnotherUsers() {
-		InMemorySessionStore small = new InMemorySessionStore(4, this.clock::nanos);
-		Sessions full = new Sessions(small, properties(4, 4, NO_RATE), this.clock);
-		NewSession bob = full.create(this.bob, null, null).block(TIMEOUT);
-		List<NewSession> alices = new ArrayList<>();
-		for (int i = 0; i < 6; i++) {
-			alices.add(full.create(this.alice, null, null).block(TIMEOUT));
-			this.clock.advance(Duration.ofSeconds(1));
-		}
-		assertThat(small.size()).isEqualTo(4);
-		assertThat(full.find(bob.secret()).block(TIMEOUT)).as("another user's session").isNotNull();
-		assertThat(full.list("alice").collectList().block(TIMEOUT)).extracting(Session::key)
-			.containsExactlyInAnyOrderElementsOf(alices.subList(3, 6).stream().map(a -> a.session().key()).toList());
-		User carol = new User("carol", Set.of(Role.USER), Map.of());
-		assertThatThrownBy(() -> full.create(carol, null, null).block(TIMEOUT))
-			.isInstanceOfSatisfying(SessionLimitException.class, refused -> {
-				assertThat(refused.limit()).isEqualTo(Limit.STORE_FULL);
-				assertThat(refused.retryAfter()).isPositive();
-			});
-		assertThat(full.find(bob.secret()).block(TIMEOUT)).isNotNull();
-		// Once a session ends, there is room again.
-		assertThat(full.revoke(bob.secret()).block(TIMEOUT)).isNotNull();
-		assertThat(full.create(carol, null, null).block(TIMEOUT)).isNotNull();
-	}
-
-	@Test
 	void sessionStartsAreLimitedPerUserThenComeBackOverThePeriod() {
-		Sessions limited = new Sessions(this.store, properties(1000, 100, new NewSessions(3, 0, Duration.ofMinutes(1))),
-				this.clock);
+		Sessions limited = sessions(this.store, 100, new NewSessions(3, 0, Duration.ofMinutes(1)));
 		for (int i = 0; i < 3; i++) {
 			assertThat(limited.create(this.alice, "10.0.0.1", null).block(TIMEOUT)).isNotNull();
 		}
@@ -159,8 +169,7 @@ class SessionsTests {
 
 	@Test
 	void sessionStartsAreLimitedPerAddressWithoutUsingUpTheUsers() {
-		Sessions limited = new Sessions(this.store, properties(1000, 100, new NewSessions(2, 3, Duration.ofMinutes(1))),
-				this.clock);
+		Sessions limited = sessions(this.store, 100, new NewSessions(2, 3, Duration.ofMinutes(1)));
 		for (int i = 0; i < 3; i++) {
 			User user = new User("user" + i, Set.of(Role.USER), Map.of());
 			assertThat(limited.create(user, "10.0.0.9", null).block(TIMEOUT)).isNotNull();
@@ -182,16 +191,7 @@ class SessionsTests {
 		assertThat(this.store.findAll("alice").collectList().block(TIMEOUT)).isEmpty();
 	}
 
-	@Test
-	void theIndexByUserForgetsExpiredSessions() {
-		this.sessions.create(this.alice, null, null).block(TIMEOUT);
-		this.clock.advance(Duration.ofHours(2));
-		assertThat(this.store.size()).isZero();
-		assertThat(this.store.findAll("alice").collectList().block(TIMEOUT)).isEmpty();
-		assertThat(this.store.deleteAll("alice").block(TIMEOUT)).isZero();
-	}
-
-	private static SessionProperties properties(long maximumSessions, int maxPerUser, NewSessions newSessions) {
+	protected static SessionProperties properties(long maximumSessions, int maxPerUser, NewSessions newSessions) {
 		return new SessionProperties(Duration.ofHours(1), Duration.ofHours(8), maximumSessions, maxPerUser, newSessions);
 	}
 
