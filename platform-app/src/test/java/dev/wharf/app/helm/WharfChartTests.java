@@ -436,14 +436,16 @@ class WharfChartTests {
 		assertThat(mounts.path("archive").has("access-key")).isFalse();
 		assertThat(chart.container().path("env").toString()).doesNotContain("WHARF_S3_ARCHIVE");
 
-		assertThat(chart.ofKind("PersistentVolumeClaim")).isEmpty();
+		// Only the chart's Redis (the state two replicas share) keeps a claim; Wharf's pods have none.
+		assertThat(chart.ofKind("PersistentVolumeClaim")).extracting((claim) -> claim.at("/metadata/name").asString())
+			.containsExactly("wharf-redis");
 		assertThat(volume(chart, "data").has("emptyDir")).isTrue();
 		assertThat(chart.deployment().at("/spec/strategy/type").asString()).isEqualTo("RollingUpdate");
 		assertThat(chart.deployment().at("/spec/replicas").asInt()).isEqualTo(2);
 		List<Integer> egressPorts = new ArrayList<>();
 		chart.get("NetworkPolicy", "wharf").at("/spec/egress").forEach((rule) -> rule.path("ports")
 			.forEach((port) -> egressPorts.add(port.path("port").asInt())));
-		assertThat(egressPorts).contains(53, 443, 9000);
+		assertThat(egressPorts).contains(53, 443, 9000, 6379);
 		assertThat(WharfChart.notes(ValueSet.S3)).contains("Every mount is an s3 mount, so the pod has no volume");
 	}
 
