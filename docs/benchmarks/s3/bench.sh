@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Measures an s3 mount against S3Proxy on 127.0.0.1 (run from the repository root after ./mvnw verify).
+# Measures an s3 mount against S3Proxy on 127.0.0.1 (run from the repository root after ./mvnw verify): 100 MB
+# downloads and uploads through each protocol against S3Proxy directly, after WARMUP seconds (default 40) of the
+# same transfers uncounted, in RUNS (default 7) alternating rounds, with the CPU time Wharf and S3Proxy spent on
+# each; then listings.
 set -euo pipefail
 B=${TMPDIR:-/tmp}/wharf-s3-bench
 JAR=platform-app/target/wharf.jar
@@ -43,13 +46,50 @@ echo $! > "$B/wharf.pid"
 for i in $(seq 1 300); do curl -s -o /dev/null "$W/static/big.bin" -r 0-0 && break; sleep 0.2; done
 curl -s -c "$B/cookies" -H 'Content-Type: application/json' -d "{\"username\":\"alice\",\"password\":\"$PW\"}" "$W/api/session" -o /dev/null
 t() { curl -s -o /dev/null -w '%{time_total} %{size_download}\n' "$@"; }
-echo "== 100 MB download, 5 runs each (seconds, bytes)"
-for run in 1 2 3 4 5; do
-  echo "direct    $(t "$S3/bench/site/big.bin")"
-  echo "fm-cat    $(t -b "$B/cookies" -H 'X-Requested-With: XmlHttpRequest' "$W/api/files/cat?path=/objects/site/big.bin")"
-  echo "ftp-retr  $(t "ftp://alice:$PW@127.0.0.1:18021/site/big.bin")"
-  echo "static    $(t "$W/static/big.bin")"
-done
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+WPID=$(cat "$B/wharf.pid"); SPID=$(cat "$B/s3proxy.pid")
+H='X-Requested-With: XmlHttpRequest'
+curl -s -o /dev/null -b "$B/cookies" -H "$H" -X POST "$W/api/files/mkdir?path=/objects/up"
+# Each path once: the seconds, then the CPU ticks (1/100 s) Wharf and S3Proxy spent on it.
+path() {
+  local name=$1; shift
+  local w0 s0 out
+  w0=$(ticks "$WPID"); s0=$(ticks "$SPID")
+  out=$(curl -s -o /dev/null -w '%{time_total}' "$@")
+  echo "$name $out $(( $(ticks "$WPID") - w0 )) $(( $(ticks "$SPID") - s0 ))"
+}
+downloads() {
+  path direct    "$S3/bench/site/big.bin"
+  path fm-cat    -b "$B/cookies" -H "$H" "$W/api/files/cat?path=/objects/site/big.bin"
+  path ftp-retr  "ftp://alice:$PW@127.0.0.1:18021/site/big.bin"
+  path static    "$W/static/big.bin"
+}
+uploads() {
+  path put-direct -T "$B/big.bin" "$S3/bench/up/direct.bin"
+  path fm-save    -b "$B/cookies" -H "$H" --data-binary "@$B/big.bin" "$W/api/files/save?path=/objects/up/fm.bin"
+  path ftp-stor   -T "$B/big.bin" "ftp://alice:$PW@127.0.0.1:18021/up/ftp.bin"
+}
+# A JVM needs 20-40 s of load before C2 has compiled the hot path: warm every path first, uncounted.
+end=$(( $(date +%s) + ${WARMUP:-40} ))
+while [ "$(date +%s)" -lt "$end" ]; do downloads > /dev/null; uploads > /dev/null; done
+echo "== 100 MB, ${RUNS:-7} alternating rounds: path seconds wharf-ticks s3proxy-ticks"
+for run in $(seq 1 "${RUNS:-7}"); do downloads; uploads; done | tee "$B/speed.txt"
+python3 - "$B/speed.txt" <<'PY'
+import statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    name, secs, wt, st = line.split()
+    rows.setdefault(name, []).append((float(secs), int(wt), int(st)))
+print("| path | median s | range s | MB/s | x direct | Wharf CPU ms | S3Proxy CPU ms |")
+print("| --- | --- | --- | --- | --- | --- | --- |")
+base = {"down": statistics.median(r[0] for r in rows["direct"]), "up": statistics.median(r[0] for r in rows["put-direct"])}
+for name, runs in rows.items():
+    secs = [r[0] for r in runs]
+    med = statistics.median(secs)
+    kind = "up" if name in ("put-direct", "fm-save", "ftp-stor") else "down"
+    print(f"| {name} | {med:.3f} | {min(secs):.3f}-{max(secs):.3f} | {104.8576 / med:.0f} | {base[kind] / med:.2f} "
+          f"| {statistics.median(r[1] for r in runs) * 10} | {statistics.median(r[2] for r in runs) * 10} |")
+PY
 echo "== ls of 1,000 objects, 10 runs each"
 for run in $(seq 1 10); do
   echo "direct-list $(t "$S3/bench?list-type=2&prefix=thousand/&delimiter=/")"

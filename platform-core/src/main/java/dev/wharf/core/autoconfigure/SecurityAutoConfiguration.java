@@ -194,7 +194,7 @@ public final class SecurityAutoConfiguration {
 	}
 
 	/** Whether users may sign in through LDAP or OIDC, which need a place to remember them. */
-	static final class ExternalSignIn extends SpringBootCondition {
+	public static final class ExternalSignIn extends SpringBootCondition {
 
 		@Override
 		public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {

@@ -1,25 +1,17 @@
 package dev.wharf.core.security;
 
 import java.io.UncheckedIOException;
-import java.net.URLDecoder;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Consumer;
 
 import dev.wharf.core.config.StateFile;
-import dev.wharf.core.security.ExternalUser.Source;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
@@ -72,54 +64,18 @@ public final class FileExternalUserStore implements ExternalUserStore, AutoClose
 		return this.file.change(current -> {
 			Map<String, ExternalUser> changed = new HashMap<>(current);
 			operation.accept(changed);
-			return changed.values().stream().map(FileExternalUserStore::format).toList();
+			return changed.values().stream().map(ExternalUser::toLine).toList();
 		}).then();
 	}
 
 	private static Map<String, ExternalUser> read(Path file, List<String> lines) {
 		Map<String, ExternalUser> users = new HashMap<>();
 		for (String line : lines) {
-			ExternalUser user = parse(line);
-			if (user == null) {
-				logger.warn(file + " holds a line that is not a user; it is ignored");
-				continue;
-			}
-			users.put(user.name(), user);
+			ExternalUser.fromLine(line)
+				.ifPresentOrElse(user -> users.put(user.name(), user),
+						() -> logger.warn(file + " holds a line that is not a user; it is ignored"));
 		}
 		return Map.copyOf(users);
-	}
-
-	static String format(ExternalUser user) {
-		StringBuilder line = new StringBuilder(64).append(user.name())
-			.append('\t')
-			.append(user.source().configName())
-			.append('\t')
-			.append(user.seen().toEpochMilli());
-		for (String group : user.groups()) {
-			line.append('\t').append(URLEncoder.encode(group, StandardCharsets.UTF_8));
-		}
-		return line.toString();
-	}
-
-	static @Nullable ExternalUser parse(String line) {
-		String[] fields = line.split("\t", -1);
-		if (fields.length < 3 || !User.isValidName(fields[0])) {
-			return null;
-		}
-		Optional<Source> source = Source.fromConfigName(fields[1]);
-		if (source.isEmpty()) {
-			return null;
-		}
-		try {
-			Set<String> groups = new LinkedHashSet<>();
-			for (int i = 3; i < fields.length; i++) {
-				groups.add(URLDecoder.decode(fields[i], StandardCharsets.UTF_8));
-			}
-			return new ExternalUser(fields[0], source.get(), groups, Instant.ofEpochMilli(Long.parseLong(fields[2])));
-		}
-		catch (IllegalArgumentException ex) {
-			return null;
-		}
 	}
 
 	/** Stops watching the file and the file-access thread. */

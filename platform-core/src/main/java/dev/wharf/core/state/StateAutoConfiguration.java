@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import dev.wharf.core.autoconfigure.SecurityAutoConfiguration;
+import dev.wharf.core.autoconfigure.SecurityAutoConfiguration.ExternalSignIn;
+import dev.wharf.core.security.ExternalUserStore;
 import dev.wharf.core.autoconfigure.SessionAutoConfiguration;
 import dev.wharf.core.security.LoginThrottle;
 import dev.wharf.core.session.ApiTokenStore;
@@ -12,6 +14,7 @@ import dev.wharf.core.session.NewSessionLimits;
 import dev.wharf.core.session.SessionProperties;
 import dev.wharf.core.session.SessionStore;
 import dev.wharf.core.state.redis.RedisApiTokenStore;
+import dev.wharf.core.state.redis.RedisExternalUserStore;
 import dev.wharf.core.state.redis.RedisInvalidations;
 import dev.wharf.core.state.redis.RedisLocks;
 import dev.wharf.core.state.redis.RedisLoginThrottle;
@@ -29,6 +32,7 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisReactiveAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
@@ -51,6 +55,9 @@ public final class StateAutoConfiguration {
 
 	/** The longest pause between attempts to reconnect to Redis. */
 	static final Duration MAX_RECONNECT_DELAY = Duration.ofSeconds(2);
+
+	/** How often each replica reads every external user from Redis, for changes it missed while disconnected. */
+	static final Duration EXTERNAL_USERS_REFRESH = Duration.ofSeconds(30);
 
 	/** Pauses between attempts to reconnect: from 100 ms, doubling, up to {@link #MAX_RECONNECT_DELAY}. */
 	public static final Delay RECONNECT_DELAY = Delay.exponential(Duration.ofMillis(100), MAX_RECONNECT_DELAY, 2,
@@ -134,6 +141,14 @@ public final class StateAutoConfiguration {
 		ApiTokenStore apiTokenStore(RedisState state, RedisInvalidations invalidations) {
 			return new RedisApiTokenStore(state, invalidations, invalidations.channel(), RedisSessionStore.CACHE_TIME,
 					Clock.systemUTC());
+		}
+
+		/** LDAP and OIDC users in Redis: replicas need not share a state folder to know who signed in elsewhere. */
+		@Bean(destroyMethod = "close")
+		@ConditionalOnMissingBean
+		@Conditional(ExternalSignIn.class)
+		ExternalUserStore externalUserStore(RedisState state, RedisInvalidations invalidations) {
+			return new RedisExternalUserStore(state, invalidations, EXTERNAL_USERS_REFRESH);
 		}
 
 	}

@@ -7,6 +7,9 @@ import dev.wharf.core.autoconfigure.SecurityAutoConfiguration;
 import dev.wharf.core.autoconfigure.SessionAutoConfiguration;
 import dev.wharf.core.autoconfigure.StorageAutoConfiguration;
 import dev.wharf.core.config.InvalidConfigurationException;
+import dev.wharf.core.security.ExternalUserStore;
+import dev.wharf.core.security.FileExternalUserStore;
+import dev.wharf.core.state.redis.RedisExternalUserStore;
 import dev.wharf.core.state.redis.RedisInvalidations;
 import dev.wharf.core.state.redis.RedisLocks;
 import dev.wharf.core.state.redis.RedisState;
@@ -64,6 +67,19 @@ class StateAutoConfigurationTests {
 				await().atMost(Duration.ofSeconds(10)).until(invalidations::isListening);
 				assertThat(context.getBean(Locks.class).tryLock("x", Duration.ofMinutes(1)).block()).isNotNull();
 				assertThat(redis.server().keys("test:*")).containsExactly("test:lock:x");
+				assertThat(context).as("no directory sign-in, no users to remember").doesNotHaveBean(ExternalUserStore.class);
+			});
+	}
+
+	@Test
+	void withDirectorySignInTheRedisStoreRemembersItsUsers() {
+		runner().withPropertyValues("wharf.state.store=redis", "spring.data.redis.url=" + redis.server().url(),
+				"wharf.security.ldap.urls=ldap://127.0.0.1:1", "wharf.security.ldap.user-dn-pattern=uid={0},dc=example",
+				"wharf.security.directory.rules[0].group=staff", "wharf.security.directory.rules[0].mounts.data=ro")
+			.run(context -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(ExternalUserStore.class)).isInstanceOf(RedisExternalUserStore.class);
+				assertThat(this.state.resolve(FileExternalUserStore.FILE_NAME)).doesNotExist();
 			});
 	}
 
