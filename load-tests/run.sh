@@ -45,6 +45,12 @@
 #   --with-static         profiles: also measure /static/
 #   --cds                 start Wharf with bin/wharf --cds (extracted jar + AppCDS on JDK 17, AOT cache on 24+)
 #   --memory SIZE         override the profiles' memory limit (e.g. 112M: find a profile's smallest budget)
+#   --modules M[,M…]      filestash-*: the modules Wharf runs, of filemanager, ftp, static, buildcache (default
+#                         filemanager, as Filestash is a file manager alone); the build cache on a memory mount
+#   --hold SECONDS        filestash-benchmark: after the table, ls over SFTP and then a static file (/static/ with
+#                         the static module, else /) at c=1000 under wrk for SECONDS each (counted in the results)
+#   --nmt                 run Wharf with Native Memory Tracking (summary) and keep, before each stop, its
+#                         VM.native_memory summary and /proc/PID/smaps_rollup in the run folder
 #   --note TEXT           a note under the title, e.g. "preliminary, measured while other builds ran"
 #   --out DIR             where the Markdown goes (default docs/benchmarks)
 #
@@ -73,11 +79,12 @@ shown=()
 
 profiles="" java_home=${JAVA_HOME:-} scale=1 backends=memory,local,memcached cpus_list=1,2 runs=3 warmup=0
 keepalive=both peers=true with_static=false note="" out_dir=docs/benchmarks memory_override="" cds=false
+modules=filemanager hold=0 nmt=false
 filestash_bin=${WHARF_LOADTESTS_FILESTASH:-$HOME/.cache/wharf-loadtests/filestash/filestash}
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--note|--out|--java|--filestash) ;;                              # not shown
-		--no-keepalive|--no-peers|--with-static|--cds) shown+=("$1") ;;   # flags
+		--no-keepalive|--no-peers|--with-static|--cds|--nmt) shown+=("$1") ;;   # flags
 		*) shown+=("$1" "${2-}") ;;                                      # options with a value
 	esac
 	case "$1" in
@@ -96,6 +103,9 @@ while [ $# -gt 0 ]; do
 		--note) note=$2; shift ;;
 		--memory) memory_override=$2; shift ;;
 		--cds) cds=true ;;
+		--modules) modules=$2; shift ;;
+		--hold) hold=$2; shift ;;
+		--nmt) nmt=true ;;
 		--out) out_dir=$2; shift ;;
 		*) echo "unknown option: $1" >&2; usage ;;
 	esac
@@ -112,6 +122,10 @@ case "$table" in
 esac
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "--runs takes a whole number from 1, not $runs" >&2; usage; }
 [[ $warmup =~ ^[0-9]+$ ]] || { echo "--warmup takes a whole number, not $warmup" >&2; usage; }
+[[ $hold =~ ^[0-9]+$ ]] || { echo "--hold takes a whole number of seconds, not $hold" >&2; usage; }
+for m in ${modules//,/ }; do
+	case "$m" in filemanager|ftp|static|buildcache) ;; *) echo "--modules: unknown module $m (filemanager, ftp, static, buildcache)" >&2; usage ;; esac
+done
 case "$keepalive" in
 	both) keepalive_modes="true false" ;; on) keepalive_modes=true ;; off) keepalive_modes=false ;;
 	*) echo "--keepalive takes both, on or off, not $keepalive" >&2; usage ;;
@@ -391,7 +405,9 @@ wharf_start() {
 	# before the table's own overlays, which override it: after them, its "buildcache.enabled: true" switched the
 	# build cache back on in the file-manager-only runs of the Filestash tables.
 	case " $* " in *" wharf-bench-cache-"*) ;; *) set -- wharf-bench-cache-memory.yaml "$@" ;; esac
-	for o in wharf-bench.yaml "$@"; do overlays="$overlays,file:$root/load-tests/config/$o"; done
+	for o in wharf-bench.yaml "$@"; do
+		case "$o" in /*) overlays="$overlays,file:$o" ;; *) overlays="$overlays,file:$root/load-tests/config/$o" ;; esac
+	done
 	# memcached as the build cache's backend runs inside Wharf's cgroup, started afresh with it: its CPU counts in
 	# Wharf's CPU per request, its memory in Wharf's; the memory limit grows by memcached's own -m, which holds
 	# every entry a table stores.
@@ -406,6 +422,8 @@ wharf_start() {
 	http_port=$(free_port); ftp_port=$(free_port)
 	wharf_url=http://127.0.0.1:$http_port
 	local launcher=("$root/platform-app/bin/wharf" --profile "$profile" --java "$java_home")
+	# Native Memory Tracking costs memory of its own (a header per malloc, its tables), charged to the same limit.
+	$nmt && launcher=(env JAVA_OPTS="${JAVA_OPTS:+$JAVA_OPTS }-XX:NativeMemoryTracking=summary" "${launcher[@]}")
 	if $cds; then
 		# The archive is written outside the limits: dumping it needs more memory than serving (OOM-killed at 112 MB).
 		"${launcher[@]}" --cds-prepare || echo "!! $name: no class-data archive; starting without" >&2
@@ -443,7 +461,16 @@ wharf_start() {
 	wharf_mem=$mem wharf_cpus=$cpus wharf_profile=$profile
 	echo "   up in ${wharf_start_s:-?} s on $wharf_url ($pin_note)"
 }
-wharf_stop() { stop_server "$1" "$wharf_profile" "$wharf_mem" "$wharf_cpus" "${wharf_start_s:-}" "$wharf_flags"; }
+wharf_stop() {
+	# Where the memory went, before the stop: the cgroup's own account (anonymous, file pages), the process's mappings
+	# and, with --nmt, the JVM's.
+	if kill -0 "$server_pid" 2>/dev/null; then
+		[ -z "$server_memcg" ] || cp "$server_memcg/memory.stat" "$run/memory-stat-$1.txt" 2>/dev/null || true
+		cp "/proc/$server_pid/smaps_rollup" "$run/smaps-rollup-$1.txt" 2>/dev/null || true
+		$nmt && { timeout 30 jcmd "$server_pid" VM.native_memory summary > "$run/nmt-$1.txt" 2>&1 || true; }
+	fi
+	stop_server "$1" "$wharf_profile" "$wharf_mem" "$wharf_cpus" "${wharf_start_s:-}" "$wharf_flags"
+}
 
 # gatling SIMULATION TARGET BASE_URL [-Dname=value…]: one simulation, pinned to the load generator's cores, with
 # the CPU clock of the server started last (each level records its CPU time and Gatling's own). Its log is
@@ -612,11 +639,14 @@ wrk_prepare() {
 # wrk_ls NAME URL COOKIE SECONDS [warm-up]: ls of the memory mount with the session cookie under wrk (2 threads, 50
 # connections) on the load generator's cores; unless a warm-up, its counts and percentiles go to the results as
 # the part "ls (wrk)".
+wrk_line() {       # wrk_line URL COOKIE SECONDS CONNECTIONS: wrk's summary line ("wrk-ls requests failed p50 p95 p99")
+	WRK_COOKIE=$2 taskset -c "$loadgen_cpus" wrk -t2 -c"$4" -d"${3}s" --timeout 60s -s "$root/load-tests/config/wrk-ls.lua" \
+		"$1" | grep '^wrk-ls' || true
+}
 wrk_ls() {
 	local name=$1 url=$2 cookie=$3 seconds=$4 start_ms end_ms line
 	start_ms=$(date +%s%3N)
-	line=$(WRK_COOKIE=$cookie taskset -c "$loadgen_cpus" wrk -t2 -c50 -d"${seconds}s" -s "$root/load-tests/config/wrk-ls.lua" \
-		"$url/api/files/ls?path=%2Fmemory%2F" | grep '^wrk-ls' || true)
+	line=$(wrk_line "$url/api/files/ls?path=%2Fmemory%2F" "$cookie" "$seconds" 50)
 	end_ms=$(date +%s%3N)
 	[ $# -gt 4 ] && return 0
 	[ -n "$line" ] || { echo "!! wrk printed no summary for $name" >&2; return 0; }
@@ -624,6 +654,25 @@ wrk_ls() {
 	echo "$line" | awk -v t="$name" -v s="$start_ms" -v e="$end_ms" 'BEGIN {OFS = "\t"}
 		{ print "replicas", t, "ls (wrk)", 50, $2, $2 - $3, $3, s, e, $4, $5, $6 }' >> "$results"
 	echo "$line" | awk -v t="$name" -v ms=$((end_ms - start_ms)) '{printf "   ls (wrk) %s: %d requests, %d failed, %.0f req/s, p50 %.2f ms, p99 %.2f ms\n", t, $2, $3, ($2 - $3) * 1000 / ms, $4 / 1000, $6 / 1000}'
+}
+
+# wrk_hold NAME: --hold: ls over SFTP, then a static file, at c=1000 under wrk for $hold seconds each, with the
+# session of wrk_prepare; one line each into $run/hold.tsv (target part seconds requests failed p50 p95 p99 in µs).
+wrk_hold() {
+	local name=$1 part path line
+	[ -f "$run/hold.tsv" ] || printf 'target\tpart\tseconds\trequests\tfailed\tp50_us\tp95_us\tp99_us\n' > "$run/hold.tsv"
+	wrk_prepare "$wharf_url"
+	for part in ls static; do
+		path="/api/files/ls?path=%2Fsftp%2F"
+		if [ "$part" = static ]; then
+			path=/; case ",$modules," in *,static,*) path=/static/small.html ;; esac
+		fi
+		echo "-- wrk $part ($path) at c=1000 for ${hold}s against $name"
+		line=$(wrk_line "$wharf_url$path" "$wrk_cookie" "$hold" 1000)
+		[ -n "$line" ] || { echo "!! wrk printed no summary for $name $part" >&2; continue; }
+		echo "$line" | awk -v t="$name" -v p="$part $path" -v s="$hold" 'BEGIN {OFS = "\t"} {print t, p, s, $2, $3, $4, $5, $6}' >> "$run/hold.tsv"
+		echo "$line" | awk -v s="$hold" '{printf "   %d requests, %d failed, %.0f req/s, p50 %.1f ms, p99 %.1f ms\n", $2, $3, ($2 - $3) / s, $4 / 1000, $6 / 1000}'
+	done
 }
 
 # ---------------------------------------------------------------------------------------------- tables
@@ -653,6 +702,19 @@ case "$table" in
 	filestash-benchmark|filestash-loadtest)
 		# Each round: per profile, Wharf, then Filestash under the same limits and cores with the same requests.
 		sshd_start
+		# The modules Wharf runs (--modules): the file manager alone unless asked, as Filestash is one.
+		modules_overlay=wharf-bench-filemanager-only.yaml
+		if [ "$modules" != filemanager ]; then
+			modules_overlay=$run/wharf-modules.yaml
+			{
+				echo "# --modules $modules"
+				echo "wharf:"
+				for m in filemanager ftp static buildcache; do
+					on=false; case ",$modules," in *",$m,"*) on=true ;; esac
+					printf '  %s:\n    enabled: %s\n' "$m" "$on"
+				done
+			} > "$modules_overlay"
+		fi
 		with_filestash=false filestash_memory_session="" filestash_sftp_session=""
 		if filestash_check; then with_filestash=true; filestash_sessions; fi
 		if [ "$table" = filestash-benchmark ]; then
@@ -668,8 +730,11 @@ case "$table" in
 			for profile in ${profiles//,/ }; do
 				suffix=${profile/:/@}
 				if once "wharf-$suffix" && wharf_start "wharf-$suffix" "$profile" "" wharf-bench-sftp.yaml \
-						wharf-bench-filemanager-only.yaml; then
+						"$modules_overlay"; then
 					session_probe "wharf-$suffix" "$wharf_url" && gatling "$simulation" "wharf-$suffix" "$wharf_url"
+					if ((hold > 0)) && [ "$table" = filestash-benchmark ] && [ -z "${gave_up[wharf-$suffix]:-}" ]; then
+						wrk_hold "wharf-$suffix"
+					fi
 					peer_mem=$wharf_mem peer_cpus=$wharf_cpus
 					wharf_stop "wharf-$suffix"
 				else

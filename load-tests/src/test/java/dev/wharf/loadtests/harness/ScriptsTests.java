@@ -48,13 +48,14 @@ class ScriptsTests {
 		Result help = run(List.of("bash", MODULE.resolve("run.sh").toString(), "--help"));
 		assertThat(help.status()).isZero();
 		assertThat(help.output()).contains("filestash-benchmark", "filestash-loadtest", "rbcs", "socko", "pyftpdlib",
-				"profiles", "plots", "--runs N", "--keepalive MODE", "--filestash FILE", "proftpd", "Twisted")
+				"profiles", "plots", "--runs N", "--keepalive MODE", "--filestash FILE", "proftpd", "Twisted",
+				"--modules M[,M…]", "--hold SECONDS", "--nmt")
 			.doesNotContain("ftp-soak");
 	}
 
 	@ParameterizedTest
 	@ValueSource(strings = { "ftp-soak", "socko --runs 0", "socko --keepalive sometimes", "socko --warmup x",
-			"socko --bogus" })
+			"socko --bogus", "filestash-benchmark --modules filemanager,gopher", "filestash-benchmark --hold 1m" })
 	void runRefusesBadArgumentsBeforeItStartsAnything(String arguments) throws Exception {
 		List<String> command = new ArrayList<>(List.of("bash", MODULE.resolve("run.sh").toString()));
 		command.addAll(List.of(arguments.split(" ")));

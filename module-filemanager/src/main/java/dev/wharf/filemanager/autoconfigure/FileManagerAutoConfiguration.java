@@ -10,10 +10,12 @@ import dev.wharf.core.security.AuditLog;
 import dev.wharf.core.security.Authenticator;
 import dev.wharf.core.security.CompositeUserDirectory;
 import dev.wharf.core.security.ExternalUsers;
+import dev.wharf.core.security.LoginThrottle;
 import dev.wharf.core.security.OidcProperties;
 import dev.wharf.core.security.UserDirectory;
 import dev.wharf.core.session.ApiTokens;
 import dev.wharf.core.session.Sessions;
+import dev.wharf.core.share.ShareStore;
 import dev.wharf.core.state.InProcessLocks;
 import dev.wharf.core.state.Locks;
 import dev.wharf.core.storage.mount.MountRegistry;
@@ -35,6 +37,10 @@ import dev.wharf.filemanager.search.SearchHandler;
 import dev.wharf.filemanager.session.SessionHandlers;
 import dev.wharf.filemanager.session.SignInMethods;
 import dev.wharf.filemanager.session.TokenHandlers;
+import dev.wharf.filemanager.share.ShareHandlers;
+import dev.wharf.filemanager.share.SharePage;
+import dev.wharf.filemanager.share.ShareVisitors;
+import dev.wharf.filemanager.share.ShareVisitors.Use;
 import dev.wharf.filemanager.thumbnail.ThumbnailService;
 import dev.wharf.filemanager.ui.UiAssets;
 import dev.wharf.filemanager.ui.UiFilter;
@@ -58,8 +64,9 @@ import reactor.netty.http.client.HttpClient;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for the file
  * manager: the Filestash-compatible API under {@code /api/} (files, sessions, API tokens, thumbnails,
- * search, zip, resumable uploads) over the mounts named in {@code wharf.filemanager.mounts}. On unless
- * {@code wharf.filemanager.enabled=false}. The web UI is served at {@code /}.
+ * search, zip, resumable uploads, share links) over the mounts named in {@code wharf.filemanager.mounts}. On unless
+ * {@code wharf.filemanager.enabled=false}. The web UI is served at {@code /}, share links' page at {@code /s/<id>}.
+ * A {@link Clock} bean, if there is one, is the time share links expire by (tests); otherwise the system's.
  */
 @AutoConfiguration(afterName = { "dev.wharf.core.autoconfigure.SecurityAutoConfiguration",
 		"dev.wharf.core.autoconfigure.SessionAutoConfiguration" })
@@ -87,6 +94,19 @@ public final class FileManagerAutoConfiguration {
 	RecentSignIn fileManagerRecentSignIn(OidcProperties oidc, ObjectProvider<ExternalUsers> users) {
 		return oidc.enabled() ? new RecentSignIn(users.getObject(), oidc.tokenWindow(), oidc.name(), Clock.systemUTC())
 				: RecentSignIn.NEVER;
+	}
+
+	@Bean
+	ShareVisitors fileManagerShareVisitors(ShareStore store, UserDirectory users, MountTree tree, CallerResolver callers,
+			AuditTrail audit, ObjectProvider<Clock> clock) {
+		return new ShareVisitors(store, users, tree, callers, audit, clock.getIfAvailable(Clock::systemUTC),
+				ShareVisitors.WATCH);
+	}
+
+	@Bean(destroyMethod = "close")
+	ShareHandlers fileManagerShares(ShareStore store, ShareVisitors visitors, MountTree tree, CallerResolver callers,
+			LoginThrottle throttle, AuditTrail audit, ObjectProvider<Clock> clock) {
+		return new ShareHandlers(store, visitors, tree, callers, throttle, audit, clock.getIfAvailable(Clock::systemUTC));
 	}
 
 	/** Sign-in through an OpenID Connect provider, when {@code wharf.security.oidc.issuer} is set. */
@@ -130,25 +150,27 @@ public final class FileManagerAutoConfiguration {
 	ApiDispatcher fileManagerApiDispatcher(MountTree tree, CallerResolver callers, AuditTrail audit,
 			ThumbnailService thumbnails, ZipHandler zip, UploadHandlers uploads, Authenticator authenticator,
 			Sessions sessions, ApiTokens tokens, FileManagerProperties properties, RecentSignIn recentSignIn,
-			OidcProperties oidc, ObjectProvider<ExternalUsers> externalUsers, UserDirectory directory) {
+			OidcProperties oidc, ObjectProvider<ExternalUsers> externalUsers, UserDirectory directory,
+			ShareVisitors visitors, ShareHandlers shares) {
 		long maxUpload = properties.maxUploadSize().toBytes();
 		ChangeHandlers changes = new ChangeHandlers(tree, audit);
 		FileManagerProperties.Search search = properties.search();
+		// Each file endpoint that a share link's visitors may use says what it does, for the link's rights.
 		List<ApiRoute> routes = new ArrayList<>(List.of(
 				new ApiRoute("/api/files/ls", Method.of(Method.GET),
-						callers.protect(new ListHandler(tree, properties.maxListEntries()), false)),
+						visitors.protect(new ListHandler(tree, properties.maxListEntries()), false, Use.LIST)),
 				new ApiRoute("/api/files/cat", Method.of(Method.GET, Method.HEAD),
-						callers.protect(new DownloadHandler(tree, thumbnails), true)),
+						visitors.protect(new DownloadHandler(tree, thumbnails), true, Use.DOWNLOAD)),
 				new ApiRoute("/api/files/save", Method.of(Method.POST),
-						callers.protect(new SaveHandler(tree, audit, maxUpload), false)),
-				new ApiRoute("/api/files/mv", Method.of(Method.POST), callers.protect(changes.mv(), false)),
-				new ApiRoute("/api/files/cp", Method.of(Method.POST), callers.protect(changes.cp(), false)),
-				new ApiRoute("/api/files/rm", Method.of(Method.POST), callers.protect(changes.rm(), false)),
-				new ApiRoute("/api/files/mkdir", Method.of(Method.POST), callers.protect(changes.mkdir(), false)),
-				new ApiRoute("/api/files/touch", Method.of(Method.POST), callers.protect(changes.touch(), false)),
+						visitors.protect(new SaveHandler(tree, audit, maxUpload), false, Use.UPLOAD)),
+				new ApiRoute("/api/files/mv", Method.of(Method.POST), visitors.protect(changes.mv(), false, Use.CHANGE)),
+				new ApiRoute("/api/files/cp", Method.of(Method.POST), visitors.protect(changes.cp(), false, Use.CHANGE)),
+				new ApiRoute("/api/files/rm", Method.of(Method.POST), visitors.protect(changes.rm(), false, Use.CHANGE)),
+				new ApiRoute("/api/files/mkdir", Method.of(Method.POST), visitors.protect(changes.mkdir(), false, Use.CHANGE)),
+				new ApiRoute("/api/files/touch", Method.of(Method.POST), visitors.protect(changes.touch(), false, Use.CHANGE)),
 				new ApiRoute("/api/files/search", Method.of(Method.GET),
 						callers.protect(new SearchHandler(tree, search.timeBudget(), search.maxResults()), false)),
-				new ApiRoute("/api/files/zip", Method.of(Method.GET), callers.protect(zip, true)),
+				new ApiRoute("/api/files/zip", Method.of(Method.GET), visitors.protect(zip, true, Use.DOWNLOAD)),
 				new ApiRoute(UploadHandlers.ENDPOINT, Method.of(Method.POST, Method.OPTIONS),
 						uploads.creation(handler -> callers.protect(handler, false))),
 				new ApiRoute(UploadHandlers.ENDPOINT + "/", Method.of(Method.HEAD, Method.PATCH, Method.DELETE, Method.OPTIONS),
@@ -158,7 +180,9 @@ public final class FileManagerAutoConfiguration {
 				new ApiRoute("/api/session/methods", Method.of(Method.GET),
 						new SignInMethods(oidc.enabled() ? oidc.name() : null, OidcSignIn.START.substring(1)).handler()),
 				new ApiRoute("/api/tokens", Method.of(Method.GET, Method.POST, Method.DELETE),
-						new TokenHandlers(authenticator, tokens, callers, audit, recentSignIn).handler())));
+						new TokenHandlers(authenticator, tokens, callers, audit, recentSignIn).handler()),
+				new ApiRoute(ShareHandlers.COLLECTION, Method.of(Method.GET, Method.POST), shares.collection()),
+				new ApiRoute(ShareHandlers.ITEM, Method.of(Method.GET, Method.POST, Method.DELETE), shares.item())));
 		if (oidc.enabled()) {
 			OidcSignIn signIn = oidcSignIn(oidc, externalUsers.getObject(), directory, sessions, audit);
 			routes.add(new ApiRoute(OidcSignIn.START, Method.of(Method.GET), signIn.start()));
@@ -174,8 +198,18 @@ public final class FileManagerAutoConfiguration {
 	}
 
 	@Bean
-	UiFilter fileManagerUi() {
-		return new UiFilter(UiAssets.load(FileManagerAutoConfiguration.class.getClassLoader()));
+	UiAssets fileManagerUiAssets() {
+		return UiAssets.load(FileManagerAutoConfiguration.class.getClassLoader());
+	}
+
+	@Bean
+	UiFilter fileManagerUi(UiAssets assets) {
+		return new UiFilter(assets);
+	}
+
+	@Bean
+	SharePage fileManagerSharePage(ShareVisitors visitors, UiAssets assets) {
+		return new SharePage(visitors, assets);
 	}
 
 }

@@ -12,16 +12,18 @@ import org.springframework.http.HttpStatus;
 
 /**
  * Where a path of the file API leads: the top level (which holds the mounts), or a path inside one mount,
- * with the user's view of that mount's storage (rights enforced on every call).
+ * with the user's view of that mount's storage (rights enforced on every call). Through a share link, the tree
+ * is the shared folder (or file): its virtual paths start at the share's root.
  *
  * @param virtualPath the path as the API shows it, such as {@code /data/photos/a.jpg}
  * @param mount the mount, or {@code null} at the top level
  * @param storage the user's view of the mount, or {@code null} at the top level
  * @param path the path inside the mount
  * @param access the user's rights on the mount ({@link MountAccess#READ_ONLY} at the top level)
+ * @param shareRoot the shared folder or file inside the mount for a visitor of a share link, else {@code null}
  */
 public record Location(StoragePath virtualPath, @Nullable Mount mount, @Nullable Storage storage, StoragePath path,
-		MountAccess access) {
+		MountAccess access, @Nullable StoragePath shareRoot) {
 
 	public Location {
 		Objects.requireNonNull(virtualPath, "virtualPath");
@@ -29,14 +31,33 @@ public record Location(StoragePath virtualPath, @Nullable Mount mount, @Nullable
 		Objects.requireNonNull(access, "access");
 	}
 
+	/**
+	 * A location of a user's tree (no share).
+	 * @param virtualPath the path as the API shows it
+	 * @param mount the mount, or {@code null} at the top level
+	 * @param storage the user's view of the mount, or {@code null} at the top level
+	 * @param path the path inside the mount
+	 * @param access the user's rights on the mount
+	 */
+	public Location(StoragePath virtualPath, @Nullable Mount mount, @Nullable Storage storage, StoragePath path,
+			MountAccess access) {
+		this(virtualPath, mount, storage, path, access, null);
+	}
+
+	/** Whether this is reached through a share link. */
+	public boolean isShared() {
+		return this.shareRoot != null;
+	}
+
 	/** Whether this is the top level, which lists the mounts. */
 	public boolean isTop() {
 		return this.mount == null;
 	}
 
-	/** Whether this is the root folder of a mount. */
+	/** Whether this is the root folder of a mount, or the root of a share. */
 	public boolean isMountRoot() {
-		return this.mount != null && this.path.isRoot();
+		StoragePath shareRoot = this.shareRoot;
+		return this.mount != null && ((shareRoot != null) ? this.path.equals(shareRoot) : this.path.isRoot());
 	}
 
 	/**
@@ -72,6 +93,9 @@ public record Location(StoragePath virtualPath, @Nullable Mount mount, @Nullable
 	 * @throws ApiException 403 if the location is the top level or a mount's root
 	 */
 	public Location requireEntry(String operation) {
+		if (this.shareRoot != null && this.path.equals(this.shareRoot)) {
+			throw new ApiException(HttpStatus.FORBIDDEN, "Cannot " + operation + " what the link shares, only what is inside it");
+		}
 		if (this.mount == null || this.path.isRoot()) {
 			throw new ApiException(HttpStatus.FORBIDDEN, "Cannot " + operation + " " + this.virtualPath
 					+ ": mounts are configured, not changed through the file manager");
@@ -91,6 +115,10 @@ public record Location(StoragePath virtualPath, @Nullable Mount mount, @Nullable
 	 * @return the path as the API shows it
 	 */
 	public StoragePath virtual(StoragePath inner) {
+		StoragePath shareRoot = this.shareRoot;
+		if (shareRoot != null) {
+			return inner.relativeTo(shareRoot);
+		}
 		Mount mount = this.mount;
 		return (mount != null) ? StoragePath.root().resolve(mount.name()).resolve(inner) : inner;
 	}

@@ -4,7 +4,9 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import dev.wharf.core.storage.AccessDeniedException;
 import dev.wharf.core.storage.AlreadyExistsException;
@@ -33,12 +35,15 @@ import reactor.core.publisher.Mono;
  * so a path in a message is recognised only where it is one of them, an ancestor (a missing parent) or
  * lies below one (a file inside a folder being deleted or copied), never guessed from the text alone.
  * The error keeps its kind and class, so code that tells errors apart (a missing file, an existing target)
- * behaves as before. Thread-safe if the storage is.
+ * behaves as before. Through a share link the paths are named from the share's root instead, and a folder
+ * above it is named as that root. Thread-safe if the storage is.
  */
 final class MountFolderErrors extends ForwardingStorage {
 
 	/** What may follow a path in a message: the end, the next name, or words and punctuation. */
 	private static final String AFTER_PATH = "/ ,;:)'\"";
+
+	private final StoragePath root;
 
 	private final String folder;
 
@@ -48,8 +53,19 @@ final class MountFolderErrors extends ForwardingStorage {
 	 * @param folder the mount's folder in the file manager, such as {@code /data}
 	 */
 	MountFolderErrors(Storage delegate, StoragePath folder) {
+		this(delegate, StoragePath.root(), folder.toString());
+	}
+
+	/**
+	 * Wraps a storage whose tree starts below the mount's root (a share link's).
+	 * @param delegate the user's view of the mount
+	 * @param root where the tree starts inside the mount
+	 * @param folder what is put in front of paths below {@code root}: empty for a share
+	 */
+	MountFolderErrors(Storage delegate, StoragePath root, String folder) {
 		super(delegate);
-		this.folder = folder.toString();
+		this.root = root;
+		this.folder = folder;
 	}
 
 	@Override
@@ -127,7 +143,7 @@ final class MountFolderErrors extends ForwardingStorage {
 		if (message == null) {
 			return error;
 		}
-		String renamed = name(message, this.folder, paths);
+		String renamed = name(message, this.root, this.folder, paths);
 		return renamed.equals(message) ? error : withMessage(error, renamed);
 	}
 
@@ -139,12 +155,28 @@ final class MountFolderErrors extends ForwardingStorage {
 	 * @return the message as the file manager shows it
 	 */
 	static String name(String message, String folder, StoragePath... paths) {
-		List<String> known = new ArrayList<>();
+		return name(message, StoragePath.root(), folder, paths);
+	}
+
+	/**
+	 * A message with each path of a call that it names shown from a root inside the mount.
+	 * @param message the storage's message
+	 * @param root where the shown tree starts inside the mount
+	 * @param folder what is put in front of each path below the root
+	 * @param paths the paths the call was given, inside the mount
+	 * @return the message as the file manager shows it
+	 */
+	static String name(String message, StoragePath root, String folder, StoragePath... paths) {
+		Map<String, String> shown = new HashMap<>();
+		String top = folder.isEmpty() ? "/" : folder;
 		for (StoragePath path : paths) {
 			for (StoragePath at = path; at != null && !at.isRoot(); at = at.parent()) {
-				known.add(at.toString());
+				// A folder above the root (the parent of a share's folder) is not shown: its top stands for it.
+				StoragePath below = at.startsWith(root) ? at.relativeTo(root) : StoragePath.root();
+				shown.put(at.toString(), below.isRoot() ? top : folder + below);
 			}
 		}
+		List<String> known = new ArrayList<>(shown.keySet());
 		known.sort(Comparator.comparingInt(String::length).reversed());
 		StringBuilder named = new StringBuilder(message.length() + folder.length() * 2);
 		int copied = 0;
@@ -159,9 +191,12 @@ final class MountFolderErrors extends ForwardingStorage {
 				i++;
 				continue;
 			}
-			named.append(message, copied, i).append(folder);
-			if (!path.equals("/")) {
-				named.append(path);
+			named.append(message, copied, i);
+			if (path.equals("/")) {
+				named.append(root.isRoot() ? folder : "/");
+			}
+			else {
+				named.append(shown.get(path));
 			}
 			i += path.length();
 			copied = i;

@@ -9,6 +9,7 @@ import dev.wharf.core.mounts.MountLocation;
 import dev.wharf.core.mounts.UserMount;
 import dev.wharf.core.security.MountAccess;
 import dev.wharf.core.security.User;
+import dev.wharf.core.share.Share;
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.mount.Mount;
 import dev.wharf.core.storage.mount.MountRegistry;
@@ -22,7 +23,7 @@ import org.springframework.http.HttpStatus;
  * once, and each mount is reached only through {@link UserMount#storage()} (the user's rights, checked on every
  * operation, and credentials), and through {@link MountFolderErrors}, so errors name paths with the mount's
  * folder, as the user gave them. A mount the user has no right on does not exist for them (404, not 403, so
- * names do not leak). Thread-safe.
+ * names do not leak). A visitor of a share link sees the shared folder as the whole tree. Thread-safe.
  */
 public final class MountTree {
 
@@ -84,6 +85,10 @@ public final class MountTree {
 	 */
 	public Location locate(Caller caller, String path) {
 		StoragePath virtual = StoragePath.parse(path);
+		Share share = caller.share();
+		if (share != null) {
+			return locateInShare(caller, share, virtual);
+		}
 		MountLocation location = this.mounts.forUser(caller.user(), caller.credentials()).locate(virtual);
 		if (location instanceof MountLocation.InMount in) {
 			UserMount mount = in.mount();
@@ -92,6 +97,21 @@ public final class MountTree {
 		}
 		if (location instanceof MountLocation.Top) {
 			return new Location(virtual, null, null, virtual, MountAccess.READ_ONLY);
+		}
+		throw new ApiException(HttpStatus.NOT_FOUND, "Not found: " + virtual);
+	}
+
+	/**
+	 * Resolves a path of a share link's tree: below the shared folder (or the shared file itself), in the share's
+	 * mount, as the share's own user. The path was parsed as every path is ({@code ..}, encoded separators and the
+	 * like refused), so it cannot climb above the share's root.
+	 */
+	private Location locateInShare(Caller caller, Share share, StoragePath virtual) {
+		StoragePath inMount = StoragePath.root().resolve(share.mount()).resolve(share.path()).resolve(virtual);
+		if (this.mounts.forUser(caller.user(), null).locate(inMount) instanceof MountLocation.InMount in) {
+			UserMount mount = in.mount();
+			return new Location(virtual, mount.mount(), new MountFolderErrors(mount.storage(), share.path(), ""), in.path(),
+					mount.access(), share.path());
 		}
 		throw new ApiException(HttpStatus.NOT_FOUND, "Not found: " + virtual);
 	}

@@ -1,5 +1,6 @@
 package dev.wharf.filemanager.files;
 
+import dev.wharf.core.share.Share;
 import dev.wharf.core.storage.NotFoundException;
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.WriteOptions;
@@ -22,7 +23,7 @@ import reactor.core.publisher.Mono;
  * {@code POST /api/files/save?path=}: the raw request body becomes the file (not multipart, as in
  * Filestash), streamed to the storage and made visible only when complete: a body cut off mid-way, longer
  * or shorter than its {@code Content-Length}, or over the size limit leaves nothing and no partial file.
- * An existing file is replaced. {@code If-Unmodified-Since} gives 412 if the file changed after that date.
+ * An existing file is replaced, except through an upload-only share link (409). {@code If-Unmodified-Since} gives 412 if the file changed after that date.
  * A {@code Content-Length} over the limit is refused (413) before the body is read.
  */
 public final class SaveHandler implements AuthenticatedHandler {
@@ -63,7 +64,10 @@ public final class SaveHandler implements AuthenticatedHandler {
 						: Mono.<Void>empty())
 				.onErrorResume(NotFoundException.class, missing -> Mono.empty());
 		}
-		WriteOptions options = (length >= 0) ? WriteOptions.replace().withExpectedLength(length) : WriteOptions.replace();
+		// A drop box's visitors add files, never replace one they could not read (409 if it exists).
+		Share share = caller.share();
+		WriteOptions mode = (share != null && !share.rights().canWrite()) ? WriteOptions.createNew() : WriteOptions.replace();
+		WriteOptions options = (length >= 0) ? mode.withExpectedLength(length) : mode;
 		long max = this.maxUploadBytes;
 		Flux<DataBuffer> body = BodyLimit.limit(exchange.getRequest().getBody(), max, () -> tooLarge(max));
 		Mono<?> write = precondition.then(storage.write(location.path(), body, options));

@@ -23,6 +23,7 @@ import dev.wharf.filemanager.http.ApiException;
 import dev.wharf.filemanager.http.ApiResponses;
 import dev.wharf.filemanager.http.Clients;
 import dev.wharf.filemanager.http.JsonBody;
+import dev.wharf.filemanager.http.SmallBody;
 import dev.wharf.filemanager.http.Query;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBufferLimitException;
@@ -122,22 +123,8 @@ public final class SessionHandlers {
 			// send no Origin. (Comparing the Origin with the server's own address would break behind proxies.)
 			return Mono.error(CallerResolver.requestedWithMissing(request.getHeaders(), "required for logins from a browser"));
 		}
-		if (request.getHeaders().getContentLength() > MAX_BODY) {
-			// Refused before the body is read: nobody waits for a body that will not be used.
-			return Mono.error(tooLarge());
-		}
 		String client = Clients.address(exchange);
-		return DataBufferUtils.join(request.getBody(), MAX_BODY)
-			.map(buffer -> {
-				try {
-					return buffer.toString(StandardCharsets.UTF_8);
-				}
-				finally {
-					DataBufferUtils.release(buffer);
-				}
-			})
-			.defaultIfEmpty("")
-			.onErrorMap(DataBufferLimitException.class, tooLong -> tooLarge())
+		return SmallBody.read(request, MAX_BODY)
 			.map(body -> LoginForm.parse(request, body))
 			.flatMap(form -> this.authenticator.login(AuditTrail.PROTOCOL, form.username(), form.password(), client)
 				.flatMap(result -> {
@@ -146,10 +133,6 @@ public final class SessionHandlers {
 					}
 					return Mono.error(LoginErrors.of(result));
 				}));
-	}
-
-	private static ApiException tooLarge() {
-		return new ApiException(HttpStatus.CONTENT_TOO_LARGE, "Login body too large");
 	}
 
 	private Mono<Void> start(ServerWebExchange exchange, User user, LoginForm form, @Nullable String previous,

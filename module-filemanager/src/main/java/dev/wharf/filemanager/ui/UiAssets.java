@@ -28,9 +28,15 @@ public final class UiAssets {
 	static final String LOCATION = "dev/wharf/filemanager/ui/";
 
 	/** The files served as assets (the page is {@value #PAGE}). */
-	static final List<String> NAMES = List.of("app.css", "app.js", "api.js", "dom.js", "dialogs.js", "upload.js");
+	static final List<String> NAMES = List.of("app.css", "app.js", "api.js", "dom.js", "dialogs.js", "upload.js",
+			"share.js", "sharing.js");
 
 	static final String PAGE = "index.html";
+
+	/** The module the page loads, and the one a share link's page loads instead. */
+	private static final String MAIN = "/app.js\"";
+
+	private static final String SHARE_MAIN = "/share.js\"";
 
 	private static final String PLACEHOLDER = "{{assets}}";
 
@@ -39,6 +45,8 @@ public final class UiAssets {
 	private final Map<String, byte[]> files = new LinkedHashMap<>();
 
 	private final byte[] page;
+
+	private final byte[] sharePage;
 
 	private UiAssets(ClassLoader loader) {
 		MessageDigest digest = sha256();
@@ -51,7 +59,11 @@ public final class UiAssets {
 		byte[] template = read(loader, PAGE);
 		digest.update(template);
 		this.fingerprint = HexFormat.of().formatHex(digest.digest(), 0, 8);
-		this.page = new String(template, StandardCharsets.UTF_8).replace(PLACEHOLDER, "assets/" + this.fingerprint)
+		String html = new String(template, StandardCharsets.UTF_8);
+		this.page = html.replace(PLACEHOLDER, "assets/" + this.fingerprint).getBytes(StandardCharsets.UTF_8);
+		// The same page with the visitors' module; it is served one level below the UI's root (/s/<id>).
+		this.sharePage = html.replace(PLACEHOLDER + MAIN, PLACEHOLDER + SHARE_MAIN)
+			.replace(PLACEHOLDER, "../assets/" + this.fingerprint)
 			.getBytes(StandardCharsets.UTF_8);
 	}
 
@@ -79,6 +91,14 @@ public final class UiAssets {
 	 */
 	byte[] page() {
 		return this.page;
+	}
+
+	/**
+	 * The page of a share link's visitors, with the assets' current addresses.
+	 * @return the bytes of {@code index.html} loading {@code share.js} (do not modify)
+	 */
+	public byte[] sharePage() {
+		return this.sharePage;
 	}
 
 	/**

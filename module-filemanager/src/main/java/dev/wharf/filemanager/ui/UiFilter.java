@@ -99,6 +99,18 @@ public final class UiFilter implements WebFilter, Ordered {
 		return ORDER;
 	}
 
+	/**
+	 * Answers with a page of the UI, with the headers every page gets (no caching, the strict policy).
+	 * @param exchange the exchange
+	 * @param status the status
+	 * @param content the page
+	 * @return completes when written
+	 */
+	public static Mono<Void> page(ServerWebExchange exchange, HttpStatus status, byte[] content) {
+		exchange.getResponse().setStatusCode(status);
+		return send(exchange, content, TYPES.forName(UiAssets.PAGE), NO_CACHE);
+	}
+
 	private static Mono<Void> send(ServerWebExchange exchange, byte[] content, String type, String cacheControl) {
 		ServerHttpResponse response = exchange.getResponse();
 		HttpHeaders headers = response.getHeaders();

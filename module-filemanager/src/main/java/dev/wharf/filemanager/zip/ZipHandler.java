@@ -123,7 +123,8 @@ public final class ZipHandler implements AuthenticatedHandler, AutoCloseable {
 	}
 
 	private static String name(Location location) {
-		return location.isMountRoot() ? location.requireMount().name() : location.path().name();
+		// A share link's folder is named as itself, not as its mount.
+		return location.path().isRoot() ? location.requireMount().name() : location.path().name();
 	}
 
 	/**

@@ -9,12 +9,19 @@ export class ApiError extends Error {
 	}
 }
 
+// Where the API is from the page: the file manager is at the UI's root, a share link's page one level below it.
+let apiRoot = 'api/';
+
+export function useApiRoot(root) {
+	apiRoot = root;
+}
+
 // The server decodes queries strictly (no '+' for space), so every value is percent-encoded here.
 export function url(endpoint, params) {
 	const pairs = Array.isArray(params) ? params : Object.entries(params || {});
 	const query = pairs.filter(([, v]) => v !== undefined && v !== null)
 		.map(([k, v]) => encodeURIComponent(k) + '=' + encodeURIComponent(v)).join('&');
-	return 'api/' + endpoint + (query ? '?' + query : '');
+	return apiRoot + endpoint + (query ? '?' + query : '');
 }
 
 // The message of an error answer: the envelope's, else a sentence for the status.
@@ -60,6 +67,12 @@ export const api = {
 	mv: (from, to) => call('POST', 'files/mv', { from, to }),
 	cp: (from, to) => call('POST', 'files/cp', { from, to }),
 	save: (path, body) => call('POST', 'files/save', { path }, body),
+	shares: path => call('GET', 'share', { path }),
+	share: options => call('POST', 'share', null, JSON.stringify(options), JSON_TYPE),
+	revokeShare: id => call('DELETE', 'share/' + encodeURIComponent(id)),
+	shareInfo: id => call('GET', 'share/' + encodeURIComponent(id)),
+	proveShare: (id, password) => call('POST', 'share/' + encodeURIComponent(id) + '/proof', null,
+		JSON.stringify({ type: 'password', value: password }), JSON_TYPE),
 };
 
 export const fileUrl = (path, extra) => url('files/cat', { path, ...extra });

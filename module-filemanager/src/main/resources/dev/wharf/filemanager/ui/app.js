@@ -3,6 +3,7 @@
 import { api, baseName, fileUrl, join, parent, zipUrl } from './api.js';
 import { ask, confirm, kind, pickFolder, preview, reveal, trail } from './dialogs.js';
 import { formatSize, formatTime, h, icon } from './dom.js';
+import { shareDialog } from './sharing.js';
 import { dropped, picked, upload } from './upload.js';
 
 const root = document.getElementById('app');
@@ -358,6 +359,8 @@ function toolbar() {
 				canChange ? h('button', { type: 'button', id: 'rename', disabled: !one, onclick: () => rename(one) }, 'Rename') : null,
 				canChange ? h('button', { type: 'button', id: 'move', onclick: () => transfer(selected, 'mv') }, 'Move…') : null,
 				h('button', { type: 'button', id: 'copy', onclick: () => transfer(selected, 'cp') }, 'Copy…'),
+				state.permissions.can_share ? h('button', { type: 'button', id: 'share', disabled: !one,
+					onclick: () => shareDialog(one, state.permissions.can_upload !== false) }, 'Share…') : null,
 				canChange ? h('button', { type: 'button', id: 'delete', class: 'danger', onclick: () => remove(selected) }, 'Delete') : null,
 			] : [
 				writable ? h('button', { type: 'button', id: 'new-folder', onclick: newFolder }, 'New folder') : null,

@@ -2,7 +2,7 @@
 import { api, baseName, fileUrl, join, parent } from './api.js';
 import { h, icon } from './dom.js';
 
-function open(title, body, buttons, onClose) {
+export function open(title, body, buttons, onClose) {
 	const heading = h('h2', { id: 'dialog-title' }, title);
 	const dialog = h('dialog', { 'aria-labelledby': 'dialog-title' }, heading, body, h('div', { class: 'dialog-buttons' }, buttons));
 	dialog.addEventListener('close', () => { dialog.remove(); onClose(dialog.returnValue); });

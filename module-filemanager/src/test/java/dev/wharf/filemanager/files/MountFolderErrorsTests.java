@@ -31,6 +31,17 @@ class MountFolderErrorsTests {
 	}
 
 	@Test
+	void namesPathsFromAShareRootAndNoFolderAboveIt() {
+		StoragePath root = StoragePath.parse("/projects/shared");
+		StoragePath path = StoragePath.parse("/projects/shared/a/b");
+		assertThat(MountFolderErrors.name("Not found: /projects/shared/a/b", root, "", path)).isEqualTo("Not found: /a/b");
+		assertThat(MountFolderErrors.name("Not found: /projects/shared/a", root, "", path)).isEqualTo("Not found: /a");
+		assertThat(MountFolderErrors.name("Not found: /projects/shared", root, "", path)).isEqualTo("Not found: /");
+		assertThat(MountFolderErrors.name("Not found: /projects", root, "", path)).isEqualTo("Not found: /");
+		assertThat(MountFolderErrors.name("Already exists: /", root, "", path)).isEqualTo("Already exists: /");
+	}
+
+	@Test
 	void leavesAloneWhatIsNoPathOfTheCall() {
 		StoragePath path = StoragePath.parse("/a");
 		// A sibling whose name starts like the call's path, a path the call was not given, a slash inside words.

@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Random;
 import java.util.function.Function;
 import java.util.zip.ZipEntry;
@@ -23,25 +22,21 @@ import java.util.zip.ZipFile;
 
 import javax.imageio.ImageIO;
 
-import dev.wharf.core.testsupport.Requirements;
+import dev.wharf.filemanager.testsupport.Chromium;
 import dev.wharf.filemanager.testsupport.CuttingProxy;
 import dev.wharf.filemanager.testsupport.FileManagerTestBase;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
-import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
-import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -56,9 +51,8 @@ class BrowserTests extends FileManagerTestBase {
 
 	private static final String BASE = "/files";
 
-	private static final Duration WAIT = Duration.ofSeconds(30);
-
-	private static ChromeDriverService service;
+	@RegisterExtension
+	static final Chromium.PerClass chromium = new Chromium.PerClass();
 
 	private static ChromeDriver browser;
 
@@ -70,29 +64,9 @@ class BrowserTests extends FileManagerTestBase {
 	}
 
 	@BeforeAll
-	static void startBrowser(@TempDir Path folder) {
-		Path driver = Requirements.requireExecutable("chromedriver", "chromium-driver");
-		Path chromium = Requirements.requireExecutable("chromium", "chromium");
-		downloads = folder.resolve("downloads");
-		service = new ChromeDriverService.Builder().usingDriverExecutable(driver.toFile()).usingAnyFreePort().build();
-		ChromeOptions options = new ChromeOptions();
-		options.setBinary(chromium.toFile());
-		options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-				"--disable-component-update", "--no-first-run", "--window-size=1280,900");
-		options.setExperimentalOption("prefs", Map.of("download.default_directory", downloads.toString(),
-				"download.prompt_for_download", false));
-		browser = new ChromeDriver(service, options);
-		browser.manage().timeouts().scriptTimeout(WAIT);
-	}
-
-	@AfterAll
-	static void stopBrowser() {
-		if (browser != null) {
-			browser.quit();
-		}
-		if (service != null) {
-			service.stop();
-		}
+	static void browser() {
+		browser = chromium.browser().driver();
+		downloads = chromium.downloads();
 	}
 
 	@Test
@@ -285,19 +259,19 @@ class BrowserTests extends FileManagerTestBase {
 	}
 
 	private static void click(By by) {
-		wait(ExpectedConditions.elementToBeClickable(by)).click();
+		chromium.browser().click(by);
 	}
 
 	private static WebElement waitFor(By by) {
-		return wait(ExpectedConditions.visibilityOfElementLocated(by));
+		return chromium.browser().waitFor(by);
 	}
 
 	private static <T> T wait(Function<? super WebDriver, T> condition) {
-		return new WebDriverWait(browser, WAIT).until(condition);
+		return chromium.browser().wait(condition);
 	}
 
 	private static Object script(String code) {
-		return ((JavascriptExecutor) browser).executeScript(code);
+		return chromium.browser().script(code);
 	}
 
 	private static List<String> zipEntries(Path zip) throws IOException {

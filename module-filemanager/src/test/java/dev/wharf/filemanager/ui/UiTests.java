@@ -50,7 +50,11 @@ class UiTests extends FileManagerTestBase {
 
 	@Test
 	void everyAssetIsCachedForAYearAndEveryImportResolves() {
-		String html = get("/").getResponseBody();
+		// The file manager's page and a share link's (the page of an unknown link is the same page, with 404).
+		EntityExchangeResult<String> sharePage = get("/s/" + "x".repeat(24));
+		assertThat(sharePage.getStatus()).isEqualTo(HttpStatus.NOT_FOUND);
+		assertThat(sharePage.getResponseBody()).contains("\"../assets/");
+		String html = get("/").getResponseBody() + sharePage.getResponseBody();
 		Matcher found = ASSET.matcher(html);
 		List<String> pending = new ArrayList<>();
 		String prefix = null;
@@ -58,7 +62,7 @@ class UiTests extends FileManagerTestBase {
 			prefix = found.group(1);
 			pending.add(found.group(2));
 		}
-		assertThat(pending).contains("app.js", "app.css");
+		assertThat(pending).contains("app.js", "app.css", "share.js");
 		List<String> seen = new ArrayList<>();
 		while (!pending.isEmpty()) {
 			String name = pending.remove(0);

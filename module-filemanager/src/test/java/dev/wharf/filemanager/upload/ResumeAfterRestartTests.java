@@ -19,8 +19,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What must survive a restart: a resumable upload (its state is in the mount) and an API token (its digest
- * is in the state folder). The server is started, stopped and started again on the same folders.
+ * What must survive a restart: a resumable upload (its state is in the mount), an API token (its digest
+ * is in the state folder) and a share link with its password and download count (in the state folder). The server
+ * is started, stopped and started again on the same folders.
  */
 class ResumeAfterRestartTests {
 
@@ -74,6 +75,36 @@ class ResumeAfterRestartTests {
 				.body(Arrays.copyOfRange(file, 120_000, file.length)).send();
 			assertThat(rest.status()).isEqualTo(204);
 			assertThat(api.get("/api/files/cat?path=/data/big.bin").bearer(token).send().body()).isEqualTo(file);
+		}
+	}
+
+	@Test
+	void aShareLinkWithItsPasswordAndDownloadsSurvivesARestart() throws Exception {
+		Files.createDirectories(this.temp.resolve("data").resolve("shared"));
+		Files.writeString(this.temp.resolve("data").resolve("shared").resolve("a.txt"), "shared content");
+		String hash = PasswordHashing.hash(PASSWORD);
+		String id;
+		try (ConfigurableApplicationContext first = start(hash)) {
+			Api api = api(first);
+			String token = api.token("erin", PASSWORD);
+			Answer made = api.post("/api/share").bearer(token)
+				.json("{\"path\":\"/data/shared\",\"can_read\":true,\"password\":\"p\",\"max_downloads\":2}").send();
+			assertThat(made.status()).as(made.text()).isEqualTo(200);
+			id = made.json().path("result").path("id").stringValue();
+			String proof = Api.cookie(api.post("/api/share/" + id + "/proof").header(Api.XRW, "XmlHttpRequest")
+				.json("{\"type\":\"password\",\"value\":\"p\"}").send());
+			assertThat(api.get("/api/files/cat?path=/a.txt&share=" + id).header("Cookie", proof).send().text())
+				.isEqualTo("shared content");
+		}
+		try (ConfigurableApplicationContext second = start(hash)) {
+			Api api = api(second);
+			assertThat(api.get("/api/files/cat?path=/a.txt&share=" + id).send().status()).as("the password").isEqualTo(401);
+			String proof = Api.cookie(api.post("/api/share/" + id + "/proof").header(Api.XRW, "XmlHttpRequest")
+				.json("{\"type\":\"password\",\"value\":\"p\"}").send());
+			assertThat(api.get("/api/files/cat?path=/a.txt&share=" + id).header("Cookie", proof).send().status())
+				.isEqualTo(200);
+			assertThat(api.get("/api/files/cat?path=/a.txt&share=" + id).header("Cookie", proof).send().status())
+				.as("the second of two downloads was the last").isEqualTo(410);
 		}
 	}
 

@@ -41,7 +41,9 @@ class CrossSiteTests extends HostileServerTestBase {
 			Map.entry("/api/files/touch", "?path=/data/csrf/touched.txt"),
 			Map.entry("/api/files/upload", "?path=/data/csrf/uploaded.txt"),
 			Map.entry("/api/session", "?all=true"),
-			Map.entry("/api/tokens", "?name=forged&id=x"));
+			Map.entry("/api/tokens", "?name=forged&id=x"),
+			Map.entry("/api/share", ""),
+			Map.entry("/api/share/", ""));
 
 	@Autowired
 	ApiDispatcher dispatcher;
@@ -52,6 +54,7 @@ class CrossSiteTests extends HostileServerTestBase {
 		Files.createDirectories(DATA.resolve("csrf"));
 		Files.writeString(DATA.resolve("csrf").resolve("victim.txt"), "original");
 		String upload = startUpload(cookie);
+		String share = makeShare(cookie);
 		List<String> before = filesInMount();
 		List<String> sent = new ArrayList<>();
 		for (ApiRoute route : this.dispatcher.routes()) {
@@ -59,10 +62,11 @@ class CrossSiteTests extends HostileServerTestBase {
 				if (Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS).contains(method)) {
 					continue;
 				}
-				String target = route.isPrefix() ? upload
+				boolean shares = route.path().equals("/api/share/");
+				String target = shares ? "/api/share/" + share : route.isPrefix() ? upload
 						: route.path() + QUERIES.getOrDefault(route.path(), "");
 				assertThat(QUERIES).as("a state-changing route this test does not know: " + route).containsKey(
-						route.isPrefix() ? "/api/files/upload" : route.path());
+						(route.isPrefix() && !shares) ? "/api/files/upload" : route.path());
 				RawHttp.Response answer = RawHttp.exchange(this.port, method.name() + " " + target + " HTTP/1.1\r\nHost: x\r\n"
 						+ "Cookie: " + cookie + "\r\nOrigin: " + EVIL + "\r\nContent-Type: text/plain\r\n"
 						+ "Upload-Length: 6\r\nUpload-Offset: 0\r\nTus-Resumable: 1.0.0\r\nContent-Length: 6\r\n"
@@ -73,12 +77,23 @@ class CrossSiteTests extends HostileServerTestBase {
 				sent.add(method + " " + route.path());
 			}
 		}
+		// Proving a share link's password sets a cookie: refused from another site too.
+		RawHttp.Response proof = RawHttp.exchange(this.port, "POST /api/share/" + share + "/proof HTTP/1.1\r\nHost: x\r\n"
+				+ "Origin: " + EVIL + "\r\nContent-Type: text/plain\r\nContent-Length: 31\r\nConnection: close\r\n\r\n"
+				+ "{\"type\":\"password\",\"value\":\"x\"}");
+		assertThat(proof.status()).as(proof.text()).isEqualTo(403);
+		assertThat(proof.header("set-cookie")).isNull();
 		assertThat(sent).contains("POST /api/files/save", "POST /api/files/mv", "PATCH /api/files/upload/",
-				"DELETE /api/session", "POST /api/session");
+				"DELETE /api/session", "POST /api/session", "POST /api/share", "POST /api/share/", "DELETE /api/share/");
 		assertThat(filesInMount()).isEqualTo(before);
 		assertThat(Files.readString(DATA.resolve("csrf").resolve("victim.txt"))).isEqualTo("original");
 		// The session was neither ended nor replaced, and the upload is still there.
 		assertThat(get("/api/session", cookie).status()).isEqualTo(200);
+		// The share link is unchanged and still works, and no other was made.
+		RawHttp.Response shares = get("/api/share", cookie);
+		assertThat(shares.text()).contains("\"id\":\"" + share + "\"").contains("\"can_write\":false")
+			.contains("\"password\":null");
+		assertThat(shares.text().split("\"id\":", -1)).hasSize(2);
 		try (RawHttp wire = RawHttp.open(this.port)) {
 			RawHttp.Response state = wire.send("HEAD " + upload + " HTTP/1.1\r\nHost: x\r\nCookie: " + cookie
 					+ "\r\nX-Requested-With: XmlHttpRequest\r\nTus-Resumable: 1.0.0\r\n\r\n").readHead();
@@ -131,6 +146,17 @@ class CrossSiteTests extends HostileServerTestBase {
 	private RawHttp.Response get(String target, String cookie) throws IOException {
 		return RawHttp.exchange(this.port, "GET " + target + " HTTP/1.1\r\nHost: x\r\nCookie: " + cookie
 				+ "\r\nX-Requested-With: XmlHttpRequest\r\nConnection: close\r\n\r\n");
+	}
+
+	private String makeShare(String cookie) throws IOException {
+		String json = "{\"path\":\"/data/csrf\",\"can_read\":true}";
+		RawHttp.Response made = RawHttp.exchange(this.port, "POST /api/share HTTP/1.1\r\nHost: x\r\nCookie: " + cookie
+				+ "\r\nX-Requested-With: XmlHttpRequest\r\nContent-Type: application/json\r\nContent-Length: "
+				+ json.length() + "\r\nConnection: close\r\n\r\n" + json);
+		assertThat(made.status()).as(made.text()).isEqualTo(200);
+		String text = made.text();
+		int start = text.indexOf("\"id\":\"") + 6;
+		return text.substring(start, text.indexOf('"', start));
 	}
 
 	private String startUpload(String cookie) throws IOException {

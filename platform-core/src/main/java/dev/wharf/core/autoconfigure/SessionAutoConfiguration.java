@@ -15,6 +15,8 @@ import dev.wharf.core.session.NewSessionLimits;
 import dev.wharf.core.session.SessionProperties;
 import dev.wharf.core.session.SessionStore;
 import dev.wharf.core.session.Sessions;
+import dev.wharf.core.share.FileShareStore;
+import dev.wharf.core.share.ShareStore;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -23,7 +25,7 @@ import org.springframework.context.annotation.Bean;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for sessions
  * and API tokens: an in-memory {@link SessionStore} and {@link NewSessionLimits}, and a
- * {@link FileApiTokenStore} in {@code wharf.state-dir}, each replaceable by a bean of its SPI (the shared
+ * {@link FileApiTokenStore} and a {@link FileShareStore} in {@code wharf.state-dir}, each replaceable by a bean of its SPI (the shared
  * stores for replicas that {@link dev.wharf.core.state.StateAutoConfiguration} makes).
  */
 @AutoConfiguration(after = SecurityAutoConfiguration.class)
@@ -55,6 +57,14 @@ public final class SessionAutoConfiguration {
 		// Token changes are rare and small: one thread is plenty, and it never runs on an event loop.
 		return new FileApiTokenStore(file, BlockingScheduler.create("wharf-api-tokens", 1, 1000),
 				Duration.ofSeconds(5));
+	}
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	ShareStore shareStore(PlatformProperties platform) {
+		Path file = Path.of(platform.stateDir()).toAbsolutePath().normalize().resolve(FileShareStore.FILE_NAME);
+		// As for tokens: changes are small (a download counted rewrites a line), one thread is plenty.
+		return new FileShareStore(file, BlockingScheduler.create("wharf-shares", 1, 1000), Duration.ofSeconds(5));
 	}
 
 	@Bean

@@ -2,6 +2,7 @@ package dev.wharf.core.config;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -12,7 +13,9 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -26,7 +29,8 @@ import reactor.core.scheduler.Scheduler;
  * A small text file of Wharf's own in the state folder ({@code wharf.state-dir}), one entry per line, that
  * replicas sharing the folder may change too, read into a snapshot of type {@code S} that lookups answer from.
  * A change re-reads the file, applies itself and replaces the file whole and atomically (a reader sees the old
- * file or the new one, never half of one; replicas do not lose each other's changes), readable by its owner
+ * file or the new one, never half of one), under a lock on a file beside it so that replicas sharing the folder
+ * do not lose each other's changes, readable by its owner
  * only; the file is read again when another process replaced it, checked every {@code refresh}. Lines that are
  * blank or start with {@code #} are comments. File access runs on a given bounded scheduler; changes are
  * serialised. Thread-safe.
@@ -36,6 +40,9 @@ import reactor.core.scheduler.Scheduler;
 public final class StateFile<S> implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(StateFile.class);
+
+	/** One monitor per file in this process: a file lock is held by the process, not by a thread. */
+	private static final Map<Path, Object> FILE_LOCKS = new ConcurrentHashMap<>();
 
 	private final Path file;
 
@@ -89,12 +96,34 @@ public final class StateFile<S> implements AutoCloseable {
 	public Mono<Change<S>> change(Function<S, List<String>> writer) {
 		return Mono.fromCallable(() -> {
 			synchronized (this.writeLock) {
-				S before = load().snapshot();
-				write(writer.apply(before));
-				this.loaded = load();
-				return new Change<>(before, this.loaded.snapshot());
+				// Read, change and replace as one step for every process sharing the folder (and every store over
+				// the same file in this one), or two changes at once would each write what they read, losing one.
+				synchronized (FILE_LOCKS.computeIfAbsent(this.file.toAbsolutePath().normalize(), path -> new Object())) {
+					try (FileChannel lock = lockFile()) {
+						lock.lock();
+						S before = load().snapshot();
+						write(writer.apply(before));
+						this.loaded = load();
+						return new Change<>(before, this.loaded.snapshot());
+					}
+				}
 			}
 		}).subscribeOn(this.io);
+	}
+
+	private FileChannel lockFile() throws IOException {
+		Path folder = folder();
+		Files.createDirectories(folder);
+		return FileChannel.open(folder.resolve("." + this.file.getFileName() + ".lock"), StandardOpenOption.CREATE,
+				StandardOpenOption.WRITE);
+	}
+
+	private Path folder() throws IOException {
+		Path folder = this.file.toAbsolutePath().getParent();
+		if (folder == null) {
+			throw new IOException("The state file is not in a folder: " + this.file);
+		}
+		return folder;
 	}
 
 	/** Reads the file again if another process replaced it. */
@@ -136,10 +165,7 @@ public final class StateFile<S> implements AutoCloseable {
 		for (String entry : entries) {
 			text.append(entry).append('\n');
 		}
-		Path folder = this.file.toAbsolutePath().getParent();
-		if (folder == null) {
-			throw new IOException("The state file is not in a folder: " + this.file);
-		}
+		Path folder = folder();
 		Files.createDirectories(folder);
 		Path temp = folder.resolve("." + this.file.getFileName() + "-" + UUID.randomUUID());
 		try {

@@ -13,6 +13,7 @@ import dev.wharf.core.session.ApiTokenStore;
 import dev.wharf.core.session.NewSessionLimits;
 import dev.wharf.core.session.SessionProperties;
 import dev.wharf.core.session.SessionStore;
+import dev.wharf.core.share.ShareStore;
 import dev.wharf.core.state.redis.RedisApiTokenStore;
 import dev.wharf.core.state.redis.RedisExternalUserStore;
 import dev.wharf.core.state.redis.RedisInvalidations;
@@ -20,6 +21,7 @@ import dev.wharf.core.state.redis.RedisLocks;
 import dev.wharf.core.state.redis.RedisLoginThrottle;
 import dev.wharf.core.state.redis.RedisNewSessionLimits;
 import dev.wharf.core.state.redis.RedisSessionStore;
+import dev.wharf.core.state.redis.RedisShareStore;
 import dev.wharf.core.state.redis.RedisState;
 import io.lettuce.core.ClientOptions.DisconnectedBehavior;
 import io.lettuce.core.resource.Delay;
@@ -149,6 +151,12 @@ public final class StateAutoConfiguration {
 		@Conditional(ExternalSignIn.class)
 		ExternalUserStore externalUserStore(RedisState state, RedisInvalidations invalidations) {
 			return new RedisExternalUserStore(state, invalidations, EXTERNAL_USERS_REFRESH);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		ShareStore shareStore(RedisState state) {
+			return new RedisShareStore(state);
 		}
 
 	}

@@ -9,9 +9,12 @@ import dev.wharf.core.autoconfigure.StorageAutoConfiguration;
 import dev.wharf.core.config.InvalidConfigurationException;
 import dev.wharf.core.security.ExternalUserStore;
 import dev.wharf.core.security.FileExternalUserStore;
+import dev.wharf.core.share.FileShareStore;
+import dev.wharf.core.share.ShareStore;
 import dev.wharf.core.state.redis.RedisExternalUserStore;
 import dev.wharf.core.state.redis.RedisInvalidations;
 import dev.wharf.core.state.redis.RedisLocks;
+import dev.wharf.core.state.redis.RedisShareStore;
 import dev.wharf.core.state.redis.RedisState;
 import dev.wharf.core.testsupport.RedisProcess;
 import org.junit.jupiter.api.Test;
@@ -51,6 +54,7 @@ class StateAutoConfigurationTests {
 			assertThat(context).hasNotFailed().doesNotHaveBean(RedisState.class);
 			assertThat(context.getBean(Locks.class)).isInstanceOf(InProcessLocks.class);
 			assertThat(context.getBean(Invalidations.class)).isInstanceOf(InProcessInvalidations.class);
+			assertThat(context.getBean(ShareStore.class)).isInstanceOf(FileShareStore.class);
 		});
 	}
 
@@ -63,6 +67,7 @@ class StateAutoConfigurationTests {
 				RedisState redisState = context.getBean(RedisState.class);
 				assertThat(redisState.key("lock", "x")).isEqualTo("test:lock:x");
 				assertThat(context.getBean(Locks.class)).isInstanceOf(RedisLocks.class);
+				assertThat(context.getBean(ShareStore.class)).isInstanceOf(RedisShareStore.class);
 				RedisInvalidations invalidations = context.getBean(RedisInvalidations.class);
 				await().atMost(Duration.ofSeconds(10)).until(invalidations::isListening);
 				assertThat(context.getBean(Locks.class).tryLock("x", Duration.ofMinutes(1)).block()).isNotNull();
