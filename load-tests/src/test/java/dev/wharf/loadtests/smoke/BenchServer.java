@@ -44,10 +44,13 @@ final class BenchServer implements AutoCloseable {
 
 	final int ftpPort;
 
+	final int managementPort;
+
 	private BenchServer(Path java, Path jar, Path config, Path dir) throws IOException, InterruptedException {
 		Fixtures.create(dir);
 		this.httpPort = freePort();
 		this.ftpPort = freePort();
+		this.managementPort = freePort();
 		this.log = dir.resolve("wharf.log");
 		List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx256m",
 				"--enable-native-access=ALL-UNNAMED", "-jar", jar.toString(),
@@ -60,6 +63,7 @@ final class BenchServer implements AutoCloseable {
 		env.put("WHARF_BENCH_DIR", dir.toString());
 		env.put("WHARF_BENCH_HTTP_PORT", Integer.toString(this.httpPort));
 		env.put("WHARF_BENCH_FTP_PORT", Integer.toString(this.ftpPort));
+		env.put("WHARF_BENCH_MANAGEMENT_PORT", Integer.toString(this.managementPort));
 		// A free port per transfer: one shared port serves one waiting session per client address at a time, and
 		// the FTP smoke's clients all come from 127.0.0.1.
 		env.put("WHARF_BENCH_FTP_PASSIVE_PORTS", "0");
@@ -90,6 +94,28 @@ final class BenchServer implements AutoCloseable {
 
 	String baseUrl() {
 		return "http://127.0.0.1:" + this.httpPort;
+	}
+
+	/**
+	 * A metric's value from the management port's {@code /actuator/prometheus}.
+	 * @param series the series as Prometheus names it, such as {@code wharf_filemanager_thumbnails_total{source="made"}}
+	 * @return its value, or 0 if there is no such series
+	 * @throws Exception if the endpoint does not answer
+	 */
+	double metric(String series) throws Exception {
+		HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+		HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(
+				URI.create("http://127.0.0.1:" + this.managementPort + "/actuator/prometheus")).timeout(Duration.ofSeconds(10))
+			.build(), HttpResponse.BodyHandlers.ofString());
+		if (metrics.statusCode() != 200) {
+			throw new IllegalStateException("/actuator/prometheus answered " + metrics.statusCode());
+		}
+		String name = series.substring(0, series.indexOf('{'));
+		String labels = series.substring(series.indexOf('{') + 1, series.length() - 1);
+		return metrics.body().lines()
+			.filter(line -> line.startsWith(name + "{") && line.contains(labels))
+			.mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+			.sum();
 	}
 
 	String log() {

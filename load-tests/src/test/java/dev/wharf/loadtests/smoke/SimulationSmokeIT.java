@@ -83,6 +83,7 @@ class SimulationSmokeIT {
 				Map<String, String> paths = Map.of("parts", "static,ls,thumbnail,ls-1000", "lsPath", "/files/",
 						"thumbnailPath", "/files/screenshot.png", "staticPath", "/", "levels", "1,5", "requests", "20");
 				gatling(FilestashBenchmarkSimulation.class, common, paths, "filestash-benchmark");
+				assertEveryThumbnailWasMade();
 				gatling(FilestashLoadTestSimulation.class, common, Map.of("parts", "ls-memory", "scale", "0.0002"),
 						"filestash-loadtest");
 			}
@@ -133,6 +134,22 @@ class SimulationSmokeIT {
 			assertThat(level.failed()).as("failed requests in %s", level).isZero();
 			assertThat(level.ok()).as("answered requests in %s", level).isPositive();
 		});
+	}
+
+	/**
+	 * The thumbnail column measures making thumbnails, as Filestash does on every request: each answered request
+	 * made one (wharf-bench.yaml turns the caches off), none came from memory or from the mount.
+	 */
+	private static void assertEveryThumbnailWasMade() throws Exception {
+		long answered = LevelResult.read(results).stream()
+			.filter((r) -> r.table().equals("filestash-benchmark") && r.part().equals("thumbnail"))
+			.mapToLong(LevelResult::ok)
+			.sum();
+		assertThat(answered).isPositive();
+		assertThat(server.metric("wharf_filemanager_thumbnails_total{source=\"made\"}")).isGreaterThanOrEqualTo(answered);
+		assertThat(server.metric("wharf_filemanager_thumbnails_total{source=\"memory\"}")).isZero();
+		assertThat(server.metric("wharf_filemanager_thumbnails_total{source=\"mount\"}")).isZero();
+		assertThat(dir.resolve("files").resolve(".wharf").resolve("thumbnails")).doesNotExist();
 	}
 
 	private static void withProperties(Map<String, String> properties, Runnable run) {

@@ -1,6 +1,7 @@
 package dev.wharf.filemanager.autoconfigure;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
@@ -41,11 +42,15 @@ import dev.wharf.filemanager.share.ShareHandlers;
 import dev.wharf.filemanager.share.SharePage;
 import dev.wharf.filemanager.share.ShareVisitors;
 import dev.wharf.filemanager.share.ShareVisitors.Use;
+import dev.wharf.filemanager.thumbnail.ImageThumbnailer;
 import dev.wharf.filemanager.thumbnail.ThumbnailService;
+import dev.wharf.filemanager.thumbnail.ThumbnailStore;
 import dev.wharf.filemanager.ui.UiAssets;
 import dev.wharf.filemanager.ui.UiFilter;
 import dev.wharf.filemanager.upload.UploadHandlers;
 import dev.wharf.filemanager.zip.ZipHandler;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.channel.ChannelOption;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -74,6 +79,12 @@ import reactor.netty.http.client.HttpClient;
 @ConditionalOnWebApplication(type = Type.REACTIVE)
 @EnableConfigurationProperties({ FileManagerProperties.class, OidcProperties.class })
 public final class FileManagerAutoConfiguration {
+
+	/** How long a thumbnail kept in its mount lives after it was made. */
+	private static final Duration THUMBNAIL_EXPIRY = Duration.ofDays(30);
+
+	/** One of the 256 folders of kept thumbnails is swept this often: each once in about 21 hours. */
+	private static final Duration THUMBNAIL_SWEEP_INTERVAL = Duration.ofMinutes(5);
 
 	@Bean
 	MountTree fileManagerMountTree(MountRegistry mounts, FileManagerProperties properties) {
@@ -124,13 +135,23 @@ public final class FileManagerAutoConfiguration {
 		return new OidcSignIn(oidc, new OidcClient(oidc, web, Clock.systemUTC()), users, configured, sessions, audit);
 	}
 
-	@Bean(destroyMethod = "close")
-	ThumbnailService fileManagerThumbnails(FileManagerProperties properties) {
+	@Bean
+	ImageThumbnailer fileManagerThumbnailer(FileManagerProperties properties) {
 		FileManagerProperties.Thumbnails thumbnails = properties.thumbnails();
+		return new ImageThumbnailer(thumbnails.size(), thumbnails.maxPixels(), thumbnails.effectiveMaxDecodedBytes(),
+				thumbnails.nativeJpeg());
+	}
+
+	@Bean(destroyMethod = "close")
+	ThumbnailService fileManagerThumbnails(ImageThumbnailer thumbnailer, MountTree tree, FileManagerProperties properties,
+			ObjectProvider<MeterRegistry> meters) {
+		FileManagerProperties.Thumbnails thumbnails = properties.thumbnails();
+		ThumbnailStore store = thumbnails.persistentCache() ? new ThumbnailStore(thumbnails.size(), tree.mounts(),
+				THUMBNAIL_EXPIRY, THUMBNAIL_SWEEP_INTERVAL, Clock.systemUTC()) : null;
 		// CPU-bound work: one thread per core and a short queue; past it requests get 503, not a long wait.
-		return new ThumbnailService(thumbnails.size(), thumbnails.maxPixels(), thumbnails.effectiveMaxDecodedBytes(),
-				thumbnails.maxFileSize().toBytes(), thumbnails.effectiveCacheBytes(),
-				BlockingScheduler.create("wharf-thumbnail", thumbnails.effectiveThreads(), 64));
+		return new ThumbnailService(thumbnailer, thumbnails.maxFileSize().toBytes(), thumbnails.effectiveCacheBytes(),
+				store, BlockingScheduler.create("wharf-thumbnail", thumbnails.effectiveThreads(), 64),
+				meters.getIfAvailable(SimpleMeterRegistry::new));
 	}
 
 	@Bean(destroyMethod = "close")
@@ -140,10 +161,11 @@ public final class FileManagerAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	UploadHandlers fileManagerUploads(MountTree tree, AuditTrail audit, FileManagerProperties properties,
-			ObjectProvider<Locks> locks) {
+			ObjectProvider<Locks> locks, ThumbnailService thumbnails) {
 		FileManagerProperties.Uploads uploads = properties.uploads();
 		return new UploadHandlers(tree, audit, properties.maxUploadSize().toBytes(), uploads.expiry(),
-				uploads.segmentSize().toBytes(), uploads.sweepInterval(), locks.getIfAvailable(InProcessLocks::new));
+				uploads.segmentSize().toBytes(), uploads.sweepInterval(), locks.getIfAvailable(InProcessLocks::new),
+				thumbnails);
 	}
 
 	@Bean
@@ -162,7 +184,7 @@ public final class FileManagerAutoConfiguration {
 				new ApiRoute("/api/files/cat", Method.of(Method.GET, Method.HEAD),
 						visitors.protect(new DownloadHandler(tree, thumbnails), true, Use.DOWNLOAD)),
 				new ApiRoute("/api/files/save", Method.of(Method.POST),
-						visitors.protect(new SaveHandler(tree, audit, maxUpload), false, Use.UPLOAD)),
+						visitors.protect(new SaveHandler(tree, audit, maxUpload, thumbnails), false, Use.UPLOAD)),
 				new ApiRoute("/api/files/mv", Method.of(Method.POST), visitors.protect(changes.mv(), false, Use.CHANGE)),
 				new ApiRoute("/api/files/cp", Method.of(Method.POST), visitors.protect(changes.cp(), false, Use.CHANGE)),
 				new ApiRoute("/api/files/rm", Method.of(Method.POST), visitors.protect(changes.rm(), false, Use.CHANGE)),

@@ -58,13 +58,20 @@ public record FileManagerProperties(@DefaultValue("true") boolean enabled, @Defa
 	 * buffers (libjpeg's outside the heap: every coefficient of a progressive JPEG), the decoded (subsampled)
 	 * raster and its resized copy; images that need more even at the coarsest subsampling are refused before
 	 * they are decoded. Unset: a quarter of the JVM's heap shared by the threads, at most 64 MB, so the small
-	 * JVM profiles get less (p128: about 5 MB)
+	 * JVM profiles get less (p128: about 6 MB)
 	 * @param maxFileSize the largest image file read
 	 * @param threads threads that make thumbnails; 0 for one per CPU
+	 * @param nativeJpeg whether JPEGs are decoded already scaled down, and thumbnails encoded, by libjpeg-turbo's
+	 * TurboJPEG library where it is installed (Debian and Ubuntu: {@code libturbojpeg0}); without it, or
+	 * without the library, ImageIO decodes the full-size image, which takes several times the CPU
+	 * @param persistentCache whether thumbnails are also kept in their mount, in the reserved folder
+	 * {@code .wharf/thumbnails/} (invisible to every protocol), where they outlive restarts and are shared by
+	 * the replicas sharing the mount; kept 30 days after they were made
 	 */
 	public record Thumbnails(@DefaultValue("200") int size, @DefaultValue("32MB") DataSize cacheSize,
 			@DefaultValue("100000000") long maxPixels, @Nullable DataSize maxDecodedSize,
-			@DefaultValue("50MB") DataSize maxFileSize, @DefaultValue("0") int threads) {
+			@DefaultValue("50MB") DataSize maxFileSize, @DefaultValue("0") int threads,
+			@DefaultValue("true") boolean nativeJpeg, @DefaultValue("true") boolean persistentCache) {
 
 		/** The most memory one decoding may take when none is configured. */
 		private static final long DEFAULT_MAX_DECODED_BYTES = 64L << 20;

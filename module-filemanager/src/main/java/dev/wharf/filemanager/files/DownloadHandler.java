@@ -86,7 +86,7 @@ public final class DownloadHandler implements AuthenticatedHandler {
 				return Mono.error(new ConflictException("Not a file: " + location));
 			}
 			if (thumbnail) {
-				return this.thumbnails.respond(exchange, location.requireMount().name(), storage, entry);
+				return this.thumbnails.respond(exchange, location.requireMount(), storage, entry);
 			}
 			return send(exchange, storage, entry, name, head);
 		});

@@ -12,6 +12,7 @@ import dev.wharf.filemanager.http.ApiResponses;
 import dev.wharf.filemanager.http.BodyLimit;
 import dev.wharf.filemanager.http.Conditions;
 import dev.wharf.filemanager.http.Query;
+import dev.wharf.filemanager.thumbnail.ThumbnailService;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -24,7 +25,8 @@ import reactor.core.publisher.Mono;
  * Filestash), streamed to the storage and made visible only when complete: a body cut off mid-way, longer
  * or shorter than its {@code Content-Length}, or over the size limit leaves nothing and no partial file.
  * An existing file is replaced, except through an upload-only share link (409). {@code If-Unmodified-Since} gives 412 if the file changed after that date.
- * A {@code Content-Length} over the limit is refused (413) before the body is read.
+ * A {@code Content-Length} over the limit is refused (413) before the body is read. The thumbnail of an image
+ * saved is made in the background ({@link ThumbnailService#prefetch}), so its first view finds it made.
  */
 public final class SaveHandler implements AuthenticatedHandler {
 
@@ -34,16 +36,20 @@ public final class SaveHandler implements AuthenticatedHandler {
 
 	private final long maxUploadBytes;
 
+	private final ThumbnailService thumbnails;
+
 	/**
 	 * Creates the handler.
 	 * @param tree the mounts
 	 * @param audit the audit trail
 	 * @param maxUploadBytes the largest file accepted
+	 * @param thumbnails makes the thumbnails of saved images
 	 */
-	public SaveHandler(MountTree tree, AuditTrail audit, long maxUploadBytes) {
+	public SaveHandler(MountTree tree, AuditTrail audit, long maxUploadBytes, ThumbnailService thumbnails) {
 		this.tree = tree;
 		this.audit = audit;
 		this.maxUploadBytes = maxUploadBytes;
+		this.thumbnails = thumbnails;
 	}
 
 	@Override
@@ -70,7 +76,8 @@ public final class SaveHandler implements AuthenticatedHandler {
 		WriteOptions options = (length >= 0) ? mode.withExpectedLength(length) : mode;
 		long max = this.maxUploadBytes;
 		Flux<DataBuffer> body = BodyLimit.limit(exchange.getRequest().getBody(), max, () -> tooLarge(max));
-		Mono<?> write = precondition.then(storage.write(location.path(), body, options));
+		Mono<?> write = precondition.then(storage.write(location.path(), body, options))
+			.doOnNext(written -> this.thumbnails.prefetch(location.requireMount(), storage, location.path()));
 		return this.audit.record(exchange, caller, "write", location.auditTarget(), write)
 			.then(Mono.defer(() -> ApiResponses.ok(exchange)));
 	}

@@ -3,6 +3,11 @@ package dev.wharf.filemanager.thumbnail;
 import java.awt.Color;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
+import java.awt.image.DataBufferInt;
+import java.awt.image.DirectColorModel;
+import java.awt.image.Raster;
+import java.awt.image.SinglePixelPackedSampleModel;
+import java.awt.image.WritableRaster;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Iterator;
@@ -18,7 +23,6 @@ import javax.imageio.stream.MemoryCacheImageOutputStream;
 
 import net.coobird.thumbnailator.Thumbnails;
 import net.coobird.thumbnailator.Thumbnails.Builder;
-import net.coobird.thumbnailator.filters.ImageFilter;
 import net.coobird.thumbnailator.util.exif.ExifFilterUtils;
 import net.coobird.thumbnailator.util.exif.ExifUtils;
 import net.coobird.thumbnailator.util.exif.Orientation;
@@ -36,8 +40,15 @@ import org.springframework.http.HttpStatus;
  * Only an image that exceeds the budget even then is refused, such as a PNG of 66 million x 1 pixels, whose
  * full-width rows alone take hundreds of megabytes. Only the first frame is read, and metadata only of JPEGs
  * (for the EXIF orientation), so compressed PNG text cannot inflate in memory. Thumbnailator does the
- * resizing. Everything runs in memory, reading the source in place. Blocking and CPU-bound: call it on a
- * worker, never on an event loop. Stateless and thread-safe.
+ * resizing. Everything runs in memory, reading the source in place.
+ *
+ * <p>Where libjpeg-turbo's TurboJPEG library is installed ({@link TurboJpeg}), a JPEG is decoded by it already
+ * scaled down in the inverse DCT (1/2, 1/4 or 1/8, the smallest that still covers the thumbnail), so the
+ * full-size image is never made, and every thumbnail is encoded by it: together a third of the CPU of ImageIO's
+ * subsampled decoding. The same header checks and budget apply (the budget counts the library's copy of the
+ * file); a JPEG it cannot take (CMYK, over the budget, unreadable) goes to ImageIO, which refuses it with the
+ * reason or decodes it as before. Blocking and CPU-bound: call it on a worker, never on an event loop.
+ * Stateless and thread-safe.
  */
 public final class ImageThumbnailer {
 
@@ -49,22 +60,50 @@ public final class ImageThumbnailer {
 	/** What the resizing and the JPEG conversion hold per pixel (one int). */
 	private static final int RESIZED_BYTES_PER_PIXEL = 4;
 
+	/** The scaled decodings of libjpeg-turbo that have SIMD code (3/8, 5/8... have none and cost more than 1/2). */
+	private static final int[] JPEG_SCALES = { 8, 4, 2, 1 };
+
 	private final int size;
 
 	private final long maxPixels;
 
 	private final long maxDecodedBytes;
 
+	private final @Nullable TurboJpeg turbo;
+
 	/**
 	 * Creates a thumbnailer.
 	 * @param size the short side of a thumbnail, in pixels
 	 * @param maxPixels the most pixels (width × height) an image may declare
 	 * @param maxDecodedBytes the most memory one image may take to decode and resize
+	 * @param nativeJpeg whether to use libjpeg-turbo's TurboJPEG library where it is installed
 	 */
-	public ImageThumbnailer(int size, long maxPixels, long maxDecodedBytes) {
+	public ImageThumbnailer(int size, long maxPixels, long maxDecodedBytes, boolean nativeJpeg) {
+		this(size, maxPixels, maxDecodedBytes, nativeJpeg ? TurboJpeg.installed() : null);
+	}
+
+	/**
+	 * Creates a thumbnailer.
+	 * @param size the short side of a thumbnail, in pixels
+	 * @param maxPixels the most pixels (width × height) an image may declare
+	 * @param maxDecodedBytes the most memory one image may take to decode and resize
+	 * @param turbo the TurboJPEG library, or {@code null} for ImageIO alone
+	 */
+	ImageThumbnailer(int size, long maxPixels, long maxDecodedBytes, @Nullable TurboJpeg turbo) {
 		this.size = size;
 		this.maxPixels = maxPixels;
 		this.maxDecodedBytes = maxDecodedBytes;
+		this.turbo = turbo;
+	}
+
+	/** The short side of a thumbnail, in pixels. */
+	public int size() {
+		return this.size;
+	}
+
+	/** Whether JPEGs are decoded scaled by libjpeg-turbo. */
+	public boolean decodesJpegScaled() {
+		return this.turbo != null;
 	}
 
 	/**
@@ -74,6 +113,15 @@ public final class ImageThumbnailer {
 	 */
 	public Thumbnail make(byte[] source) {
 		try {
+			TurboJpeg turbo = this.turbo;
+			JpegFrame frame = (turbo != null && JpegFrame.isJpeg(source)) ? JpegFrame.read(source) : null;
+			Plan scaled = (frame != null) ? scaledPlan(frame, source.length) : null;
+			if (turbo != null && frame != null && scaled != null) {
+				Thumbnail thumbnail = scaledJpeg(turbo, source, frame, scaled);
+				if (thumbnail != null) {
+					return thumbnail;
+				}
+			}
 			Thumbnail thumbnail = withReader(source, (reader, jpeg) -> thumbnail(reader, source, jpeg));
 			return (thumbnail != null) ? thumbnail : notAnImage();
 		}
@@ -84,12 +132,18 @@ public final class ImageThumbnailer {
 	}
 
 	/**
-	 * How an image would be decoded, from its header alone, whether or not it fits the budget.
+	 * How an image would be decoded, from its header alone: scaled by libjpeg-turbo if that fits the budget, or
+	 * else by ImageIO, whether or not that fits.
 	 * @param source the image file's bytes
 	 * @return the plan
 	 * @throws IOException if the bytes are no image whose size can be read
 	 */
 	Plan plan(byte[] source) throws IOException {
+		JpegFrame frame = (this.turbo != null && JpegFrame.isJpeg(source)) ? JpegFrame.read(source) : null;
+		Plan scaled = (frame != null) ? scaledPlan(frame, source.length) : null;
+		if (scaled != null) {
+			return scaled;
+		}
 		Plan plan = withReader(source, (reader, jpeg) -> plan(reader, source, reader.getWidth(0), reader.getHeight(0)));
 		if (plan == null) {
 			throw new IOException("Not an image");
@@ -135,6 +189,68 @@ public final class ImageThumbnailer {
 		return new Thumbnail.Image(jpeg(resize(image, plan, jpeg ? orientation(reader) : null)));
 	}
 
+	/**
+	 * A JPEG's thumbnail decoded scaled by libjpeg-turbo, or {@code null} if the library could not decode it.
+	 */
+	private @Nullable Thumbnail scaledJpeg(TurboJpeg turbo, byte[] source, JpegFrame frame, Plan plan)
+			throws IOException {
+		int scale = plan.subsampling();
+		int width = ceilDiv(frame.width(), scale);
+		int height = ceilDiv(frame.height(), scale);
+		int[] pixels = turbo.decode(source, width, height,
+				decoded -> AreaShrink.shrink(decoded, width, height, plan.width(), plan.height()));
+		if (pixels == null) {
+			return null;
+		}
+		return new Thumbnail.Image(jpeg(oriented(rgb(pixels, plan.width(), plan.height()), frame.orientation(source))));
+	}
+
+	/**
+	 * How libjpeg-turbo would decode a JPEG, or {@code null} if ImageIO must make or refuse its thumbnail: the
+	 * colours are CMYK (which the library cannot turn into RGB), the size is unknown or over the pixel budget,
+	 * or the decoding would take more memory than the budget (ImageIO then says by how much, or fits it by
+	 * reading the file in place). The memory: the library's strip (or coefficients) and its copy of the file,
+	 * the scaled image, the shrinking's rows and result, and the encoding's copy and buffer.
+	 */
+	private @Nullable Plan scaledPlan(JpegFrame frame, int sourceBytes) {
+		int width = frame.width();
+		int height = frame.height();
+		if (frame.components() == 4 || width <= 0 || height <= 0 || (long) width * height > this.maxPixels) {
+			return null;
+		}
+		Box box = box(width, height);
+		int scale = jpegScale(width, height);
+		long bytes = frame.decoderBytes(width, height) + sourceBytes + 4L * ceilDiv(width, scale) * ceilDiv(height, scale)
+				+ 3L * 4 * ceilDiv(width, scale) + 4L * box.width() * box.height() * RESIZED_BYTES_PER_PIXEL;
+		return (bytes <= this.maxDecodedBytes) ? new Plan(scale, bytes, box.width(), box.height(), true) : null;
+	}
+
+	/**
+	 * The factor a JPEG is scaled down by in its decoding: the largest libjpeg-turbo does fast whose image still
+	 * covers the thumbnail, so that shrinking it to the thumbnail (by area averaging) halves it at most, unless
+	 * the image is more than eight times the thumbnail.
+	 * @param width the image's width
+	 * @param height the image's height
+	 * @return 8, 4, 2 or 1
+	 */
+	int jpegScale(int width, int height) {
+		Box box = box(width, height);
+		for (int scale : JPEG_SCALES) {
+			if (ceilDiv(width, scale) >= box.width() && ceilDiv(height, scale) >= box.height()) {
+				return scale;
+			}
+		}
+		return 1;
+	}
+
+	/** {@code TYPE_INT_RGB} pixels as an image, without copying them. */
+	private static BufferedImage rgb(int[] pixels, int width, int height) {
+		int[] masks = { 0xFF0000, 0xFF00, 0xFF };
+		WritableRaster raster = Raster.createPackedRaster(new DataBufferInt(pixels, pixels.length), width, height, width,
+				masks, null);
+		return new BufferedImage(new DirectColorModel(24, masks[0], masks[1], masks[2]), raster, false, null);
+	}
+
 	private Thumbnail.@Nullable Refused checkSize(int width, int height) {
 		if (width <= 0 || height <= 0) {
 			return unreadable();
@@ -152,12 +268,10 @@ public final class ImageThumbnailer {
 	 * much.
 	 */
 	private Plan plan(ImageReader reader, byte[] source, int width, int height) throws IOException {
-		int shortSide = Math.min(width, height);
-		int longSide = Math.max(width, height);
-		// The thumbnail fits a box of size x (size * MAX_ASPECT), and is never larger than the image.
-		double scale = Math.min(1.0, Math.min((double) this.size / shortSide, (double) this.size * MAX_ASPECT / longSide));
-		int thumbnailWidth = (int) Math.max(1, Math.round(width * scale));
-		int thumbnailHeight = (int) Math.max(1, Math.round(height * scale));
+		Box box = box(width, height);
+		double scale = box.scale();
+		int thumbnailWidth = box.width();
+		int thumbnailHeight = box.height();
 		int bytesPerPixel = DecoderMemory.bytesPerPixel(reader.getImageTypes(0).next());
 		long fixed = DecoderMemory.bytes(reader, source, width, height, bytesPerPixel)
 				+ 2L * thumbnailWidth * thumbnailHeight * RESIZED_BYTES_PER_PIXEL;
@@ -173,7 +287,15 @@ public final class ImageThumbnailer {
 			subsampling = coarsest;
 			bytes = fixed + decodedBytes(width, height, subsampling, bytesPerPixel);
 		}
-		return new Plan(subsampling, bytes, thumbnailWidth, thumbnailHeight);
+		return new Plan(subsampling, bytes, thumbnailWidth, thumbnailHeight, false);
+	}
+
+	/** The thumbnail's size: it fits a box of size x (size * MAX_ASPECT), and is never larger than the image. */
+	private Box box(int width, int height) {
+		int shortSide = Math.min(width, height);
+		int longSide = Math.max(width, height);
+		double scale = Math.min(1.0, Math.min((double) this.size / shortSide, (double) this.size * MAX_ASPECT / longSide));
+		return new Box(scale, (int) Math.max(1, Math.round(width * scale)), (int) Math.max(1, Math.round(height * scale)));
 	}
 
 	/** The decoded raster and the resizer's copy of it, one int per pixel. */
@@ -215,11 +337,17 @@ public final class ImageThumbnailer {
 		else {
 			builder.forceSize(plan.width(), plan.height());
 		}
-		if (orientation != null && orientation != Orientation.TOP_LEFT) {
-			ImageFilter filter = ExifFilterUtils.getFilterForOrientation(orientation);
-			builder.addFilter(filter);
+		// Turned afterwards: Thumbnailator forces the size onto the turned image, which squashed a portrait
+		// photo (orientation 6 or 8, as phones take them) into a landscape thumbnail.
+		return opaque(oriented(builder.asBufferedImage(), orientation));
+	}
+
+	/** An image turned and flipped as its EXIF orientation says. */
+	private static BufferedImage oriented(BufferedImage image, @Nullable Orientation orientation) {
+		if (orientation == null || orientation == Orientation.TOP_LEFT) {
+			return image;
 		}
-		return opaque(builder.asBufferedImage());
+		return ExifFilterUtils.getFilterForOrientation(orientation).apply(image);
 	}
 
 	/** JPEG has no transparency: transparent pixels become white rather than black. */
@@ -240,7 +368,14 @@ public final class ImageThumbnailer {
 		return rgb;
 	}
 
-	private static byte[] jpeg(BufferedImage image) throws IOException {
+	private byte[] jpeg(BufferedImage image) throws IOException {
+		TurboJpeg turbo = this.turbo;
+		if (turbo != null) {
+			byte[] jpeg = turbo.encode(pixels(image), image.getWidth(), image.getHeight(), Math.round(QUALITY * 100));
+			if (jpeg != null) {
+				return jpeg;
+			}
+		}
 		ImageWriter writer = ImageIO.getImageWritersByFormatName("jpeg").next();
 		ByteArrayOutputStream bytes = new ByteArrayOutputStream(16 * 1024);
 		try (MemoryCacheImageOutputStream output = new MemoryCacheImageOutputStream(bytes)) {
@@ -256,6 +391,38 @@ public final class ImageThumbnailer {
 		return bytes.toByteArray();
 	}
 
+	/** An image's pixels as {@code TYPE_INT_RGB} ints, a row after another: its own array where it has one. */
+	private static int[] pixels(BufferedImage image) {
+		int width = image.getWidth();
+		int height = image.getHeight();
+		if (image.getType() == BufferedImage.TYPE_INT_RGB && image.getRaster().getDataBuffer() instanceof DataBufferInt ints
+				&& image.getRaster().getSampleModel() instanceof SinglePixelPackedSampleModel model
+				&& model.getScanlineStride() == width && ints.getNumBanks() == 1 && ints.getOffset() == 0
+				&& image.getRaster().getSampleModelTranslateX() == 0 && image.getRaster().getSampleModelTranslateY() == 0
+				&& ints.getData().length == width * height) {
+			return ints.getData();
+		}
+		BufferedImage rgb = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
+		Graphics2D graphics = rgb.createGraphics();
+		try {
+			graphics.drawImage(image, 0, 0, null);
+		}
+		finally {
+			graphics.dispose();
+		}
+		return ((DataBufferInt) rgb.getRaster().getDataBuffer()).getData();
+	}
+
+	/**
+	 * The thumbnail's size in an image.
+	 *
+	 * @param scale the thumbnail's size over the image's
+	 * @param width the thumbnail's width
+	 * @param height the thumbnail's height
+	 */
+	private record Box(double scale, int width, int height) {
+	}
+
 	/**
 	 * How an image is decoded.
 	 *
@@ -263,8 +430,10 @@ public final class ImageThumbnailer {
 	 * @param bytes the memory the decoding and resizing take, at most the budget
 	 * @param width the thumbnail's width, before any EXIF rotation
 	 * @param height the thumbnail's height, before any EXIF rotation
+	 * @param scaled whether libjpeg-turbo decodes the image scaled down by {@code subsampling} in its inverse
+	 * DCT; otherwise ImageIO decodes it subsampled
 	 */
-	record Plan(int subsampling, long bytes, int width, int height) {
+	record Plan(int subsampling, long bytes, int width, int height, boolean scaled) {
 	}
 
 	/** Work done with an image's reader, its input set. */

@@ -1,15 +1,26 @@
 package dev.wharf.filemanager.thumbnail;
 
+import java.util.Arrays;
+
+import net.coobird.thumbnailator.util.exif.ExifUtils;
+import net.coobird.thumbnailator.util.exif.Orientation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a JPEG's headers tell about the memory its decoding takes: the components and their sampling factors
- * (from the frame header, SOF), and whether the decoder must hold every coefficient of the image at once.
+ * What a JPEG's headers tell about the memory its decoding takes: the size, the components and their sampling
+ * factors (from the frame header, SOF), and whether the decoder must hold every coefficient of the image at once.
  * libjpeg, which the JDK's reader uses, does that (in native memory, two bytes per sample) for progressive
  * files and for sequential files whose first scan does not carry every component; otherwise it works on
- * a strip of rows. Immutable.
+ * a strip of rows. Also where the EXIF data is (the first APP1 segment that starts with {@code Exif}), for the
+ * orientation. Immutable.
  */
 final class JpegFrame {
+
+	private static final byte[] EXIF = { 'E', 'x', 'i', 'f', 0, 0 };
+
+	private final int width;
+
+	private final int height;
 
 	private final int[] horizontal;
 
@@ -17,10 +28,43 @@ final class JpegFrame {
 
 	private final boolean wholeImage;
 
-	private JpegFrame(int[] horizontal, int[] vertical, boolean wholeImage) {
+	private final int exifOffset;
+
+	private final int exifLength;
+
+	private JpegFrame(int width, int height, int[] horizontal, int[] vertical, boolean wholeImage, int exifOffset,
+			int exifLength) {
+		this.width = width;
+		this.height = height;
 		this.horizontal = horizontal;
 		this.vertical = vertical;
 		this.wholeImage = wholeImage;
+		this.exifOffset = exifOffset;
+		this.exifLength = exifLength;
+	}
+
+	/**
+	 * Whether bytes start as a JPEG does (start of image, then a marker).
+	 * @param bytes a file's bytes
+	 * @return whether they may be a JPEG
+	 */
+	static boolean isJpeg(byte[] bytes) {
+		return bytes.length >= 3 && (bytes[0] & 0xFF) == 0xFF && (bytes[1] & 0xFF) == 0xD8 && (bytes[2] & 0xFF) == 0xFF;
+	}
+
+	/** The width the frame header declares. */
+	int width() {
+		return this.width;
+	}
+
+	/** The height the frame header declares (0: given later, by a DNL marker). */
+	int height() {
+		return this.height;
+	}
+
+	/** How many components: 1 grey, 3 colour (YCbCr or RGB), 4 CMYK or YCCK. */
+	int components() {
+		return this.horizontal.length;
 	}
 
 	/** Each component's horizontal sampling factor. */
@@ -47,9 +91,13 @@ final class JpegFrame {
 		if (jpeg.length < 4 || (jpeg[0] & 0xFF) != 0xFF || (jpeg[1] & 0xFF) != 0xD8) {
 			return null;
 		}
+		int width = 0;
+		int height = 0;
 		int[] horizontal = null;
 		int[] vertical = null;
 		boolean progressive = false;
+		int exifOffset = -1;
+		int exifLength = 0;
 		int i = 2;
 		while (i + 4 <= jpeg.length) {
 			if ((jpeg[i] & 0xFF) != 0xFF) {
@@ -73,6 +121,8 @@ final class JpegFrame {
 				if (components == 0 || length < 8 + 3 * components) {
 					return null;
 				}
+				height = ((jpeg[i + 5] & 0xFF) << 8) | (jpeg[i + 6] & 0xFF);
+				width = ((jpeg[i + 7] & 0xFF) << 8) | (jpeg[i + 8] & 0xFF);
 				horizontal = new int[components];
 				vertical = new int[components];
 				for (int c = 0; c < components; c++) {
@@ -82,12 +132,18 @@ final class JpegFrame {
 				}
 				progressive = marker == 0xC2 || marker == 0xC6 || marker == 0xCA || marker == 0xCE;
 			}
+			if (marker == 0xE1 && exifOffset < 0 && length >= 2 + EXIF.length
+					&& Arrays.equals(jpeg, i + 4, i + 4 + EXIF.length, EXIF, 0, EXIF.length)) {
+				exifOffset = i + 4;
+				exifLength = length - 2;
+			}
 			if (marker == 0xDA) {
 				if (horizontal == null || vertical == null || length < 3) {
 					return null;
 				}
 				int scanComponents = jpeg[i + 4] & 0xFF;
-				return new JpegFrame(horizontal, vertical, progressive || scanComponents < horizontal.length);
+				return new JpegFrame(width, height, horizontal, vertical, progressive || scanComponents < horizontal.length,
+						exifOffset, exifLength);
 			}
 			i += 2 + length;
 		}
@@ -123,6 +179,24 @@ final class JpegFrame {
 			}
 		}
 		return bytes;
+	}
+
+	/**
+	 * The orientation the EXIF data gives.
+	 * @param jpeg the bytes this frame was read from
+	 * @return the orientation, or {@code null} if there is none or it cannot be read
+	 */
+	@Nullable Orientation orientation(byte[] jpeg) {
+		if (this.exifOffset < 0) {
+			return null;
+		}
+		try {
+			return ExifUtils.getOrientationFromExif(Arrays.copyOfRange(jpeg, this.exifOffset, this.exifOffset + this.exifLength));
+		}
+		catch (RuntimeException ex) {
+			// Truncated or malformed EXIF data: no rotation, as with ImageIO's reader.
+			return null;
+		}
 	}
 
 	private static long ceilDiv(long a, long b) {

@@ -1,6 +1,16 @@
 package dev.wharf.filemanager.thumbnail;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -8,9 +18,14 @@ import dev.wharf.core.storage.ByteRange;
 import dev.wharf.core.storage.FileEntry;
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.StoragePath;
+import dev.wharf.core.storage.mount.Mount;
 import dev.wharf.filemanager.http.ApiException;
 import dev.wharf.filemanager.http.ApiResponses;
 import dev.wharf.filemanager.http.Conditions;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -20,20 +35,36 @@ import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
+import reactor.util.concurrent.Queues;
 
 /**
  * Thumbnails for {@code cat?thumbnail=true}: made by {@link ImageThumbnailer} on a bounded, named pool
  * (reading the source there too, so memory is bounded by the pool size times the source limit and the
- * decoding budget), and
- * kept in a memory cache bounded in bytes, keyed by mount, path, size and modification time, so a
- * changed file gets a new thumbnail and nothing stale is served. Refusals (not an image, an image bomb)
- * are cached too. Concurrent requests for the same thumbnail share one computation. When the pool and
- * its queue are full, requests get 503 with {@code Retry-After}. Thread-safe.
+ * decoding budget), kept in the file's mount ({@link ThumbnailStore}, if given) and in a memory cache
+ * bounded in bytes in front of it, both keyed by mount, path, size and modification time, so a changed file
+ * gets a new thumbnail and nothing stale is served. Refusals (not an image, an image bomb) are cached in
+ * memory only. Concurrent requests for the same thumbnail share one computation. When the pool and its queue
+ * are full, requests get 503 with {@code Retry-After}.
+ *
+ * <p>{@link #prefetch} makes the thumbnail of a file just uploaded in the background, one at a time, so its
+ * first view finds it made; it only queues the file (at most {@value #MAX_PREFETCHES}, and drops it when the
+ * queue is full), so an upload's answer never waits for it. Counts where thumbnails came from in
+ * {@code wharf.filemanager.thumbnails} (tag {@code source}: {@code made}, {@code memory}, {@code mount}).
+ * Thread-safe.
  */
 public final class ThumbnailService implements AutoCloseable {
 
+	/** The most files waiting for a thumbnail made in the background. */
+	static final int MAX_PREFETCHES = 256;
+
 	private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
+
+	/** Names whose thumbnails are made after an upload: the formats ImageIO reads. */
+	private static final Set<String> IMAGE_EXTENSIONS = Set.of("jpg", "jpeg", "jpe", "png", "gif", "bmp");
+
+	private static final Log logger = LogFactory.getLog(ThumbnailService.class);
 
 	private final ImageThumbnailer thumbnailer;
 
@@ -45,37 +76,71 @@ public final class ThumbnailService implements AutoCloseable {
 
 	private final @Nullable AsyncCache<Key, Thumbnail> cache;
 
+	private final @Nullable ThumbnailStore store;
+
+	private final Sinks.Many<Prefetch> prefetches = Sinks.many()
+		.unicast()
+		.onBackpressureBuffer(Queues.<Prefetch>get(MAX_PREFETCHES).get());
+
+	private final Counter made;
+
+	private final Counter fromMemory;
+
+	private final Counter fromMount;
+
 	/**
 	 * Creates the service.
-	 * @param size the thumbnails' short side, in pixels
-	 * @param maxPixels the most pixels an image may declare
-	 * @param maxDecodedBytes the most memory one image may take to decode and resize
+	 * @param thumbnailer makes the thumbnails
 	 * @param maxSourceBytes the largest image file read
-	 * @param cacheBytes the cache's size; 0 for no cache
+	 * @param cacheBytes the memory cache's size; 0 for none
+	 * @param store where thumbnails are kept in their mounts, or {@code null} for nowhere; owned (and closed)
+	 * by this service
 	 * @param workers where thumbnails are made; owned (and disposed) by this service
+	 * @param meters where the counts go
 	 */
-	public ThumbnailService(int size, long maxPixels, long maxDecodedBytes, long maxSourceBytes, long cacheBytes,
-			Scheduler workers) {
-		this.thumbnailer = new ImageThumbnailer(size, maxPixels, maxDecodedBytes);
-		this.size = size;
+	public ThumbnailService(ImageThumbnailer thumbnailer, long maxSourceBytes, long cacheBytes,
+			@Nullable ThumbnailStore store, Scheduler workers, MeterRegistry meters) {
+		this.thumbnailer = thumbnailer;
+		this.size = thumbnailer.size();
 		this.maxSourceBytes = maxSourceBytes;
 		this.workers = workers;
+		this.store = store;
 		this.cache = (cacheBytes > 0) ? Caffeine.newBuilder()
 			.maximumWeight(cacheBytes)
 			.<Key, Thumbnail>weigher((key, thumbnail) -> thumbnail.weight() + key.path().toString().length())
 			.buildAsync() : null;
+		this.made = counter(meters, "made");
+		this.fromMemory = counter(meters, "memory");
+		this.fromMount = counter(meters, "mount");
+		// One at a time, after the requests already queued: a burst of uploads never takes the whole pool.
+		this.prefetches.asFlux()
+			.concatMap(prefetch -> prefetch.storage()
+				.stat(prefetch.path())
+				.flatMap(entry -> thumbnail(prefetch.mount(), prefetch.storage(), entry))
+				.onErrorResume(error -> {
+					logger.debug("No thumbnail made after the upload of " + prefetch.path(), error);
+					return Mono.empty();
+				}), 1)
+			.subscribe();
+	}
+
+	private static Counter counter(MeterRegistry meters, String source) {
+		return Counter.builder("wharf.filemanager.thumbnails")
+			.description("Thumbnails served, by where they came from")
+			.tag("source", source)
+			.register(meters);
 	}
 
 	/**
 	 * Answers a thumbnail request: {@code 304} if the client's copy is current, the JPEG, or a 4xx saying why
 	 * the file has none.
 	 * @param exchange the exchange
-	 * @param mount the mount's name
+	 * @param mount the mount
 	 * @param storage the user's view of the mount
 	 * @param entry the file
 	 * @return completes when answered
 	 */
-	public Mono<Void> respond(ServerWebExchange exchange, String mount, Storage storage, FileEntry entry) {
+	public Mono<Void> respond(ServerWebExchange exchange, Mount mount, Storage storage, FileEntry entry) {
 		ServerHttpResponse response = exchange.getResponse();
 		HttpHeaders headers = response.getHeaders();
 		String etag = "\"t" + Long.toHexString(entry.size()) + '-' + Long.toHexString(entry.lastModified().toEpochMilli())
@@ -104,19 +169,66 @@ public final class ThumbnailService implements AutoCloseable {
 	}
 
 	/**
-	 * The thumbnail of a file, from the cache or made now.
-	 * @param mount the mount's name
+	 * The thumbnail of a file: from the memory cache, kept in the mount, or made now (and then kept).
+	 * @param mount the file's mount
 	 * @param storage the user's view of the mount
 	 * @param entry the file
 	 * @return the outcome; fails if the file cannot be read or the pool is full
 	 */
-	public Mono<Thumbnail> thumbnail(String mount, Storage storage, FileEntry entry) {
+	public Mono<Thumbnail> thumbnail(Mount mount, Storage storage, FileEntry entry) {
 		AsyncCache<Key, Thumbnail> cache = this.cache;
 		if (cache == null) {
+			return load(mount, storage, entry);
+		}
+		Key key = new Key(mount.name(), entry.path(), entry.size(), entry.lastModified().toEpochMilli());
+		AtomicBoolean loaded = new AtomicBoolean();
+		return Mono.fromFuture(() -> cache.get(key, (k, executor) -> {
+			loaded.set(true);
+			return load(mount, storage, entry).toFuture();
+		}), true).doOnNext(thumbnail -> {
+			if (!loaded.get()) {
+				this.fromMemory.increment();
+			}
+		});
+	}
+
+	/**
+	 * Makes the thumbnail of a file that was just written, in the background, unless it is not named as an
+	 * image, is too large, or too many wait already. Returns at once.
+	 * @param mount the file's mount
+	 * @param storage the user's view of the mount
+	 * @param path the file
+	 */
+	public void prefetch(Mount mount, Storage storage, StoragePath path) {
+		String name = path.name();
+		String extension = name.substring(name.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT);
+		if (!IMAGE_EXTENSIONS.contains(extension) || this.workers.isDisposed()) {
+			return;
+		}
+		Sinks.EmitResult result;
+		synchronized (this.prefetches) {
+			result = this.prefetches.tryEmitNext(new Prefetch(mount, storage, path));
+		}
+		if (result.isFailure()) {
+			logger.debug("No thumbnail made after the upload of " + path + ": " + result);
+		}
+	}
+
+	/** From the mount's kept thumbnails, or made (and kept). */
+	private Mono<Thumbnail> load(Mount mount, Storage storage, FileEntry entry) {
+		ThumbnailStore store = this.store;
+		if (store == null) {
 			return make(storage, entry);
 		}
-		Key key = new Key(mount, entry.path(), entry.size(), entry.lastModified().toEpochMilli());
-		return Mono.fromFuture(() -> cache.get(key, (k, executor) -> make(storage, entry).toFuture()), true);
+		return store.load(mount, entry).<Thumbnail>map(jpeg -> {
+			this.fromMount.increment();
+			return new Thumbnail.Image(jpeg);
+		}).switchIfEmpty(Mono.defer(() -> make(storage, entry).doOnNext(thumbnail -> {
+			if (thumbnail instanceof Thumbnail.Image image) {
+				// Not waited for: the answer goes out while the thumbnail is written.
+				store.save(mount, entry, image.jpeg()).subscribe();
+			}
+		})));
 	}
 
 	private Mono<Thumbnail> make(Storage storage, FileEntry entry) {
@@ -125,26 +237,59 @@ public final class ThumbnailService implements AutoCloseable {
 					"Image file too large to preview (" + (entry.size() >> 20) + " MB; at most "
 							+ (this.maxSourceBytes >> 20) + " MB)"));
 		}
-		return Mono.fromCallable(() -> this.thumbnailer.make(readAll(storage, entry.path()))).subscribeOn(this.workers);
+		return storage.localFile(entry.path())
+			.map(Optional::of)
+			.defaultIfEmpty(Optional.empty())
+			.flatMap(local -> Mono.fromCallable(() -> {
+				byte[] source = local.isPresent() ? readLocal(storage, entry.path(), local.get())
+						: readAll(storage, entry.path());
+				Thumbnail thumbnail = this.thumbnailer.make(source);
+				this.made.increment();
+				return thumbnail;
+			}).subscribeOn(this.workers));
+	}
+
+	/**
+	 * A local file read at once on the worker, in one copy, rather than as buffers handed over from the mount's
+	 * threads; through the storage after all if it fails (it changed meanwhile), which reports why.
+	 */
+	private byte[] readLocal(Storage storage, StoragePath path, Path file) {
+		try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+			byte[] bytes = new byte[(int) Math.min(channel.size(), this.maxSourceBytes)];
+			ByteBuffer buffer = ByteBuffer.wrap(bytes);
+			while (buffer.hasRemaining() && channel.read(buffer) >= 0) {
+				// Until full, or until the end of a file that shrank meanwhile.
+			}
+			return buffer.hasRemaining() ? Arrays.copyOf(bytes, buffer.position()) : bytes;
+		}
+		catch (IOException ex) {
+			return readAll(storage, path);
+		}
 	}
 
 	private byte[] readAll(Storage storage, StoragePath path) {
 		DataBuffer joined = DataBufferUtils.join(storage.read(path, ByteRange.of(0, this.maxSourceBytes)),
 				(int) Math.min(Integer.MAX_VALUE, this.maxSourceBytes)).block(READ_TIMEOUT);
-		if (joined == null) {
-			return new byte[0];
-		}
+		return (joined != null) ? bytes(joined) : new byte[0];
+	}
+
+	/**
+	 * A buffer's bytes, the buffer released.
+	 * @param buffer the buffer
+	 * @return its readable bytes
+	 */
+	static byte[] bytes(DataBuffer buffer) {
 		try {
-			byte[] bytes = new byte[joined.readableByteCount()];
-			joined.read(bytes);
+			byte[] bytes = new byte[buffer.readableByteCount()];
+			buffer.read(bytes);
 			return bytes;
 		}
 		finally {
-			DataBufferUtils.release(joined);
+			DataBufferUtils.release(buffer);
 		}
 	}
 
-	/** How many thumbnails and refusals are cached, for tests. */
+	/** How many thumbnails and refusals are cached in memory, for tests. */
 	long cachedCount() {
 		AsyncCache<Key, Thumbnail> cache = this.cache;
 		if (cache == null) {
@@ -154,13 +299,23 @@ public final class ThumbnailService implements AutoCloseable {
 		return cache.synchronous().estimatedSize();
 	}
 
-	/** Stops the workers. */
+	/** Stops the background work and the workers. */
 	@Override
 	public void close() {
+		synchronized (this.prefetches) {
+			this.prefetches.tryEmitComplete();
+		}
+		ThumbnailStore store = this.store;
+		if (store != null) {
+			store.close();
+		}
 		this.workers.dispose();
 	}
 
 	private record Key(String mount, StoragePath path, long size, long modified) {
+	}
+
+	private record Prefetch(Mount mount, Storage storage, StoragePath path) {
 	}
 
 }

@@ -18,6 +18,7 @@ import dev.wharf.filemanager.files.MountTree;
 import dev.wharf.filemanager.http.ApiException;
 import dev.wharf.filemanager.http.ApiResponses;
 import dev.wharf.filemanager.http.Query;
+import dev.wharf.filemanager.thumbnail.ThumbnailService;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.http.HttpHeaders;
@@ -96,6 +97,8 @@ public final class UploadHandlers implements AutoCloseable {
 
 	private final Disposable sweeper;
 
+	private final ThumbnailService thumbnails;
+
 	/**
 	 * Creates the handlers and starts removing expired uploads.
 	 * @param tree the mounts
@@ -105,11 +108,13 @@ public final class UploadHandlers implements AutoCloseable {
 	 * @param segmentSize the size after which a body is cut into a new chunk
 	 * @param sweepInterval how often expired uploads are removed
 	 * @param locks where a {@code PATCH} takes its upload's lock (shared by replicas)
+	 * @param thumbnails makes the thumbnails of uploaded images
 	 */
 	public UploadHandlers(MountTree tree, AuditTrail audit, long maxUploadBytes, Duration expiry, long segmentSize,
-			Duration sweepInterval, Locks locks) {
+			Duration sweepInterval, Locks locks, ThumbnailService thumbnails) {
 		this.tree = tree;
 		this.locks = locks;
+		this.thumbnails = thumbnails;
 		this.store = new UploadStore(expiry, segmentSize, Clock.systemUTC());
 		this.audit = audit;
 		this.maxUploadBytes = maxUploadBytes;
@@ -269,7 +274,9 @@ public final class UploadHandlers implements AutoCloseable {
 			}
 			return this.store.append(storage, state, offset, exchange.getRequest().getBody(), checksum)
 				.flatMap(end -> ((end == state.length()) ? this.audit.record(exchange, caller, "upload", target,
-						this.store.progress(storage, state).flatMap(done -> this.store.complete(storage, state, done)))
+						this.store.progress(storage, state)
+							.flatMap(done -> this.store.complete(storage, state, done))
+							.doOnNext(file -> this.thumbnails.prefetch(mountRoot.requireMount(), storage, state.target())))
 						: Mono.empty())
 					.thenReturn(end));
 		}), () -> new ApiException(HttpStatus.CONFLICT,

@@ -6,8 +6,10 @@ import dev.wharf.core.autoconfigure.SecurityAutoConfiguration;
 import dev.wharf.core.autoconfigure.SessionAutoConfiguration;
 import dev.wharf.core.autoconfigure.StorageAutoConfiguration;
 import dev.wharf.core.config.InvalidConfigurationException;
+import dev.wharf.core.testsupport.Requirements;
 import dev.wharf.filemanager.files.MountTree;
 import dev.wharf.filemanager.http.ApiDispatcher;
+import dev.wharf.filemanager.thumbnail.ImageThumbnailer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -51,6 +53,15 @@ class FileManagerAutoConfigurationTests {
 		runner().withPropertyValues("wharf.filemanager.mounts=scratch")
 			.run(context -> assertThat(context.getBean(MountTree.class).mounts()).singleElement()
 				.satisfies(mount -> assertThat(mount.name()).isEqualTo("scratch")));
+	}
+
+	@Test
+	void jpegsAreDecodedScaledByLibjpegTurboUnlessSwitchedOff() {
+		Requirements.require(new ImageThumbnailer(200, 1, 1, true).decodesJpegScaled(),
+				"libturbojpeg (apt-get install libturbojpeg0)");
+		runner().run(context -> assertThat(context.getBean(ImageThumbnailer.class).decodesJpegScaled()).isTrue());
+		runner().withPropertyValues("wharf.filemanager.thumbnails.native-jpeg=false")
+			.run(context -> assertThat(context.getBean(ImageThumbnailer.class).decodesJpegScaled()).isFalse());
 	}
 
 	@Test

@@ -67,7 +67,8 @@ final class Images {
 		return encode(image, format);
 	}
 
-	private static byte[] encode(BufferedImage image, String format) {
+	/** An image in a format ({@code jpg}, {@code png}), as ImageIO writes it. */
+	static byte[] encode(BufferedImage image, String format) {
 		ByteArrayOutputStream out = new ByteArrayOutputStream();
 		try {
 			ImageIO.write(image, format, out);
@@ -75,6 +76,34 @@ final class Images {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+		return out.toByteArray();
+	}
+
+	/**
+	 * A JPEG with an EXIF segment (APP1, after the JFIF one) whose only entry is an orientation, as cameras
+	 * write it.
+	 * @param jpeg a JPEG that starts with a JFIF segment (as ImageIO writes them)
+	 * @param orientation 1 to 8 (6: shown turned a quarter clockwise)
+	 */
+	static byte[] withExifOrientation(byte[] jpeg, int orientation) {
+		ByteBuffer tiff = ByteBuffer.allocate(26);
+		// Big-endian TIFF header, the first IFD at 8: one entry (Orientation, SHORT, 1 value), no next IFD.
+		tiff.put(new byte[] { 'M', 'M', 0, 42 }).putInt(8).putShort((short) 1);
+		tiff.putShort((short) 0x0112).putShort((short) 3).putInt(1).putShort((short) orientation).putShort((short) 0);
+		tiff.putInt(0);
+		byte[] exif = ByteBuffer.allocate(6 + tiff.capacity()).put(new byte[] { 'E', 'x', 'i', 'f', 0, 0 })
+			.put(tiff.array()).array();
+		if ((jpeg[2] & 0xFF) != 0xFF || (jpeg[3] & 0xFF) != 0xE0) {
+			throw new IllegalArgumentException("No JFIF segment after the start of the image");
+		}
+		int afterJfif = 4 + (((jpeg[4] & 0xFF) << 8) | (jpeg[5] & 0xFF));
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		out.write(jpeg, 0, afterJfif);
+		out.write(0xFF);
+		out.write(0xE1);
+		out.writeBytes(ByteBuffer.allocate(2).putShort((short) (2 + exif.length)).array());
+		out.writeBytes(exif);
+		out.write(jpeg, afterJfif, jpeg.length - afterJfif);
 		return out.toByteArray();
 	}
 

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Thumbnails in a JVM limited as the p128 profile limits Wharf: its options (platform-app's
- * {@code src/main/jvm/p128.options}: a 40 MB heap, serial GC), its two processors, and 24 MB of the heap held
+ * {@code src/main/jvm/p128.options}: a 48 MB heap, serial GC), its two processors, and 24 MB of the heap held
  * live, as much as a running Wharf keeps (platform-app/src/main/jvm/README.md). A real 30000 x 700 panorama, as
  * JPEG and as PNG, gets its thumbnail, made at the same time as the other and as a 66-megapixel PNG of one row
  * (refused from its header): the decoding fits in what is left. Decoding the panorama whole, as happened when
@@ -54,7 +54,7 @@ class SmallHeapThumbnailTests {
 		assertThat(java.waitFor(120, TimeUnit.SECONDS)).isTrue();
 		assertThat(java.exitValue()).as(output).isZero();
 		assertThat(output.lines().toList()).as(output).containsExactly("panorama.jpg OK 800x19", "panorama.png OK 800x19",
-				"thin.png REFUSED 422 Image too large to preview: 66000000 x 1 pixels need 756 MB to decode (at most 5 MB)");
+				"thin.png REFUSED 422 Image too large to preview: 66000000 x 1 pixels need 756 MB to decode (at most 6 MB)");
 	}
 
 	/** A profile file's entries: one a line, {@code #} starts a comment (as the profiles' README says). */

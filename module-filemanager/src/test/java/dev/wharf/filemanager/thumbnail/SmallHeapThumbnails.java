@@ -34,9 +34,9 @@ public final class SmallHeapThumbnails {
 		}
 		// The file manager's defaults, evaluated in this JVM (its heap, its processors).
 		FileManagerProperties.Thumbnails properties = new FileManagerProperties.Thumbnails(200, DataSize.ofMegabytes(32),
-				100_000_000, null, DataSize.ofMegabytes(50), 0);
+				100_000_000, null, DataSize.ofMegabytes(50), 0, true, false);
 		ImageThumbnailer thumbnailer = new ImageThumbnailer(properties.size(), properties.maxPixels(),
-				properties.effectiveMaxDecodedBytes());
+				properties.effectiveMaxDecodedBytes(), properties.nativeJpeg());
 		ExecutorService threads = Executors.newFixedThreadPool(properties.effectiveThreads());
 		try {
 			List<Future<String>> results = new ArrayList<>();

@@ -1,14 +1,11 @@
 package dev.wharf.app.hostile;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipInputStream;
 
 import dev.wharf.core.testsupport.RawHttp;
 import org.junit.jupiter.api.Test;
@@ -72,11 +69,7 @@ class ArchiveAndEncodingTests extends HostileServerTestBase {
 			RawHttp.Response zip = RawHttp.exchange(this.port, "GET /api/files/zip?path=" + encoded + " HTTP/1.1\r\nHost: x\r\n"
 					+ "Cookie: " + alice() + "\r\nX-Requested-With: XmlHttpRequest\r\nConnection: close\r\n\r\n");
 			assertThat(zip.status()).as(target + ": " + zip.text()).isEqualTo(200);
-			try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(zip.body()))) {
-				for (ZipEntry entry = in.getNextEntry(); entry != null; entry = in.getNextEntry()) {
-					names.add(entry.getName());
-				}
-			}
+			names.addAll(zip.zipNames());
 		}
 		assertThat(names).contains("zipslip/..a/file.txt", "zipslip/.../file.txt", "C_/file.txt", "c_evil.txt");
 		Path into = Path.of("/unpack/here");

@@ -1,6 +1,7 @@
 package dev.wharf.core.testsupport;
 
 import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.EOFException;
@@ -20,6 +21,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -460,6 +463,17 @@ public final class RawHttp implements Closeable {
 			String length = header("content-length");
 			assertThat(length).as("Content-Length").isNotNull();
 			return Long.parseLong(length);
+		}
+
+		/** The names of the entries of a zip body, in order, as a streaming client reads them. */
+		public List<String> zipNames() throws IOException {
+			List<String> names = new ArrayList<>();
+			try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(this.body))) {
+				for (ZipEntry entry = in.getNextEntry(); entry != null; entry = in.getNextEntry()) {
+					names.add(entry.getName());
+				}
+			}
+			return names;
 		}
 
 	}
