@@ -17,6 +17,8 @@
 #   OUT            output folder, default target/soak-<UTC time>: soak.csv, summary.md, wharf.log, the
 #                  backends' logs, a copy of the jar and work/ (the mounts' folders)
 #   JAVA_HOME      the JDK to run Wharf with (default: java on the PATH)
+#   JUNIT          yes (default): first run the JUnit tests tagged "soak" (./mvnw -Psoak: thousands of idle
+#                  connections against the application, too many for ./mvnw verify); no: skip them
 # Needs: platform-app/target/wharf.jar (./mvnw -q -DskipTests package -pl platform-app -am), python3,
 # memcached, OpenSSH's sshd and ssh-keygen, jcmd (from the JDK). Uses 127.0.0.1 only, free ports.
 # Exit status: 0 flat and no unexpected errors, 1 a check failed, 2 the set-up failed.
@@ -29,6 +31,11 @@ for program in python3 memcached ssh-keygen jcmd; do
 	command -v "$program" > /dev/null || { echo "soak: $program is missing" >&2; exit 2; }
 done
 [ -x "$(command -v sshd || echo /usr/sbin/sshd)" ] || { echo "soak: sshd is missing (openssh-server)" >&2; exit 2; }
+
+if [ "${JUNIT:-yes}" = yes ]; then
+	./mvnw -B -ntp -q -Psoak -pl platform-app -am test -Dtest=IdleConnectionsTests \
+		-Dsurefire.failIfNoSpecifiedTests=false || { echo "soak: the JUnit soak tests failed" >&2; exit 1; }
+fi
 
 out=${OUT:-target/soak-$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$out"

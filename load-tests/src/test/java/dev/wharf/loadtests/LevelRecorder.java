@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 
 /**
  * Counts each level of a table separately: its wall-clock window (first user started to last user finished),
@@ -27,6 +28,8 @@ public final class LevelRecorder {
 	private final CpuClock serverCpu;
 
 	private final CpuClock loadgenCpu;
+
+	private final LongSupplier clock;
 
 	private final Map<String, Level> levels = new ConcurrentHashMap<>();
 
@@ -52,10 +55,23 @@ public final class LevelRecorder {
 	 * @param loadgenCpu the load generator's CPU time
 	 */
 	public LevelRecorder(String table, String target, CpuClock serverCpu, CpuClock loadgenCpu) {
+		this(table, target, serverCpu, loadgenCpu, System::currentTimeMillis);
+	}
+
+	/**
+	 * Creates a recorder for one table and one server.
+	 * @param table the published table
+	 * @param target who answers
+	 * @param serverCpu the server's CPU time
+	 * @param loadgenCpu the load generator's CPU time
+	 * @param clock the wall-clock time the levels' windows are read from, in epoch milliseconds
+	 */
+	public LevelRecorder(String table, String target, CpuClock serverCpu, CpuClock loadgenCpu, LongSupplier clock) {
 		this.table = table;
 		this.target = target;
 		this.serverCpu = serverCpu;
 		this.loadgenCpu = loadgenCpu;
+		this.clock = clock;
 	}
 
 	/**
@@ -69,7 +85,7 @@ public final class LevelRecorder {
 		if (this.levels.containsKey(key)) {
 			throw new IllegalArgumentException("Level declared twice: " + key);
 		}
-		Level level = new Level(part, concurrency, this.serverCpu, this.loadgenCpu);
+		Level level = new Level(part, concurrency, this.serverCpu, this.loadgenCpu, this.clock);
 		this.levels.put(key, level);
 		this.order.add(key);
 		return level;
@@ -111,6 +127,8 @@ public final class LevelRecorder {
 
 		private final CpuClock loadgenCpu;
 
+		private final LongSupplier clock;
+
 		private final AtomicLong start = new AtomicLong(Long.MAX_VALUE);
 
 		private final AtomicInteger finishedUsers = new AtomicInteger();
@@ -126,8 +144,9 @@ public final class LevelRecorder {
 
 		private final LatencyHistogram latencies = new LatencyHistogram();
 
-		Level(String part, int concurrency, CpuClock serverCpu, CpuClock loadgenCpu) {
+		Level(String part, int concurrency, CpuClock serverCpu, CpuClock loadgenCpu, LongSupplier clock) {
 			this.part = part;
+			this.clock = clock;
 			this.concurrency = concurrency;
 			this.serverCpu = serverCpu;
 			this.loadgenCpu = loadgenCpu;
@@ -135,7 +154,7 @@ public final class LevelRecorder {
 
 		/** A user starts: the window opens at the first call, which also reads the CPU clocks. */
 		public void userStarted() {
-			long now = System.currentTimeMillis();
+			long now = this.clock.getAsLong();
 			if (this.start.compareAndSet(Long.MAX_VALUE, now)) {
 				// One small file read per level, on the first user's thread: before its first request goes out.
 				this.cpu.set(0, this.serverCpu.micros());
@@ -155,7 +174,7 @@ public final class LevelRecorder {
 				this.cpu.set(2, this.serverCpu.micros());
 				this.cpu.set(3, this.loadgenCpu.micros());
 			}
-			this.end.accumulateAndGet(System.currentTimeMillis(), Math::max);
+			this.end.accumulateAndGet(this.clock.getAsLong(), Math::max);
 		}
 
 		/**

@@ -208,6 +208,7 @@ class FtpHostileClientTests {
 		try (RawFtp ftp = RawFtp.login(server.port(), FtpTestServer.ALICE)) {
 			ftp.socket().setTcpNoDelay(true);
 			ftp.sendBytes("MKD spl".getBytes(StandardCharsets.US_ASCII));
+			// Pauses between the pieces, so the server reads them apart; nothing to wait for.
 			Thread.sleep(300);
 			ftp.sendBytes("it\r".getBytes(StandardCharsets.US_ASCII));
 			Thread.sleep(300);
@@ -236,6 +237,7 @@ class FtpHostileClientTests {
 					reply = slow.reply();
 					break;
 				}
+				// A client too slow on purpose: a byte every half second.
 				Thread.sleep(500);
 			}
 			if (reply.isEmpty()) {
@@ -258,6 +260,7 @@ class FtpHostileClientTests {
 			String reply = "";
 			for (int i = 0; i < 60 && !reply.startsWith("421"); i++) {
 				reply = lingering.command("NOOP");
+				// A client that keeps the connection busy with a NOOP every half second, never logging in.
 				Thread.sleep(500);
 			}
 			assertThat(reply).startsWith("421");

@@ -23,6 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Safe defaults, tried with raw control connections: no bounce through {@code PORT}, no stolen passive
@@ -299,6 +300,7 @@ class FtpSecurityTests {
 						break;
 					}
 					read += n;
+					// A slow reader: time passes between reads, nothing to wait for.
 					Thread.sleep(50);
 				}
 				read += in.readAllBytes().length;
@@ -325,26 +327,12 @@ class FtpSecurityTests {
 			assertThat(first.command("NOOP")).startsWith("200");
 			first.close();
 			// A slot is free again once the server noticed the close.
-			boolean admitted = false;
-			for (int attempt = 0; attempt < 100 && !admitted; attempt++) {
+			await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> {
 				try (Socket probe = new Socket("127.0.0.1", own.port())) {
 					probe.setSoTimeout(30_000);
-					admitted = probe.getInputStream().read() == '2';
+					return probe.getInputStream().read() == '2';
 				}
-				if (!admitted) {
-					sleep(100);
-				}
-			}
-			assertThat(admitted).isTrue();
-		}
-	}
-
-	private static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
+			});
 		}
 	}
 

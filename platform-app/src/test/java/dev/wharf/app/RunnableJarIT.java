@@ -13,8 +13,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
+import dev.wharf.core.testsupport.Processes;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -85,21 +87,15 @@ class RunnableJarIT {
 	}
 
 	private static String awaitHealth(HttpClient http, int port, Process wharf, Path log) throws Exception {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-		while (System.nanoTime() < deadline) {
-			assertThat(wharf.isAlive()).as(() -> "Wharf exited: " + readQuietly(log)).isTrue();
-			try {
-				HttpResponse<String> response = http.send(request(port, "/actuator/health"), HttpResponse.BodyHandlers.ofString());
-				if (response.statusCode() == 200) {
-					return response.body();
-				}
-			}
-			catch (IOException notYet) {
-				// Not listening yet.
-			}
-			Thread.sleep(250);
-		}
-		throw new AssertionError("Wharf did not become healthy: " + readQuietly(log));
+		AtomicReference<String> health = new AtomicReference<>();
+		boolean healthy = Processes.awaitReady(wharf, Duration.ofSeconds(90), Duration.ofMillis(250), () -> {
+			HttpResponse<String> response = http.send(request(port, "/actuator/health"), HttpResponse.BodyHandlers.ofString());
+			health.set(response.body());
+			return response.statusCode() == 200;
+		});
+		assertThat(wharf.isAlive()).as(() -> "Wharf exited: " + readQuietly(log)).isTrue();
+		assertThat(healthy).as(() -> "Wharf did not become healthy: " + readQuietly(log)).isTrue();
+		return health.get();
 	}
 
 	private static HttpRequest request(int port, String path) {

@@ -4,11 +4,13 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.security.core.Authentication;
 import org.springframework.security.core.userdetails.User;
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.oauth2.core.oidc.endpoint.OidcParameterNames;
@@ -54,7 +56,9 @@ public class OidcProviderApplication {
 		}
 		return context -> {
 			if (OidcParameterNames.ID_TOKEN.equals(context.getTokenType().getValue())) {
-				String name = context.getPrincipal().getName();
+				// The server issues an ID token only to a user who signed in, so the principal is there.
+				Authentication principal = Objects.requireNonNull(context.getPrincipal(), "An ID token without a user");
+				String name = principal.getName();
 				context.getClaims().claim("preferred_username", name);
 				context.getClaims().claim("groups", groupsByUser.getOrDefault(name, List.of()));
 			}

@@ -18,6 +18,9 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import dev.wharf.loadtests.harness.Fixtures;
+import org.awaitility.core.ConditionTimeoutException;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * The packaged jar started the way {@code load-tests/run.sh} starts it: the load tests' configuration
@@ -126,25 +129,23 @@ final class BenchServer implements AutoCloseable {
 
 	private void awaitHealthy() throws Exception {
 		HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-		long deadline = System.nanoTime() + STARTUP.toNanos();
-		while (System.nanoTime() < deadline) {
-			if (!this.process.isAlive()) {
-				throw new AssertionError("Wharf exited with " + this.process.exitValue() + ":\n" + log());
-			}
-			try {
-				HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/actuator/health"))
-					.timeout(Duration.ofSeconds(5))
-					.build(), HttpResponse.BodyHandlers.ofString());
-				if (health.statusCode() == 200) {
-					return;
-				}
-			}
-			catch (IOException notYet) {
-				// Not listening yet.
-			}
-			Thread.sleep(250);
+		HttpRequest health = HttpRequest.newBuilder(URI.create(baseUrl() + "/actuator/health"))
+			.timeout(Duration.ofSeconds(5))
+			.build();
+		try {
+			// Not listening yet fails with an IOException.
+			await().atMost(STARTUP)
+				.pollInterval(Duration.ofMillis(250))
+				.ignoreExceptionsInstanceOf(IOException.class)
+				.until(() -> !this.process.isAlive()
+						|| http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
 		}
-		throw new AssertionError("Wharf did not become healthy within " + STARTUP + ":\n" + log());
+		catch (ConditionTimeoutException late) {
+			throw new AssertionError("Wharf did not become healthy within " + STARTUP + ":\n" + log());
+		}
+		if (!this.process.isAlive()) {
+			throw new AssertionError("Wharf exited with " + this.process.exitValue() + ":\n" + log());
+		}
 	}
 
 	/** The {@code {bcrypt}} hash from the jar's own {@code hash-password} command. */

@@ -1,6 +1,8 @@
 package dev.wharf.buildcache.access;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -26,10 +28,12 @@ public final class RequestQuotas {
 	 * @param userPeriod the users' period
 	 * @param addressRequests requests per period per client address; 0 for no limit
 	 * @param addressPeriod the addresses' period
+	 * @param clock how tokens come back: the system clock, or one tests move by hand
 	 */
-	public RequestQuotas(int userRequests, Duration userPeriod, int addressRequests, Duration addressPeriod) {
-		this.perUser = (userRequests > 0) ? new Limiter(userRequests, userPeriod) : null;
-		this.perAddress = (addressRequests > 0) ? new Limiter(addressRequests, addressPeriod) : null;
+	public RequestQuotas(int userRequests, Duration userPeriod, int addressRequests, Duration addressPeriod,
+			Clock clock) {
+		this.perUser = (userRequests > 0) ? new Limiter(userRequests, userPeriod, clock) : null;
+		this.perAddress = (addressRequests > 0) ? new Limiter(addressRequests, addressPeriod, clock) : null;
 	}
 
 	/** Whether any limit applies. */
@@ -64,19 +68,30 @@ public final class RequestQuotas {
 
 		private final Cache<String, Bucket> buckets;
 
-		Limiter(int requests, Duration period) {
+		private final Clock clock;
+
+		Limiter(int requests, Duration period, Clock clock) {
 			this.capacity = requests;
 			this.tokensPerNano = requests / (double) period.toNanos();
-			// A bucket idle for a whole period is full again: forgetting it changes nothing.
-			this.buckets = Caffeine.newBuilder().maximumSize(100_000).expireAfterAccess(period).build();
+			this.clock = clock;
+			// A bucket idle for a whole period is full again: forgetting it changes nothing. Idle on the same
+			// clock as the tokens, or a bucket could be forgotten before its tokens are back.
+			this.buckets = Caffeine.newBuilder()
+				.maximumSize(100_000)
+				.expireAfterAccess(period)
+				.ticker(this::nanos)
+				.build();
 		}
 
 		Optional<Duration> take(String caller) {
-			Bucket bucket = this.buckets.get(caller, key -> new Bucket(this.capacity, System.nanoTime()));
+			Bucket bucket = this.buckets.get(caller, key -> new Bucket(this.capacity, nanos()));
 			synchronized (bucket) {
-				long now = System.nanoTime();
-				bucket.tokens = Math.min(this.capacity, bucket.tokens + (now - bucket.refilled) * this.tokensPerNano);
-				bucket.refilled = now;
+				long now = nanos();
+				// A wall clock set back gives nothing back and takes nothing away.
+				if (now > bucket.refilled) {
+					bucket.tokens = Math.min(this.capacity, bucket.tokens + (now - bucket.refilled) * this.tokensPerNano);
+					bucket.refilled = now;
+				}
 				if (bucket.tokens >= 1) {
 					bucket.tokens -= 1;
 					return Optional.empty();
@@ -84,6 +99,12 @@ public final class RequestQuotas {
 				long nanos = (long) Math.ceil((1 - bucket.tokens) / this.tokensPerNano);
 				return Optional.of(Duration.ofNanos(nanos));
 			}
+		}
+
+		/** The clock's time in nanoseconds since the epoch (a long holds them until 2262). */
+		private long nanos() {
+			Instant now = this.clock.instant();
+			return now.getEpochSecond() * 1_000_000_000L + now.getNano();
 		}
 
 	}

@@ -1,5 +1,6 @@
 package dev.wharf.buildcache.autoconfigure;
 
+import java.time.Clock;
 import java.time.Duration;
 
 import dev.wharf.buildcache.access.CacheAuthenticator;
@@ -86,11 +87,11 @@ public final class BuildCacheAutoConfiguration {
 		// With wharf.state.store: redis, every replica writing into this folder shares one index.
 		RedisState shared = redis.getIfAvailable();
 		CacheIndex.Factory indexes = (shared != null) ? (settings, evictor) -> new RedisCacheIndex(settings, evictor,
-				shared, locks.getObject(), System::currentTimeMillis, RedisCacheIndex.USES_EVERY) : LocalCacheIndex::new;
+				shared, locks.getObject(), RedisCacheIndex.USES_EVERY) : LocalCacheIndex::new;
 		CacheStore store = new CacheStore(mount.name(), mount.storage(),
 				new CacheStore.Settings(folder, properties.keyDigest(), properties.compression(),
 						properties.maxEntrySize().toBytes(), maxBytes, properties.eviction().maxAge()),
-				metrics, indexes);
+				metrics, indexes, Clock.systemUTC());
 		try {
 			store.start().block(Duration.ofSeconds(30));
 		}
@@ -140,7 +141,7 @@ public final class BuildCacheAutoConfiguration {
 	RequestQuotas buildCacheQuotas(BuildCacheProperties properties) {
 		BuildCacheProperties.Quota quota = properties.quota();
 		return new RequestQuotas(quota.perUser().requests(), quota.perUser().period(), quota.perAddress().requests(),
-				quota.perAddress().period());
+				quota.perAddress().period(), Clock.systemUTC());
 	}
 
 	@Bean

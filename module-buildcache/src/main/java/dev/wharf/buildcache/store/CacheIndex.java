@@ -1,5 +1,6 @@
 package dev.wharf.buildcache.store;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 
@@ -97,8 +98,9 @@ public interface CacheIndex extends AutoCloseable {
 	 * @param folder the cache's folder in the mount
 	 * @param maxBytes the byte budget
 	 * @param maxAge entries unused for longer go; zero for never
+	 * @param clock when entries are written and used: the system clock, or one tests move by hand
 	 */
-	record Settings(String mount, Storage storage, StoragePath folder, long maxBytes, Duration maxAge) {
+	record Settings(String mount, Storage storage, StoragePath folder, long maxBytes, Duration maxAge, Clock clock) {
 	}
 
 	/** Makes an index for a cache. */

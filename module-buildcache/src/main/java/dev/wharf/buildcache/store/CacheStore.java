@@ -1,6 +1,7 @@
 package dev.wharf.buildcache.store;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
@@ -72,9 +73,10 @@ public final class CacheStore implements AutoCloseable {
 	 * @param storage the mount's storage
 	 * @param settings where and how entries are kept
 	 * @param metrics the cache's meters
+	 * @param clock when entries are written and used
 	 */
-	public CacheStore(String mount, Storage storage, Settings settings, CacheMetrics metrics) {
-		this(mount, storage, settings, metrics, LocalCacheIndex::new);
+	public CacheStore(String mount, Storage storage, Settings settings, CacheMetrics metrics, Clock clock) {
+		this(mount, storage, settings, metrics, LocalCacheIndex::new, clock);
 	}
 
 	/**
@@ -84,9 +86,10 @@ public final class CacheStore implements AutoCloseable {
 	 * @param settings where and how entries are kept
 	 * @param metrics the cache's meters
 	 * @param indexes makes the index, on mounts that can list their files and with a size budget
+	 * @param clock when entries are written and used
 	 */
 	public CacheStore(String mount, Storage storage, Settings settings, CacheMetrics metrics,
-			CacheIndex.Factory indexes) {
+			CacheIndex.Factory indexes, Clock clock) {
 		this.mount = mount;
 		this.storage = storage;
 		this.folder = settings.folder();
@@ -99,7 +102,7 @@ public final class CacheStore implements AutoCloseable {
 				: null;
 		if (settings.maxBytes() > 0 && storage.capabilities().contains(Capability.LIST)) {
 			this.index = indexes.create(new CacheIndex.Settings(mount, storage, this.folder, settings.maxBytes(),
-					settings.maxAge()), this::evict);
+					settings.maxAge(), clock), this::evict);
 			metrics.gauges(this.index);
 		}
 		else {

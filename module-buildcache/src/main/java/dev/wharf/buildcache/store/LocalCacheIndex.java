@@ -47,7 +47,7 @@ public final class LocalCacheIndex implements CacheIndex {
 	 */
 	public LocalCacheIndex(Settings settings, Evictor evictor) {
 		this.mount = settings.mount();
-		this.index = new LruIndex(settings.maxBytes(), settings.maxAge().toMillis(), System::currentTimeMillis);
+		this.index = new LruIndex(settings.maxBytes(), settings.maxAge().toMillis(), settings.clock()::millis);
 		this.journal = new IndexJournal(settings.storage(), settings.folder());
 		this.evictor = evictor;
 	}

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.function.LongSupplier;
+import java.util.function.Function;
 
 import dev.wharf.core.state.Locks;
 import dev.wharf.core.state.Locks.Lock;
@@ -39,8 +39,9 @@ import reactor.core.publisher.Mono;
  * files, then releases the lock and looks at the total again, so a write that passed the budget while the lock
  * was held (its own attempt to evict having found the lock taken) is evicted too. After every write the total
  * is therefore back within {@code max-size} once the evicting replica is done; between a write and that, it can
- * be over by the entries being written at that moment. A replica whose write passes the budget evicts in the
- * background; the write's answer does not wait for it.
+ * be over by the entries being written at that moment. A write of a known size first has the entries that make
+ * room for it taken out of the index (their files are deleted in the background); a replica whose write passes
+ * the budget evicts in the background; the write's answer waits for neither deletion.
  *
  * <p><b>Uses</b> (reads) are collected in memory and written once a second in one script, so reads cost Redis
  * nothing per request; a use lost to a crash only makes its entry look a second older. <b>Building</b>: when
@@ -95,8 +96,6 @@ public final class RedisCacheIndex implements CacheIndex {
 
 	private final Locks locks;
 
-	private final LongSupplier clock;
-
 	private final Duration usesEvery;
 
 	private final List<String> keys;
@@ -123,16 +122,13 @@ public final class RedisCacheIndex implements CacheIndex {
 	 * @param evictor deletes what the index chooses
 	 * @param state the Redis client and key prefix
 	 * @param locks where the eviction and building locks are taken (shared by replicas)
-	 * @param clock the time, in epoch milliseconds
 	 * @param usesEvery how often the uses collected are written ({@link #USES_EVERY})
 	 */
-	public RedisCacheIndex(Settings settings, Evictor evictor, RedisState state, Locks locks, LongSupplier clock,
-			Duration usesEvery) {
+	public RedisCacheIndex(Settings settings, Evictor evictor, RedisState state, Locks locks, Duration usesEvery) {
 		this.settings = settings;
 		this.evictor = evictor;
 		this.state = state;
 		this.locks = locks;
-		this.clock = clock;
 		this.usesEvery = usesEvery;
 		String cache = "buildcache:" + settings.mount() + settings.folder();
 		this.keys = List.of(state.key(cache, "lru"), state.key(cache, "sizes"), state.key(cache, "bytes"));
@@ -168,7 +164,7 @@ public final class RedisCacheIndex implements CacheIndex {
 	@Override
 	public void touch(StoragePath path) {
 		if (this.uses.size() < MAX_PENDING_USES) {
-			this.uses.merge(path.toString(), this.clock.getAsLong(), Math::max);
+			this.uses.merge(path.toString(), this.settings.clock().millis(), Math::max);
 		}
 	}
 
@@ -178,18 +174,22 @@ public final class RedisCacheIndex implements CacheIndex {
 		if (weight > this.settings.maxBytes()) {
 			return Mono.empty();
 		}
-		return total().doOnNext(total -> {
-			if (total + weight > this.settings.maxBytes()) {
-				background(evictTo(this.settings.maxBytes() - weight, "size", 0));
-			}
-		}).then();
+		// The entries that go are chosen before the write goes ahead and deleted in the background. Chosen later,
+		// they would be chosen with the new entry already recorded: one entry too many would go.
+		return total().flatMap(total -> (total + weight > this.settings.maxBytes())
+				? underEvictionLock(lock -> this.state
+					.run(EVICT, this.keys, List.of(Long.toString(this.settings.maxBytes() - weight), Integer.toString(BATCH)))
+					.collectList()
+					.doOnNext(reply -> background(this.evictor.evict(paths(reply), "size")))
+					.then())
+				: Mono.empty()).then();
 	}
 
 	@Override
 	public Mono<Void> record(StoragePath path, long size) {
 		return Mono.defer(() -> this.state
 			.run(RECORD, this.keys, List.of(path.toString(), Long.toString(size + LruIndex.ENTRY_CHARGE),
-					Long.toString(this.clock.getAsLong())))
+					Long.toString(this.settings.clock().millis())))
 			.next()
 			.doOnNext(total -> {
 				this.bytes = total;
@@ -236,13 +236,23 @@ public final class RedisCacheIndex implements CacheIndex {
 	 * the total again: a replica whose write passed the budget while the lock was held relies on that.
 	 */
 	private Mono<Void> evictTo(long target, String reason, int round) {
-		return this.locks.tryLock(this.evicting, LOCK_TIME)
-			.flatMap(lock -> take(lock, EVICT, Long.toString(target), reason)
-				.onErrorResume(error -> lock.release().onErrorResume(ignored -> Mono.empty()).then(Mono.error(error)))
-				.then(lock.release())
-				.thenReturn(true))
+		return underEvictionLock(lock -> take(lock, EVICT, Long.toString(target), reason))
 			.flatMap(done -> (round < 3) ? total().flatMap(total -> (total > this.settings.maxBytes())
 					? evictTo(this.settings.maxBytes(), "size", round + 1) : Mono.empty()) : Mono.empty());
+	}
+
+	/**
+	 * Runs work under the eviction lock if this replica can take it, and releases the lock however the work
+	 * ends: cancelled too (an index closed during its upkeep), or other replicas could not evict until it ran out.
+	 * @return {@code true} once the work is done; empty if another replica holds the lock
+	 */
+	private Mono<Boolean> underEvictionLock(Function<Lock, Mono<Void>> work) {
+		return Mono.usingWhen(this.locks.tryLock(this.evicting, LOCK_TIME), lock -> work.apply(lock).thenReturn(true),
+				RedisCacheIndex::release, (lock, error) -> release(lock), RedisCacheIndex::release);
+	}
+
+	private static Mono<Void> release(Lock lock) {
+		return lock.release().onErrorResume(error -> Mono.empty());
 	}
 
 	/** Entries idle past {@code max-age} go, under the eviction lock. */
@@ -250,11 +260,9 @@ public final class RedisCacheIndex implements CacheIndex {
 		if (this.settings.maxAge().isZero() || this.settings.maxAge().isNegative()) {
 			return Mono.empty();
 		}
-		return this.locks.tryLock(this.evicting, LOCK_TIME)
-			.flatMap(lock -> take(lock, EXPIRE,
-					Long.toString(this.clock.getAsLong() - this.settings.maxAge().toMillis()), "age")
-				.onErrorResume(error -> lock.release().onErrorResume(ignored -> Mono.empty()).then(Mono.error(error)))
-				.then(lock.release()));
+		return underEvictionLock(lock -> take(lock, EXPIRE,
+				Long.toString(this.settings.clock().millis() - this.settings.maxAge().toMillis()), "age"))
+			.then();
 	}
 
 	/** Runs a script that takes entries out of the index, deletes them, and goes on while batches come full. */

@@ -5,8 +5,8 @@ import java.nio.file.Path;
 
 import dev.wharf.buildcache.testsupport.BuildCacheTestApplication;
 import dev.wharf.buildcache.testsupport.CacheTestUsers;
-import dev.wharf.buildcache.testsupport.RawHttp;
-import dev.wharf.buildcache.testsupport.RawHttp.Response;
+import dev.wharf.core.testsupport.RawHttp;
+import dev.wharf.core.testsupport.RawHttp.Response;
 import dev.wharf.core.testsupport.WharfTestProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,7 +16,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import static dev.wharf.buildcache.testsupport.RawHttp.headers;
+import static dev.wharf.core.testsupport.RawHttp.headers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -43,14 +43,14 @@ class AnonymousReadAndQuotaTests {
 
 	@Test
 	void anyoneReadsOnlyWritersWrite() throws Exception {
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			assertThat(http.exchange("GET", "/gradle-cache/public", headers(), null).status()).isEqualTo(404);
 			Response anonymousPut = http.exchange("PUT", "/gradle-cache/public", headers(),
 					"poison".getBytes(StandardCharsets.UTF_8));
 			assertThat(anonymousPut.status()).isEqualTo(401);
 			assertThat(anonymousPut.header("WWW-Authenticate")).startsWith("Basic realm=");
 		}
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			assertThat(http.exchange("PUT", "/gradle-cache/public", headers(CacheTestUsers.writer()),
 					"entry".getBytes(StandardCharsets.UTF_8)).status()).isEqualTo(201);
 			assertThat(http.exchange("GET", "/gradle-cache/public", headers(), null).text()).isEqualTo("entry");
@@ -64,7 +64,7 @@ class AnonymousReadAndQuotaTests {
 	@Test
 	void aUserOverQuotaIsToldWhenToComeBack() throws Exception {
 		String admin = "Authorization: " + RawHttp.basic(CacheTestUsers.ADMIN, CacheTestUsers.ADMIN_PASSWORD);
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			for (int i = 0; i < 5; i++) {
 				assertThat(http.exchange("GET", "/gradle-cache/q" + i, headers(admin), null).status()).isEqualTo(404);
 			}

@@ -22,7 +22,7 @@ import javax.net.ssl.TrustManagerFactory;
 
 import dev.wharf.buildcache.testsupport.BuildCacheTestApplication;
 import dev.wharf.buildcache.testsupport.CacheTestUsers;
-import dev.wharf.buildcache.testsupport.RawHttp;
+import dev.wharf.core.testsupport.RawHttp;
 import dev.wharf.core.testsupport.WharfTestProperties;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;

@@ -8,9 +8,9 @@ import java.util.stream.Stream;
 
 import dev.wharf.buildcache.testsupport.BuildCacheTestApplication;
 import dev.wharf.buildcache.testsupport.CacheTestUsers;
-import dev.wharf.buildcache.testsupport.RawHttp;
-import dev.wharf.buildcache.testsupport.RawHttp.Response;
 import dev.wharf.core.storage.StorageTestSupport;
+import dev.wharf.core.testsupport.RawHttp;
+import dev.wharf.core.testsupport.RawHttp.Response;
 import dev.wharf.core.testsupport.Tmpfs;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -21,8 +21,9 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import static dev.wharf.buildcache.testsupport.RawHttp.headers;
+import static dev.wharf.core.testsupport.RawHttp.headers;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The cache on a local mount whose disk is a real 1 MB tmpfs: a write that runs out of space answers 507
@@ -62,7 +63,7 @@ class DiskFullTests {
 	}
 
 	private Response exchange(String method, String key, String authorization, byte[] body) throws Exception {
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			return http.exchange(method, "/cache/" + key, headers(authorization), body);
 		}
 	}
@@ -79,12 +80,8 @@ class DiskFullTests {
 		assertThat(files()).noneMatch(name -> name.contains(".wharf-tmp")).noneMatch(name -> name.endsWith("newer"));
 
 		// The refusal evicted the least recently used entry; the retry fits.
-		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-		Response retry = exchange("PUT", "newer", CacheTestUsers.writer(), newer);
-		while (retry.status() == 507 && System.nanoTime() < deadline) {
-			Thread.sleep(100);
-			retry = exchange("PUT", "newer", CacheTestUsers.writer(), newer);
-		}
+		Response retry = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+			.until(() -> exchange("PUT", "newer", CacheTestUsers.writer(), newer), answer -> answer.status() != 507);
 		assertThat(retry.status()).isEqualTo(201);
 		assertThat(exchange("GET", "newer", CacheTestUsers.reader(), null).body()).isEqualTo(newer);
 		assertThat(exchange("GET", "older", CacheTestUsers.reader(), null).status()).isEqualTo(404);

@@ -2,6 +2,7 @@ package dev.wharf.buildcache.http;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -11,9 +12,9 @@ import java.util.concurrent.Future;
 
 import dev.wharf.buildcache.testsupport.BuildCacheTestApplication;
 import dev.wharf.buildcache.testsupport.CacheTestUsers;
-import dev.wharf.buildcache.testsupport.RawHttp;
-import dev.wharf.buildcache.testsupport.RawHttp.Response;
 import dev.wharf.core.storage.StorageTestSupport;
+import dev.wharf.core.testsupport.RawHttp;
+import dev.wharf.core.testsupport.RawHttp.Response;
 import dev.wharf.core.testsupport.WharfTestProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import static dev.wharf.buildcache.testsupport.RawHttp.headers;
+import static dev.wharf.core.testsupport.RawHttp.headers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -84,19 +85,19 @@ class GradleProtocolTests {
 	void aMissIs404AndAStoredEntryComesBackByteForByte(boolean expectContinue) throws Exception {
 		String key = key("round-trip-" + expectContinue);
 		byte[] entry = entry(expectContinue ? 1 : 2, 200_000);
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			Response miss = http.exchange("GET", "/cache/" + key, gradleGet(CacheTestUsers.writer()), null);
 			assertThat(miss.status()).isEqualTo(404);
 			assertThat(miss.body()).isEmpty();
 
 			Response stored;
 			if (expectContinue) {
-				http.sendHeaders("PUT", "/cache/" + key, gradlePut("Expect: 100-continue"), entry);
-				Response interim = http.readResponseWithin(10_000, true);
+				http.sendHead("PUT", "/cache/" + key, gradlePut("Expect: 100-continue"), entry.length);
+				Response interim = http.readWithin(Duration.ofSeconds(10));
 				assertThat(interim).isNotNull();
 				assertThat(interim.status()).isEqualTo(100);
 				http.send(entry);
-				stored = http.readResponse(true);
+				stored = http.read();
 			}
 			else {
 				stored = http.exchange("PUT", "/cache/" + key, gradlePut(), entry);
@@ -122,7 +123,7 @@ class GradleProtocolTests {
 		// Up to 64 KiB an entry goes out with its headers in one message, however many pieces the storage holds.
 		String key = key("whole-" + size);
 		byte[] entry = entry(size, size);
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			assertThat(http.exchange("PUT", "/cache/" + key, gradlePut(), entry).status()).isEqualTo(201);
 			for (int i = 0; i < 3; i++) {
 				Response hit = http.exchange("GET", "/cache/" + key, gradleGet(CacheTestUsers.reader()), null);
@@ -146,15 +147,15 @@ class GradleProtocolTests {
 				new Case(headers("Content-Type: " + GRADLE_TYPE, "Expect: 100-continue", CacheTestUsers.writer(),
 						"Content-Length: " + (MAX_ENTRY + 1)), 413));
 		for (Case refusal : refused) {
-			try (RawHttp http = new RawHttp(this.port)) {
+			try (RawHttp http = RawHttp.open(this.port)) {
 				String key = key("refused-" + refusal.status());
-				http.sendHeaders("PUT", "/cache/" + key, refusal.headers(), entry);
+				http.sendHead("PUT", "/cache/" + key, refusal.headers(), entry.length);
 				// The final answer comes at once, never "100 Continue": the client keeps its body.
-				Response response = http.readResponseWithin(20_000, true);
+				Response response = http.readWithin(Duration.ofSeconds(20));
 				assertThat(response).isNotNull();
 				assertThat(response.status()).isEqualTo(refusal.status());
 			}
-			try (RawHttp http = new RawHttp(this.port)) {
+			try (RawHttp http = RawHttp.open(this.port)) {
 				Response get = http.exchange("GET", "/cache/" + key("refused-" + refusal.status()),
 						gradleGet(CacheTestUsers.writer()), null);
 				assertThat(get.status()).isEqualTo(404);
@@ -164,7 +165,7 @@ class GradleProtocolTests {
 
 	@Test
 	void every401CarriesABasicChallenge() throws Exception {
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			for (Response response : List.of(http.exchange("GET", "/cache/" + key("x"), headers(), null),
 					http.exchange("HEAD", "/cache/" + key("x"), headers(), null),
 					http.exchange("GET", "/cache/" + key("x"),
@@ -175,7 +176,7 @@ class GradleProtocolTests {
 				assertThat(response.header("WWW-Authenticate")).isEqualTo("Basic realm=\"Wharf build cache\", charset=\"UTF-8\"");
 			}
 		}
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			Response put = http.exchange("PUT", "/cache/" + key("anonymous"), headers(), entry(4, 10));
 			assertThat(put.status()).isEqualTo(401);
 			assertThat(put.header("WWW-Authenticate")).startsWith("Basic realm=");
@@ -185,7 +186,7 @@ class GradleProtocolTests {
 	@Test
 	void readersReadWritersWriteOthersAreForbidden() throws Exception {
 		String key = key("roles");
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			assertThat(http.exchange("PUT", "/cache/" + key, headers(CacheTestUsers.reader()), entry(5, 10)).status())
 				.isEqualTo(403);
 			assertThat(http.exchange("PUT", "/cache/" + key, headers(CacheTestUsers.plain()), entry(5, 10)).status())
@@ -206,12 +207,12 @@ class GradleProtocolTests {
 	void oversizedEntriesAreRefusedAndNothingIsStored() throws Exception {
 		String announced = key("too-large-announced");
 		String chunked = key("too-large-chunked");
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			Response response = http.exchange("PUT", "/cache/" + announced, gradlePut(), entry(6, MAX_ENTRY + 1));
 			assertThat(response.status()).isEqualTo(413);
 		}
-		try (RawHttp http = new RawHttp(this.port)) {
-			http.sendHeaders("PUT", "/cache/" + chunked, gradlePut("Transfer-Encoding: chunked"), null);
+		try (RawHttp http = RawHttp.open(this.port)) {
+			http.sendHead("PUT", "/cache/" + chunked, gradlePut("Transfer-Encoding: chunked"), -1);
 			byte[] piece = entry(7, 64 * 1024);
 			String size = Integer.toHexString(piece.length) + "\r\n";
 			Response response = null;
@@ -224,15 +225,15 @@ class GradleProtocolTests {
 				catch (java.io.IOException closed) {
 					break;
 				}
-				response = http.readResponseWithin(50, true);
+				response = http.readWithin(Duration.ofMillis(50));
 			}
 			if (response == null) {
-				response = http.readResponseWithin(20_000, true);
+				response = http.readWithin(Duration.ofSeconds(20));
 			}
 			assertThat(response).isNotNull();
 			assertThat(response.status()).isEqualTo(413);
 		}
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			assertThat(http.exchange("GET", "/cache/" + announced, gradleGet(CacheTestUsers.reader()), null).status())
 				.isEqualTo(404);
 			assertThat(http.exchange("GET", "/cache/" + chunked, gradleGet(CacheTestUsers.reader()), null).status())
@@ -249,7 +250,7 @@ class GradleProtocolTests {
 	@Test
 	void mavenKeysHaveSeveralNames() throws Exception {
 		String prefix = "/cache/v1.1/org.example/demo/5f3c0a1b2c3d4e5f/";
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			assertThat(http.exchange("PUT", prefix + "buildinfo.xml", headers(CacheTestUsers.writer()),
 					"<build/>".getBytes(StandardCharsets.UTF_8)).status()).isEqualTo(201);
 			assertThat(http.exchange("PUT", prefix + "demo-1.0-sources.jar", headers(CacheTestUsers.writer()),
@@ -270,14 +271,14 @@ class GradleProtocolTests {
 			"/cache/a%00b", "/cache/a%5cb", "/cache/a%5c..%5csecret", "/cache/%c0%ae%c0%ae/secret", "/cache/%ff",
 			"/cache/a%20b", "/cache/caf%C3%A9", "/cache/abc/", "/cache//abc", "/cache/a%2fb", "/cache/%252e%252e/secret" })
 	void badKeysAreRefused(String target) throws Exception {
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			assertThat(http.exchange("PUT", "/cache/secret", headers(CacheTestUsers.writer()),
 					"canary".getBytes(StandardCharsets.UTF_8)).status()).isEqualTo(201);
 			Response get = http.exchange("GET", target, headers(CacheTestUsers.admin()), null);
 			assertThat(get.status()).isEqualTo(400);
 			assertThat(get.text()).doesNotContain("canary");
 		}
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			Response put = http.exchange("PUT", target, headers(CacheTestUsers.admin()), "poison".getBytes(StandardCharsets.UTF_8));
 			assertThat(put.status()).isEqualTo(400);
 		}
@@ -288,7 +289,7 @@ class GradleProtocolTests {
 		for (byte[] target : List.of(new byte[] { '/', 'c', 'a', 'c', 'h', 'e', '/', (byte) 0xc0, (byte) 0xae },
 				new byte[] { '/', 'c', 'a', 'c', 'h', 'e', '/', 'a', '\\', 'b' },
 				new byte[] { '/', 'c', 'a', 'c', 'h', 'e', '/', 'a', 0x01, 'b' })) {
-			try (RawHttp http = new RawHttp(this.port)) {
+			try (RawHttp http = RawHttp.open(this.port)) {
 				byte[] start = "GET ".getBytes(StandardCharsets.US_ASCII);
 				byte[] end = (" HTTP/1.1\r\nHost: 127.0.0.1\r\n" + CacheTestUsers.admin() + "\r\n\r\n")
 					.getBytes(StandardCharsets.US_ASCII);
@@ -297,7 +298,7 @@ class GradleProtocolTests {
 				System.arraycopy(target, 0, request, start.length, target.length);
 				System.arraycopy(end, 0, request, start.length + target.length, end.length);
 				http.send(request);
-				Response response = http.readResponse(true);
+				Response response = http.read();
 				assertThat(response.status()).isEqualTo(400);
 			}
 		}
@@ -305,7 +306,7 @@ class GradleProtocolTests {
 
 	@Test
 	void onlyGetHeadAndPutAreAllowed() throws Exception {
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			for (String method : List.of("DELETE", "POST", "PATCH")) {
 				Response response = http.exchange(method, "/cache/" + key("m"), headers(CacheTestUsers.writer()), new byte[0]);
 				assertThat(response.status()).isEqualTo(405);
@@ -316,7 +317,7 @@ class GradleProtocolTests {
 
 	@Test
 	void theBasePathAnswersHealthChecksWithoutCredentials() throws Exception {
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			for (String target : List.of("/cache", "/cache/")) {
 				Response health = http.exchange("GET", target, headers(), null);
 				assertThat(health.status()).isEqualTo(200);
@@ -339,7 +340,7 @@ class GradleProtocolTests {
 			List<Callable<Integer>> puts = new ArrayList<>();
 			for (byte[] body : bodies) {
 				puts.add(() -> {
-					try (RawHttp http = new RawHttp(this.port)) {
+					try (RawHttp http = RawHttp.open(this.port)) {
 						return http.exchange("PUT", "/cache/" + key, gradlePut(), body).status();
 					}
 				});
@@ -351,7 +352,7 @@ class GradleProtocolTests {
 		finally {
 			pool.shutdownNow();
 		}
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			byte[] stored = http.exchange("GET", "/cache/" + key, gradleGet(CacheTestUsers.reader()), null).body();
 			assertThat(bodies).anySatisfy(body -> assertThat(body).isEqualTo(stored));
 		}
@@ -363,7 +364,7 @@ class GradleProtocolTests {
 		double misses = count("wharf.buildcache.misses");
 		double puts = count("wharf.buildcache.puts");
 		String key = key("counted");
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			http.exchange("GET", "/cache/" + key, gradleGet(CacheTestUsers.reader()), null);
 			http.exchange("PUT", "/cache/" + key, gradlePut(), entry(10, 1234));
 			http.exchange("GET", "/cache/" + key, gradleGet(CacheTestUsers.reader()), null);

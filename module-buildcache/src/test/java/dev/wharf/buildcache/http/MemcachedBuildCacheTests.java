@@ -7,10 +7,10 @@ import java.util.List;
 
 import dev.wharf.buildcache.testsupport.BuildCacheTestApplication;
 import dev.wharf.buildcache.testsupport.CacheTestUsers;
-import dev.wharf.buildcache.testsupport.RawHttp;
-import dev.wharf.buildcache.testsupport.RawHttp.Response;
 import dev.wharf.core.storage.StorageTestSupport;
 import dev.wharf.core.storage.memcached.MemcachedProcess;
+import dev.wharf.core.testsupport.RawHttp;
+import dev.wharf.core.testsupport.RawHttp.Response;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,8 +20,9 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import static dev.wharf.buildcache.testsupport.RawHttp.headers;
+import static dev.wharf.core.testsupport.RawHttp.headers;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The cache on two real memcached servers started on free ports: entries spread over both by consistent
@@ -73,19 +74,19 @@ class MemcachedBuildCacheTests {
 	}
 
 	private Response put(String key, byte[] body) throws Exception {
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			return http.exchange("PUT", "/cache/" + key, headers(CacheTestUsers.writer()), body);
 		}
 	}
 
 	private Response get(String key) throws Exception {
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			return http.exchange("GET", "/cache/" + key, headers(CacheTestUsers.reader()), null);
 		}
 	}
 
 	private Response health() throws Exception {
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			return http.exchange("GET", "/cache", headers(), null);
 		}
 	}
@@ -136,16 +137,8 @@ class MemcachedBuildCacheTests {
 	}
 
 	private void awaitHealth(int status) throws Exception {
-		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-		int last = -1;
-		while (System.nanoTime() < deadline) {
-			last = health().status();
-			if (last == status) {
-				return;
-			}
-			Thread.sleep(100);
-		}
-		throw new AssertionError("The health check answered " + last + ", not " + status + ", for 60 s");
+		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+			.untilAsserted(() -> assertThat(health().status()).as("the health check's status").isEqualTo(status));
 	}
 
 }

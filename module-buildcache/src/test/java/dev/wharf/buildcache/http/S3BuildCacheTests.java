@@ -5,10 +5,10 @@ import java.time.Duration;
 
 import dev.wharf.buildcache.testsupport.BuildCacheTestApplication;
 import dev.wharf.buildcache.testsupport.CacheTestUsers;
-import dev.wharf.buildcache.testsupport.RawHttp;
-import dev.wharf.buildcache.testsupport.RawHttp.Response;
 import dev.wharf.core.storage.StorageTestSupport;
 import dev.wharf.core.storage.s3.S3ProxyProcess;
+import dev.wharf.core.testsupport.RawHttp;
+import dev.wharf.core.testsupport.RawHttp.Response;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -20,7 +20,7 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import static dev.wharf.buildcache.testsupport.RawHttp.headers;
+import static dev.wharf.core.testsupport.RawHttp.headers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -70,19 +70,19 @@ class S3BuildCacheTests {
 	}
 
 	private Response put(String key, byte[] body) throws Exception {
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			return http.exchange("PUT", "/cache/" + key, headers(CacheTestUsers.writer()), body);
 		}
 	}
 
 	private Response get(String key) throws Exception {
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			return http.exchange("GET", "/cache/" + key, headers(CacheTestUsers.reader()), null);
 		}
 	}
 
 	private int health() throws Exception {
-		try (RawHttp http = new RawHttp(this.port)) {
+		try (RawHttp http = RawHttp.open(this.port)) {
 			return http.exchange("GET", "/cache", headers(), null).status();
 		}
 	}

@@ -4,10 +4,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.local.LocalStorage;
+import dev.wharf.core.testsupport.MutableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -37,6 +39,13 @@ public abstract class AbstractCacheIndexContractTests {
 
 	protected final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
+	/**
+	 * The stores' clock: a millisecond further on every reading, so that no two uses are one instant even when
+	 * they are, and moved by hand where a test wants uses far apart. A day ahead of the files' times: a restarted
+	 * index orders entries by the uses it recorded, not by when the files were written.
+	 */
+	protected final MutableClock clock = new MutableClock(Instant.now().plus(Duration.ofDays(1)), Duration.ofMillis(1));
+
 	private Storage storage;
 
 	/** How indexes are made; each call of the factory is one replica's index. */
@@ -47,6 +56,12 @@ public abstract class AbstractCacheIndexContractTests {
 	 * @param store the store whose index saw the uses
 	 */
 	protected abstract void usesWritten(CacheStore store);
+
+	/**
+	 * Waits until a store's index has been loaded or built, so that what a test does next is not raced by it.
+	 * @param store the store just started
+	 */
+	protected abstract void started(CacheStore store);
 
 	@AfterEach
 	void closeStorage() {
@@ -66,8 +81,9 @@ public abstract class AbstractCacheIndexContractTests {
 		CacheStore store = new CacheStore("data", storage(),
 				new CacheStore.Settings(FOLDER, KeyDigest.NONE, Compression.NONE, 10 * 1024 * 1024, maxBytes,
 						Duration.ofDays(7)),
-				new CacheMetrics(this.meters, "data", "local"), indexes());
+				new CacheMetrics(this.meters, "data", "local"), indexes(), this.clock);
 		store.start().block(TIMEOUT);
+		started(store);
 		return store;
 	}
 
@@ -89,11 +105,11 @@ public abstract class AbstractCacheIndexContractTests {
 		CacheStore store = store(3 * W + 100);
 		for (String key : new String[] { "a", "b", "c" }) {
 			put(store, key, randomBytes(1, 0, 3000));
-			Thread.sleep(20);
+			this.clock.advance(Duration.ofSeconds(1));
 		}
 		assertThat(get(store, "a")).hasSize(3000);
 		usesWritten(store);
-		Thread.sleep(20);
+		this.clock.advance(Duration.ofSeconds(1));
 		put(store, "d", randomBytes(2, 0, 3000));
 		awaitGone(store, "b");
 		assertThat(get(store, "a")).hasSize(3000);
@@ -119,7 +135,7 @@ public abstract class AbstractCacheIndexContractTests {
 	void aRestartedStoreKnowsItsEntries() throws Exception {
 		CacheStore first = store(3 * W + 100);
 		put(first, "a", randomBytes(1, 0, 3000));
-		Thread.sleep(20);
+		this.clock.advance(Duration.ofSeconds(1));
 		put(first, "b", randomBytes(2, 0, 3000));
 		first.close();
 		CacheStore second = store(3 * W + 100);

@@ -1,6 +1,7 @@
 package dev.wharf.buildcache.testsupport;
 
 import dev.wharf.core.security.PasswordHashing;
+import dev.wharf.core.testsupport.RawHttp;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**

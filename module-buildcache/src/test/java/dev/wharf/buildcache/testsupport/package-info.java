@@ -1,4 +1,4 @@
 /**
- * Test support for the build cache: a test application, raw HTTP, users.
+ * Test support for the build cache: a test application, users.
  */
 package dev.wharf.buildcache.testsupport;

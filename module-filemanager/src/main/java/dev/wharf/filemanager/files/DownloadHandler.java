@@ -71,7 +71,7 @@ public final class DownloadHandler implements AuthenticatedHandler {
 		String name = query.optional("name");
 		if (name != null && !StoragePath.isValidName(name)) {
 			// The name goes into Content-Disposition and becomes a file on the client's disk: the rules of stored
-			// names apply (no control characters, separators or bidirectional overrides such as "‮gnp.exe").
+			// names apply (no control characters, separators or bidirectional overrides such as U+202E before "gnp.exe").
 			throw ApiException.badRequest("The download name is not a valid file name");
 		}
 		Storage storage = location.requireStorage();

@@ -1,6 +1,7 @@
 package dev.wharf.filemanager.http;
 
 import java.time.Duration;
+import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
@@ -47,6 +48,13 @@ public final class ApiException extends RuntimeException {
 	/** When to try again, or {@code null}. */
 	public @Nullable Duration retryAfter() {
 		return this.retryAfter;
+	}
+
+	/** What the client is told; never {@code null}. */
+	@Override
+	public String getMessage() {
+		// Every constructor takes a non-null message.
+		return Objects.requireNonNull(super.getMessage(), "An API error without a message");
 	}
 
 	/** 400 with a message. */

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 
@@ -121,8 +122,11 @@ public final class OidcClient {
 	}
 
 	private OAuth2AuthorizationRequest request(ClientRegistration registration, PendingSignIn pending, String redirectUri) {
+		// Spring's builder refuses an authorization-code registration without an authorization endpoint.
+		String authorizationUri = Objects.requireNonNull(registration.getProviderDetails().getAuthorizationUri(),
+				"An OIDC provider without an authorization endpoint");
 		return OAuth2AuthorizationRequest.authorizationCode()
-			.authorizationUri(registration.getProviderDetails().getAuthorizationUri())
+			.authorizationUri(authorizationUri)
 			.clientId(registration.getClientId())
 			.redirectUri(redirectUri)
 			.scopes(registration.getScopes())

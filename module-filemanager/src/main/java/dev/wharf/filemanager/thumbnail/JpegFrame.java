@@ -138,7 +138,7 @@ final class JpegFrame {
 				exifLength = length - 2;
 			}
 			if (marker == 0xDA) {
-				if (horizontal == null || length < 3) {
+				if (horizontal == null || vertical == null || length < 3) {
 					return null;
 				}
 				int scanComponents = jpeg[i + 4] & 0xFF;

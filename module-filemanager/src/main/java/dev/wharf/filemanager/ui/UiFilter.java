@@ -1,6 +1,7 @@
 package dev.wharf.filemanager.ui;
 
 import java.time.Duration;
+import java.util.Objects;
 
 import dev.wharf.core.web.MediaTypeRegistry;
 import dev.wharf.filemanager.http.ApiDispatcher;
@@ -46,8 +47,10 @@ public final class UiFilter implements WebFilter, Ordered {
 	/** The page's and the assets' types are the ones every module sends such files with. */
 	private static final MediaTypeRegistry TYPES = MediaTypeRegistry.defaults();
 
-	private static final String IMMUTABLE = CacheControl.maxAge(Duration.ofDays(365)).cachePublic().immutable()
-		.getHeaderValue();
+	private static final String IMMUTABLE = headerValue(
+			CacheControl.maxAge(Duration.ofDays(365)).cachePublic().immutable());
+
+	private static final String NO_CACHE = headerValue(CacheControl.noCache());
 
 	private final UiAssets assets;
 
@@ -74,7 +77,7 @@ public final class UiFilter implements WebFilter, Ordered {
 			return response.setComplete();
 		}
 		if (path.equals("/") || path.equals("/" + UiAssets.PAGE)) {
-			return send(exchange, this.assets.page(), TYPES.forName(UiAssets.PAGE), CacheControl.noCache().getHeaderValue());
+			return send(exchange, this.assets.page(), TYPES.forName(UiAssets.PAGE), NO_CACHE);
 		}
 		if (path.startsWith(ASSETS)) {
 			String rest = path.substring(ASSETS.length());
@@ -105,7 +108,7 @@ public final class UiFilter implements WebFilter, Ordered {
 	 */
 	public static Mono<Void> page(ServerWebExchange exchange, HttpStatus status, byte[] content) {
 		exchange.getResponse().setStatusCode(status);
-		return send(exchange, content, TYPES.forName(UiAssets.PAGE), CacheControl.noCache().getHeaderValue());
+		return send(exchange, content, TYPES.forName(UiAssets.PAGE), NO_CACHE);
 	}
 
 	private static Mono<Void> send(ServerWebExchange exchange, byte[] content, String type, String cacheControl) {
@@ -122,6 +125,11 @@ public final class UiFilter implements WebFilter, Ordered {
 			return response.setComplete();
 		}
 		return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(content)));
+	}
+
+	private static String headerValue(CacheControl cacheControl) {
+		// Only a CacheControl without any directive has no header value.
+		return Objects.requireNonNull(cacheControl.getHeaderValue(), "A Cache-Control without directives");
 	}
 
 }

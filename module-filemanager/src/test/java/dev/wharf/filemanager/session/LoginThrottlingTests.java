@@ -57,6 +57,7 @@ class LoginThrottlingTests {
 					throttled = answer;
 				}
 				else {
+					// Waits as a client is told to (Retry-After): the throttle's time has to pass, nothing to poll.
 					Thread.sleep(wait * 1000L);
 				}
 			}

@@ -14,7 +14,7 @@ import dev.wharf.core.security.LoginThrottle;
 import dev.wharf.core.security.MountAccess;
 import dev.wharf.core.share.Share;
 import dev.wharf.core.testsupport.MutableClock;
-import dev.wharf.core.testsupport.SlowReader;
+import dev.wharf.core.testsupport.RawHttp;
 import dev.wharf.filemanager.testsupport.Api;
 import dev.wharf.filemanager.testsupport.Api.Answer;
 import dev.wharf.filemanager.testsupport.FileManagerTestBase;
@@ -351,9 +351,9 @@ class ShareTests extends FileManagerTestBase {
 			file.setLength(size);
 		}
 		String id = id(create(this.alice, "/data/" + folder, "\"can_read\":true"));
-		try (SlowReader reader = SlowReader.connect(this.port, 64 * 1024)) {
+		try (RawHttp reader = RawHttp.openWithReceiveBuffer(this.port, 64 * 1024)) {
 			reader.send("GET /api/files/cat?path=/big.bin&share=" + id + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
-			assertThat(SlowReader.contentLength(reader.head())).isEqualTo(size);
+			assertThat(reader.readHead().contentLength()).isEqualTo(size);
 			assertThat(reader.body().readNBytes(64 * 1024)).hasSize(64 * 1024);
 			assertThat(this.api.request("DELETE", "/api/share/" + id).browser(this.alice).send().status()).isEqualTo(200);
 			// About 6 MB/s: the whole file would take ten seconds; the link's watch cuts it within about one.

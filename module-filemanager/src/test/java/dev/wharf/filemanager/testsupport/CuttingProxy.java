@@ -104,6 +104,7 @@ public final class CuttingProxy implements AutoCloseable {
 				if (towardsServer && sent + read > this.cutAfter && this.cut.compareAndSet(false, true)) {
 					out.write(buffer, 0, (int) (this.cutAfter - sent));
 					out.flush();
+					// The stall is what the test asks for: a route that hangs before it goes away.
 					Thread.sleep(this.stall.toMillis());
 					// A reset for the client (as when a route goes away), an end of stream mid-body for the server.
 					from.setSoLinger(true, 0);

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.Base64;
 
 import dev.wharf.core.storage.StorageTestSupport;
+import dev.wharf.core.testsupport.RawHttp;
 import dev.wharf.filemanager.testsupport.Api.Answer;
 import dev.wharf.filemanager.testsupport.FileManagerTestBase;
 import org.junit.jupiter.api.BeforeEach;
@@ -109,24 +110,19 @@ class ResumableUploadTests extends FileManagerTestBase {
 		byte[] headBytes = head.getBytes(StandardCharsets.US_ASCII);
 		byte[] request = Arrays.copyOf(headBytes, headBytes.length + sent);
 		System.arraycopy(FILE, 0, request, headBytes.length, sent);
-		try (var socket = new java.net.Socket("127.0.0.1", this.port)) {
-			socket.getOutputStream().write(request);
-			socket.getOutputStream().flush();
+		try (RawHttp http = RawHttp.open(this.port)) {
+			http.send(request);
 			// While the transfer hangs, what arrived is stored in segments and counted.
 			await().atMost(Duration.ofSeconds(30)).until(() -> offset(location) >= 2L * SEGMENT);
 		}
 		assertThat(this.api.get("/api/files/cat?path=" + path).browser(this.cookie).send().status()).isEqualTo(404);
 		// The connection dropped: resume from where the server says, once it has let go of the broken request
 		// (until then it answers 409, as for any offset it cannot know).
-		Answer resumed = null;
-		for (int attempt = 0; attempt < 60 && (resumed == null || resumed.status() == 409); attempt++) {
-			if (resumed != null) {
-				Thread.sleep(500);
-			}
+		Answer resumed = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
 			long offset = offset(location);
 			assertThat(offset).isGreaterThanOrEqualTo(2L * SEGMENT).isLessThanOrEqualTo(sent);
-			resumed = patch(location, offset, Arrays.copyOfRange(FILE, (int) offset, FILE.length));
-		}
+			return patch(location, offset, Arrays.copyOfRange(FILE, (int) offset, FILE.length));
+		}, answer -> answer.status() != 409);
 		assertThat(resumed.status()).as(resumed.text()).isEqualTo(204);
 		assertThat(this.api.get("/api/files/cat?path=" + path).browser(this.cookie).send().body()).isEqualTo(FILE);
 	}

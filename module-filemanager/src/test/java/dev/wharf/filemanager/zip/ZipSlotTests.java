@@ -14,7 +14,8 @@ import java.util.Map;
 import dev.wharf.core.security.PasswordHashing;
 import dev.wharf.core.storage.StorageTestSupport;
 import dev.wharf.core.testsupport.JvmTempFolder;
-import dev.wharf.core.testsupport.SlowReader;
+import dev.wharf.core.testsupport.RawHttp;
+import dev.wharf.core.testsupport.RawHttp.Response;
 import dev.wharf.filemanager.testsupport.Api;
 import dev.wharf.filemanager.testsupport.Api.Answer;
 import dev.wharf.filemanager.testsupport.FileManagerTestApplication;
@@ -95,7 +96,7 @@ class ZipSlotTests {
 
 	@Test
 	void aClientThatStopsReadingLosesItsSlotAfterTheWriteTimeout() throws Exception {
-		try (SlowReader alice = stall("alice"); SlowReader bob = stall("bob")) {
+		try (RawHttp alice = stall("alice"); RawHttp bob = stall("bob")) {
 			long stalledAt = System.nanoTime();
 			Answer refused = zip("carol", "small");
 			assertThat(refused.status()).as("both slots are held").isEqualTo(503);
@@ -110,15 +111,15 @@ class ZipSlotTests {
 				await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
 					.untilAsserted(() -> assertThat(zip(user, "small").status()).isEqualTo(200));
 			}
-			for (SlowReader stalled : new SlowReader[] { alice, bob }) {
-				assertThat(stalled.readUntilClosed()).as("the zip was cut").isLessThan((long) FILE_SIZE * FILES);
+			for (RawHttp stalled : new RawHttp[] { alice, bob }) {
+				assertThat(stalled.drain()).as("the zip was cut").isLessThan((long) FILE_SIZE * FILES);
 			}
 		}
 	}
 
 	@Test
 	void oneUserCannotTakeEverySlot() throws Exception {
-		try (SlowReader alice = stall("alice")) {
+		try (RawHttp alice = stall("alice")) {
 			Answer second = zip("alice", "small");
 			assertThat(second.status()).as("alice holds her share, one of two").isEqualTo(429);
 			assertThat(second.header("Retry-After")).isNotNull();
@@ -136,7 +137,7 @@ class ZipSlotTests {
 	void aSlowButMovingReaderGetsTheWholeZip() throws Exception {
 		long start = System.nanoTime();
 		byte[] zip;
-		try (SlowReader reader = SlowReader.connect(this.port, 1024 * 1024)) {
+		try (RawHttp reader = RawHttp.openWithReceiveBuffer(this.port, 1024 * 1024)) {
 			request(reader, "alice", "big");
 			// 256 KB, then a pause: far slower than loopback, but moving within every write timeout.
 			zip = readChunked(reader.paced(256 * 1024, Duration.ofMillis(100)));
@@ -150,17 +151,18 @@ class ZipSlotTests {
 	}
 
 	/** Asks for the big zip as a user, reads the head, and stops reading. */
-	private SlowReader stall(String user) throws IOException {
-		SlowReader reader = SlowReader.connect(this.port, 64 * 1024);
+	private RawHttp stall(String user) throws IOException {
+		RawHttp reader = RawHttp.openWithReceiveBuffer(this.port, 64 * 1024);
 		request(reader, user, "big");
 		return reader;
 	}
 
 	/** Sends the GET of a folder's zip and reads the head, which must say 200 and chunked. */
-	private void request(SlowReader reader, String user, String folder) throws IOException {
-		String head = reader.send("GET /api/files/zip?path=/data/" + folder + " HTTP/1.1\r\nHost: x\r\nCookie: "
-				+ cookie(user) + "\r\n" + Api.XRW + ": XmlHttpRequest\r\n\r\n").head();
-		assertThat(head).startsWith("HTTP/1.1 200 ").containsIgnoringCase("\r\ntransfer-encoding: chunked\r\n");
+	private void request(RawHttp reader, String user, String folder) throws IOException {
+		Response head = reader.send("GET /api/files/zip?path=/data/" + folder + " HTTP/1.1\r\nHost: x\r\nCookie: "
+				+ cookie(user) + "\r\n" + Api.XRW + ": XmlHttpRequest\r\n\r\n").readHead();
+		assertThat(head.status()).isEqualTo(200);
+		assertThat(head.header("transfer-encoding")).isEqualToIgnoringCase("chunked");
 	}
 
 	private static String line(InputStream in) throws IOException {

@@ -54,7 +54,9 @@ public final class FtpAutoConfiguration {
 			passivePorts = PassivePortRange.parse(properties.passivePorts());
 		}
 		catch (IllegalArgumentException ex) {
-			throw new InvalidConfigurationException(PREFIX + "passive-ports", properties.passivePorts(), ex.getMessage());
+			String reason = ex.getMessage();
+			throw new InvalidConfigurationException(PREFIX + "passive-ports", properties.passivePorts(),
+					(reason != null) ? reason : "not a list of ports and port ranges");
 		}
 		InetAddress external = null;
 		if (!properties.externalAddress().isBlank()) {

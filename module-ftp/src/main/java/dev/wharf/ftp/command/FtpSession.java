@@ -38,6 +38,19 @@ public interface FtpSession {
 	/** The logged-in user, or {@code null} before login. */
 	@Nullable FtpUser user();
 
+	/**
+	 * The logged-in user, for the commands that run only after login.
+	 * @return the user
+	 * @throws IllegalStateException before login
+	 */
+	default FtpUser loggedInUser() {
+		FtpUser user = user();
+		if (user == null) {
+			throw new IllegalStateException("Not logged in");
+		}
+		return user;
+	}
+
 	/** The logged-in user's name, or {@code null} before login. */
 	default @Nullable String userName() {
 		FtpUser user = user();

@@ -3,6 +3,7 @@ package dev.wharf.ftp.command;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
@@ -70,8 +71,13 @@ final class ListCommand extends WharfCommand {
 			.then(Mono.<Reply>empty())
 			.onErrorResume(ListingEntries.NotAFolder.class, notAFolder -> Mono.just(Reply.of(501, path + ": Not a folder.")));
 		this.transfers.start(session, checks, "Here comes the listing of " + path + ".",
-				channel -> channel.send(entries.get().map(format).buffer(LINES_PER_BUFFER).map(ListCommand::toBuffer))
+				channel -> channel.send(listing(entries).map(format).buffer(LINES_PER_BUFFER).map(ListCommand::toBuffer))
 					.map(bytes -> Reply.of(226, "Listing sent.")), path);
+	}
+
+	private static Flux<Listings.Listed> listing(AtomicReference<Flux<Listings.Listed>> entries) {
+		// It starts as an empty listing and is only ever set to a prepared one.
+		return Objects.requireNonNull(entries.get(), "No listing");
 	}
 
 	private static DataBuffer toBuffer(List<String> lines) {

@@ -73,7 +73,10 @@ final class ModificationTimeCommand extends WharfCommand {
 
 	/** {@code MFMT time path}, or {@code null} if it is malformed. */
 	private static @Nullable Change mfmt(@Nullable String argument) {
-		int space = (argument != null) ? argument.indexOf(' ') : -1;
+		if (argument == null) {
+			return null;
+		}
+		int space = argument.indexOf(' ');
 		if (space < 0) {
 			return null;
 		}

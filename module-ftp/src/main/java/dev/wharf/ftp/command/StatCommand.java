@@ -25,7 +25,7 @@ final class StatCommand extends WharfCommand {
 			SocketAddress client = session.remoteAddress();
 			session.reply(Reply.lines(211, List.of("Wharf FTP server status:",
 					" Connected from " + client,
-					" Logged in as " + session.user().name(),
+					" Logged in as " + session.loggedInUser().name(),
 					" TYPE: binary (TYPE A is sent unchanged), STRUcture: file, MODE: stream",
 					" Data connection: " + (session.context().data().isReady() ? "set up" : "none"),
 					" Protection: " + (session.context().data().isSecure() ? "private (TLS)" : "clear"),

@@ -89,8 +89,10 @@ class EarlyReceiverTests {
 			Consumer consumer = new Consumer(1);
 			awaitReceiver().flux().subscribe(consumer);
 			awaitSteady();
-			Thread.sleep(300);
-			assertThat(this.budget.heldBytes()).isLessThanOrEqualTo(HELD_AT_MOST);
+			// Time passes with the consumer asking for nothing more: nothing may be read ahead meanwhile.
+			await("nothing read ahead").during(Duration.ofMillis(300))
+				.atMost(Duration.ofSeconds(10))
+				.until(() -> this.budget.heldBytes() <= HELD_AT_MOST);
 
 			consumer.takeEverything();
 			assertReceivedWhole(consumer, upload);
@@ -102,6 +104,8 @@ class EarlyReceiverTests {
 		byte[] upload = randomBytes(100_000, 0, 100_000);
 		try (Socket client = sentAndClosed(upload)) {
 			EarlyReceiver early = awaitReceiver();
+			// Time for the bytes and the end to arrive before anyone subscribes: nothing shows that they did
+			// (without demand the receiver holds nothing in the budget), so there is nothing to poll.
 			Thread.sleep(300);
 			Consumer consumer = new Consumer(Long.MAX_VALUE);
 			early.flux().subscribe(consumer);
@@ -193,15 +197,13 @@ class EarlyReceiverTests {
 		return this.receiver.get();
 	}
 
-	private void awaitSteady() throws InterruptedException {
-		long before;
-		long after = this.budget.heldBytes();
-		do {
-			before = after;
-			Thread.sleep(200);
-			after = this.budget.heldBytes();
-		}
-		while (before != after || after == 0);
+	/** Waits until bytes are held and their amount stays the same between two looks 200 ms apart. */
+	private void awaitSteady() {
+		AtomicLong last = new AtomicLong(-1);
+		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+			long held = this.budget.heldBytes();
+			return held != 0 && held == last.getAndSet(held);
+		});
 	}
 
 	private static CompletableFuture<Void> send(Socket client, byte[] bytes) {

@@ -62,7 +62,7 @@ public final class FileCache implements LocalChangeWatcher.Listener, AutoCloseab
 			// Maintenance and removal on the calling thread: closing a shared channel is cheap, and it
 			// must not wait for a busy common pool.
 			.executor(Runnable::run)
-			.removalListener((Key key, Entry entry, RemovalCause cause) -> {
+			.removalListener((@Nullable Key key, @Nullable Entry entry, RemovalCause cause) -> {
 				if (entry != null) {
 					entry.file.close();
 				}

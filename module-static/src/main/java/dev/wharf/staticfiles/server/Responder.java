@@ -106,17 +106,17 @@ final class Responder {
 	 * the file itself, so ranges are of the bytes every client knows.
 	 */
 	static Representation select(ResolvedFile file, @Nullable String acceptEncoding) {
-		if (acceptEncoding == null
-				|| (file.brotli() == null && file.gzip() == null && file.gzipOnTheFly() == null)) {
+		Representation brotli = file.brotli();
+		Representation gzip = (file.gzip() != null) ? file.gzip() : file.gzipOnTheFly();
+		if (acceptEncoding == null || (brotli == null && gzip == null)) {
 			return file.identity();
 		}
-		float brotli = (file.brotli() != null) ? AcceptEncoding.quality(acceptEncoding, BROTLI) : 0;
-		Representation gzip = (file.gzip() != null) ? file.gzip() : file.gzipOnTheFly();
+		float brotliQuality = (brotli != null) ? AcceptEncoding.quality(acceptEncoding, BROTLI) : 0;
 		float gzipQuality = (gzip != null) ? AcceptEncoding.quality(acceptEncoding, GZIP) : 0;
-		if (brotli > 0 && brotli >= gzipQuality) {
-			return file.brotli();
+		if (brotli != null && brotliQuality > 0 && brotliQuality >= gzipQuality) {
+			return brotli;
 		}
-		if (gzipQuality > 0) {
+		if (gzip != null && gzipQuality > 0) {
 			return gzip;
 		}
 		return file.identity();

@@ -9,7 +9,8 @@ import java.util.Map;
 
 import dev.wharf.core.storage.StorageTestSupport;
 import dev.wharf.core.storage.mount.MountRegistry;
-import dev.wharf.staticfiles.server.RawHttp.Response;
+import dev.wharf.core.testsupport.RawHttp;
+import dev.wharf.core.testsupport.RawHttp.Response;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 

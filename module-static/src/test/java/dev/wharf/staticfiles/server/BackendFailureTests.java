@@ -10,7 +10,8 @@ import dev.wharf.core.storage.StorageIoException;
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.mount.Mount;
 import dev.wharf.core.storage.mount.MountRegistry;
-import dev.wharf.staticfiles.server.RawHttp.Response;
+import dev.wharf.core.testsupport.RawHttp;
+import dev.wharf.core.testsupport.RawHttp.Response;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -82,8 +83,8 @@ class BackendFailureTests {
 	@Test
 	void aBackendDyingMidTransferClosesTheConnectionShortOfTheLength() throws IOException {
 		readFailsMidway.set(true);
-		try (RawHttp http = new RawHttp(server.port())) {
-			Response response = http.send("GET", "/static/big.bin");
+		try (RawHttp http = RawHttp.open(server.port())) {
+			Response response = http.exchange("GET", "/static/big.bin");
 			assertThat(response.status()).isEqualTo(200);
 			assertThat(response.header("Content-Length")).isEqualTo(Integer.toString(SiteFixture.BIG.length));
 			assertThat(response.complete()).isFalse();

@@ -10,7 +10,9 @@ import java.time.Duration;
 import dev.wharf.core.storage.StorageTestSupport;
 import dev.wharf.core.storage.mount.Mount;
 import dev.wharf.core.storage.mount.MountRegistry;
-import dev.wharf.staticfiles.server.RawHttp.Response;
+import dev.wharf.core.testsupport.RawHttp;
+import dev.wharf.core.testsupport.RawHttp.Response;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -108,9 +110,9 @@ class CacheFreshnessTests {
 			for (String target : new String[] { "/static/small.txt", "/static/big.bin", "/static/docs/" }) {
 				get(server, target);
 				storage.calls().clear();
-				try (RawHttp http = new RawHttp(server.port())) {
+				try (RawHttp http = RawHttp.open(server.port())) {
 					for (int i = 0; i < 20; i++) {
-						assertThat(http.send("GET", target).status()).isEqualTo(200);
+						assertThat(http.exchange("GET", target).status()).isEqualTo(200);
 					}
 				}
 				// The small file's bytes are cached; the big one is only described, so it is read each time.
@@ -154,18 +156,8 @@ class CacheFreshnessTests {
 		});
 	}
 
-	static void await(IoCondition condition) throws IOException {
-		long deadline = System.nanoTime() + PATIENCE.toNanos();
-		while (!condition.holds()) {
-			assertThat(System.nanoTime()).as("condition still false after " + PATIENCE).isLessThan(deadline);
-			try {
-				Thread.sleep(20);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException(ex);
-			}
-		}
+	static void await(IoCondition condition) {
+		Awaitility.await().atMost(PATIENCE).pollInterval(Duration.ofMillis(20)).until(condition::holds);
 	}
 
 	@FunctionalInterface

@@ -3,8 +3,9 @@ package dev.wharf.staticfiles.server;
 import java.io.IOException;
 import java.time.Instant;
 
+import dev.wharf.core.testsupport.RawHttp;
+import dev.wharf.core.testsupport.RawHttp.Response;
 import dev.wharf.core.web.HttpDates;
-import dev.wharf.staticfiles.server.RawHttp.Response;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

@@ -5,7 +5,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.zip.GZIPInputStream;
 
-import dev.wharf.staticfiles.server.RawHttp.Response;
+import dev.wharf.core.testsupport.RawHttp;
+import dev.wharf.core.testsupport.RawHttp.Response;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

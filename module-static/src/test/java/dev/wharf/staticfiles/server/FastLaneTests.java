@@ -7,7 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.wharf.staticfiles.server.RawHttp.Response;
+import dev.wharf.core.testsupport.RawHttp;
+import dev.wharf.core.testsupport.RawHttp.Response;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,14 +44,14 @@ class FastLaneTests {
 
 	@Test
 	void pipelinedRequestsAreAnsweredInOrder() throws IOException {
-		try (StaticTestServer server = StaticTestServer.local(this.folder); RawHttp http = new RawHttp(server.port())) {
+		try (StaticTestServer server = StaticTestServer.local(this.folder); RawHttp http = RawHttp.open(server.port())) {
 			fastLane(server, "GET", "/static/small.txt");
 			String requests = "GET " + StaticTestServer.SLOW + " HTTP/1.1\r\nHost: x\r\n\r\n"
 					+ "GET /static/small.txt HTTP/1.1\r\nHost: x\r\n\r\n".repeat(2);
-			Response slow = http.sendRaw(requests.getBytes(StandardCharsets.US_ASCII), false);
+			Response slow = http.send(requests.getBytes(StandardCharsets.US_ASCII)).read();
 			assertThat(slow.text()).isEqualTo("slow");
 			for (int i = 0; i < 2; i++) {
-				Response small = http.sendRaw(new byte[0], false);
+				Response small = http.send(new byte[0]).read();
 				assertThat(small.body()).isEqualTo(SiteFixture.SMALL);
 			}
 			// Once nothing is pending, the fast lane answers again.
@@ -69,23 +70,23 @@ class FastLaneTests {
 			assertThat(RawHttp.exchange(server.port(), "GET", "/static/small.txt", "Range: bytes=0-1").status())
 				.isEqualTo(206);
 			assertThat(server.files().fastLaneAnswers()).as("range").isEqualTo(before);
-			try (RawHttp http = new RawHttp(server.port())) {
-				Response withBody = http.sendRaw(
-						"GET /static/small.txt HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello".getBytes(), false);
+			try (RawHttp http = RawHttp.open(server.port())) {
+				Response withBody = http.send(
+						"GET /static/small.txt HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello".getBytes()).read();
 				assertThat(withBody.body()).isEqualTo(SiteFixture.SMALL);
 				assertThat(server.files().fastLaneAnswers()).as("with a body").isEqualTo(before);
-				assertThat(http.send("GET", "/static/small.txt").body()).isEqualTo(SiteFixture.SMALL);
+				assertThat(http.exchange("GET", "/static/small.txt").body()).isEqualTo(SiteFixture.SMALL);
 			}
-			try (RawHttp http = new RawHttp(server.port())) {
-				Response closing = http.send("GET", "/static/small.txt", "Connection: close");
+			try (RawHttp http = RawHttp.open(server.port())) {
+				Response closing = http.exchange("GET", "/static/small.txt", "Connection: close");
 				assertThat(closing.body()).isEqualTo(SiteFixture.SMALL);
 				assertThat(server.files().fastLaneAnswers()).as("closing").isEqualTo(before + 1);
-				assertThat(http.closedByServer()).isTrue();
+				assertThat(http.closedWithin(RawHttp.PATIENCE)).isTrue();
 			}
-			try (RawHttp http = new RawHttp(server.port())) {
-				Response http10 = http.sendRaw("GET /static/small.txt HTTP/1.0\r\n\r\n".getBytes(), false);
+			try (RawHttp http = RawHttp.open(server.port())) {
+				Response http10 = http.send("GET /static/small.txt HTTP/1.0\r\n\r\n".getBytes()).read();
 				assertThat(http10.body()).isEqualTo(SiteFixture.SMALL);
-				assertThat(http.closedByServer()).isTrue();
+				assertThat(http.closedWithin(RawHttp.PATIENCE)).isTrue();
 			}
 			// Only the plain GET after the one with a body took the fast lane.
 			assertThat(server.files().fastLaneAnswers()).isEqualTo(before + 1);

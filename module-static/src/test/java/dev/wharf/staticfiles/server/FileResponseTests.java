@@ -2,19 +2,22 @@ package dev.wharf.staticfiles.server;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.wharf.core.testsupport.RawHttp;
+import dev.wharf.core.testsupport.RawHttp.Response;
 import dev.wharf.core.web.HttpDates;
-import dev.wharf.staticfiles.server.RawHttp.Response;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Full responses over real HTTP: status, body and every header rule, the same on a local mount (cached
@@ -67,20 +70,9 @@ class FileResponseTests extends AbstractStandardSitesTests {
 		assertThat(after).isNotEqualTo(before);
 	}
 
-	private static String eventually(IoSupplier<String> value, String old) throws IOException {
-		long deadline = System.nanoTime() + 20_000_000_000L;
-		String current = value.get();
-		while (current.equals(old) && System.nanoTime() < deadline) {
-			try {
-				Thread.sleep(50);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				break;
-			}
-			current = value.get();
-		}
-		return current;
+	private static String eventually(IoSupplier<String> value, String old) {
+		return await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+			.until(value::get, current -> !current.equals(old));
 	}
 
 	@FunctionalInterface
@@ -115,9 +107,9 @@ class FileResponseTests extends AbstractStandardSitesTests {
 		for (String[] headers : List.of(new String[0], new String[] { "Accept-Encoding: gzip, br" },
 				new String[] { "Range: bytes=0-9" }, new String[] { "Range: bytes=0-0,5-9" },
 				new String[] { "If-None-Match: *" })) {
-			try (RawHttp http = new RawHttp(server.port())) {
-				Response get = http.send("GET", target, headers);
-				Response head = http.send("HEAD", target, headers);
+			try (RawHttp http = RawHttp.open(server.port())) {
+				Response get = http.exchange("GET", target, headers);
+				Response head = http.exchange("HEAD", target, headers);
 				assertThat(head.status()).as(target + " " + List.of(headers)).isEqualTo(get.status());
 				assertThat(withoutVolatile(head.headers())).as(target + " " + List.of(headers))
 					.isEqualTo(withoutVolatile(get.headers()));
@@ -138,13 +130,13 @@ class FileResponseTests extends AbstractStandardSitesTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "PROPFIND" })
 	void otherMethodsGet405WithAllow(String method) throws IOException {
-		try (RawHttp http = new RawHttp(server.port())) {
-			Response response = http.sendRaw((method + " /static/small.txt HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello")
-				.getBytes(java.nio.charset.StandardCharsets.US_ASCII), false);
+		try (RawHttp http = RawHttp.open(server.port())) {
+			Response response = http.send((method + " /static/small.txt HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello")
+				.getBytes(java.nio.charset.StandardCharsets.US_ASCII)).read();
 			assertThat(response.status()).isEqualTo(405);
 			assertThat(response.header("Allow")).isEqualTo("GET, HEAD");
 			// The connection stays usable: the request body was skipped.
-			assertThat(http.send("GET", "/static/small.txt").body()).isEqualTo(SiteFixture.SMALL);
+			assertThat(http.exchange("GET", "/static/small.txt").body()).isEqualTo(SiteFixture.SMALL);
 		}
 		assertThat(folder.resolve("site/small.txt")).hasBinaryContent(SiteFixture.SMALL);
 	}
@@ -181,10 +173,10 @@ class FileResponseTests extends AbstractStandardSitesTests {
 
 	@Test
 	void http10KeepAliveClientsAreToldTheConnectionStaysOpen() throws IOException {
-		try (RawHttp http = new RawHttp(server.port())) {
+		try (RawHttp http = RawHttp.open(server.port())) {
 			for (int i = 0; i < 3; i++) {
-				Response response = http.sendRaw(
-						"GET /static/small.txt HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n".getBytes(), false);
+				Response response = http.send(
+						"GET /static/small.txt HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n".getBytes()).read();
 				assertThat(response.header("Connection")).isEqualToIgnoringCase("keep-alive");
 				assertThat(response.body()).isEqualTo(SiteFixture.SMALL);
 			}
@@ -193,10 +185,10 @@ class FileResponseTests extends AbstractStandardSitesTests {
 
 	@Test
 	void manyKeepAliveRequestsOnOneConnectionNeverStall() throws IOException {
-		try (RawHttp http = new RawHttp(server.port())) {
+		try (RawHttp http = RawHttp.open(server.port())) {
 			for (int i = 0; i < 300; i++) {
 				String target = (i % 3 == 0) ? "/static/small.txt" : (i % 3 == 1) ? "/mem/small.txt" : "/static/style.css";
-				assertThat(http.send("GET", target).status()).isEqualTo(200);
+				assertThat(http.exchange("GET", target).status()).isEqualTo(200);
 			}
 		}
 	}

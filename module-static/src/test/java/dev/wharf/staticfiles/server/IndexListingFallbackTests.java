@@ -4,7 +4,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
-import dev.wharf.staticfiles.server.RawHttp.Response;
+import dev.wharf.core.testsupport.RawHttp;
+import dev.wharf.core.testsupport.RawHttp.Response;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -9,7 +9,8 @@ import java.util.UUID;
 
 import dev.wharf.core.storage.mount.Mount;
 import dev.wharf.core.storage.mount.MountRegistry;
-import dev.wharf.staticfiles.server.RawHttp.Response;
+import dev.wharf.core.testsupport.RawHttp;
+import dev.wharf.core.testsupport.RawHttp.Response;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -107,9 +108,9 @@ class PathSafetyTests {
 	void bytesThatAreNotAUriAreRefused() throws IOException {
 		for (String target : List.of("/static/\u0000", "/static/a\\..\\..\\outside.txt", "/static/\u00e9",
 				"/static/a b")) {
-			try (RawHttp http = new RawHttp(server.port())) {
+			try (RawHttp http = RawHttp.open(server.port())) {
 				byte[] request = ("GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.UTF_8);
-				Response response = http.sendRaw(request, false);
+				Response response = http.send(request).read();
 				assertThat(response.status()).as(target).isIn(200, 400, 404);
 				if (response.status() == 200) {
 					// A name that decodes to something odd but harmless is missing: the site's fallback.

@@ -8,7 +8,8 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.wharf.staticfiles.server.RawHttp.Response;
+import dev.wharf.core.testsupport.RawHttp;
+import dev.wharf.core.testsupport.RawHttp.Response;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

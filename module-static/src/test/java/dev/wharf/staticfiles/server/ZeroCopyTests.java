@@ -7,6 +7,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 
 import dev.wharf.core.storage.StorageTestSupport;
+import dev.wharf.core.testsupport.RawHttp;
 import dev.wharf.staticfiles.resolve.SharedChannel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,10 +32,10 @@ class ZeroCopyTests {
 		await().atMost(Duration.ofSeconds(30)).until(() -> SharedChannel.openCount() == 0);
 		int before = 0;
 		try (StaticTestServer server = StaticTestServer.local(this.folder, "cache.revalidate-after=1h")) {
-			try (RawHttp http = new RawHttp(server.port())) {
+			try (RawHttp http = RawHttp.open(server.port())) {
 				for (int i = 0; i < 10; i++) {
-					assertThat(http.send("GET", "/static/big.bin").body()).isEqualTo(SiteFixture.BIG);
-					assertThat(http.send("GET", "/static/big.bin", "Range: bytes=100-199").status()).isEqualTo(206);
+					assertThat(http.exchange("GET", "/static/big.bin").body()).isEqualTo(SiteFixture.BIG);
+					assertThat(http.exchange("GET", "/static/big.bin", "Range: bytes=100-199").status()).isEqualTo(206);
 				}
 			}
 			assertThat(SharedChannel.openCount()).isEqualTo(before + 1);

@@ -7,8 +7,8 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import dev.wharf.app.faults.RawHttp.Response;
 import dev.wharf.core.storage.StorageTestSupport;
+import dev.wharf.core.testsupport.RawHttp.Response;
 import dev.wharf.core.testsupport.Tmpfs;
 import org.apache.commons.net.ftp.FTPClient;
 import org.apache.commons.net.io.CopyStreamException;

@@ -11,8 +11,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import dev.wharf.app.faults.RawHttp.Response;
 import dev.wharf.core.security.PasswordHashing;
+import dev.wharf.core.testsupport.RawHttp;
+import dev.wharf.core.testsupport.RawHttp.Response;
 import dev.wharf.ftp.server.WharfFtpServer;
 import org.apache.commons.net.ftp.FTP;
 import org.apache.commons.net.ftp.FTPClient;
@@ -26,6 +27,7 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The whole application on a random port, with every module, and the clients a fault test uses: one user
@@ -66,24 +68,48 @@ abstract class FaultTestBase {
 
 	/** A file manager call, such as {@code files("POST", "save", "/data/a.txt", bytes)}, with an API token. */
 	Response files(String method, String action, String path, byte @Nullable [] body) throws IOException {
-		return RawHttp.exchange(this.port, method, "/api/files/" + action + "?path=" + path, bearer(), body);
+		return exchange(method, "/api/files/" + action + "?path=" + path, bearer(), body);
 	}
 
 	/** A build cache call; an empty key is the cache's health check (no credentials). */
 	Response cache(String method, String key, byte @Nullable [] body) throws IOException {
-		return key.isEmpty() ? RawHttp.exchange(this.port, method, "/cache", null, null)
-				: RawHttp.exchange(this.port, method, "/cache/" + key, RawHttp.basic(USER, PASSWORD), body);
+		return key.isEmpty() ? exchange(method, "/cache", null, null)
+				: exchange(method, "/cache/" + key, RawHttp.basic(USER, PASSWORD), body);
 	}
 
 	/** A GET without credentials (static sites, health). */
 	Response get(String target) throws IOException {
-		return RawHttp.exchange(this.port, "GET", target, null, null);
+		return exchange("GET", target, null, null);
+	}
+
+	/** Sends a whole request on a connection of its own and reads the whole answer. */
+	Response exchange(String method, String target, @Nullable String authorization, byte @Nullable [] body)
+			throws IOException {
+		return exchange(this.port, method, target, headers(authorization), body);
+	}
+
+	/** Sends a whole request with the given header lines on a connection of its own and reads the whole answer. */
+	static Response exchange(int port, String method, String target, List<String> headers, byte @Nullable [] body)
+			throws IOException {
+		try (RawHttp http = RawHttp.open(port)) {
+			return http.exchange(method, target, headers, body);
+		}
+	}
+
+	/** A request's headers: the answer ends with the connection, the credentials if any, and more lines. */
+	static List<String> headers(@Nullable String authorization, String... more) {
+		List<String> headers = RawHttp.headers("Connection: close");
+		if (authorization != null) {
+			headers.add("Authorization: " + authorization);
+		}
+		headers.addAll(List.of(more));
+		return headers;
 	}
 
 	/** {@code Authorization} for the file manager: a token minted once with the password. */
 	String bearer() throws IOException {
 		if (this.bearer == null) {
-			Response minted = RawHttp.exchange(this.port, "POST", "/api/tokens?name=faults", RawHttp.basic(USER, PASSWORD),
+			Response minted = exchange("POST", "/api/tokens?name=faults", RawHttp.basic(USER, PASSWORD),
 					null);
 			Matcher token = TOKEN.matcher(minted.text());
 			assertThat(token.find()).as(minted.text()).isTrue();
@@ -128,12 +154,9 @@ abstract class FaultTestBase {
 	}
 
 	/** Waits (30 s at most) until no temporary file of Wharf is left under a folder. */
-	static void awaitNoTemporaryFiles(Path folder) throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-		while (files(folder).stream().anyMatch(FaultTestBase::temporary) && System.nanoTime() < deadline) {
-			Thread.sleep(100);
-		}
-		assertThat(files(folder)).noneMatch(FaultTestBase::temporary);
+	static void awaitNoTemporaryFiles(Path folder) {
+		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+			.untilAsserted(() -> assertThat(files(folder)).noneMatch(FaultTestBase::temporary));
 	}
 
 	static boolean temporary(String name) {

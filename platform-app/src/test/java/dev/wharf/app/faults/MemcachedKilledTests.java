@@ -3,9 +3,10 @@ package dev.wharf.app.faults;
 import java.io.ByteArrayOutputStream;
 import java.time.Duration;
 
-import dev.wharf.app.faults.RawHttp.Response;
 import dev.wharf.core.storage.StorageTestSupport;
 import dev.wharf.core.storage.memcached.MemcachedProcess;
+import dev.wharf.core.testsupport.RawHttp;
+import dev.wharf.core.testsupport.RawHttp.Response;
 import dev.wharf.core.testsupport.WharfTestProperties;
 import org.apache.commons.net.ftp.FTPClient;
 import org.junit.jupiter.api.AfterAll;
@@ -14,6 +15,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A real memcached behind the build cache and behind a {@code memcached} mount that the file manager and
@@ -57,8 +59,8 @@ class MemcachedKilledTests extends FaultTestBase {
 		assertThat(save("/shared/small.bin", small).status()).isEqualTo(200);
 		assertThat(cache("PUT", "entry", small).status()).isEqualTo(201);
 
-		try (RawHttp http = new RawHttp(this.port)) {
-			http.sendHeaders("GET", "/api/files/cat?path=/shared/large.bin", bearer(), -1);
+		try (RawHttp http = RawHttp.openWithReceiveBuffer(this.port, 32 * 1024)) {
+			http.sendHead("GET", "/api/files/cat?path=/shared/large.bin", headers(bearer()), -1);
 			Response head = http.readHead();
 			assertThat(head.status()).isEqualTo(200);
 			long received = http.read(256 * 1024).length;
@@ -100,11 +102,8 @@ class MemcachedKilledTests extends FaultTestBase {
 	}
 
 	private void awaitCacheHealth() throws Exception {
-		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-		while (cache("GET", "", null).status() != 200 && System.nanoTime() < deadline) {
-			Thread.sleep(100);
-		}
-		assertThat(cache("GET", "", null).status()).isEqualTo(200);
+		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+			.untilAsserted(() -> assertThat(cache("GET", "", null).status()).isEqualTo(200));
 	}
 
 	private Response save(String path, byte[] content) throws Exception {

@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 
-import dev.wharf.app.faults.RawHttp.Response;
+import dev.wharf.core.testsupport.RawHttp.Response;
 import dev.wharf.core.testsupport.WharfTestProperties;
 import org.apache.commons.net.ftp.FTPClient;
 import org.junit.jupiter.api.Test;

@@ -9,9 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
-import dev.wharf.app.faults.RawHttp.Response;
 import dev.wharf.core.storage.StorageTestSupport;
 import dev.wharf.core.testsupport.OpenSshServer;
+import dev.wharf.core.testsupport.RawHttp;
+import dev.wharf.core.testsupport.RawHttp.Response;
 import dev.wharf.core.testsupport.WharfTestProperties;
 import org.apache.commons.net.ftp.FTPClient;
 import org.apache.commons.net.ftp.FTPReply;
@@ -23,6 +24,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A real OpenSSH {@code sshd} behind an {@code sftp} mount, killed in the middle of a large download and of a
@@ -77,8 +79,8 @@ class SshdKilledTests extends FaultTestBase {
 	void aFileManagerDownloadEndsShortOfItsLength() throws Exception {
 		byte[] large = StorageTestSupport.randomBytes(6, 0, LARGE);
 		Files.write(served().resolve("large.bin"), large);
-		try (RawHttp http = new RawHttp(this.port)) {
-			http.sendHeaders("GET", "/api/files/cat?path=/remote/large.bin", bearer(), -1);
+		try (RawHttp http = RawHttp.openWithReceiveBuffer(this.port, 32 * 1024)) {
+			http.sendHead("GET", "/api/files/cat?path=/remote/large.bin", headers(bearer()), -1);
 			Response head = http.readHead();
 			assertThat(head.status()).isEqualTo(200);
 			assertThat(head.header("Content-Length")).isEqualTo(Integer.toString(LARGE));
@@ -94,9 +96,9 @@ class SshdKilledTests extends FaultTestBase {
 	@Test
 	void aFileManagerUploadFailsAndLeavesNothing() throws Exception {
 		int status;
-		try (RawHttp http = new RawHttp(this.port)) {
-			http.sendHeaders("POST", "/api/files/save?path=/remote/upload.bin", bearer(), LARGE);
-			status = killDuringUpload(http.body(), http::readHead);
+		try (RawHttp http = RawHttp.openWithReceiveBuffer(this.port, 32 * 1024)) {
+			http.sendHead("POST", "/api/files/save?path=/remote/upload.bin", headers(bearer()), LARGE);
+			status = killDuringUpload(http.out(), http::readHead);
 		}
 		assertThat(status).as("the upload must not succeed").isNotEqualTo(200);
 		sshd.server().start();
@@ -173,11 +175,8 @@ class SshdKilledTests extends FaultTestBase {
 			out.write(block);
 		}
 		out.flush();
-		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-		while (files(served()).stream().noneMatch(FaultTestBase::temporary) && System.nanoTime() < deadline) {
-			Thread.sleep(20);
-		}
-		assertThat(files(served())).anyMatch(FaultTestBase::temporary);
+		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
+			.untilAsserted(() -> assertThat(files(served())).anyMatch(FaultTestBase::temporary));
 		sshd.server().kill();
 		try {
 			for (; sent < LARGE; sent += block.length) {

@@ -20,6 +20,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import dev.wharf.core.testsupport.Processes;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -125,15 +126,12 @@ final class LocalPod implements AutoCloseable {
 		JsonNode startup = this.chart.container().path("startupProbe");
 		long budget = Math.max(atLeast.toSeconds(),
 				startup.path("periodSeconds").asLong() * startup.path("failureThreshold").asLong());
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(budget);
-		while (System.nanoTime() < deadline) {
-			if (!this.process.isAlive()) {
-				throw new AssertionError("Wharf exited with " + this.process.exitValue() + ":\n" + log());
-			}
-			if (probe("startupProbe") == 200) {
-				return;
-			}
-			Thread.sleep(250);
+		if (Processes.awaitReady(this.process, Duration.ofSeconds(budget), Duration.ofMillis(250),
+				() -> probe("startupProbe") == 200)) {
+			return;
+		}
+		if (!this.process.isAlive()) {
+			throw new AssertionError("Wharf exited with " + this.process.exitValue() + ":\n" + log());
 		}
 		throw new AssertionError("The startup probe did not succeed in " + budget + " s:\n" + log());
 	}

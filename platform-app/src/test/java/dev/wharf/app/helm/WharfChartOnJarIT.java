@@ -129,12 +129,10 @@ class WharfChartOnJarIT {
 	}
 
 	/** Readiness follows liveness shortly after start-up; the kubelet keeps asking too. */
-	private static void awaitReady(LocalPod pod) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-		while (pod.probe("readinessProbe") != 200) {
-			assertThat(System.nanoTime()).as(pod::log).isLessThan(deadline);
-			Thread.sleep(250);
-		}
+	private static void awaitReady(LocalPod pod) {
+		await().atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(250))
+			.untilAsserted(() -> assertThat(pod.probe("readinessProbe")).as(pod::log).isEqualTo(200));
 	}
 
 	private static HttpResponse<String> get(HttpClient client, String url) throws IOException, InterruptedException {

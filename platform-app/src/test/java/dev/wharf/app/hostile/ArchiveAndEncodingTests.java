@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
 
+import dev.wharf.core.testsupport.RawHttp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -34,16 +35,16 @@ class ArchiveAndEncodingTests extends HostileServerTestBase {
 		String head = endpoint.equals("save")
 				? "POST /api/files/save?path=/data/" + name + " HTTP/1.1\r\nCookie: " + alice() + "\r\nX-Requested-With: XmlHttpRequest\r\n"
 				: "PUT /cache/" + name + " HTTP/1.1\r\nAuthorization: " + ciAuthorization() + "\r\n";
-		try (Wire wire = Wire.open(this.port)) {
+		try (RawHttp wire = RawHttp.open(this.port)) {
 			wire.send(head + "Host: x\r\nContent-Encoding: gzip\r\nContent-Length: " + BOMB.length + "\r\n\r\n");
-			Wire.Response answer = wire.send(BOMB).read();
+			RawHttp.Response answer = wire.send(BOMB).read();
 			assertThat(answer.status()).isIn(200, 201);
 		}
 		if (endpoint.equals("save")) {
 			assertThat(Files.readAllBytes(DATA.resolve(name))).isEqualTo(BOMB);
 		}
 		else {
-			Wire.Response entry = Wire.exchange(this.port, "GET /cache/" + name + " HTTP/1.1\r\nHost: x\r\nAuthorization: "
+			RawHttp.Response entry = RawHttp.exchange(this.port, "GET /cache/" + name + " HTTP/1.1\r\nHost: x\r\nAuthorization: "
 					+ ciAuthorization() + "\r\nConnection: close\r\n\r\n");
 			assertThat(entry.body()).isEqualTo(BOMB);
 		}
@@ -65,7 +66,7 @@ class ArchiveAndEncodingTests extends HostileServerTestBase {
 		for (String target : new String[] { "/data/zipslip", "/data/zipslip/C:", "/data/zipslip/c%3Aevil.txt",
 				"/data/zipslip/..a&path=/data/zipslip/..." }) {
 			String encoded = target.replace(":", "%3A").replace(" ", "%20");
-			Wire.Response zip = Wire.exchange(this.port, "GET /api/files/zip?path=" + encoded + " HTTP/1.1\r\nHost: x\r\n"
+			RawHttp.Response zip = RawHttp.exchange(this.port, "GET /api/files/zip?path=" + encoded + " HTTP/1.1\r\nHost: x\r\n"
 					+ "Cookie: " + alice() + "\r\nX-Requested-With: XmlHttpRequest\r\nConnection: close\r\n\r\n");
 			assertThat(zip.status()).as(target + ": " + zip.text()).isEqualTo(200);
 			names.addAll(zip.zipNames());

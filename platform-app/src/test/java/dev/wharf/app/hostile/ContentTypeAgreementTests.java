@@ -2,6 +2,7 @@ package dev.wharf.app.hostile;
 
 import java.nio.file.Files;
 
+import dev.wharf.core.testsupport.RawHttp;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -29,9 +30,9 @@ class ContentTypeAgreementTests extends HostileServerTestBase {
 	void aFileHasOneTypeWhicheverModuleSendsIt(String extension, String type, String fileManagerType) throws Exception {
 		String name = unique("same") + "." + extension;
 		Files.writeString(DATA.resolve("public").resolve(name), "content of " + name);
-		Wire.Response site = Wire.exchange(this.port,
+		RawHttp.Response site = RawHttp.exchange(this.port,
 				"GET /static/" + name + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-		Wire.Response download = Wire.exchange(this.port, "GET /api/files/cat?path=/data/public/" + name + " HTTP/1.1\r\n"
+		RawHttp.Response download = RawHttp.exchange(this.port, "GET /api/files/cat?path=/data/public/" + name + " HTTP/1.1\r\n"
 				+ "Host: x\r\nCookie: " + aliceSession() + "\r\nX-Requested-With: XmlHttpRequest\r\nConnection: close\r\n\r\n");
 		assertThat(site.status()).isEqualTo(200);
 		assertThat(download.status()).isEqualTo(200);

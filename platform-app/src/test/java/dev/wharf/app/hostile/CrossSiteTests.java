@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.wharf.core.testsupport.RawHttp;
 import dev.wharf.filemanager.http.ApiDispatcher;
 import dev.wharf.filemanager.http.ApiRoute;
 import org.junit.jupiter.api.Test;
@@ -66,7 +67,7 @@ class CrossSiteTests extends HostileServerTestBase {
 						: route.path() + QUERIES.getOrDefault(route.path(), "");
 				assertThat(QUERIES).as("a state-changing route this test does not know: " + route).containsKey(
 						(route.isPrefix() && !shares) ? "/api/files/upload" : route.path());
-				Wire.Response answer = Wire.exchange(this.port, method.name() + " " + target + " HTTP/1.1\r\nHost: x\r\n"
+				RawHttp.Response answer = RawHttp.exchange(this.port, method.name() + " " + target + " HTTP/1.1\r\nHost: x\r\n"
 						+ "Cookie: " + cookie + "\r\nOrigin: " + EVIL + "\r\nContent-Type: text/plain\r\n"
 						+ "Upload-Length: 6\r\nUpload-Offset: 0\r\nTus-Resumable: 1.0.0\r\nContent-Length: 6\r\n"
 						+ "Connection: close\r\n\r\nforged");
@@ -77,7 +78,7 @@ class CrossSiteTests extends HostileServerTestBase {
 			}
 		}
 		// Proving a share link's password sets a cookie: refused from another site too.
-		Wire.Response proof = Wire.exchange(this.port, "POST /api/share/" + share + "/proof HTTP/1.1\r\nHost: x\r\n"
+		RawHttp.Response proof = RawHttp.exchange(this.port, "POST /api/share/" + share + "/proof HTTP/1.1\r\nHost: x\r\n"
 				+ "Origin: " + EVIL + "\r\nContent-Type: text/plain\r\nContent-Length: 31\r\nConnection: close\r\n\r\n"
 				+ "{\"type\":\"password\",\"value\":\"x\"}");
 		assertThat(proof.status()).as(proof.text()).isEqualTo(403);
@@ -89,13 +90,13 @@ class CrossSiteTests extends HostileServerTestBase {
 		// The session was neither ended nor replaced, and the upload is still there.
 		assertThat(get("/api/session", cookie).status()).isEqualTo(200);
 		// The share link is unchanged and still works, and no other was made.
-		Wire.Response shares = get("/api/share", cookie);
+		RawHttp.Response shares = get("/api/share", cookie);
 		assertThat(shares.text()).contains("\"id\":\"" + share + "\"").contains("\"can_write\":false")
 			.contains("\"password\":null");
 		assertThat(shares.text().split("\"id\":", -1)).hasSize(2);
-		try (Wire wire = Wire.open(this.port)) {
-			Wire.Response state = wire.send("HEAD " + upload + " HTTP/1.1\r\nHost: x\r\nCookie: " + cookie
-					+ "\r\nX-Requested-With: XmlHttpRequest\r\nTus-Resumable: 1.0.0\r\n\r\n").readHeadOnly();
+		try (RawHttp wire = RawHttp.open(this.port)) {
+			RawHttp.Response state = wire.send("HEAD " + upload + " HTTP/1.1\r\nHost: x\r\nCookie: " + cookie
+					+ "\r\nX-Requested-With: XmlHttpRequest\r\nTus-Resumable: 1.0.0\r\n\r\n").readHead();
 			assertThat(state.status()).isEqualTo(200);
 			assertThat(state.header("upload-offset")).isEqualTo("0");
 		}
@@ -106,14 +107,14 @@ class CrossSiteTests extends HostileServerTestBase {
 		// Login CSRF: a hostile page's form would log the victim's browser into the attacker's account.
 		String form = "username=alice&password=" + ALICE_PASSWORD;
 		for (String origin : new String[] { EVIL, "null" }) {
-			Wire.Response forged = Wire.exchange(this.port, "POST /api/session HTTP/1.1\r\nHost: 127.0.0.1:" + this.port
+			RawHttp.Response forged = RawHttp.exchange(this.port, "POST /api/session HTTP/1.1\r\nHost: 127.0.0.1:" + this.port
 					+ "\r\nOrigin: " + origin + "\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: "
 					+ form.length() + "\r\nConnection: close\r\n\r\n" + form);
 			assertThat(forged.status()).as(origin).isEqualTo(403);
 			assertThat(forged.header("set-cookie")).isNull();
 		}
 		// The UI's own login (a fetch with the header), and clients that send no Origin (scripts, curl), log in.
-		Wire.Response own = Wire.exchange(this.port, "POST /api/session HTTP/1.1\r\nHost: 127.0.0.1:" + this.port
+		RawHttp.Response own = RawHttp.exchange(this.port, "POST /api/session HTTP/1.1\r\nHost: 127.0.0.1:" + this.port
 				+ "\r\nOrigin: http://127.0.0.1:" + this.port + "\r\nX-Requested-With: XmlHttpRequest\r\n"
 				+ "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " + form.length()
 				+ "\r\nConnection: close\r\n\r\n" + form);
@@ -125,7 +126,7 @@ class CrossSiteTests extends HostileServerTestBase {
 	void aSessionIdChosenByTheClientIsNeverAdopted() throws Exception {
 		String planted = "auth=" + "Fixated".repeat(6) + "x";
 		String json = "{\"username\":\"alice\",\"password\":\"" + ALICE_PASSWORD + "\"}";
-		Wire.Response login = Wire.exchange(this.port, "POST /api/session HTTP/1.1\r\nHost: x\r\nCookie: " + planted
+		RawHttp.Response login = RawHttp.exchange(this.port, "POST /api/session HTTP/1.1\r\nHost: x\r\nCookie: " + planted
 				+ "\r\nX-Requested-With: XmlHttpRequest\r\nContent-Type: application/json\r\nContent-Length: " + json.length()
 				+ "\r\nConnection: close\r\n\r\n" + json);
 		assertThat(login.status()).isEqualTo(200);
@@ -135,21 +136,21 @@ class CrossSiteTests extends HostileServerTestBase {
 		String fresh = issued.substring(0, issued.indexOf(';'));
 		assertThat(get("/api/session", fresh).status()).isEqualTo(200);
 		// Logging in again issues yet another id and ends this one on the server.
-		Wire.Response again = Wire.exchange(this.port, "POST /api/session HTTP/1.1\r\nHost: x\r\nCookie: " + fresh
+		RawHttp.Response again = RawHttp.exchange(this.port, "POST /api/session HTTP/1.1\r\nHost: x\r\nCookie: " + fresh
 				+ "\r\nX-Requested-With: XmlHttpRequest\r\nContent-Type: application/json\r\nContent-Length: " + json.length()
 				+ "\r\nConnection: close\r\n\r\n" + json);
 		assertThat(again.header("set-cookie")).doesNotStartWith(fresh);
 		assertThat(get("/api/session", fresh).status()).isEqualTo(401);
 	}
 
-	private Wire.Response get(String target, String cookie) throws IOException {
-		return Wire.exchange(this.port, "GET " + target + " HTTP/1.1\r\nHost: x\r\nCookie: " + cookie
+	private RawHttp.Response get(String target, String cookie) throws IOException {
+		return RawHttp.exchange(this.port, "GET " + target + " HTTP/1.1\r\nHost: x\r\nCookie: " + cookie
 				+ "\r\nX-Requested-With: XmlHttpRequest\r\nConnection: close\r\n\r\n");
 	}
 
 	private String makeShare(String cookie) throws IOException {
 		String json = "{\"path\":\"/data/csrf\",\"can_read\":true}";
-		Wire.Response made = Wire.exchange(this.port, "POST /api/share HTTP/1.1\r\nHost: x\r\nCookie: " + cookie
+		RawHttp.Response made = RawHttp.exchange(this.port, "POST /api/share HTTP/1.1\r\nHost: x\r\nCookie: " + cookie
 				+ "\r\nX-Requested-With: XmlHttpRequest\r\nContent-Type: application/json\r\nContent-Length: "
 				+ json.length() + "\r\nConnection: close\r\n\r\n" + json);
 		assertThat(made.status()).as(made.text()).isEqualTo(200);
@@ -159,7 +160,7 @@ class CrossSiteTests extends HostileServerTestBase {
 	}
 
 	private String startUpload(String cookie) throws IOException {
-		Wire.Response created = Wire.exchange(this.port, "POST /api/files/upload?path=/data/csrf/resumable.txt HTTP/1.1\r\n"
+		RawHttp.Response created = RawHttp.exchange(this.port, "POST /api/files/upload?path=/data/csrf/resumable.txt HTTP/1.1\r\n"
 				+ "Host: x\r\nCookie: " + cookie + "\r\nX-Requested-With: XmlHttpRequest\r\nTus-Resumable: 1.0.0\r\n"
 				+ "Upload-Length: 6\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
 		assertThat(created.status()).as(created.text()).isEqualTo(201);

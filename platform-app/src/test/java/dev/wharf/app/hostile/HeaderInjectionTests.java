@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import dev.wharf.core.testsupport.RawHttp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -26,7 +27,7 @@ class HeaderInjectionTests extends HostileServerTestBase {
 	@ValueSource(strings = { "a%0D%0ASet-Cookie:%20injected=1", "a%0ASet-Cookie:%20injected=1", "a%0DSet-Cookie:%20injected=1",
 			"%E2%80%AEgnp.exe" })
 	void aDownloadNameWithControlCharactersIsRefused(String name) throws Exception {
-		Wire.Response answer = download(name);
+		RawHttp.Response answer = download(name);
 		assertThat(answer.status()).isEqualTo(400);
 		assertNotSplit(answer);
 		assertThat(answer.headers("content-disposition")).isEmpty();
@@ -34,7 +35,7 @@ class HeaderInjectionTests extends HostileServerTestBase {
 
 	@Test
 	void aDownloadNameWithQuotesAndSemicolonsIsOneParameter() throws Exception {
-		Wire.Response answer = download("a%22%3B%20filename=evil.exe");
+		RawHttp.Response answer = download("a%22%3B%20filename=evil.exe");
 		assertThat(answer.status()).isEqualTo(200);
 		assertNotSplit(answer);
 		List<String> disposition = answer.headers("content-disposition");
@@ -45,10 +46,10 @@ class HeaderInjectionTests extends HostileServerTestBase {
 		assertThat(parsed.getFilename()).isEqualTo("a\"; filename=evil.exe");
 	}
 
-	private Wire.Response download(String name) throws Exception {
+	private RawHttp.Response download(String name) throws Exception {
 		Path folder = Files.createDirectories(DATA.resolve("names"));
 		Files.writeString(folder.resolve("file.txt"), "content");
-		return Wire.exchange(this.port, "GET /api/files/cat?path=/data/names/file.txt&name=" + name + " HTTP/1.1\r\n"
+		return RawHttp.exchange(this.port, "GET /api/files/cat?path=/data/names/file.txt&name=" + name + " HTTP/1.1\r\n"
 				+ "Host: x\r\nCookie: " + alice() + "\r\nX-Requested-With: XmlHttpRequest\r\nConnection: close\r\n\r\n");
 	}
 
@@ -56,7 +57,7 @@ class HeaderInjectionTests extends HostileServerTestBase {
 	void aZipNamedAfterAFolderWithQuotesAndSemicolonsIsOneParameter() throws Exception {
 		Path folder = Files.createDirectories(DATA.resolve("x\";filename=evil.exe;y"));
 		Files.writeString(folder.resolve("inside.txt"), "content");
-		Wire.Response answer = Wire.exchange(this.port, "GET /api/files/zip?path=/data/x%22%3Bfilename%3Devil.exe%3By HTTP/1.1\r\n"
+		RawHttp.Response answer = RawHttp.exchange(this.port, "GET /api/files/zip?path=/data/x%22%3Bfilename%3Devil.exe%3By HTTP/1.1\r\n"
 				+ "Host: x\r\nCookie: " + alice() + "\r\nX-Requested-With: XmlHttpRequest\r\nConnection: close\r\n\r\n");
 		assertThat(answer.status()).isEqualTo(200);
 		assertNotSplit(answer);
@@ -70,7 +71,7 @@ class HeaderInjectionTests extends HostileServerTestBase {
 			"/static/sub%0D%0ASet-Cookie:%20injected=1 400", "/static/sub%0d%0a%20Set-Cookie:injected=1/ 400" })
 	void aStaticRedirectCannotBeSplit(String target, int expected) throws Exception {
 		Files.createDirectories(DATA.resolve("public").resolve("sub"));
-		Wire.Response answer = Wire.exchange(this.port, "GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+		RawHttp.Response answer = RawHttp.exchange(this.port, "GET " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
 		assertThat(answer.status()).isEqualTo(expected);
 		assertNotSplit(answer);
 		if (expected == 301) {
@@ -79,7 +80,7 @@ class HeaderInjectionTests extends HostileServerTestBase {
 		}
 	}
 
-	private static void assertNotSplit(Wire.Response answer) {
+	private static void assertNotSplit(RawHttp.Response answer) {
 		assertThat(answer.headers("set-cookie")).noneMatch(cookie -> cookie.contains("injected"));
 		for (Map.Entry<String, List<String>> header : answer.headers().entrySet()) {
 			assertThat(header.getKey()).doesNotContain("injected").doesNotContain("filename");

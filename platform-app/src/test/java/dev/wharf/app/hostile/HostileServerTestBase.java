@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 
 import dev.wharf.core.security.PasswordHashing;
 import dev.wharf.core.testsupport.JvmTempFolder;
+import dev.wharf.core.testsupport.RawHttp;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
@@ -88,22 +89,22 @@ abstract class HostileServerTestBase {
 
 	/** Logs in over the API and gives the {@code Cookie} header's value. */
 	String login(String user, String password) throws IOException {
-		Wire.Response answer = tryLogin(user, password, null);
+		RawHttp.Response answer = tryLogin(user, password, null);
 		assertThat(answer.status()).as(answer.text()).isEqualTo(200);
 		return cookie(answer);
 	}
 
 	/** Tries a login over the API from a loopback address ({@code null}: 127.0.0.1) and gives the answer. */
-	Wire.Response tryLogin(String user, String password, @Nullable String from) throws IOException {
+	RawHttp.Response tryLogin(String user, String password, @Nullable String from) throws IOException {
 		String json = "{\"username\":\"" + user + "\",\"password\":\"" + password + "\"}";
-		try (Wire wire = Wire.open(this.port, from)) {
+		try (RawHttp wire = RawHttp.open(this.port, from)) {
 			return wire.send("POST /api/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
 					+ json.length() + "\r\nConnection: close\r\n\r\n" + json).read();
 		}
 	}
 
 	/** The {@code Cookie} header's value for the session a login answer started. */
-	static String cookie(Wire.Response login) {
+	static String cookie(RawHttp.Response login) {
 		String setCookie = login.header("set-cookie");
 		return setCookie.substring(0, setCookie.indexOf(';'));
 	}
@@ -133,7 +134,7 @@ abstract class HostileServerTestBase {
 
 	/** Asserts that a normal request on a new connection is served. */
 	void serverStillServes() throws IOException {
-		Wire.Response health = Wire.exchange(this.port, "GET /actuator/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+		RawHttp.Response health = RawHttp.exchange(this.port, "GET /actuator/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
 		assertThat(health.status()).isEqualTo(200);
 		assertThat(health.text()).contains("\"UP\"");
 	}
@@ -147,7 +148,7 @@ abstract class HostileServerTestBase {
 
 	/** Waits until no temporary file of an abandoned write is left in the mount, then asserts none of the names is there. */
 	static void nothingStoredOrHalfWritten(String... names) {
-		await().atMost(Wire.PATIENCE).untilAsserted(() -> assertThat(filesInMount())
+		await().atMost(RawHttp.PATIENCE).untilAsserted(() -> assertThat(filesInMount())
 			.noneMatch(file -> file.contains(".wharf-tmp")));
 		for (String name : names) {
 			try {

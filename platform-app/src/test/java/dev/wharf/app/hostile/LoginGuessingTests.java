@@ -1,5 +1,6 @@
 package dev.wharf.app.hostile;
 
+import dev.wharf.core.testsupport.RawHttp;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,9 +18,9 @@ class LoginGuessingTests extends HostileServerTestBase {
 
 	@Test
 	void guessingOneAccountLocksOnlyThatAccountFromThatAddress() throws Exception {
-		Wire.Response throttled = null;
+		RawHttp.Response throttled = null;
 		for (int i = 0; i < 12 && throttled == null; i++) {
-			Wire.Response answer = tryLogin("dave", "guess-" + i, ATTACKER);
+			RawHttp.Response answer = tryLogin("dave", "guess-" + i, ATTACKER);
 			assertThat(answer.status()).isIn(401, 429);
 			if (answer.status() == 429) {
 				throttled = answer;

@@ -12,6 +12,7 @@ import dev.wharf.core.session.SessionProperties;
 import dev.wharf.core.session.SessionStore;
 import dev.wharf.core.session.Sessions;
 import dev.wharf.core.testsupport.MutableClock;
+import dev.wharf.core.testsupport.RawHttp;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -72,7 +73,7 @@ class LoginLimitsTests extends HostileServerTestBase {
 		for (int i = 0; i <= 5; i++) {
 			assertThat(cache(key, wrong, from).status()).isEqualTo(401);
 		}
-		Wire.Response locked = cache(key, ciAuthorization(), from);
+		RawHttp.Response locked = cache(key, ciAuthorization(), from);
 		assertThat(locked.status()).as(locked.text()).isEqualTo(429);
 		assertThat(locked.header("retry-after")).isEqualTo("1");
 		CLOCK.advance(Duration.ofSeconds(1));
@@ -86,7 +87,7 @@ class LoginLimitsTests extends HostileServerTestBase {
 		for (int i = 0; i <= 5; i++) {
 			assertThat(tryLogin("dave", "wrong-" + i, from).status()).isEqualTo(401);
 		}
-		Wire.Response locked = tryLogin("dave", DAVE_PASSWORD, from);
+		RawHttp.Response locked = tryLogin("dave", DAVE_PASSWORD, from);
 		assertThat(locked.status()).as(locked.text()).isEqualTo(429);
 		assertThat(locked.header("retry-after")).isEqualTo("1");
 		assertThat(locked.header("set-cookie")).isNull();
@@ -100,7 +101,7 @@ class LoginLimitsTests extends HostileServerTestBase {
 		List<String> mallorys = new ArrayList<>();
 		// More logins than the whole store holds.
 		for (int i = 0; i < MAXIMUM + 18; i++) {
-			Wire.Response login = tryLogin("mallory", MALLORY_PASSWORD, "127.0.0.8");
+			RawHttp.Response login = tryLogin("mallory", MALLORY_PASSWORD, "127.0.0.8");
 			assertThat(login.status()).as(login.text()).isEqualTo(200);
 			mallorys.add(cookie(login));
 		}
@@ -117,7 +118,7 @@ class LoginLimitsTests extends HostileServerTestBase {
 		for (int i = 0; i < STARTS; i++) {
 			assertThat(tryLogin("eager", EAGER_PASSWORD, from).status()).isEqualTo(200);
 		}
-		Wire.Response refused = tryLogin("eager", EAGER_PASSWORD, from);
+		RawHttp.Response refused = tryLogin("eager", EAGER_PASSWORD, from);
 		assertThat(refused.status()).as(refused.text()).isEqualTo(429);
 		assertThat(refused.header("set-cookie")).isNull();
 		// Forty starts an hour: one comes back every 90 seconds.
@@ -127,15 +128,15 @@ class LoginLimitsTests extends HostileServerTestBase {
 		assertThat(tryLogin("eager", EAGER_PASSWORD, from).status()).isEqualTo(200);
 	}
 
-	private Wire.Response cache(String key, String authorization, String from) throws IOException {
-		try (Wire wire = Wire.open(this.port, from)) {
+	private RawHttp.Response cache(String key, String authorization, String from) throws IOException {
+		try (RawHttp wire = RawHttp.open(this.port, from)) {
 			return wire.send("GET /cache/" + key + " HTTP/1.1\r\nHost: x\r\nAuthorization: " + authorization
 					+ "\r\nConnection: close\r\n\r\n").read();
 		}
 	}
 
 	private int session(String cookie) throws IOException {
-		return Wire.exchange(this.port, "GET /api/session HTTP/1.1\r\nHost: x\r\nCookie: " + cookie
+		return RawHttp.exchange(this.port, "GET /api/session HTTP/1.1\r\nHost: x\r\nCookie: " + cookie
 				+ "\r\nX-Requested-With: XmlHttpRequest\r\nConnection: close\r\n\r\n").status();
 	}
 

@@ -5,6 +5,7 @@ import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 
+import dev.wharf.core.testsupport.RawHttp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -44,10 +45,10 @@ class OversizedRequestTests extends HostileServerTestBase {
 			}
 		}
 		request.append("\r\n");
-		try (Wire wire = Wire.open(this.port)) {
-			Wire.Response answer = sendAndRead(wire, request.toString().getBytes(StandardCharsets.US_ASCII));
+		try (RawHttp wire = RawHttp.open(this.port)) {
+			RawHttp.Response answer = sendAndRead(wire, request.toString().getBytes(StandardCharsets.US_ASCII));
 			assertThat(answer.status()).isEqualTo(expected);
-			assertThat(wire.closedWithin(Wire.PATIENCE)).isTrue();
+			assertThat(wire.closedWithin(RawHttp.PATIENCE)).isTrue();
 		}
 		serverStillServes();
 	}
@@ -56,9 +57,9 @@ class OversizedRequestTests extends HostileServerTestBase {
 	@ValueSource(strings = { "save", "cache", "login" })
 	void aBodyAnnouncedOverTheLimitIsRefusedBeforeItIsSent(String endpoint) throws Exception {
 		String name = unique("announced");
-		try (Wire wire = Wire.open(this.port)) {
+		try (RawHttp wire = RawHttp.open(this.port)) {
 			// Only the head: a server that waited for the body would close on the body timeout, with no answer.
-			Wire.Response answer = wire.send(head(endpoint, name) + "Content-Length: " + (100L * MAX_BODY) + "\r\n\r\n").read();
+			RawHttp.Response answer = wire.send(head(endpoint, name) + "Content-Length: " + (100L * MAX_BODY) + "\r\n\r\n").read();
 			assertThat(answer.status()).as(answer.text()).isEqualTo(413);
 		}
 		nothingStoredOrHalfWritten(name);
@@ -74,7 +75,7 @@ class OversizedRequestTests extends HostileServerTestBase {
 			request.append(Integer.toHexString(chunk.length())).append("\r\n").append(chunk).append("\r\n");
 		}
 		request.append("0\r\n\r\n");
-		try (Wire wire = Wire.open(this.port)) {
+		try (RawHttp wire = RawHttp.open(this.port)) {
 			assertThat(sendAndRead(wire, request.toString().getBytes(StandardCharsets.US_ASCII)).status()).isEqualTo(413);
 		}
 		serverStillServes();
@@ -84,13 +85,13 @@ class OversizedRequestTests extends HostileServerTestBase {
 	@ValueSource(strings = { "save", "cache" })
 	void aLengthShorterThanTheBodyStoresWhatItSaysAndRefusesTheRest(String endpoint) throws Exception {
 		String name = unique("short");
-		try (Wire wire = Wire.open(this.port)) {
+		try (RawHttp wire = RawHttp.open(this.port)) {
 			wire.send(head(endpoint, name) + "Content-Length: 10\r\n\r\n" + "0123456789" + "this is not http\r\n\r\n");
-			Wire.Response stored = wire.read();
+			RawHttp.Response stored = wire.read();
 			assertThat(stored.status()).isIn(200, 201);
 			// The rest is read as the next request: it is no HTTP request, so the connection closes (with no
 			// answer, or a 400).
-			byte[] rest = wire.restUntilClosed(Wire.PATIENCE);
+			byte[] rest = wire.restUntilClosed(RawHttp.PATIENCE);
 			assertThat(rest).as("closed").isNotNull();
 			assertThat(new String(rest, StandardCharsets.ISO_8859_1)).satisfiesAnyOf(
 					answer -> assertThat(answer).isEmpty(), answer -> assertThat(answer).startsWith("HTTP/1.1 400 "));
@@ -100,7 +101,7 @@ class OversizedRequestTests extends HostileServerTestBase {
 			assertThat(Files.readString(DATA.resolve(file))).isEqualTo("0123456789");
 		}
 		else {
-			Wire.Response entry = Wire.exchange(this.port, "GET /cache/" + name + " HTTP/1.1\r\nHost: x\r\nAuthorization: "
+			RawHttp.Response entry = RawHttp.exchange(this.port, "GET /cache/" + name + " HTTP/1.1\r\nHost: x\r\nAuthorization: "
 					+ ciAuthorization() + "\r\nConnection: close\r\n\r\n");
 			assertThat(entry.text()).isEqualTo("0123456789");
 		}
@@ -111,11 +112,11 @@ class OversizedRequestTests extends HostileServerTestBase {
 	void aCachePutCutShortOfItsLengthStoresNothing() throws Exception {
 		// The file manager's save: module-filemanager's SaveTests.anUploadCutOffMidBodyLeavesNothing.
 		String name = unique("cut");
-		try (Wire wire = Wire.open(this.port)) {
+		try (RawHttp wire = RawHttp.open(this.port)) {
 			wire.send(head("cache", name) + "Content-Length: 500000\r\n\r\n" + "x".repeat(200_000));
 		}
 		nothingStoredOrHalfWritten(name);
-		Wire.Response entry = Wire.exchange(this.port, "GET /cache/" + name + " HTTP/1.1\r\nHost: x\r\nAuthorization: "
+		RawHttp.Response entry = RawHttp.exchange(this.port, "GET /cache/" + name + " HTTP/1.1\r\nHost: x\r\nAuthorization: "
 				+ ciAuthorization() + "\r\nConnection: close\r\n\r\n");
 		assertThat(entry.status()).isEqualTo(404);
 	}
@@ -133,7 +134,7 @@ class OversizedRequestTests extends HostileServerTestBase {
 	 * Sends a large request and reads the answer. The server may answer and close before it has read
 	 * everything: the rest of the write then fails, and the answer is still there to read.
 	 */
-	private static Wire.Response sendAndRead(Wire wire, byte[] request) throws IOException {
+	private static RawHttp.Response sendAndRead(RawHttp wire, byte[] request) throws IOException {
 		try {
 			wire.send(request);
 		}

@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 
 import javax.imageio.ImageIO;
 
+import dev.wharf.core.testsupport.RawHttp;
 import dev.wharf.core.testsupport.Requirements;
 import dev.wharf.ftp.server.WharfFtpServer;
 import org.jspecify.annotations.Nullable;
@@ -43,7 +44,7 @@ class ReservedNamesTests extends HostileServerTestBase {
 			".wharf-uploads.%20", ".Wharf-tmp-x", ".wharf-index..." })
 	void mkdirRefusesAReservedNameInAnySpelling(String encodedName) throws IOException {
 		List<String> before = namesInMount();
-		Wire.Response made = api("POST", "/api/files/mkdir?path=/data/" + encodedName);
+		RawHttp.Response made = api("POST", "/api/files/mkdir?path=/data/" + encodedName);
 		assertThat(made.status()).as(made.text()).isEqualTo(400);
 		assertThat(made.text()).contains("reserved");
 		assertThat(namesInMount()).isEqualTo(before);
@@ -52,9 +53,9 @@ class ReservedNamesTests extends HostileServerTestBase {
 	@ParameterizedTest
 	@ValueSource(strings = { ".WHARF-BUILDCACHE", ".Wharf-Buildcache", ".wharf-buildcache.", ".wharf-buildcache%20" })
 	void theBuildCachesFolderCannotBeReadInAnotherSpelling(String encodedName) throws IOException {
-		Wire.Response listing = api("GET", "/api/files/ls?path=/data/" + encodedName + "/");
+		RawHttp.Response listing = api("GET", "/api/files/ls?path=/data/" + encodedName + "/");
 		assertThat(listing.status()).as(listing.text()).isEqualTo(400);
-		Wire.Response entry = api("GET", "/api/files/cat?path=/data/" + encodedName + "/0123456789abcdef");
+		RawHttp.Response entry = api("GET", "/api/files/cat?path=/data/" + encodedName + "/0123456789abcdef");
 		assertThat(entry.status()).as(entry.text()).isEqualTo(400);
 	}
 
@@ -67,7 +68,7 @@ class ReservedNamesTests extends HostileServerTestBase {
 		ImageIO.write(image, "jpg", photo.toFile());
 		String upload = "f.storbinary('STOR ' + sys.argv[3], open(sys.argv[4], 'rb'))";
 		assertThat(ftplib(python, upload, name, photo.toString()).exitValue()).isZero();
-		Wire.Response thumbnail = api("GET", "/api/files/cat?thumbnail=true&path=/data/" + name);
+		RawHttp.Response thumbnail = api("GET", "/api/files/cat?thumbnail=true&path=/data/" + name);
 		assertThat(thumbnail.status()).as(thumbnail.text()).isEqualTo(200);
 		Path kept = await().atMost(Duration.ofSeconds(30)).until(() -> keptThumbnail(), found -> found != null);
 		String reserved = DATA.relativize(kept).toString();
@@ -84,17 +85,17 @@ class ReservedNamesTests extends HostileServerTestBase {
 		assertThat(listing.exitValue()).as(output).isZero();
 		assertThat(output).as(output).contains(name).doesNotContain(".wharf'").doesNotContain("ALLOWED").doesNotContain("GOT");
 		assertThat(output.lines().filter(line -> line.startsWith("REFUSED 5"))).as(output).hasSize(3);
-		Wire.Response ls = api("GET", "/api/files/ls?path=/data/");
+		RawHttp.Response ls = api("GET", "/api/files/ls?path=/data/");
 		assertThat(ls.status()).as(ls.text()).isEqualTo(200);
 		// Other tests leave names such as "x.wharfdoc" in the mount: only a name that starts with ".wharf" is reserved.
 		assertThat(ls.text()).contains(name).doesNotContain("\".wharf");
-		Wire.Response found = api("GET", "/api/files/search?path=/data/&q=jpg");
+		RawHttp.Response found = api("GET", "/api/files/search?path=/data/&q=jpg");
 		assertThat(found.status()).as(found.text()).isEqualTo(200);
 		assertThat(found.text()).contains(name).doesNotContain("/.wharf").doesNotContain("\".wharf");
-		Wire.Response zip = api("GET", "/api/files/zip?path=/data/");
+		RawHttp.Response zip = api("GET", "/api/files/zip?path=/data/");
 		assertThat(zip.status()).isEqualTo(200);
 		assertThat(zip.zipNames()).anyMatch(entry -> entry.endsWith(name)).noneMatch(entry -> ("/" + entry).contains("/.wharf"));
-		Wire.Response fetched = api("GET", "/api/files/cat?path=/data/" + reserved);
+		RawHttp.Response fetched = api("GET", "/api/files/cat?path=/data/" + reserved);
 		assertThat(fetched.status()).as(fetched.text()).isEqualTo(400);
 	}
 
@@ -121,8 +122,8 @@ class ReservedNamesTests extends HostileServerTestBase {
 		}
 	}
 
-	private Wire.Response api(String method, String target) throws IOException {
-		return Wire.exchange(this.port, method + " " + target + " HTTP/1.1\r\nHost: x\r\nCookie: " + aliceSession()
+	private RawHttp.Response api(String method, String target) throws IOException {
+		return RawHttp.exchange(this.port, method + " " + target + " HTTP/1.1\r\nHost: x\r\nCookie: " + aliceSession()
 				+ "\r\nX-Requested-With: XmlHttpRequest\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
 	}
 

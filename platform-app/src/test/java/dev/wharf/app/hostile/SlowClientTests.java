@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
+import dev.wharf.core.testsupport.RawHttp;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -24,7 +25,7 @@ class SlowClientTests extends HostileServerTestBase {
 	@ParameterizedTest
 	@ValueSource(strings = { "/api/files/ls?path=/data/", "/cache/some-key", "/static/hello.txt" })
 	void aTrickledHeadGets408AndIsClosedWhileOthersAreServed(String target) throws Exception {
-		try (Wire slow = Wire.open(this.port)) {
+		try (RawHttp slow = RawHttp.open(this.port)) {
 			// One normal request first: the connection is a kept-alive one when the trickle starts.
 			assertThat(slow.send("GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n").read().status()).isLessThan(500);
 			slow.send("GET " + target + " HTTP/1.1\r\nHost: x\r\n");
@@ -44,13 +45,14 @@ class SlowClientTests extends HostileServerTestBase {
 					// Meanwhile another client is served.
 					serverStillServes();
 				}
+				// A client too slow on purpose: a byte every 300 ms.
 				Thread.sleep(300);
 			}
 			Duration took = Duration.ofNanos(System.nanoTime() - start);
-			Wire.Response answer = slow.read();
+			RawHttp.Response answer = slow.read();
 			assertThat(answer.status()).isEqualTo(408);
 			assertThat(answer.header("connection")).isEqualTo("close");
-			assertThat(slow.closedWithin(Wire.PATIENCE)).isTrue();
+			assertThat(slow.closedWithin(RawHttp.PATIENCE)).isTrue();
 			assertThat(took).isLessThan(TRICKLE_FOR);
 		}
 		serverStillServes();
@@ -66,11 +68,11 @@ class SlowClientTests extends HostileServerTestBase {
 			case "cache" -> "PUT /cache/" + name + " HTTP/1.1\r\nAuthorization: " + ciAuthorization() + "\r\n";
 			default -> "POST /api/session HTTP/1.1\r\nContent-Type: application/json\r\n";
 		};
-		try (Wire slow = Wire.open(this.port)) {
+		try (RawHttp slow = RawHttp.open(this.port)) {
 			// Announces 100 000 bytes, sends 1 000 and stalls, as a client whose network died would.
 			slow.send(head + "Host: x\r\nContent-Length: 100000\r\n\r\n" + "x".repeat(1000));
 			long start = System.nanoTime();
-			assertThat(slow.closedWithin(Wire.PATIENCE)).as("closed by the body timeout").isTrue();
+			assertThat(slow.closedWithin(RawHttp.PATIENCE)).as("closed by the body timeout").isTrue();
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(BODY_TIMEOUT.minusMillis(500));
 		}
 		nothingStoredOrHalfWritten(name);

@@ -9,7 +9,7 @@ import java.util.SplittableRandom;
 
 import dev.wharf.core.autoconfigure.WebServerAutoConfiguration;
 import dev.wharf.core.security.PasswordHashing;
-import dev.wharf.core.testsupport.SlowReader;
+import dev.wharf.core.testsupport.RawHttp;
 import dev.wharf.core.testsupport.WharfTestProperties;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -75,7 +75,7 @@ class StalledDownloadTests {
 
 	private String cookie() throws IOException {
 		String json = "{\"username\":\"alice\",\"password\":\"" + PASSWORD + "\"}";
-		Wire.Response answer = Wire.exchange(this.port, "POST /api/session HTTP/1.1\r\nHost: x\r\n"
+		RawHttp.Response answer = RawHttp.exchange(this.port, "POST /api/session HTTP/1.1\r\nHost: x\r\n"
 				+ "Content-Type: application/json\r\nContent-Length: " + json.length() + "\r\nConnection: close\r\n\r\n" + json);
 		assertThat(answer.status()).as(answer.text()).isEqualTo(200);
 		String setCookie = answer.header("set-cookie");
@@ -108,10 +108,10 @@ class StalledDownloadTests {
 				yield "GET /static/" + name + " HTTP/1.1\r\n";
 			}
 			default -> {
-				try (SlowReader writer = SlowReader.connect(this.port, 1024 * 1024)) {
+				try (RawHttp writer = RawHttp.openWithReceiveBuffer(this.port, 1024 * 1024)) {
 					writer.send("PUT /cache/" + name + " HTTP/1.1\r\nHost: x\r\nAuthorization: " + basic()
 							+ "\r\nContent-Length: " + SIZE + "\r\nConnection: close\r\n\r\n");
-					assertThat(writer.send(content).head()).startsWith("HTTP/1.1 201 ");
+					assertThat(writer.send(content).readHead().status()).isEqualTo(201);
 				}
 				yield "GET /cache/" + name + " HTTP/1.1\r\nAuthorization: " + basic() + "\r\n";
 			}
@@ -123,14 +123,14 @@ class StalledDownloadTests {
 	void aClientThatStopsReadingIsClosedAfterTheWriteTimeout(String endpoint) throws Exception {
 		String request = largeDownload(endpoint);
 		double before = stalled();
-		try (SlowReader reader = SlowReader.connect(this.port, 64 * 1024)) {
-			long length = SlowReader.contentLength(reader.send(request + "Host: x\r\n\r\n").head());
+		try (RawHttp reader = RawHttp.openWithReceiveBuffer(this.port, 64 * 1024)) {
+			long length = reader.send(request + "Host: x\r\n\r\n").readHead().contentLength();
 			long stalledAt = System.nanoTime();
-			await().atMost(Wire.PATIENCE).until(() -> stalled() > before);
+			await().atMost(RawHttp.PATIENCE).until(() -> stalled() > before);
 			assertThat(Duration.ofNanos(System.nanoTime() - stalledAt)).isGreaterThanOrEqualTo(WRITE_TIMEOUT);
-			assertThat(reader.readUntilClosed()).as("the body was cut").isLessThan(length);
+			assertThat(reader.drain()).as("the body was cut").isLessThan(length);
 		}
-		Wire.Response health = Wire.exchange(this.port, "GET /actuator/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+		RawHttp.Response health = RawHttp.exchange(this.port, "GET /actuator/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
 		assertThat(health.status()).isEqualTo(200);
 	}
 
@@ -139,8 +139,8 @@ class StalledDownloadTests {
 		String request = largeDownload("static");
 		double before = stalled();
 		long start = System.nanoTime();
-		try (SlowReader reader = SlowReader.connect(this.port, 1024 * 1024)) {
-			long length = SlowReader.contentLength(reader.send(request + "Host: x\r\n\r\n").head());
+		try (RawHttp reader = RawHttp.openWithReceiveBuffer(this.port, 1024 * 1024)) {
+			long length = reader.send(request + "Host: x\r\n\r\n").readHead().contentLength();
 			assertThat(length).isEqualTo(SIZE);
 			// 256 KB, then a pause: far slower than loopback, but moving within every write timeout.
 			reader.readSlowly(length, 256 * 1024, Duration.ofMillis(100));

@@ -2,6 +2,7 @@ package dev.wharf.app.hostile;
 
 import java.io.IOException;
 
+import dev.wharf.core.testsupport.RawHttp;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,7 +18,7 @@ class StaticSandboxTests extends HostileServerTestBase {
 	@Test
 	void aSiteBesideTheFileManagerIsSandboxedByDefault() throws IOException {
 		for (int i = 0; i < 2; i++) {
-			Wire.Response page = Wire.exchange(this.port,
+			RawHttp.Response page = RawHttp.exchange(this.port,
 					"GET /static/hello.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
 			assertThat(page.status()).isEqualTo(200);
 			assertThat(page.header("content-security-policy")).isEqualTo("sandbox");

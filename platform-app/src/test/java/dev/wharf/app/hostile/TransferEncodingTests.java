@@ -2,6 +2,7 @@ package dev.wharf.app.hostile;
 
 import java.io.IOException;
 
+import dev.wharf.core.testsupport.RawHttp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -29,10 +30,10 @@ class TransferEncodingTests extends HostileServerTestBase {
 	@CsvSource(delimiter = '|', value = { "xchunked|501", "gzip|501", "gzip, chunked|501", "chunked, gzip|400" })
 	void theBuildCacheStoresNothing(String codings, int status) throws IOException {
 		String key = unique("te");
-		Wire.Response answer = refused("PUT /cache/" + key + " HTTP/1.1\r\nHost: x\r\nAuthorization: " + ciAuthorization()
+		RawHttp.Response answer = refused("PUT /cache/" + key + " HTTP/1.1\r\nHost: x\r\nAuthorization: " + ciAuthorization()
 				+ "\r\n", codings, status);
 		assertThat(answer.text()).doesNotContain("Created");
-		Wire.Response entry = Wire.exchange(this.port, "GET /cache/" + key + " HTTP/1.1\r\nHost: x\r\nAuthorization: "
+		RawHttp.Response entry = RawHttp.exchange(this.port, "GET /cache/" + key + " HTTP/1.1\r\nHost: x\r\nAuthorization: "
 				+ ciAuthorization() + "\r\nConnection: close\r\n\r\n");
 		assertThat(entry.status()).isEqualTo(404);
 		nothingStoredOrHalfWritten(key);
@@ -50,7 +51,7 @@ class TransferEncodingTests extends HostileServerTestBase {
 	@Test
 	void aResumableUploadDoesNotMove() throws IOException {
 		String name = unique("te-tus");
-		Wire.Response created = Wire.exchange(this.port, "POST /api/files/upload?path=/data/" + name + " HTTP/1.1\r\n"
+		RawHttp.Response created = RawHttp.exchange(this.port, "POST /api/files/upload?path=/data/" + name + " HTTP/1.1\r\n"
 				+ "Host: x\r\nCookie: " + cookie() + "\r\nX-Requested-With: XmlHttpRequest\r\nTus-Resumable: 1.0.0\r\n"
 				+ "Upload-Length: 5\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
 		assertThat(created.status()).as(created.text()).isEqualTo(201);
@@ -58,9 +59,9 @@ class TransferEncodingTests extends HostileServerTestBase {
 		refused("PATCH " + upload + " HTTP/1.1\r\nHost: x\r\nCookie: " + cookie()
 				+ "\r\nX-Requested-With: XmlHttpRequest\r\nTus-Resumable: 1.0.0\r\nUpload-Offset: 0\r\n"
 				+ "Content-Type: application/offset+octet-stream\r\n", "xchunked", 501);
-		try (Wire wire = Wire.open(this.port)) {
-			Wire.Response state = wire.send("HEAD " + upload + " HTTP/1.1\r\nHost: x\r\nCookie: " + cookie()
-					+ "\r\nX-Requested-With: XmlHttpRequest\r\nTus-Resumable: 1.0.0\r\n\r\n").readHeadOnly();
+		try (RawHttp wire = RawHttp.open(this.port)) {
+			RawHttp.Response state = wire.send("HEAD " + upload + " HTTP/1.1\r\nHost: x\r\nCookie: " + cookie()
+					+ "\r\nX-Requested-With: XmlHttpRequest\r\nTus-Resumable: 1.0.0\r\n\r\n").readHead();
 			assertThat(state.status()).isEqualTo(200);
 			assertThat(state.header("upload-offset")).isEqualTo("0");
 		}
@@ -76,12 +77,12 @@ class TransferEncodingTests extends HostileServerTestBase {
 	@Test
 	void aChunkedBodyIsStillAccepted() throws IOException {
 		String key = unique("te-ok");
-		try (Wire wire = Wire.open(this.port)) {
-			Wire.Response stored = wire.send("PUT /cache/" + key + " HTTP/1.1\r\nHost: x\r\nAuthorization: "
+		try (RawHttp wire = RawHttp.open(this.port)) {
+			RawHttp.Response stored = wire.send("PUT /cache/" + key + " HTTP/1.1\r\nHost: x\r\nAuthorization: "
 					+ ciAuthorization() + "\r\nTransfer-Encoding: chunked\r\n\r\n" + body("chunked")).read();
 			assertThat(stored.status()).isEqualTo(201);
 		}
-		Wire.Response entry = Wire.exchange(this.port, "GET /cache/" + key + " HTTP/1.1\r\nHost: x\r\nAuthorization: "
+		RawHttp.Response entry = RawHttp.exchange(this.port, "GET /cache/" + key + " HTTP/1.1\r\nHost: x\r\nAuthorization: "
 				+ ciAuthorization() + "\r\nConnection: close\r\n\r\n");
 		assertThat(entry.text()).isEqualTo(BODY);
 	}
@@ -90,12 +91,12 @@ class TransferEncodingTests extends HostileServerTestBase {
 	 * Sends a request head (without its blank line) with the codings and a body, and asserts the refusal: the
 	 * status, and a close right after it with nothing more (no answer to the body's bytes).
 	 */
-	private Wire.Response refused(String head, String codings, int status) throws IOException {
-		try (Wire wire = Wire.open(this.port)) {
-			Wire.Response answer = wire.send(head + "Transfer-Encoding: " + codings + "\r\n\r\n" + body(codings)).read();
+	private RawHttp.Response refused(String head, String codings, int status) throws IOException {
+		try (RawHttp wire = RawHttp.open(this.port)) {
+			RawHttp.Response answer = wire.send(head + "Transfer-Encoding: " + codings + "\r\n\r\n" + body(codings)).read();
 			assertThat(answer.status()).as(answer.text()).isEqualTo(status);
 			assertThat(answer.header("connection")).isEqualToIgnoringCase("close");
-			byte[] rest = wire.restUntilClosed(Wire.PATIENCE);
+			byte[] rest = wire.restUntilClosed(RawHttp.PATIENCE);
 			assertThat(rest).as("closed after the answer").isNotNull().isEmpty();
 			return answer;
 		}

@@ -348,11 +348,15 @@ class ReplicasIT {
 			}));
 		}
 		started.await();
-		Thread.sleep(3000);
+		// The kill lands in the middle of the load: well past the requests asserted before it.
+		await().atMost(Duration.ofMinutes(2)).until(() -> done.get() > 60);
 		long before = done.get();
 		killedAt.set(System.nanoTime());
 		replicas.get(1).kill();
-		Thread.sleep(6000);
+		// And the load goes on well past the requests asserted after it, and twice the 3 s within which a failure
+		// may happen, so that a later one would be seen.
+		await().atMost(Duration.ofMinutes(2))
+			.until(() -> done.get() - before > 60 && System.nanoTime() - killedAt.get() > Duration.ofSeconds(6).toNanos());
 		running.set(false);
 		for (Future<?> loop : loops) {
 			loop.get(1, TimeUnit.MINUTES);

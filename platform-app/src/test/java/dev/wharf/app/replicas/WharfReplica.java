@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import dev.wharf.core.testsupport.FreePorts;
+import dev.wharf.core.testsupport.Processes;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -76,24 +77,16 @@ final class WharfReplica implements AutoCloseable {
 	/** Waits until readiness is UP on the public port. */
 	void awaitReady(Duration timeout) throws Exception {
 		HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-		long deadline = System.nanoTime() + timeout.toNanos();
-		while (System.nanoTime() < deadline) {
-			Process running = this.process;
-			if (running == null || !running.isAlive()) {
-				throw new IllegalStateException(this.name + " exited: " + Files.readString(this.log));
-			}
-			try {
-				HttpResponse<String> ready = http.send(HttpRequest.newBuilder(
-						URI.create("http://127.0.0.1:" + this.port + "/actuator/health/readiness")).timeout(Duration.ofSeconds(2)).build(),
-						HttpResponse.BodyHandlers.ofString());
-				if (ready.statusCode() == 200) {
-					return;
-				}
-			}
-			catch (IOException notYet) {
-				// Not listening yet.
-			}
-			Thread.sleep(200);
+		Process running = this.process;
+		if (running != null && Processes.awaitReady(running, timeout, Duration.ofMillis(200), () -> http.send(
+				HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/actuator/health/readiness"))
+					.timeout(Duration.ofSeconds(2))
+					.build(),
+				HttpResponse.BodyHandlers.ofString()).statusCode() == 200)) {
+			return;
+		}
+		if (running == null || !running.isAlive()) {
+			throw new IllegalStateException(this.name + " exited: " + Files.readString(this.log));
 		}
 		throw new IllegalStateException(this.name + " did not become ready: " + Files.readString(this.log));
 	}

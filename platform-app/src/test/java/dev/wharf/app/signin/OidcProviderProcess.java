@@ -105,17 +105,9 @@ final class OidcProviderProcess implements AutoCloseable {
 			.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/.well-known/openid-configuration"))
 			.timeout(Duration.ofSeconds(5))
 			.build();
-		long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-		while (System.nanoTime() < deadline && this.process.isAlive()) {
-			try {
-				if (http.send(discovery, BodyHandlers.discarding()).statusCode() == 200) {
-					return;
-				}
-			}
-			catch (IOException notYet) {
-				// Not listening yet.
-			}
-			Thread.sleep(100);
+		if (Processes.awaitReady(this.process, START_TIMEOUT, Duration.ofMillis(100),
+				() -> http.send(discovery, BodyHandlers.discarding()).statusCode() == 200)) {
+			return;
 		}
 		stop();
 		fail("The OIDC provider did not start; its log: " + Files.readString(this.log, StandardCharsets.UTF_8));

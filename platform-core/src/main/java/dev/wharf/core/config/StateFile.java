@@ -112,10 +112,18 @@ public final class StateFile<S> implements AutoCloseable {
 	}
 
 	private FileChannel lockFile() throws IOException {
-		Path folder = this.file.toAbsolutePath().getParent();
+		Path folder = folder();
 		Files.createDirectories(folder);
 		return FileChannel.open(folder.resolve("." + this.file.getFileName() + ".lock"), StandardOpenOption.CREATE,
 				StandardOpenOption.WRITE);
+	}
+
+	private Path folder() throws IOException {
+		Path folder = this.file.toAbsolutePath().getParent();
+		if (folder == null) {
+			throw new IOException("The state file is not in a folder: " + this.file);
+		}
+		return folder;
 	}
 
 	/** Reads the file again if another process replaced it. */
@@ -157,7 +165,7 @@ public final class StateFile<S> implements AutoCloseable {
 		for (String entry : entries) {
 			text.append(entry).append('\n');
 		}
-		Path folder = this.file.toAbsolutePath().getParent();
+		Path folder = folder();
 		Files.createDirectories(folder);
 		Path temp = folder.resolve("." + this.file.getFileName() + "-" + UUID.randomUUID());
 		try {

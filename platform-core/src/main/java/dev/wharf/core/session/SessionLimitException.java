@@ -1,6 +1,7 @@
 package dev.wharf.core.session;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * A session was not started: too many were started lately, or the store is full. The login itself was
@@ -33,6 +34,13 @@ public final class SessionLimitException extends RuntimeException {
 	/** How long to wait before trying again. */
 	public Duration retryAfter() {
 		return this.retryAfter;
+	}
+
+	/** The limit's message for the client; never {@code null}. */
+	@Override
+	public String getMessage() {
+		// The constructor takes the limit's message, which every limit has.
+		return Objects.requireNonNull(super.getMessage(), "A session limit without a message");
 	}
 
 	/** The limits a new session can meet. */

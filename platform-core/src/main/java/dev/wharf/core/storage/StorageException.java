@@ -1,5 +1,7 @@
 package dev.wharf.core.storage;
 
+import java.util.Objects;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,6 +22,13 @@ public abstract class StorageException extends RuntimeException {
 	/** What kind of failure this is. */
 	public StorageErrorKind kind() {
 		return this.kind;
+	}
+
+	/** The message, which names mount-relative paths only; never {@code null}. */
+	@Override
+	public String getMessage() {
+		// The constructor takes a non-null message.
+		return Objects.requireNonNull(super.getMessage(), "A storage error without a message");
 	}
 
 }

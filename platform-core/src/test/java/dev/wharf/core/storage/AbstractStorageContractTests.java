@@ -38,6 +38,7 @@ import static dev.wharf.core.storage.StorageTestSupport.sha256;
 import static dev.wharf.core.storage.StorageTestSupport.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -516,11 +517,9 @@ public abstract class AbstractStorageContractTests {
 			assertThat(read("/appended")).isEqualTo("base");
 		}
 
-		private void awaitGone(String path) throws InterruptedException {
+		private void awaitGone(String path) {
 			// Cancellation clean-up runs asynchronously on the backend's own threads.
-			for (int i = 0; i < 100 && exists(path); i++) {
-				Thread.sleep(20);
-			}
+			await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> !exists(path));
 		}
 
 	}

@@ -82,19 +82,17 @@ public final class HaproxyProcess implements AutoCloseable {
 			.redirectErrorStream(true)
 			.redirectOutput(folder.resolve("haproxy.log").toFile())
 			.start();
-		long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-		while (System.nanoTime() < deadline) {
-			if (!haproxy.process.isAlive()) {
-				throw new IOException("haproxy exited with " + haproxy.process.exitValue() + ": "
-						+ Files.readString(folder.resolve("haproxy.log")));
-			}
+		if (Processes.awaitReady(haproxy.process, START_TIMEOUT, Duration.ofMillis(20), () -> {
 			try (Socket socket = new Socket()) {
 				socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
-				return haproxy;
+				return true;
 			}
-			catch (IOException notYet) {
-				Thread.sleep(20);
-			}
+		})) {
+			return haproxy;
+		}
+		if (!haproxy.process.isAlive()) {
+			throw new IOException("haproxy exited with " + haproxy.process.exitValue() + ": "
+					+ Files.readString(folder.resolve("haproxy.log")));
 		}
 		haproxy.close();
 		throw new IOException("haproxy did not listen on port " + port);

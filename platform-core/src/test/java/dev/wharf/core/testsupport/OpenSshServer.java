@@ -113,37 +113,33 @@ public final class OpenSshServer implements AutoCloseable {
 				.redirectErrorStream(true)
 				.redirectOutput(this.directory.resolve("sshd.out").toFile())
 				.start();
-			if (awaitBanner(deadline)) {
+			if (Processes.awaitReady(this.process, left(deadline), Duration.ofMillis(50), this::answers)) {
 				return;
 			}
-			// Usually the port is still held by the connections of a killed server: try again.
 			this.process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
 			if (System.nanoTime() > deadline) {
 				fail("sshd did not start; its output: " + Files.readString(this.directory.resolve("sshd.out"))
 						+ "\nits log: " + logText());
 			}
-			Thread.sleep(200);
+			// Usually the port is still held by the connections of a killed server: try again once it is free.
+			Processes.awaitFree(left(deadline), this.port);
 		}
 	}
 
-	private boolean awaitBanner(long deadline) throws InterruptedException {
-		while (System.nanoTime() < deadline && this.process.isAlive()) {
-			try (Socket socket = new Socket()) {
-				socket.connect(new InetSocketAddress("127.0.0.1", this.port), 1000);
-				socket.setSoTimeout(5000);
-				InputStream in = socket.getInputStream();
-				byte[] banner = new byte[8];
-				if (in.readNBytes(banner, 0, banner.length) == banner.length
-						&& new String(banner, StandardCharsets.US_ASCII).startsWith("SSH-2.0")) {
-					return true;
-				}
-			}
-			catch (IOException notYet) {
-				// Not listening yet.
-			}
-			Thread.sleep(50);
+	private static Duration left(long deadline) {
+		return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+	}
+
+	/** Whether the server sends its banner (not listening yet fails). */
+	private boolean answers() throws IOException {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress("127.0.0.1", this.port), 1000);
+			socket.setSoTimeout(5000);
+			InputStream in = socket.getInputStream();
+			byte[] banner = new byte[8];
+			return in.readNBytes(banner, 0, banner.length) == banner.length
+					&& new String(banner, StandardCharsets.US_ASCII).startsWith("SSH-2.0");
 		}
-		return false;
 	}
 
 	/** Kills the server and every session it has open, as a crash would. */

@@ -5,14 +5,21 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.awaitility.core.ConditionTimeoutException;
 import org.jspecify.annotations.Nullable;
 
+import static org.awaitility.Awaitility.await;
+
 /**
- * What tests that start programs need: a free port on 127.0.0.1 for a server, a server killed and waited for,
- * a client run to its end with its output.
+ * What tests that start programs need: a free port on 127.0.0.1 for a server, a server waited for until it
+ * answers, a server killed and waited for, a client run to its end with its output.
  */
 public final class Processes {
 
@@ -27,6 +34,65 @@ public final class Processes {
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 			return socket.getLocalPort();
 		}
+	}
+
+	/**
+	 * Whether a port on 127.0.0.1 can be listened on now (a stopped server's port may stay taken for a moment).
+	 * @param port the port
+	 * @return whether it is free
+	 */
+	public static boolean isFree(int port) {
+		try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+			return true;
+		}
+		catch (IOException taken) {
+			return false;
+		}
+	}
+
+	/**
+	 * Waits until ports on 127.0.0.1 can be listened on, polling with Awaitility.
+	 * @param timeout how long to wait at most
+	 * @param ports the ports
+	 * @return whether they are free
+	 */
+	public static boolean awaitFree(Duration timeout, int... ports) {
+		try {
+			await().atMost(timeout).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
+				.until(() -> Arrays.stream(ports).allMatch(Processes::isFree));
+			return true;
+		}
+		catch (ConditionTimeoutException late) {
+			return false;
+		}
+	}
+
+	/**
+	 * Waits until a server started as a process is ready, polling with Awaitility.
+	 * @param process the server
+	 * @param timeout how long it may take
+	 * @param interval how often to ask
+	 * @param ready whether it is ready; an exception counts as "not yet"
+	 * @return whether it is ready; {@code false} if it exited or did not get ready in time (the caller, who
+	 * knows where its log is, reports which)
+	 */
+	public static boolean awaitReady(Process process, Duration timeout, Duration interval, Callable<Boolean> ready) {
+		AtomicBoolean answered = new AtomicBoolean();
+		try {
+			await().atMost(timeout).pollDelay(Duration.ZERO).pollInterval(interval).until(() -> {
+				try {
+					answered.set(ready.call());
+				}
+				catch (Exception notYet) {
+					answered.set(false);
+				}
+				return answered.get() || !process.isAlive();
+			});
+		}
+		catch (ConditionTimeoutException late) {
+			return false;
+		}
+		return answered.get();
 	}
 
 	/**

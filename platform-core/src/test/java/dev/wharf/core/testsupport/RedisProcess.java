@@ -93,20 +93,13 @@ public final class RedisProcess implements AutoCloseable {
 			.redirectErrorStream(true)
 			.redirectOutput(ProcessBuilder.Redirect.DISCARD)
 			.start();
-		long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-		while (System.nanoTime() < deadline) {
-			if (!this.process.isAlive()) {
-				throw new IOException("redis-server exited with " + this.process.exitValue() + ": " + readQuietly(log));
-			}
-			try {
-				if ("PONG".equals(command("PING"))) {
-					return;
-				}
-			}
-			catch (IOException notYet) {
-				// Not listening, or loading its data.
-			}
-			Thread.sleep(20);
+		Process started = this.process;
+		// Until it answers, it is not listening yet or still loading its data.
+		if (Processes.awaitReady(started, START_TIMEOUT, Duration.ofMillis(20), () -> "PONG".equals(command("PING")))) {
+			return;
+		}
+		if (!started.isAlive()) {
+			throw new IOException("redis-server exited with " + started.exitValue() + ": " + readQuietly(log));
 		}
 		kill();
 		throw new IOException("redis-server did not answer on port " + this.port + ": " + readQuietly(log));

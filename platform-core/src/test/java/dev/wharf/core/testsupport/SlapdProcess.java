@@ -130,30 +130,26 @@ public final class SlapdProcess implements AutoCloseable {
 				.redirectErrorStream(true)
 				.redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))
 				.start();
-			if (awaitListening(deadline)) {
+			if (Processes.awaitReady(this.process, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())),
+					Duration.ofMillis(20), this::listens)) {
 				return;
 			}
-			// Usually a port is still held by a stopped server's connections: try again.
 			Processes.kill(this.process);
 			if (System.nanoTime() > deadline) {
 				fail("slapd did not start; its log: " + logText());
 			}
-			Thread.sleep(200);
+			// Usually a port is still held by a stopped server's connections: try again once both are free.
+			Processes.awaitFree(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())), this.port, this.tlsPort);
 		}
 	}
 
-	private boolean awaitListening(long deadline) throws InterruptedException {
-		while (System.nanoTime() < deadline && this.process != null && this.process.isAlive()) {
-			try (Socket plain = new Socket(); Socket tls = new Socket()) {
-				plain.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.port), 1000);
-				tls.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.tlsPort), 1000);
-				return true;
-			}
-			catch (IOException notYet) {
-				Thread.sleep(20);
-			}
+	/** Whether both ports accept connections (not listening yet fails). */
+	private boolean listens() throws IOException {
+		try (Socket plain = new Socket(); Socket tls = new Socket()) {
+			plain.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.port), 1000);
+			tls.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.tlsPort), 1000);
+			return true;
 		}
-		return false;
 	}
 
 	/** Stops the directory at once ({@code SIGKILL}), as a crash or an outage would. */

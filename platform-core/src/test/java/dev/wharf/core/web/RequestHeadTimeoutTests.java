@@ -4,10 +4,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -16,6 +18,7 @@ import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link RequestHeadTimeout} on a bare Reactor Netty server, over raw sockets: a head that does not
@@ -75,7 +78,7 @@ class RequestHeadTimeoutTests {
 				out.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
 				assertThat(readResponse(in)).startsWith("HTTP/1.1 200 ");
 				// Three times the head timeout without a byte: only the idle timeout (none here) may close it.
-				Thread.sleep(TIMEOUT.multipliedBy(3).toMillis());
+				assertSilentFor(socket, TIMEOUT.multipliedBy(3));
 			}
 		}
 	}
@@ -91,9 +94,9 @@ class RequestHeadTimeoutTests {
 			InputStream in = socket.getInputStream();
 			out.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
 			assertThat(readResponse(in)).startsWith("HTTP/1.1 200 ");
-			Thread.sleep(timeout.toMillis() * 6 / 10);
+			assertSilentFor(socket, timeout.multipliedBy(6).dividedBy(10));
 			out.write("GET / HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
-			Thread.sleep(timeout.toMillis() * 6 / 10);
+			assertSilentFor(socket, timeout.multipliedBy(6).dividedBy(10));
 			out.write("Host: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
 			assertThat(readResponse(in)).startsWith("HTTP/1.1 200 ");
 			// The timer set itself again for the second head; a third that stalls still gets 408.
@@ -124,6 +127,37 @@ class RequestHeadTimeoutTests {
 		return socket;
 	}
 
+
+	/**
+	 * Lets time pass on a connection, during which the server sends nothing and keeps it open.
+	 * @param socket the connection
+	 * @param duration how long
+	 */
+	private static void assertSilentFor(Socket socket, Duration duration) throws IOException {
+		int timeout = socket.getSoTimeout();
+		socket.setSoTimeout(50);
+		AtomicBoolean spoke = new AtomicBoolean();
+		try {
+			await("nothing from the server, not even a close").pollInSameThread()
+				.during(duration)
+				.atMost(duration.plusSeconds(2))
+				.until(() -> !spoke.get() && silent(socket, spoke));
+		}
+		finally {
+			socket.setSoTimeout(timeout);
+		}
+	}
+
+	private static boolean silent(Socket socket, AtomicBoolean spoke) throws IOException {
+		try {
+			socket.getInputStream().read();
+			spoke.set(true);
+			return false;
+		}
+		catch (SocketTimeoutException nothing) {
+			return true;
+		}
+	}
 
 	/** Reads one small response with a Content-Length. */
 	private static String readResponse(InputStream in) throws IOException {

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.wharf.core.config.InvalidConfigurationException;
-import dev.wharf.core.testsupport.SlowReader;
+import dev.wharf.core.testsupport.RawHttp;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -96,23 +96,23 @@ class WriteProgressTimeoutTests {
 	@Test
 	void aClientThatStopsReadingAStreamIsClosedAndTheBodyCancelled() throws Exception {
 		start();
-		try (SlowReader reader = SlowReader.connect(this.server.port(), 64 * 1024)) {
+		try (RawHttp reader = RawHttp.openWithReceiveBuffer(this.server.port(), 64 * 1024)) {
 			long length = request(reader, "/stream/" + STALLED_SIZE);
 			long stalledAt = System.nanoTime();
 			await().atMost(Duration.ofSeconds(30)).until(() -> this.closed.get() == 1);
 			assertThat(Duration.ofNanos(System.nanoTime() - stalledAt)).isGreaterThanOrEqualTo(TIMEOUT);
 			await().atMost(Duration.ofSeconds(10)).untilTrue(this.cancelled);
-			assertThat(reader.readUntilClosed()).as("the body was cut").isLessThan(length);
+			assertThat(reader.drain()).as("the body was cut").isLessThan(length);
 		}
 	}
 
 	@Test
 	void aClientThatStopsReadingAFileSentWithSendfileIsClosed() throws Exception {
 		start();
-		try (SlowReader reader = SlowReader.connect(this.server.port(), 64 * 1024)) {
+		try (RawHttp reader = RawHttp.openWithReceiveBuffer(this.server.port(), 64 * 1024)) {
 			long length = request(reader, "/file/stalled");
 			await().atMost(Duration.ofSeconds(30)).until(() -> this.closed.get() == 1);
-			assertThat(reader.readUntilClosed()).as("the body was cut").isLessThan(length);
+			assertThat(reader.drain()).as("the body was cut").isLessThan(length);
 		}
 	}
 
@@ -131,7 +131,7 @@ class WriteProgressTimeoutTests {
 	@Test
 	void aResponseSlowerToStartThanTheTimeoutIsNotCut() throws Exception {
 		start();
-		try (SlowReader reader = SlowReader.connect(this.server.port(), 64 * 1024)) {
+		try (RawHttp reader = RawHttp.openWithReceiveBuffer(this.server.port(), 64 * 1024)) {
 			long length = request(reader, "/late");
 			assertThat(new String(reader.body().readNBytes((int) length), StandardCharsets.US_ASCII)).isEqualTo("late but fine");
 		}
@@ -153,7 +153,7 @@ class WriteProgressTimeoutTests {
 
 	private void assertSlowReaderGetsEverything(String target) throws Exception {
 		long start = System.nanoTime();
-		try (SlowReader reader = SlowReader.connect(this.server.port(), 1024 * 1024)) {
+		try (RawHttp reader = RawHttp.openWithReceiveBuffer(this.server.port(), 1024 * 1024)) {
 			// 256 KB, then a pause: about 2.5 MB/s, far slower than the server sends on loopback, but fast enough
 			// that the kernel, which takes more bytes only once a good part of its send buffer drained (about 1 MB
 			// of the 4 MB it grows to on loopback), takes some within each timeout.
@@ -165,8 +165,8 @@ class WriteProgressTimeoutTests {
 	}
 
 	/** Sends a GET and reads the response head; gives the announced length. */
-	private static long request(SlowReader reader, String target) throws IOException {
-		return SlowReader.contentLength(reader.send("GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n").head());
+	private static long request(RawHttp reader, String target) throws IOException {
+		return reader.send("GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n").readHead().contentLength();
 	}
 
 }

@@ -81,7 +81,7 @@ public record LdapProperties(@DefaultValue List<String> urls, @DefaultValue("fal
 			throw new InvalidConfigurationException(PREFIX + "user-dn-pattern", userDnPattern,
 					"set either user-dn-pattern or user-search.base, not both and not neither");
 		}
-		if (pattern && !userDnPattern.contains("{0}")) {
+		if (pattern && userDnPattern != null && !userDnPattern.contains("{0}")) {
 			throw new InvalidConfigurationException(PREFIX + "user-dn-pattern", userDnPattern,
 					"must contain {0}, which stands for the login name");
 		}

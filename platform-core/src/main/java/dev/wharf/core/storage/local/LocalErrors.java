@@ -8,6 +8,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.FileSystemLoopException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
+import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 
 import dev.wharf.core.storage.AccessDeniedException;
@@ -34,7 +35,7 @@ final class LocalErrors {
 			return error;
 		}
 		if (error instanceof UncheckedIOException unchecked) {
-			return map(unchecked.getCause(), path);
+			return map(cause(unchecked), path);
 		}
 		if (error instanceof IOException io) {
 			return map(io, path);
@@ -81,6 +82,11 @@ final class LocalErrors {
 			}
 		}
 		return new StorageIoException("I/O error on " + path, error);
+	}
+
+	private static IOException cause(UncheckedIOException unchecked) {
+		// UncheckedIOException's constructors refuse a null cause.
+		return Objects.requireNonNull(unchecked.getCause(), "UncheckedIOException without a cause");
 	}
 
 }

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 
@@ -172,7 +173,7 @@ public final class LocalStorage implements Storage {
 		// BlockingOpen deletes such a file.
 		return Mono.usingWhen(BlockingOpen.open(() -> TempFile.open(this.paths, path, options.mode()),
 				TempFile::discardQuietly, this.io).onErrorMap(error -> LocalErrors.map(error, path)),
-				temp -> ChannelWrites.write(content, temp.channel(), options.expectedLength(), this.io)
+				temp -> ChannelWrites.write(content, temp.openChannel(), options.expectedLength(), this.io)
 					.then(blocking(path, () -> commit(temp, path, options.mode()))),
 				temp -> discard(path, temp), (temp, error) -> discard(path, temp), temp -> discard(path, temp))
 			.onErrorMap(error -> LocalErrors.map(error, path));
@@ -201,7 +202,7 @@ public final class LocalStorage implements Storage {
 			UnflushedReplace.replace(temp.file(), target, path);
 		}
 		temp.committed();
-		syncFolder(target.getParent());
+		syncParentFolder(target);
 		return entry(path, Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
 	}
 
@@ -224,6 +225,12 @@ public final class LocalStorage implements Storage {
 			}
 			Files.move(file, target, StandardCopyOption.ATOMIC_MOVE);
 		}
+	}
+
+	/** Flushes the folder that an entry was just renamed into. */
+	private void syncParentFolder(Path entry) {
+		// Every entry is below the mount's root folder, so it has a parent.
+		syncFolder(Objects.requireNonNull(entry.getParent(), "An entry without a parent folder"));
 	}
 
 	private void syncFolder(Path folder) {
@@ -341,7 +348,7 @@ public final class LocalStorage implements Storage {
 				catch (AtomicMoveNotSupportedException ex) {
 					throw new ConflictException("Cannot move " + source + " across file systems", ex);
 				}
-				syncFolder(to.getParent());
+				syncParentFolder(to);
 				return entry(target, Files.readAttributes(to, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
 			});
 		});
@@ -498,6 +505,11 @@ public final class LocalStorage implements Storage {
 
 		@Nullable FileChannel channel() {
 			return this.channel;
+		}
+
+		/** The channel of a temporary file that {@link #open} created; a reserved one has none. */
+		FileChannel openChannel() {
+			return Objects.requireNonNull(this.channel, "A reserved temporary file has no channel");
 		}
 
 		void committed() {

@@ -70,8 +70,9 @@ public final class MountRegistry implements AutoCloseable {
 		}
 		Map<String, Mount> mounts = new LinkedHashMap<>();
 		try {
-			for (String name : new TreeMap<>(configured).keySet()) {
-				Object typeValue = configured.get(name).get("type");
+			for (Map.Entry<String, Map<String, Object>> configuredMount : new TreeMap<>(configured).entrySet()) {
+				String name = configuredMount.getKey();
+				Object typeValue = configuredMount.getValue().get("type");
 				String type = (typeValue instanceof String text) ? text : null;
 				if (!NAME.matcher(name).matches()) {
 					throw new InvalidConfigurationException(MountDefinition.PREFIX + "." + name, null,

@@ -35,6 +35,7 @@ import dev.wharf.core.storage.WriteMode;
 import dev.wharf.core.storage.WriteOptions;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
@@ -213,7 +214,7 @@ public final class S3Storage implements Storage {
 		});
 	}
 
-	private Mono<ListObjectsV2Response> listPage(StoragePath directory, String prefix, String token) {
+	private Mono<ListObjectsV2Response> listPage(StoragePath directory, String prefix, @Nullable String token) {
 		return call(directory, () -> this.client.listObjectsV2(b -> b.bucket(this.bucket)
 			.prefix(prefix)
 			.delimiter("/")
@@ -482,7 +483,7 @@ public final class S3Storage implements Storage {
 			.concatMapIterable(ListObjectsV2Response::contents);
 	}
 
-	private Mono<ListObjectsV2Response> listAll(StoragePath path, String prefix, String token) {
+	private Mono<ListObjectsV2Response> listAll(StoragePath path, String prefix, @Nullable String token) {
 		return call(path, () -> this.client.listObjectsV2(
 				b -> b.bucket(this.bucket).prefix(prefix).maxKeys(this.limits.pageSize()).continuationToken(token)));
 	}
@@ -524,10 +525,10 @@ public final class S3Storage implements Storage {
 	@Override
 	public Mono<FileEntry> createDirectory(StoragePath path) {
 		return Mono.defer(() -> {
-			if (path.isRoot()) {
+			StoragePath parent = path.parent();
+			if (parent == null) {
 				return Mono.error(new AlreadyExistsException("The root always exists"));
 			}
-			StoragePath parent = path.parent();
 			Mono<FileEntry> parentCheck = stat(parent)
 				.flatMap(entry -> entry.isDirectory() ? Mono.just(entry)
 						: Mono.error(new ConflictException("Not a folder: " + parent)));
@@ -557,10 +558,10 @@ public final class S3Storage implements Storage {
 	 * when asked to (and then only by the new object, which replaces it atomically).
 	 */
 	private Mono<Void> prepareTarget(StoragePath target, boolean replace) {
-		if (target.isRoot()) {
+		StoragePath parent = target.parent();
+		if (parent == null) {
 			return Mono.error(new AlreadyExistsException("The root always exists"));
 		}
-		StoragePath parent = target.parent();
 		Mono<Void> parentIsFolder = stat(parent)
 			.flatMap(entry -> entry.isDirectory() ? Mono.<Void>empty()
 					: Mono.error(new ConflictException("Not a folder: " + parent)))
@@ -715,8 +716,8 @@ public final class S3Storage implements Storage {
 		});
 	}
 
-	private Mono<software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse> uploadsPage(String keyMarker,
-			String uploadIdMarker) {
+	private Mono<software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse> uploadsPage(
+			@Nullable String keyMarker, @Nullable String uploadIdMarker) {
 		return call(StoragePath.root(), () -> this.client.listMultipartUploads(b -> b.bucket(this.bucket)
 			.prefix(this.keys.root())
 			.keyMarker(keyMarker)

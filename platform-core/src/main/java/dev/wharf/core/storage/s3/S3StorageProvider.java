@@ -1,6 +1,7 @@
 package dev.wharf.core.storage.s3;
 
 import java.time.Clock;
+import java.util.Objects;
 import java.util.concurrent.Executor;
 
 import dev.wharf.core.concurrent.BlockingScheduler;
@@ -75,7 +76,9 @@ public final class S3StorageProvider implements StorageProvider {
 		try {
 			Executor completions = callbacks::schedule;
 			S3AsyncClient client = S3Clients.client(properties, completions);
-			return new S3Storage(mount, properties.bucket(), properties.keyPrefix(), client, callbacks, limits);
+			// The properties refuse a missing bucket.
+			String bucket = Objects.requireNonNull(properties.bucket(), "An s3 mount without a bucket");
+			return new S3Storage(mount, bucket, properties.keyPrefix(), client, callbacks, limits);
 		}
 		catch (RuntimeException ex) {
 			callbacks.dispose();

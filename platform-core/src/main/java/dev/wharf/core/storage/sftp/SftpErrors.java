@@ -6,6 +6,7 @@ import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 
 import dev.wharf.core.storage.AccessDeniedException;
@@ -38,7 +39,7 @@ final class SftpErrors {
 	 */
 	static boolean isConnectionFailure(Throwable error) {
 		if (error instanceof UncheckedIOException unchecked) {
-			return isConnectionFailure(unchecked.getCause());
+			return isConnectionFailure(cause(unchecked));
 		}
 		if (error instanceof SFTPException sftp) {
 			Response.StatusCode status = sftp.getStatusCode();
@@ -60,7 +61,7 @@ final class SftpErrors {
 			return error;
 		}
 		if (error instanceof UncheckedIOException unchecked) {
-			return map(unchecked.getCause(), path, mount);
+			return map(cause(unchecked), path, mount);
 		}
 		if (error instanceof RejectedExecutionException) {
 			return new BackendUnavailableException("Mount '" + mount + "' is overloaded, try again", error);
@@ -122,6 +123,11 @@ final class SftpErrors {
 			return new BackendUnavailableException("Mount '" + mount + "' is overloaded, try again", error);
 		}
 		return new BackendUnavailableException("Connecting to the SFTP server of mount '" + mount + "' failed", error);
+	}
+
+	private static IOException cause(UncheckedIOException unchecked) {
+		// UncheckedIOException's constructors refuse a null cause.
+		return Objects.requireNonNull(unchecked.getCause(), "UncheckedIOException without a cause");
 	}
 
 }

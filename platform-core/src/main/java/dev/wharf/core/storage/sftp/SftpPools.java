@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -112,7 +113,7 @@ final class SftpPools implements AutoCloseable {
 		Credentials credentials = Credentials.from(context)
 			.orElseThrow(() -> new AccessDeniedException("Mount '" + this.connector.mount()
 					+ "' logs in to its SFTP server as each user, and this request carries no user login"));
-		return this.users.get(credentials,
+		return userPools().get(credentials,
 				key -> new SftpConnectionPool("mount '" + this.connector.mount() + "', user '" + key.username() + "'",
 						this.poolSize, () -> this.connector.open(SftpLogin.of(key)), this.wait));
 	}
@@ -141,14 +142,15 @@ final class SftpPools implements AutoCloseable {
 			this.fixed.evictIdle(this.idleTimeout);
 			return;
 		}
+		Cache<Credentials, SftpConnectionPool> users = userPools();
 		List<Credentials> idle = new ArrayList<>();
-		for (Map.Entry<Credentials, SftpConnectionPool> user : this.users.asMap().entrySet()) {
+		for (Map.Entry<Credentials, SftpConnectionPool> user : users.asMap().entrySet()) {
 			if (user.getValue().evictIdle(this.idleTimeout)) {
 				idle.add(user.getKey());
 			}
 		}
-		this.users.invalidateAll(idle);
-		this.users.cleanUp();
+		users.invalidateAll(idle);
+		users.cleanUp();
 	}
 
 	/** How many connections are open or opening, over every login. */
@@ -162,7 +164,13 @@ final class SftpPools implements AutoCloseable {
 	}
 
 	private List<SftpConnectionPool> all() {
-		return (this.fixed != null) ? List.of(this.fixed) : List.copyOf(this.users.asMap().values());
+		return (this.fixed != null) ? List.of(this.fixed) : List.copyOf(userPools().asMap().values());
+	}
+
+	/** The per-user pools of a passthrough mount, for where {@link #fixed} is {@code null}. */
+	private Cache<Credentials, SftpConnectionPool> userPools() {
+		// The constructor sets exactly one of the two.
+		return Objects.requireNonNull(this.users, "A mount with fixed credentials has no per-user pools");
 	}
 
 	/** Closes every connection, also those in use. */
@@ -173,9 +181,10 @@ final class SftpPools implements AutoCloseable {
 			this.fixed.close();
 		}
 		else {
-			this.users.asMap().values().forEach(SftpConnectionPool::close);
-			this.users.invalidateAll();
-			this.users.cleanUp();
+			Cache<Credentials, SftpConnectionPool> users = userPools();
+			users.asMap().values().forEach(SftpConnectionPool::close);
+			users.invalidateAll();
+			users.cleanUp();
 		}
 	}
 

@@ -6,6 +6,7 @@ import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Objects;
 
 import dev.wharf.core.concurrent.BlockingScheduler;
 import dev.wharf.core.config.InvalidConfigurationException;
@@ -65,7 +66,9 @@ public final class SftpStorageProvider implements StorageProvider {
 		try {
 			HostKeyVerifier verifier = hostKeyVerifier(properties, mount);
 			KeyProvider key = privateKey(properties);
-			SftpConnector connector = new SftpConnector(mount, properties.host(), properties.port(), verifier,
+			// The properties refuse a missing host.
+			String host = Objects.requireNonNull(properties.host(), "An sftp mount without a host");
+			SftpConnector connector = new SftpConnector(mount, host, properties.port(), verifier,
 					properties.root(), properties.connectTimeout(), properties.readTimeout(), properties.keepAlive());
 			Scheduler io = BlockingScheduler.create("wharf-sftp-" + mount, properties.effectiveIoThreads(),
 					properties.effectiveIoThreads() * 100_000);
@@ -78,7 +81,9 @@ public final class SftpStorageProvider implements StorageProvider {
 			}
 			String password = (properties.password() == null || properties.password().isEmpty()) ? null
 					: properties.password();
-			SftpLogin login = new SftpLogin(properties.username(), password, key, false);
+			// The properties refuse fixed credentials without a username.
+			String username = Objects.requireNonNull(properties.username(), "Fixed credentials without a username");
+			SftpLogin login = new SftpLogin(username, password, key, false);
 			SftpPools pools = SftpPools.fixed(connector, login, properties.poolSize(), properties.idleTimeout(), wait, io);
 			return new SftpStorage(mount, pools, io, probeAtomicRename(pools, connector), usePosixRename);
 		}
@@ -111,7 +116,8 @@ public final class SftpStorageProvider implements StorageProvider {
 		if (properties.hostKeyFingerprint() != null) {
 			return FingerprintVerifier.getInstance(properties.hostKeyFingerprint());
 		}
-		String knownHosts = properties.knownHosts();
+		// The properties require exactly one way to trust the host key, and it is neither of the above.
+		String knownHosts = Objects.requireNonNull(properties.knownHosts(), "No way to trust the host key");
 		OpenSSHKnownHosts verifier;
 		try {
 			if (knownHosts.startsWith(SftpStorageProperties.FILE_PREFIX)) {

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import dev.wharf.core.testsupport.FreePorts;
+import dev.wharf.core.testsupport.Processes;
 import dev.wharf.core.testsupport.Requirements;
 import org.jspecify.annotations.Nullable;
 
@@ -83,18 +84,17 @@ public final class MemcachedProcess implements AutoCloseable {
 		this.process = new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(ProcessBuilder.Redirect.DISCARD)
 			.start();
-		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-		while (System.nanoTime() < deadline) {
-			if (!this.process.isAlive()) {
-				throw new IOException("memcached exited with " + this.process.exitValue());
-			}
+		Process started = this.process;
+		if (Processes.awaitReady(started, Duration.ofSeconds(20), Duration.ofMillis(20), () -> {
 			try (Socket socket = new Socket()) {
 				socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.port), 1000);
-				return;
+				return true;
 			}
-			catch (IOException notYet) {
-				Thread.sleep(20);
-			}
+		})) {
+			return;
+		}
+		if (!started.isAlive()) {
+			throw new IOException("memcached exited with " + started.exitValue());
 		}
 		kill();
 		throw new IOException("memcached did not start listening on port " + this.port);

@@ -32,6 +32,7 @@ import static dev.wharf.core.storage.StorageTestSupport.sha256;
 import static dev.wharf.core.storage.StorageTestSupport.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What the {@code memcached} backend does beyond the contract, against real memcached processes: hashing
@@ -282,39 +283,31 @@ class MemcachedStorageTests {
 		assertThat(get(storage, "/late")).isEqualTo("ok");
 	}
 
-	private static void awaitFailure(MemcachedStorage storage) throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-		while (System.nanoTime() < deadline) {
-			try {
-				storage.checkHealth().block(TIMEOUT);
-			}
-			catch (BackendUnavailableException expected) {
-				return;
-			}
-			Thread.sleep(20);
-		}
-		throw new AssertionError("memcached was killed but the storage did not notice within 30 s");
+	private static void awaitFailure(MemcachedStorage storage) {
+		await("memcached was killed: the storage notices").atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> !healthy(storage));
 	}
 
-	private static void awaitRecovery(MemcachedStorage storage) throws InterruptedException {
-		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-		while (System.nanoTime() < deadline) {
-			try {
-				storage.checkHealth().block(TIMEOUT);
-				return;
-			}
-			catch (BackendUnavailableException notYet) {
-				Thread.sleep(50);
-			}
-		}
-		throw new AssertionError("memcached came back but the storage did not reconnect within 60 s");
+	private static void awaitRecovery(MemcachedStorage storage) {
+		await("memcached came back: the storage reconnects").atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> healthy(storage));
 	}
 
-	private static void awaitItems(MemcachedProcess memcached, long items) throws Exception {
+	private static boolean healthy(MemcachedStorage storage) {
+		try {
+			storage.checkHealth().block(TIMEOUT);
+			return true;
+		}
+		catch (BackendUnavailableException down) {
+			return false;
+		}
+	}
+
+	private static void awaitItems(MemcachedProcess memcached, long items) {
 		// Clean-up of a refused upload's chunks runs in the background.
-		for (int i = 0; i < 200 && memcached.items() != items; i++) {
-			Thread.sleep(20);
-		}
+		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20)).until(() -> memcached.items() == items);
 	}
 
 }

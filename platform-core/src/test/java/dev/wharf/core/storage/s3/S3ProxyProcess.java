@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import dev.wharf.core.testsupport.Processes;
 import dev.wharf.core.testsupport.Requirements;
 import org.jspecify.annotations.Nullable;
 import org.springframework.util.unit.DataSize;
@@ -121,19 +122,18 @@ public final class S3ProxyProcess implements AutoCloseable {
 			.redirectErrorStream(true)
 			.redirectOutput(ProcessBuilder.Redirect.appendTo(this.directory.resolve("s3proxy.log").toFile()))
 			.start();
-		long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-		while (System.nanoTime() < deadline) {
-			if (!this.process.isAlive()) {
-				throw new IOException("S3Proxy exited with " + this.process.exitValue() + "; see "
-						+ this.directory.resolve("s3proxy.log"));
-			}
+		Process started = this.process;
+		if (Processes.awaitReady(started, START_TIMEOUT, Duration.ofMillis(20), () -> {
 			try (Socket socket = new Socket()) {
 				socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.port), 1000);
-				return;
+				return true;
 			}
-			catch (IOException notYet) {
-				Thread.sleep(20);
-			}
+		})) {
+			return;
+		}
+		if (!started.isAlive()) {
+			throw new IOException("S3Proxy exited with " + started.exitValue() + "; see "
+					+ this.directory.resolve("s3proxy.log"));
 		}
 		kill();
 		throw new IOException("S3Proxy did not start listening on port " + this.port);

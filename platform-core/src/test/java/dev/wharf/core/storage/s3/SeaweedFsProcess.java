@@ -11,7 +11,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
+import dev.wharf.core.testsupport.Processes;
 import dev.wharf.core.testsupport.Requirements;
 import org.jspecify.annotations.Nullable;
 import org.springframework.util.unit.DataSize;
@@ -74,23 +76,24 @@ public final class SeaweedFsProcess implements AutoCloseable {
 			.start();
 		SeaweedFsProcess server = new SeaweedFsProcess(process, ports[6], directory);
 		Runtime.getRuntime().addShutdownHook(server.killer);
-		long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-		RuntimeException last = null;
-		while (System.nanoTime() < deadline) {
-			if (!process.isAlive()) {
-				throw new IOException("weed exited with " + process.exitValue() + "; see " + directory.resolve("weed.log"));
-			}
+		AtomicReference<RuntimeException> last = new AtomicReference<>();
+		if (Processes.awaitReady(process, START_TIMEOUT, Duration.ofMillis(250), () -> {
 			try {
 				server.client().createBucket(b -> b.bucket(bucket));
-				return server;
+				return true;
 			}
 			catch (RuntimeException notYet) {
-				last = notYet;
-				Thread.sleep(250);
+				last.set(notYet);
+				return false;
 			}
+		})) {
+			return server;
+		}
+		if (!process.isAlive()) {
+			throw new IOException("weed exited with " + process.exitValue() + "; see " + directory.resolve("weed.log"));
 		}
 		server.close();
-		throw new IOException("SeaweedFS did not create a bucket within " + START_TIMEOUT, last);
+		throw new IOException("SeaweedFS did not create a bucket within " + START_TIMEOUT, last.get());
 	}
 
 	/** The S3 gateway's URL. */

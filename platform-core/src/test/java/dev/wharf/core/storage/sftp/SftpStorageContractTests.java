@@ -3,6 +3,7 @@ package dev.wharf.core.storage.sftp;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The storage contract against the {@code sftp} backend and a real OpenSSH {@code sshd} (one per class), plus
@@ -61,12 +63,9 @@ class SftpStorageContractTests extends AbstractStorageContractTests {
 	@AfterEach
 	void noTemporaryFileIsLeftOnTheServer() throws Exception {
 		// Clean-up after a cancelled upload runs in the background: give it a moment.
-		List<Path> left = temporaryFiles();
-		for (int i = 0; i < 400 && !left.isEmpty(); i++) {
-			Thread.sleep(50);
-			left = temporaryFiles();
-		}
-		assertThat(left).isEmpty();
+		await().atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(50))
+			.untilAsserted(() -> assertThat(temporaryFiles()).isEmpty());
 	}
 
 	private List<Path> temporaryFiles() throws IOException {
