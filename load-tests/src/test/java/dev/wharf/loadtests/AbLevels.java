@@ -17,11 +17,13 @@ import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static io.gatling.javaapi.http.HttpDsl.http;
 
 /**
- * Expresses {@code ab -k -c N -n M} in Gatling, level after level: N virtual users start at once, each on its own
- * keep-alive connection, and together send exactly M requests (the first {@code M mod N} users send one more),
- * like ab's N parallel slots. Levels run one after the other, each counted by a {@link LevelRecorder}.
+ * Expresses {@code ab -k -c N -n M} in Gatling, level after level: N virtual users start
+ * at once, each on its own keep-alive connection, and together send exactly M requests
+ * (the first {@code M mod N} users send one more), like ab's N parallel slots. Levels run
+ * one after the other, each counted by a {@link LevelRecorder}.
  *
- * <p>Not thread-safe while levels are added; the built populations are what Gatling runs.
+ * <p>
+ * Not thread-safe while levels are added; the built populations are what Gatling runs.
  */
 public final class AbLevels {
 
@@ -40,10 +42,11 @@ public final class AbLevels {
 	}
 
 	/**
-	 * The HTTP protocol every table uses: a base URL, no emulated browser cache (each request goes to the
-	 * server), no {@code Referer} header and no redirects followed (ab sends neither), URLs sent exactly as written
-	 * (already percent-encoded like the originals' ab commands), and {@code Connection: close} on every request
-	 * when keep-alive is off (ab without {@code -k}).
+	 * The HTTP protocol every table uses: a base URL, no emulated browser cache (each
+	 * request goes to the server), no {@code Referer} header and no redirects followed
+	 * (ab sends neither), URLs sent exactly as written (already percent-encoded like the
+	 * originals' ab commands), and {@code Connection: close} on every request when
+	 * keep-alive is off (ab without {@code -k}).
 	 * @param baseUrl such as {@code http://127.0.0.1:8334}
 	 * @param keepAlive whether connections are reused
 	 * @return the protocol
@@ -59,8 +62,8 @@ public final class AbLevels {
 	}
 
 	/**
-	 * The checks every request carries: first its response time (so it is kept even when a later check fails),
-	 * then the given checks.
+	 * The checks every request carries: first its response time (so it is kept even when
+	 * a later check fails), then the given checks.
 	 * @param request the request
 	 * @param checks what makes its answer correct
 	 * @return the request with the checks
@@ -108,9 +111,10 @@ public final class AbLevels {
 	}
 
 	/**
-	 * Adds a warm-up: requests sent like a level's but not counted, so that the levels after it measure a
-	 * server whose JIT compiler has done its work (a JVM's first few thousand requests run mostly interpreted;
-	 * C, Go and Python peers get the same warm-up, which changes nothing for them).
+	 * Adds a warm-up: requests sent like a level's but not counted, so that the levels
+	 * after it measure a server whose JIT compiler has done its work (a JVM's first few
+	 * thousand requests run mostly interpreted; C, Go and Python peers get the same
+	 * warm-up, which changes nothing for them).
 	 * @param concurrency connections at once
 	 * @param requests requests in all, at least {@code concurrency}
 	 * @param request one request (built with {@link #checked})
@@ -118,8 +122,7 @@ public final class AbLevels {
 	 */
 	public AbLevels warmUp(int concurrency, int requests, ChainBuilder request) {
 		int each = Math.max(1, requests / concurrency);
-		this.populations.add(scenario("warm-up #" + this.populations.size())
-			.repeat(each)
+		this.populations.add(scenario("warm-up #" + this.populations.size()).repeat(each)
 			.on(exec(request).exec((session) -> session.remove(RESPONSE_TIME).markAsSucceeded()))
 			.injectOpen(atOnceUsers(concurrency)));
 		return this;

@@ -13,24 +13,31 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The CPU time a process or a cgroup has used so far, read before and after each level so that a table can give
- * each server's and the load generator's CPU per request. Sources, as {@code -DserverCpu} names them:
+ * The CPU time a process or a cgroup has used so far, read before and after each level so
+ * that a table can give each server's and the load generator's CPU per request. Sources,
+ * as {@code -DserverCpu} names them:
  * <ul>
- * <li>{@code cgroup:FILE}: a cgroup's counter, everything its processes used, children and helpers included
- * ({@code cpuacct.usage} of cgroup v1 in nanoseconds, or {@code cpu.stat} of cgroup v2 with its
- * {@code usage_usec});</li>
- * <li>{@code pid:N}: {@code utime + stime} of a process and of its living descendants, plus the children they
- * have waited for ({@code cutime + cstime}), from {@code /proc/N/stat}; what a server without a cgroup used;</li>
- * <li>{@code self}: this JVM's own {@code utime + stime}: the load generator when it runs in-process
- * (Gatling).</li>
+ * <li>{@code cgroup:FILE}: a cgroup's counter, everything its processes used, children
+ * and helpers included ({@code cpuacct.usage} of cgroup v1 in nanoseconds, or
+ * {@code cpu.stat} of cgroup v2 with its {@code usage_usec});</li>
+ * <li>{@code pid:N}: {@code utime + stime} of a process and of its living descendants,
+ * plus the children they have waited for ({@code cutime + cstime}), from
+ * {@code /proc/N/stat}; what a server without a cgroup used;</li>
+ * <li>{@code self}: this JVM's own {@code utime + stime}: the load generator when it runs
+ * in-process (Gatling).</li>
  * </ul>
- * An empty source, or one that cannot be read (not Linux, the process gone), reads as unknown ({@code -1}).
+ * An empty source, or one that cannot be read (not Linux, the process gone), reads as
+ * unknown ({@code -1}).
  *
- * <p>Immutable and thread-safe; each read goes to the file system.
+ * <p>
+ * Immutable and thread-safe; each read goes to the file system.
  */
 public final class CpuClock {
 
-	/** Linux reports {@code /proc/PID/stat} times in USER_HZ ticks, which is 100 on every architecture the JDK runs on. */
+	/**
+	 * Linux reports {@code /proc/PID/stat} times in USER_HZ ticks, which is 100 on every
+	 * architecture the JDK runs on.
+	 */
 	private static final long MICROS_PER_TICK = 10_000;
 
 	private static final CpuClock NONE = new CpuClock("", null, -1);
@@ -88,7 +95,8 @@ public final class CpuClock {
 				return treeMicros(this.pid);
 			}
 			if (this.source.equals("self")) {
-				return statMicros(statFields(Files.readString(Path.of("/proc/self/stat"), StandardCharsets.US_ASCII)), false);
+				return statMicros(statFields(Files.readString(Path.of("/proc/self/stat"), StandardCharsets.US_ASCII)),
+						false);
 			}
 		}
 		catch (IOException | RuntimeException ex) {
@@ -105,7 +113,10 @@ public final class CpuClock {
 		return this != NONE;
 	}
 
-	/** {@code cpuacct.usage} (one number, nanoseconds) or {@code cpu.stat} ({@code usage_usec N} among others). */
+	/**
+	 * {@code cpuacct.usage} (one number, nanoseconds) or {@code cpu.stat}
+	 * ({@code usage_usec N} among others).
+	 */
 	static long cgroupMicros(String content) {
 		for (String line : content.split("\n")) {
 			String[] f = line.trim().split("\\s+");
@@ -120,8 +131,9 @@ public final class CpuClock {
 	}
 
 	/**
-	 * The fields of {@code /proc/PID/stat} after the command's closing parenthesis (which may itself hold
-	 * spaces and parentheses): index 0 is the state, 1 the parent's pid, 11 utime, 12 stime, 13 cutime, 14 cstime.
+	 * The fields of {@code /proc/PID/stat} after the command's closing parenthesis (which
+	 * may itself hold spaces and parentheses): index 0 is the state, 1 the parent's pid,
+	 * 11 utime, 12 stime, 13 cutime, 14 cstime.
 	 */
 	static String[] statFields(String stat) {
 		return stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
@@ -139,10 +151,8 @@ public final class CpuClock {
 	private static long treeMicros(long root) throws IOException {
 		Map<Long, List<Long>> children = new HashMap<>();
 		Map<Long, String[]> stats = new HashMap<>();
-		try (DirectoryStream<Path> processes = Files.newDirectoryStream(Path.of("/proc"), (p) -> p.getFileName()
-			.toString()
-			.chars()
-			.allMatch(Character::isDigit))) {
+		try (DirectoryStream<Path> processes = Files.newDirectoryStream(Path.of("/proc"),
+				(p) -> p.getFileName().toString().chars().allMatch(Character::isDigit))) {
 			for (Path process : processes) {
 				try {
 					String[] fields = statFields(Files.readString(process.resolve("stat"), StandardCharsets.US_ASCII));

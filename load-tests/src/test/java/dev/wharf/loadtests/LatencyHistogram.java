@@ -3,10 +3,12 @@ package dev.wharf.loadtests;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Counts latencies in microseconds in log-linear buckets (32 per power of two, so a percentile is within about
- * 3 %), without locks, up to about 18 minutes. Enough for a benchmark table; no third-party histogram needed.
+ * Counts latencies in microseconds in log-linear buckets (32 per power of two, so a
+ * percentile is within about 3 %), without locks, up to about 18 minutes. Enough for a
+ * benchmark table; no third-party histogram needed.
  *
- * <p>Thread-safe: many virtual users record at once.
+ * <p>
+ * Thread-safe: many virtual users record at once.
  */
 public final class LatencyHistogram {
 
@@ -29,7 +31,8 @@ public final class LatencyHistogram {
 	/**
 	 * The latency below which the given share of the recorded latencies fall.
 	 * @param percentile from 0 to 100
-	 * @return the upper bound of the bucket holding that latency, in microseconds; 0 when nothing was recorded
+	 * @return the upper bound of the bucket holding that latency, in microseconds; 0 when
+	 * nothing was recorded
 	 */
 	public long percentile(double percentile) {
 		long total = 0;

@@ -12,12 +12,15 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
- * Counts each level of a table separately: its wall-clock window (first user started to last user finished),
- * answers and failures, latencies, and the CPU time the server and the load generator used in that window (read
- * from their {@link CpuClock}s when the first user starts and when the last one finishes). Gatling's own
- * per-request "Cnt/s" divides by the whole simulation's duration, so it cannot give per-level rates; this can.
+ * Counts each level of a table separately: its wall-clock window (first user started to
+ * last user finished), answers and failures, latencies, and the CPU time the server and
+ * the load generator used in that window (read from their {@link CpuClock}s when the
+ * first user starts and when the last one finishes). Gatling's own per-request "Cnt/s"
+ * divides by the whole simulation's duration, so it cannot give per-level rates; this
+ * can.
  *
- * <p>Thread-safe: every virtual user of a level records into the same counters.
+ * <p>
+ * Thread-safe: every virtual user of a level records into the same counters.
  */
 public final class LevelRecorder {
 
@@ -36,9 +39,9 @@ public final class LevelRecorder {
 	private final List<String> order = new ArrayList<>();
 
 	/**
-	 * Creates a recorder for one table and one server, with the CPU clocks the system properties name:
-	 * {@code serverCpu} (default none) and {@code loadgenCpu} (default {@code self}, this process), as
-	 * {@link CpuClock#of} reads them.
+	 * Creates a recorder for one table and one server, with the CPU clocks the system
+	 * properties name: {@code serverCpu} (default none) and {@code loadgenCpu} (default
+	 * {@code self}, this process), as {@link CpuClock#of} reads them.
 	 * @param table the published table
 	 * @param target who answers
 	 */
@@ -64,7 +67,8 @@ public final class LevelRecorder {
 	 * @param target who answers
 	 * @param serverCpu the server's CPU time
 	 * @param loadgenCpu the load generator's CPU time
-	 * @param clock the wall-clock time the levels' windows are read from, in epoch milliseconds
+	 * @param clock the wall-clock time the levels' windows are read from, in epoch
+	 * milliseconds
 	 */
 	public LevelRecorder(String table, String target, CpuClock serverCpu, CpuClock loadgenCpu, LongSupplier clock) {
 		this.table = table;
@@ -133,7 +137,10 @@ public final class LevelRecorder {
 
 		private final AtomicInteger finishedUsers = new AtomicInteger();
 
-		/** Server and load generator CPU at the first user's start, then at the last user's end; -1 until read. */
+		/**
+		 * Server and load generator CPU at the first user's start, then at the last
+		 * user's end; -1 until read.
+		 */
 		private final AtomicLongArray cpu = new AtomicLongArray(new long[] { -1, -1, -1, -1 });
 
 		private final AtomicLong end = new AtomicLong(0);
@@ -152,11 +159,15 @@ public final class LevelRecorder {
 			this.loadgenCpu = loadgenCpu;
 		}
 
-		/** A user starts: the window opens at the first call, which also reads the CPU clocks. */
+		/**
+		 * A user starts: the window opens at the first call, which also reads the CPU
+		 * clocks.
+		 */
 		public void userStarted() {
 			long now = this.clock.getAsLong();
 			if (this.start.compareAndSet(Long.MAX_VALUE, now)) {
-				// One small file read per level, on the first user's thread: before its first request goes out.
+				// One small file read per level, on the first user's thread: before its
+				// first request goes out.
 				this.cpu.set(0, this.serverCpu.micros());
 				this.cpu.set(1, this.loadgenCpu.micros());
 			}
@@ -166,8 +177,8 @@ public final class LevelRecorder {
 		}
 
 		/**
-		 * A user is done: the window closes at the last call; when every user of the level is done (as many as its
-		 * concurrency), the CPU clocks are read again.
+		 * A user is done: the window closes at the last call; when every user of the
+		 * level is done (as many as its concurrency), the CPU clocks are read again.
 		 */
 		public void userFinished() {
 			if (this.finishedUsers.incrementAndGet() == this.concurrency) {

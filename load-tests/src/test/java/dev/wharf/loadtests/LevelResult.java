@@ -11,24 +11,29 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * One measured level of a table (one {@code ab -c N -n M} run): what was sent, what came back and when. Written
- * as one tab-separated line of a results file, which the Markdown reports read back.
+ * One measured level of a table (one {@code ab -c N -n M} run): what was sent, what came
+ * back and when. Written as one tab-separated line of a results file, which the Markdown
+ * reports read back.
  *
  * @param table the published table, such as {@code filestash-benchmark}
  * @param target who answered: {@code wharf}, {@code nginx}, {@code pyftpdlib}…
- * @param part the table's column or section, such as {@code static}, {@code ls} or {@code PUT 128 B}
+ * @param part the table's column or section, such as {@code static}, {@code ls} or
+ * {@code PUT 128 B}
  * @param concurrency connections (virtual users) at once
  * @param requests requests sent
  * @param ok requests answered as expected
- * @param failed requests that failed (error status, wrong body, connection error or timeout)
+ * @param failed requests that failed (error status, wrong body, connection error or
+ * timeout)
  * @param startMillis epoch milliseconds when the first user started
  * @param endMillis epoch milliseconds when the last user finished
  * @param p50Micros median latency
  * @param p95Micros 95th percentile latency
  * @param p99Micros 99th percentile latency
- * @param serverCpuMicros CPU time the server used during the level (its cgroup, or its process tree), or -1 when
- * unknown (results written before it was measured, or a server without a CPU source)
- * @param loadgenCpuMicros CPU time the load generator used during the level, or -1 when unknown
+ * @param serverCpuMicros CPU time the server used during the level (its cgroup, or its
+ * process tree), or -1 when unknown (results written before it was measured, or a server
+ * without a CPU source)
+ * @param loadgenCpuMicros CPU time the load generator used during the level, or -1 when
+ * unknown
  */
 public record LevelResult(String table, String target, String part, int concurrency, long requests, long ok,
 		long failed, long startMillis, long endMillis, long p50Micros, long p95Micros, long p99Micros,
@@ -104,11 +109,15 @@ public record LevelResult(String table, String target, String part, int concurre
 				Long.toString(this.loadgenCpuMicros));
 	}
 
-	/** A line of 14 fields, or of the 12 written before the CPU times were measured (those read as unknown). */
+	/**
+	 * A line of 14 fields, or of the 12 written before the CPU times were measured (those
+	 * read as unknown).
+	 */
 	static LevelResult parse(String line) {
 		String[] f = line.split("\t", -1);
 		if (f.length != 12 && f.length != 14) {
-			throw new IllegalArgumentException("Not a results line (14 tab-separated fields, or 12 without CPU times): " + line);
+			throw new IllegalArgumentException(
+					"Not a results line (14 tab-separated fields, or 12 without CPU times): " + line);
 		}
 		return new LevelResult(f[0], f[1], f[2], Integer.parseInt(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]),
 				Long.parseLong(f[6]), Long.parseLong(f[7]), Long.parseLong(f[8]), Long.parseLong(f[9]),

@@ -19,8 +19,10 @@ class LevelResultTests {
 	@Test
 	void resultsSurviveAppendingAndReadingBack() {
 		Path file = this.dir.resolve("results.tsv");
-		LevelResult first = new LevelResult("socko", "nginx", "87 B", 100, 500_000, 499_990, 10, 1_000, 41_000, 900, 4_000, 9_000);
-		LevelResult second = new LevelResult("socko", "wharf-p512", "1 MiB", 100, 20_000, 20_000, 0, 50_000, 66_000, 1, 2, 3);
+		LevelResult first = new LevelResult("socko", "nginx", "87 B", 100, 500_000, 499_990, 10, 1_000, 41_000, 900,
+				4_000, 9_000);
+		LevelResult second = new LevelResult("socko", "wharf-p512", "1 MiB", 100, 20_000, 20_000, 0, 50_000, 66_000, 1,
+				2, 3);
 		LevelResult.append(file, List.of(first));
 		LevelResult.append(file, List.of(second));
 		assertThat(LevelResult.read(file)).containsExactly(first, second);

@@ -5,10 +5,12 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Reads a simulation's parameters from system properties ({@code -Dlevels=1,5,10}), with defaults. A bad value
- * stops the run at once with a message naming the property, never a silently different benchmark.
+ * Reads a simulation's parameters from system properties ({@code -Dlevels=1,5,10}), with
+ * defaults. A bad value stops the run at once with a message naming the property, never a
+ * silently different benchmark.
  *
- * <p>Stateless and thread-safe.
+ * <p>
+ * Stateless and thread-safe.
  */
 public final class Parameters {
 
@@ -105,7 +107,8 @@ public final class Parameters {
 	}
 
 	/**
-	 * A byte size: a whole number with an optional {@code K} or {@code M} suffix (powers of 1024).
+	 * A byte size: a whole number with an optional {@code K} or {@code M} suffix (powers
+	 * of 1024).
 	 * @param name the system property, for the error message
 	 * @param value the text, such as {@code 128}, {@code 4K} or {@code 1M}
 	 * @return the size in bytes

@@ -8,19 +8,21 @@ import io.gatling.javaapi.core.Simulation;
 import static io.gatling.javaapi.core.CoreDsl.global;
 
 /**
- * A simulation that reproduces one published table. Subclasses add their levels to {@link #levels} in their
- * constructor and then call {@link #start()}. Parameters every table shares:
+ * A simulation that reproduces one published table. Subclasses add their levels to
+ * {@link #levels} in their constructor and then call {@link #start()}. Parameters every
+ * table shares:
  * <ul>
  * <li>{@code baseUrl}: the server, default {@code http://127.0.0.1:8334};</li>
- * <li>{@code target}: its name in the results, default {@code wharf} (the harness also runs peers such as
- * nginx);</li>
+ * <li>{@code target}: its name in the results, default {@code wharf} (the harness also
+ * runs peers such as nginx);</li>
  * <li>{@code keepAlive}: reuse connections like {@code ab -k}, default true;</li>
  * <li>{@code results}: the results file the levels are appended to, default
  * {@code target/loadtests/results.tsv};</li>
- * <li>{@code scale} and {@code maxConcurrency}: shrink every level for a short run ({@link #scaled},
- * {@link #capped});</li>
- * <li>{@code strict}: fail the run (Gatling's exit status) on any failed request, default false; the smoke run
- * sets it, a table run reports failures in its table instead, as the originals did.</li>
+ * <li>{@code scale} and {@code maxConcurrency}: shrink every level for a short run
+ * ({@link #scaled}, {@link #capped});</li>
+ * <li>{@code strict}: fail the run (Gatling's exit status) on any failed request, default
+ * false; the smoke run sets it, a table run reports failures in its table instead, as the
+ * originals did.</li>
  * </ul>
  */
 public abstract class TableSimulation extends Simulation {
@@ -49,8 +51,8 @@ public abstract class TableSimulation extends Simulation {
 	}
 
 	/**
-	 * The request count of a level after {@code -Dscale} (default 1; the smoke run uses a small fraction), never
-	 * fewer than the level's connections.
+	 * The request count of a level after {@code -Dscale} (default 1; the smoke run uses a
+	 * small fraction), never fewer than the level's connections.
 	 * @param requests the original's request count
 	 * @param concurrency the level's connections
 	 * @return the count to send
@@ -64,7 +66,8 @@ public abstract class TableSimulation extends Simulation {
 	}
 
 	/**
-	 * A level's connections after {@code -DmaxConcurrency} (default: no cap; the smoke run caps them).
+	 * A level's connections after {@code -DmaxConcurrency} (default: no cap; the smoke
+	 * run caps them).
 	 * @param concurrency the original's connections
 	 * @return the connections to open
 	 */

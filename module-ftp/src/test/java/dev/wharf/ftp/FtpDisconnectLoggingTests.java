@@ -33,10 +33,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Clients that go away are not server errors: connections reset by the client (data and control), replies
- * written to a client that is gone (broken pipe), and TLS handshakes that the client refuses or breaks off are
- * logged as one line at DEBUG, never at WARN or ERROR and never with a stack trace. MINA logged the first two at
- * ERROR itself, its TLS filter logged a refused handshake at ERROR with a stack trace, and Reactor Netty warned
+ * Clients that go away are not server errors: connections reset by the client (data and
+ * control), replies written to a client that is gone (broken pipe), and TLS handshakes
+ * that the client refuses or breaks off are logged as one line at DEBUG, never at WARN or
+ * ERROR and never with a stack trace. MINA logged the first two at ERROR itself, its TLS
+ * filter logged a refused handshake at ERROR with a stack trace, and Reactor Netty warned
  * about resets on data connections.
  */
 class FtpDisconnectLoggingTests {
@@ -90,7 +91,8 @@ class FtpDisconnectLoggingTests {
 					reset(ftp.socket());
 				}
 			}
-			// Replies still being written to a client that reset: the writes fail (broken pipe, reset).
+			// Replies still being written to a client that reset: the writes fail (broken
+			// pipe, reset).
 			for (int i = 0; i < 5; i++) {
 				RawFtp ftp = RawFtp.login(server.port(), FtpTestServer.ALICE);
 				ftp.sendBytes("FEAT\r\n".repeat(60).getBytes(StandardCharsets.US_ASCII));
@@ -105,33 +107,41 @@ class FtpDisconnectLoggingTests {
 	@Test
 	void tlsHandshakesRefusedByTheClientAreNotErrors() throws Exception {
 		Path openssl = Requirements.requireExecutable("openssl", "openssl");
-		try (FtpTestServer server = FtpTestServer.start(this.temp, options -> options.tls = FtpTestServer.TlsMode.EXPLICIT)) {
-			// The control connection's certificate refused: the JDK's default trust does not know it.
+		try (FtpTestServer server = FtpTestServer.start(this.temp,
+				options -> options.tls = FtpTestServer.TlsMode.EXPLICIT)) {
+			// The control connection's certificate refused: the JDK's default trust does
+			// not know it.
 			try (RawFtp ftp = RawFtp.connect(server.port())) {
 				assertThat(ftp.command("AUTH TLS")).startsWith("234");
-				SSLSocket tls = (SSLSocket) SSLContext.getDefault().getSocketFactory().createSocket(ftp.socket(),
-						"127.0.0.1", server.port(), true);
+				SSLSocket tls = (SSLSocket) SSLContext.getDefault()
+					.getSocketFactory()
+					.createSocket(ftp.socket(), "127.0.0.1", server.port(), true);
 				assertThatThrownBy(tls::startHandshake).isInstanceOf(IOException.class);
 			}
-			// A client that offers only TLS 1.1, which the server refuses. Such a connection also kept its place in
+			// A client that offers only TLS 1.1, which the server refuses. Such a
+			// connection also kept its place in
 			// the connection limits for ever: the count must come back to 0.
-			assertThat(FtpsTests.handshake(openssl, server, "-starttls", "ftp", "-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"))
+			assertThat(FtpsTests.handshake(openssl, server, "-starttls", "ftp", "-tls1_1", "-cipher",
+					"DEFAULT@SECLEVEL=0"))
 				.contains("Cipher is (NONE)");
 			await().atMost(Duration.ofSeconds(30)).until(() -> server.server().openConnections() == 0);
-			// A data connection whose certificate the client refuses, then one it closes mid-handshake.
+			// A data connection whose certificate the client refuses, then one it closes
+			// mid-handshake.
 			FTPSClient client = FtpsTests.login(server, false);
 			try {
 				try (Socket data = passive(client)) {
 					assertThat(client.sendCommand("LIST")).isEqualTo(150);
-					SSLSocket tls = (SSLSocket) SSLContext.getDefault().getSocketFactory().createSocket(data, "127.0.0.1",
-							data.getPort(), true);
+					SSLSocket tls = (SSLSocket) SSLContext.getDefault()
+						.getSocketFactory()
+						.createSocket(data, "127.0.0.1", data.getPort(), true);
 					tls.setUseClientMode(true);
 					assertThatThrownBy(tls::startHandshake).isInstanceOf(IOException.class);
 				}
 				assertThat(client.getReply()).isIn(425, 426);
 				try (Socket data = passive(client)) {
 					assertThat(client.sendCommand("LIST")).isEqualTo(150);
-					data.getOutputStream().write(new byte[] { 0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, (byte) 0xfc });
+					data.getOutputStream()
+						.write(new byte[] { 0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, (byte) 0xfc });
 					data.getOutputStream().flush();
 				}
 				assertThat(client.getReply()).isIn(425, 426);

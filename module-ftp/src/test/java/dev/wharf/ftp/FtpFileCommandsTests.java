@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The FTP commands with a real client (Apache Commons Net) against a real server on a {@code local} mount.
+ * The FTP commands with a real client (Apache Commons Net) against a real server on a
+ * {@code local} mount.
  */
 class FtpFileCommandsTests {
 
@@ -114,7 +115,8 @@ class FtpFileCommandsTests {
 		assertThat(mlsd).extracting(FTPFile::getName).containsExactlyInAnyOrder("a.txt", "sub");
 		FTPFile mlsdFile = Arrays.stream(mlsd).filter(FTPFile::isFile).findFirst().orElseThrow();
 		assertThat(mlsdFile.getSize()).isEqualTo(5);
-		assertThat(mlsdFile.getTimestampInstant()).isBetween(Instant.now().minusSeconds(300), Instant.now().plusSeconds(5));
+		assertThat(mlsdFile.getTimestampInstant()).isBetween(Instant.now().minusSeconds(300),
+				Instant.now().plusSeconds(5));
 		assertThat(Arrays.stream(mlsd).filter(FTPFile::isDirectory)).hasSize(1);
 
 		assertThat(this.alice.listNames("listing")).containsExactlyInAnyOrder("a.txt", "sub");
@@ -168,18 +170,21 @@ class FtpFileCommandsTests {
 	@Test
 	void appendAndRestartWorkWhereTheMountCanAppend() throws IOException {
 		upload(this.alice, "resume.bin", "abc".getBytes(StandardCharsets.UTF_8));
-		assertThat(this.alice.appendFile("resume.bin", new ByteArrayInputStream("def".getBytes(StandardCharsets.UTF_8))))
+		assertThat(
+				this.alice.appendFile("resume.bin", new ByteArrayInputStream("def".getBytes(StandardCharsets.UTF_8))))
 			.isTrue();
 		this.alice.setRestartOffset(6);
 		assertThat(this.alice.storeFile("resume.bin", new ByteArrayInputStream("ghi".getBytes(StandardCharsets.UTF_8))))
-			.as(this.alice.getReplyString()).isTrue();
+			.as(this.alice.getReplyString())
+			.isTrue();
 		assertThat(server.dataRoot().resolve("resume.bin")).hasContent("abcdefghi");
 
 		this.alice.setRestartOffset(4);
 		assertThat(download(this.alice, "resume.bin")).asString(StandardCharsets.UTF_8).isEqualTo("efghi");
 		this.alice.setRestartOffset(0);
 
-		// A restart point that is not the end of the file cannot be honoured without truncating: refused.
+		// A restart point that is not the end of the file cannot be honoured without
+		// truncating: refused.
 		this.alice.setRestartOffset(2);
 		assertThat(this.alice.storeFile("resume.bin", new ByteArrayInputStream("xx".getBytes(StandardCharsets.UTF_8))))
 			.isFalse();
@@ -216,7 +221,8 @@ class FtpFileCommandsTests {
 			assertThat(bob.makeDirectory("bobdir")).isFalse();
 			assertThat(bob.rename("shared.txt", "mine.txt")).isFalse();
 			assertThat(bob.appendFile("shared.txt", new ByteArrayInputStream(new byte[] { 1 }))).isFalse();
-			assertThat(bob.mlistFile("shared.txt").hasPermission(FTPFile.USER_ACCESS, FTPFile.WRITE_PERMISSION)).isFalse();
+			assertThat(bob.mlistFile("shared.txt").hasPermission(FTPFile.USER_ACCESS, FTPFile.WRITE_PERMISSION))
+				.isFalse();
 		}
 		finally {
 			FtpClients.close(bob);
@@ -249,15 +255,17 @@ class FtpFileCommandsTests {
 	}
 
 	/**
-	 * {@code MFMT} and both forms of {@code SITE UTIME} set times that {@code MDTM}, {@code MLST} and the disk then
-	 * show; malformed times, missing files and read-only users change nothing.
+	 * {@code MFMT} and both forms of {@code SITE UTIME} set times that {@code MDTM},
+	 * {@code MLST} and the disk then show; malformed times, missing files and read-only
+	 * users change nothing.
 	 */
 	@Test
 	void mfmtAndSiteUtimeSetModificationTimes() throws IOException {
 		Path file = server.dataRoot().resolve("dated.txt");
 		upload(this.alice, "dated.txt", random(10, 1));
 		Instant time = Instant.parse("2001-02-03T04:05:06Z");
-		assertThat(this.alice.setModificationTime("dated.txt", "20010203040506")).as(this.alice.getReplyString()).isTrue();
+		assertThat(this.alice.setModificationTime("dated.txt", "20010203040506")).as(this.alice.getReplyString())
+			.isTrue();
 		assertThat(this.alice.getReplyString()).startsWith("213 Modify=20010203040506; /dated.txt");
 		assertThat(Files.getLastModifiedTime(file).toInstant()).isEqualTo(time);
 		assertThat(this.alice.mdtmInstant("dated.txt")).isEqualTo(time);
@@ -270,10 +278,12 @@ class FtpFileCommandsTests {
 		// Both forms of SITE UTIME that lftp sends, on a folder whose name has a space.
 		assertThat(this.alice.makeDirectory("dated folder")).isTrue();
 		Path folder = server.dataRoot().resolve("dated folder");
-		assertThat(this.alice.sendSiteCommand("UTIME 20020304050607 dated folder")).as(this.alice.getReplyString()).isTrue();
+		assertThat(this.alice.sendSiteCommand("UTIME 20020304050607 dated folder")).as(this.alice.getReplyString())
+			.isTrue();
 		assertThat(Files.getLastModifiedTime(folder).toInstant()).isEqualTo(Instant.parse("2002-03-04T05:06:07Z"));
 		assertThat(this.alice.sendSiteCommand("UTIME dated folder 20030101000000 20030405060708 20030101000000 UTC"))
-			.as(this.alice.getReplyString()).isTrue();
+			.as(this.alice.getReplyString())
+			.isTrue();
 		assertThat(Files.getLastModifiedTime(folder).toInstant()).isEqualTo(Instant.parse("2003-04-05T06:07:08Z"));
 		// Bad input gets a clear refusal and changes nothing.
 		for (String bad : List.of("20010231000000 dated.txt", "20011303040506 dated.txt", "2001 dated.txt",
@@ -305,8 +315,9 @@ class FtpFileCommandsTests {
 		FTPClient client = FtpClients.connect(server);
 		try {
 			assertThat(client.features()).isTrue();
-			assertThat(client.getReplyStrings()).contains(" EPSV", " EPRT", " MLST Type*;Size*;Modify*;Perm*;", " REST STREAM",
-					" SIZE", " MDTM", " MFMT", " UTF8", " TVFS")
+			assertThat(client.getReplyStrings())
+				.contains(" EPSV", " EPRT", " MLST Type*;Size*;Modify*;Perm*;", " REST STREAM", " SIZE", " MDTM",
+						" MFMT", " UTF8", " TVFS")
 				.noneMatch(line -> line.contains("AUTH") || line.contains("PROT") || line.contains("MD5")
 						|| line.contains("MODE Z") || line.contains("LANG"));
 			assertThat(client.sendCommand("SYST")).isEqualTo(215);

@@ -25,12 +25,14 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Hostile clients against a running server, beyond {@link FtpSecurityTests} (which covers raw {@code PORT}
- * bounce, a thief before the rightful passive connection, traversal, bare CR/LF/NUL in lines, overlong lines,
- * idle timeouts and password guessing from one address): bounce with a real client and through IPv4-mapped
- * IPv6, passive stealing during and after a transfer, passive-port flooding, names with quotes and line breaks
- * in replies, Telnet bytes in names, slowloris on the control channel, and the throttle leaving other accounts
- * and addresses alone. Everything runs on loopback; {@code 127.0.0.2} plays the other host.
+ * Hostile clients against a running server, beyond {@link FtpSecurityTests} (which covers
+ * raw {@code PORT} bounce, a thief before the rightful passive connection, traversal,
+ * bare CR/LF/NUL in lines, overlong lines, idle timeouts and password guessing from one
+ * address): bounce with a real client and through IPv4-mapped IPv6, passive stealing
+ * during and after a transfer, passive-port flooding, names with quotes and line breaks
+ * in replies, Telnet bytes in names, slowloris on the control channel, and the throttle
+ * leaving other accounts and addresses alone. Everything runs on loopback;
+ * {@code 127.0.0.2} plays the other host.
  */
 class FtpHostileClientTests {
 
@@ -54,11 +56,14 @@ class FtpHostileClientTests {
 
 	@Test
 	void commandsSentAheadOfTheirRepliesAreAnsweredInOrder() throws IOException {
-		// Some run on MINA's I/O thread (USER, PASS, TYPE, PWD, NOOP), the others on command threads: one write
-		// mixes both, and PASS may go on asynchronously (a password check that is not cached).
+		// Some run on MINA's I/O thread (USER, PASS, TYPE, PWD, NOOP), the others on
+		// command threads: one write
+		// mixes both, and PASS may go on asynchronously (a password check that is not
+		// cached).
 		try (RawFtp ftp = RawFtp.connect(server.port())) {
-			ftp.send(String.join("\r\n", "USER " + FtpTestServer.ALICE, "PASS " + FtpTestServer.password(FtpTestServer.ALICE),
-					"TYPE I", "MKD pipelined", "PWD", "NOOP", "CWD pipelined", "PWD", "TYPE A", "CWD /", "NOOP"));
+			ftp.send(String.join("\r\n", "USER " + FtpTestServer.ALICE,
+					"PASS " + FtpTestServer.password(FtpTestServer.ALICE), "TYPE I", "MKD pipelined", "PWD", "NOOP",
+					"CWD pipelined", "PWD", "TYPE A", "CWD /", "NOOP"));
 			assertThat(ftp.reply()).startsWith("331");
 			assertThat(ftp.reply()).startsWith("230");
 			assertThat(ftp.reply()).startsWith("200");
@@ -81,11 +86,13 @@ class FtpHostileClientTests {
 			victim.setSoTimeout(1000);
 			assertThat(client.port(OTHER_HOST, victim.getLocalPort())).isEqualTo(501);
 			assertThat(client.eprt(OTHER_HOST, victim.getLocalPort())).isEqualTo(501);
-			// The same host spelled as IPv4-mapped IPv6, and the client's own address so spelled: both refused.
+			// The same host spelled as IPv4-mapped IPv6, and the client's own address so
+			// spelled: both refused.
 			assertThat(client.sendCommand("EPRT |2|::ffff:127.0.0.2|" + victim.getLocalPort() + "|")).isEqualTo(501);
 			assertThat(client.sendCommand("EPRT |2|::ffff:127.0.0.1|" + victim.getLocalPort() + "|")).isEqualTo(501);
-			assertThat(client.sendCommand("PORT 127,000,000,002," + (victim.getLocalPort() >> 8) + ","
-					+ (victim.getLocalPort() & 0xff))).isEqualTo(501);
+			assertThat(client.sendCommand(
+					"PORT 127,000,000,002," + (victim.getLocalPort() >> 8) + "," + (victim.getLocalPort() & 0xff)))
+				.isEqualTo(501);
 			assertThat(client.sendCommand("LIST")).isEqualTo(503);
 			try (Socket contacted = victim.accept()) {
 				throw new AssertionError("The server connected to a third host: " + contacted);
@@ -109,7 +116,8 @@ class FtpHostileClientTests {
 			assertThat(ftp.command("RETR big.bin")).startsWith("150");
 			InputStream in = data.getInputStream();
 			byte[] first = in.readNBytes(64 * 1024);
-			// While the rightful transfer runs: another host, and the same host with no session waiting.
+			// While the rightful transfer runs: another host, and the same host with no
+			// session waiting.
 			assertThat(steal(OTHER_HOST, port)).as("thief from another host").isEqualTo(-1);
 			assertThat(steal(address("127.0.0.1"), port)).as("thief from the client's host").isEqualTo(-1);
 			byte[] rest = in.readAllBytes();
@@ -132,11 +140,13 @@ class FtpHostileClientTests {
 			for (int i = 0; i < 300; i++) {
 				assertThat(flooder.command("EPSV")).startsWith("229");
 			}
-			// Each EPSV gives up the session's previous port: 300 of them leave no pile of listening sockets.
+			// Each EPSV gives up the session's previous port: 300 of them leave no pile
+			// of listening sockets.
 			assertThat(openFiles()).isLessThan(before + 50);
 			try (RawFtp other = RawFtp.login(server.port(), FtpTestServer.ALICE); Socket data = other.passive()) {
 				assertThat(other.command("NLST")).startsWith("150");
-				assertThat(new String(data.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).contains("big.bin");
+				assertThat(new String(data.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+					.contains("big.bin");
 				assertThat(other.reply()).startsWith("226");
 			}
 		}
@@ -167,7 +177,8 @@ class FtpHostileClientTests {
 				assertThat(reply).as(command).startsWith("2");
 				String code = reply.substring(0, 3);
 				for (String line : reply.split("\n")) {
-					assertThat(line).as(command).satisfiesAnyOf(l -> assertThat(l).startsWith(code), l -> assertThat(l).startsWith(" "));
+					assertThat(line).as(command)
+						.satisfiesAnyOf(l -> assertThat(l).startsWith(code), l -> assertThat(l).startsWith(" "));
 					assertThat(line).as(command).doesNotContain("\r");
 				}
 			}
@@ -187,13 +198,16 @@ class FtpHostileClientTests {
 			// An escaped IAC is the byte 0xFF, never UTF-8: refused.
 			ftp.sendBytes(new byte[] { 'M', 'K', 'D', ' ', 't', (byte) 0xff, (byte) 0xff, '1', '\r', '\n' });
 			assertThat(ftp.reply()).startsWith("501");
-			// Telnet commands (IAC IP, IAC WILL <option>) belong to the Telnet layer and are removed from the line.
+			// Telnet commands (IAC IP, IAC WILL <option>) belong to the Telnet layer and
+			// are removed from the line.
 			ftp.sendBytes(new byte[] { 'M', 'K', 'D', ' ', 't', (byte) 0xff, (byte) 0xf4, '2', '\r', '\n' });
 			assertThat(ftp.reply()).isEqualTo("257 \"/t2\" created.");
 			ftp.sendBytes(new byte[] { 'M', 'K', 'D', ' ', 't', (byte) 0xff, (byte) 0xfb, '\r', '3', '\r', '\n' });
 			assertThat(ftp.reply()).isEqualTo("257 \"/t3\" created.");
-			// An option byte that is a line end still ends the line: what follows is a command of its own.
-			ftp.sendBytes(new byte[] { 'M', 'K', 'D', ' ', 't', '4', (byte) 0xff, (byte) 0xfb, '\n', 'N', 'O', 'O', 'P', '\r', '\n' });
+			// An option byte that is a line end still ends the line: what follows is a
+			// command of its own.
+			ftp.sendBytes(new byte[] { 'M', 'K', 'D', ' ', 't', '4', (byte) 0xff, (byte) 0xfb, '\n', 'N', 'O', 'O', 'P',
+					'\r', '\n' });
 			assertThat(ftp.reply()).isEqualTo("257 \"/t4\" created.");
 			assertThat(ftp.reply()).startsWith("200");
 		}
@@ -208,7 +222,8 @@ class FtpHostileClientTests {
 		try (RawFtp ftp = RawFtp.login(server.port(), FtpTestServer.ALICE)) {
 			ftp.socket().setTcpNoDelay(true);
 			ftp.sendBytes("MKD spl".getBytes(StandardCharsets.US_ASCII));
-			// Pauses between the pieces, so the server reads them apart; nothing to wait for.
+			// Pauses between the pieces, so the server reads them apart; nothing to wait
+			// for.
 			Thread.sleep(300);
 			ftp.sendBytes("it\r".getBytes(StandardCharsets.US_ASCII));
 			Thread.sleep(300);
@@ -220,9 +235,10 @@ class FtpHostileClientTests {
 
 	@Test
 	void aCommandLineTrickledByteByByteIsCutOffAndOthersAreServed() throws Exception {
-		try (FtpTestServer own = FtpTestServer.start(temp.resolve("slowloris"), options -> options.idleTimeout = Duration.ofSeconds(2));
-				RawFtp slow = RawFtp.connect(own.port())) {
-			// One byte every half second: always active for the idle timeout, never a whole line.
+		try (FtpTestServer own = FtpTestServer.start(temp.resolve("slowloris"),
+				options -> options.idleTimeout = Duration.ofSeconds(2)); RawFtp slow = RawFtp.connect(own.port())) {
+			// One byte every half second: always active for the idle timeout, never a
+			// whole line.
 			int sent = 0;
 			String reply = "";
 			while (sent < 60) {
@@ -255,12 +271,14 @@ class FtpHostileClientTests {
 
 	@Test
 	void noopsCannotKeepAConnectionThatNeverLogsIn() throws Exception {
-		try (FtpTestServer own = FtpTestServer.start(temp.resolve("login-deadline"), options -> options.idleTimeout = Duration.ofSeconds(2));
+		try (FtpTestServer own = FtpTestServer.start(temp.resolve("login-deadline"),
+				options -> options.idleTimeout = Duration.ofSeconds(2));
 				RawFtp lingering = RawFtp.connect(own.port())) {
 			String reply = "";
 			for (int i = 0; i < 60 && !reply.startsWith("421"); i++) {
 				reply = lingering.command("NOOP");
-				// A client that keeps the connection busy with a NOOP every half second, never logging in.
+				// A client that keeps the connection busy with a NOOP every half second,
+				// never logging in.
 				Thread.sleep(500);
 			}
 			assertThat(reply).startsWith("421");
@@ -271,7 +289,8 @@ class FtpHostileClientTests {
 	@Test
 	void aThrottledAccountAndAddressLeaveOtherAccountsAndAddressesAlone() throws IOException {
 		try (FtpTestServer own = FtpTestServer.start(temp.resolve("throttle"))) {
-			// Six wrong passwords for alice from 127.0.0.1: more than the free tries for that account there.
+			// Six wrong passwords for alice from 127.0.0.1: more than the free tries for
+			// that account there.
 			for (int connection = 0; connection < 2; connection++) {
 				try (RawFtp ftp = RawFtp.connect(own.port())) {
 					for (int i = 0; i < 3; i++) {
@@ -284,7 +303,8 @@ class FtpHostileClientTests {
 				assertThat(ftp.command("USER " + FtpTestServer.ALICE)).startsWith("331");
 				assertThat(ftp.command("PASS " + FtpTestServer.password(FtpTestServer.ALICE))).startsWith("421");
 			}
-			// Another account from the same address, and the same account from another address: let in.
+			// Another account from the same address, and the same account from another
+			// address: let in.
 			assertThat(loginFrom(own, address("127.0.0.1"), FtpTestServer.BOB)).isTrue();
 			assertThat(loginFrom(own, OTHER_HOST, FtpTestServer.ALICE)).isTrue();
 		}
@@ -305,7 +325,8 @@ class FtpHostileClientTests {
 
 	/**
 	 * Connects to a passive port from an address.
-	 * @return what the first read gives: -1 once the server closes, or if nothing listens any more
+	 * @return what the first read gives: -1 once the server closes, or if nothing listens
+	 * any more
 	 */
 	private static int steal(InetAddress from, int port) throws IOException {
 		try (Socket thief = new Socket()) {

@@ -18,9 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Several FTP mounts: {@code /} holds one folder per mount the user may read; a {@code memory} mount works like a
- * local one (streamed instead of zero-copy); a mount that cannot append refuses {@code APPE} and resumed uploads
- * clearly, and one that cannot keep modification times refuses {@code MFMT}.
+ * Several FTP mounts: {@code /} holds one folder per mount the user may read; a
+ * {@code memory} mount works like a local one (streamed instead of zero-copy); a mount
+ * that cannot append refuses {@code APPE} and resumed uploads clearly, and one that
+ * cannot keep modification times refuses {@code MFMT}.
  */
 class FtpMountsTests {
 

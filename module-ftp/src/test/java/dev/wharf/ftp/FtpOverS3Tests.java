@@ -31,10 +31,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * FTP in front of an {@code s3} mount on a real S3 server (S3Proxy as a separate process): every command goes
- * through the storage SPI to the bucket, uploads larger than a part are multipart uploads, S3's missing
- * appends are answered with 504, and an interrupted upload leaves neither an object nor an open multipart
- * upload behind.
+ * FTP in front of an {@code s3} mount on a real S3 server (S3Proxy as a separate
+ * process): every command goes through the storage SPI to the bucket, uploads larger than
+ * a part are multipart uploads, S3's missing appends are answered with 504, and an
+ * interrupted upload leaves neither an object nor an open multipart upload behind.
  */
 class FtpOverS3Tests {
 
@@ -105,7 +105,8 @@ class FtpOverS3Tests {
 			assertThat(alice.retrieveFile("dir/big.bin", tail)).isTrue();
 			assertThat(tail.toByteArray()).isEqualTo(Arrays.copyOfRange(content, 10_000_000, content.length));
 
-			// S3 cannot append: APPE and a resumed STOR are refused with 504 and change nothing.
+			// S3 cannot append: APPE and a resumed STOR are refused with 504 and change
+			// nothing.
 			assertThat(alice.appendFile("dir/big.bin", new ByteArrayInputStream(new byte[] { 1 }))).isFalse();
 			assertThat(alice.getReplyCode()).isEqualTo(504);
 			alice.setRestartOffset(content.length);

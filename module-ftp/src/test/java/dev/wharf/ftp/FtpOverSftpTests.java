@@ -33,9 +33,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * FTP in front of an {@code sftp} mount on a real OpenSSH {@code sshd}: the FTP server knows nothing of the
- * backend, so every command goes through the storage SPI to the remote server, and an interrupted upload leaves
- * neither the file nor the backend's temporary file behind.
+ * FTP in front of an {@code sftp} mount on a real OpenSSH {@code sshd}: the FTP server
+ * knows nothing of the backend, so every command goes through the storage SPI to the
+ * remote server, and an interrupted upload leaves neither the file nor the backend's
+ * temporary file behind.
  */
 class FtpOverSftpTests {
 
@@ -53,12 +54,11 @@ class FtpOverSftpTests {
 	static void start() throws IOException {
 		remoteRoot = Files.createDirectories(temp.resolve("remote"));
 		Map<String, String> source = Map.of(MountDefinition.PREFIX + ".remote.type", SftpStorageProvider.TYPE,
-				MountDefinition.PREFIX + ".remote.host", sshd.server().host(),
-				MountDefinition.PREFIX + ".remote.port", Integer.toString(sshd.server().port()),
-				MountDefinition.PREFIX + ".remote.username", sshd.server().user(),
-				MountDefinition.PREFIX + ".remote.private-key", "file:" + sshd.server().clientKey(),
-				MountDefinition.PREFIX + ".remote.known-hosts", sshd.server().knownHostsLine(),
-				MountDefinition.PREFIX + ".remote.root", remoteRoot.toString());
+				MountDefinition.PREFIX + ".remote.host", sshd.server().host(), MountDefinition.PREFIX + ".remote.port",
+				Integer.toString(sshd.server().port()), MountDefinition.PREFIX + ".remote.username",
+				sshd.server().user(), MountDefinition.PREFIX + ".remote.private-key",
+				"file:" + sshd.server().clientKey(), MountDefinition.PREFIX + ".remote.known-hosts",
+				sshd.server().knownHostsLine(), MountDefinition.PREFIX + ".remote.root", remoteRoot.toString());
 		MountDefinition definition = new MountDefinition("remote", SftpStorageProvider.TYPE,
 				new Binder(new MapConfigurationPropertySource(source)));
 		server = FtpTestServer.start(temp, options -> options.remote = new SftpStorageProvider().create(definition));
@@ -123,7 +123,8 @@ class FtpOverSftpTests {
 			assertThat(ftp.command("STOR /remote/dropped.bin")).startsWith("150");
 			OutputStream out = data.getOutputStream();
 			out.write(new byte[1024 * 1024]);
-			// Wait until the backend's temporary file holds data, so the upload is really under way.
+			// Wait until the backend's temporary file holds data, so the upload is really
+			// under way.
 			await().atMost(Duration.ofSeconds(60)).until(() -> !remoteFiles().isEmpty());
 			ftp.close();
 			try {

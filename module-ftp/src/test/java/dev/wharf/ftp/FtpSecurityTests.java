@@ -26,9 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Safe defaults, tried with raw control connections: no bounce through {@code PORT}, no stolen passive
- * connections, throttled password guessing, traversal refused, nothing injected through names or lines,
- * idle and data timeouts, connection limits.
+ * Safe defaults, tried with raw control connections: no bounce through {@code PORT}, no
+ * stolen passive connections, throttled password guessing, traversal refused, nothing
+ * injected through names or lines, idle and data timeouts, connection limits.
  */
 class FtpSecurityTests {
 
@@ -85,7 +85,8 @@ class FtpSecurityTests {
 			assertThat(ftp.command("EPRT |1|127.0.0.1|" + client.getLocalPort() + "|")).startsWith("200");
 			assertThat(ftp.command("RETR dir/sub/file.txt")).startsWith("150");
 			try (Socket data = client.accept()) {
-				assertThat(new String(data.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("inside");
+				assertThat(new String(data.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+					.isEqualTo("inside");
 			}
 			assertThat(ftp.reply()).startsWith("226");
 		}
@@ -105,7 +106,8 @@ class FtpSecurityTests {
 			try (Socket data = new Socket("127.0.0.1", port)) {
 				data.setSoTimeout(30_000);
 				assertThat(ftp.command("RETR dir/sub/file.txt")).startsWith("150");
-				assertThat(new String(data.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("inside");
+				assertThat(new String(data.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+					.isEqualTo("inside");
 				assertThat(ftp.reply()).startsWith("226");
 			}
 		}
@@ -147,8 +149,8 @@ class FtpSecurityTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "CWD ../..", "CWD ..\\..", "CWD /../", "CWD dir/../..", "CWD ./dir", "SIZE ../secret.txt",
-			"MDTM ..\\secret.txt", "MKD a//b", "DELE ../secret.txt", "RNFR ../secret.txt", "MLST /..",
-			"STAT ../", "MKD .wharf-tmp-x", "CWD dir\\sub" })
+			"MDTM ..\\secret.txt", "MKD a//b", "DELE ../secret.txt", "RNFR ../secret.txt", "MLST /..", "STAT ../",
+			"MKD .wharf-tmp-x", "CWD dir\\sub" })
 	void traversalIsRefused(String command) throws IOException {
 		try (RawFtp ftp = RawFtp.login(server.port(), FtpTestServer.ALICE)) {
 			assertThat(ftp.command(command)).startsWith("553").doesNotContain(CANARY);
@@ -159,8 +161,8 @@ class FtpSecurityTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "RETR ../secret.txt", "RETR ../../secret.txt", "RETR ..\\secret.txt", "LIST ..", "NLST ../",
-			"MLSD ..", "STOR ../evil.txt", "APPE ../secret.txt", "RETR /../secret.txt" })
+	@ValueSource(strings = { "RETR ../secret.txt", "RETR ../../secret.txt", "RETR ..\\secret.txt", "LIST ..",
+			"NLST ../", "MLSD ..", "STOR ../evil.txt", "APPE ../secret.txt", "RETR /../secret.txt" })
 	void transfersThroughTraversalAreRefusedBeforeAnyData(String command) throws IOException {
 		try (RawFtp ftp = RawFtp.login(server.port(), FtpTestServer.ALICE); Socket data = ftp.passive()) {
 			assertThat(ftp.command(command)).startsWith("553");
@@ -172,9 +174,10 @@ class FtpSecurityTests {
 	}
 
 	/**
-	 * What a data connection delivers until the server closes it. A refused transfer's connection may end with a
-	 * reset instead of an end of stream: the passive port stops listening once no session waits on it, and the
-	 * kernel resets a connection still queued on a listener that closes.
+	 * What a data connection delivers until the server closes it. A refused transfer's
+	 * connection may end with a reset instead of an end of stream: the passive port stops
+	 * listening once no session waits on it, and the kernel resets a connection still
+	 * queued on a listener that closes.
 	 */
 	private static byte[] readUntilClosed(InputStream in) throws IOException {
 		ByteArrayOutputStream read = new ByteArrayOutputStream();
@@ -208,7 +211,8 @@ class FtpSecurityTests {
 	@Test
 	void rawBytesThatAreNotCleanUtf8AreRefused() throws IOException {
 		try (RawFtp ftp = RawFtp.login(server.port(), FtpTestServer.ALICE)) {
-			ftp.sendBytes(new byte[] { 'M', 'K', 'D', ' ', (byte) 0xc0, (byte) 0xae, (byte) 0xc0, (byte) 0xae, '\r', '\n' });
+			ftp.sendBytes(
+					new byte[] { 'M', 'K', 'D', ' ', (byte) 0xc0, (byte) 0xae, (byte) 0xc0, (byte) 0xae, '\r', '\n' });
 			assertThat(ftp.reply()).startsWith("501");
 			ftp.sendBytes("MKD a\0b\r\n".getBytes(StandardCharsets.ISO_8859_1));
 			assertThat(ftp.reply()).startsWith("501");
@@ -221,7 +225,8 @@ class FtpSecurityTests {
 	@Test
 	void aLineBreakInsideACommandCannotForgeAReplyOrAName() throws IOException {
 		try (RawFtp ftp = RawFtp.login(server.port(), FtpTestServer.ALICE)) {
-			// A bare CR inside a line is refused; the LF ends the line, so "226 forged" is a command of its own.
+			// A bare CR inside a line is refused; the LF ends the line, so "226 forged"
+			// is a command of its own.
 			ftp.sendBytes("MKD x\r226 forged\r\n".getBytes(StandardCharsets.US_ASCII));
 			assertThat(ftp.reply()).startsWith("501");
 			ftp.sendBytes("MKD y\n226 forged\r\n".getBytes(StandardCharsets.US_ASCII));
@@ -230,7 +235,8 @@ class FtpSecurityTests {
 			assertThat(ftp.command("NOOP")).startsWith("200");
 		}
 		try (var names = Files.list(server.dataRoot())) {
-			assertThat(names.map(path -> path.getFileName().toString())).noneMatch(name -> name.contains("forged") || name.contains("\r"));
+			assertThat(names.map(path -> path.getFileName().toString()))
+				.noneMatch(name -> name.contains("forged") || name.contains("\r"));
 		}
 	}
 
@@ -274,7 +280,8 @@ class FtpSecurityTests {
 		try (RawFtp ftp = RawFtp.login(server.port(), FtpTestServer.ALICE); Socket data = ftp.passive()) {
 			data.setReceiveBufferSize(4096);
 			assertThat(ftp.command("RETR stall.bin")).startsWith("150");
-			// Never read: the server cannot send, and gives up once the data timeout passed without progress.
+			// Never read: the server cannot send, and gives up once the data timeout
+			// passed without progress.
 			assertThat(ftp.reply()).startsWith("426");
 			assertThat(ftp.command("NOOP")).startsWith("200");
 		}
@@ -289,7 +296,8 @@ class FtpSecurityTests {
 			Files.write(own.dataRoot().resolve("slow.bin"), new byte[8 * 1024 * 1024]);
 			try (RawFtp ftp = RawFtp.login(own.port(), FtpTestServer.ALICE); Socket data = ftp.passive()) {
 				assertThat(ftp.command("RETR slow.bin")).startsWith("150");
-				// Read slowly for longer than the idle timeout: the control connection must stay.
+				// Read slowly for longer than the idle timeout: the control connection
+				// must stay.
 				InputStream in = data.getInputStream();
 				byte[] buffer = new byte[256 * 1024];
 				long read = 0;
@@ -316,8 +324,10 @@ class FtpSecurityTests {
 
 	@Test
 	void connectionsPerAddressAreLimited() throws IOException {
-		try (FtpTestServer own = FtpTestServer.start(temp.resolve("limits"), options -> options.maxConnectionsPerAddress = 2);
-				RawFtp first = RawFtp.connect(own.port()); RawFtp second = RawFtp.connect(own.port())) {
+		try (FtpTestServer own = FtpTestServer.start(temp.resolve("limits"),
+				options -> options.maxConnectionsPerAddress = 2);
+				RawFtp first = RawFtp.connect(own.port());
+				RawFtp second = RawFtp.connect(own.port())) {
 			try (Socket third = new Socket("127.0.0.1", own.port())) {
 				third.setSoTimeout(30_000);
 				ByteArrayOutputStream greeting = new ByteArrayOutputStream();

@@ -48,9 +48,9 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * A real Wharf FTP server on 127.0.0.1 and a free port, for tests: a {@code local} mount {@code data} on a
- * temporary folder (and optionally a {@code memory} mount {@code scratch} and any mount as {@code remote}), and
- * three users: {@code alice}
+ * A real Wharf FTP server on 127.0.0.1 and a free port, for tests: a {@code local} mount
+ * {@code data} on a temporary folder (and optionally a {@code memory} mount
+ * {@code scratch} and any mount as {@code remote}), and three users: {@code alice}
  * (read-write), {@code bob} (read-only) and {@code carol} (no FTP mount).
  */
 public final class FtpTestServer implements AutoCloseable {
@@ -84,21 +84,23 @@ public final class FtpTestServer implements AutoCloseable {
 		if (options.scratch) {
 			MemoryStorage memory = new MemoryStorage("scratch", 64L * 1024 * 1024);
 			this.storages.add(memory);
-			mounts.add(new Mount("scratch", "memory", options.scratchLikeObjectStore ? new ObjectStoreLike(memory) : memory));
+			mounts.add(new Mount("scratch", "memory",
+					options.scratchLikeObjectStore ? new ObjectStoreLike(memory) : memory));
 		}
 		if (options.remote != null) {
 			this.storages.add(options.remote);
 			mounts.add(new Mount("remote", "sftp", options.remote));
 		}
 		List<UserProperties> users = List.of(
-				new UserProperties(ALICE, HASHES.get(ALICE), List.of("user"), Map.of("data", "rw", "scratch", "rw", "remote", "rw")),
+				new UserProperties(ALICE, HASHES.get(ALICE), List.of("user"),
+						Map.of("data", "rw", "scratch", "rw", "remote", "rw")),
 				new UserProperties(BOB, HASHES.get(BOB), List.of("user"), Map.of("data", "ro")),
 				new UserProperties(CAROL, HASHES.get(CAROL), List.of("user"), Map.of()));
-		this.authenticator = new Authenticator(new ConfiguredUserDirectory(users, name -> true), new InMemoryLoginThrottle(),
-				new AuditLog(), Schedulers.newBoundedElastic(2, 100, "test-ftp-auth"));
+		this.authenticator = new Authenticator(new ConfiguredUserDirectory(users, name -> true),
+				new InMemoryLoginThrottle(), new AuditLog(), Schedulers.newBoundedElastic(2, 100, "test-ftp-auth"));
 		FtpTls tls = (options.tls != TlsMode.OFF) ? FtpTls.of(bundle()) : null;
-		FtpServerConfig config = new FtpServerConfig("127.0.0.1", 0, PassivePortRange.parse(options.passivePorts),
-				null, mounts, options.idleTimeout, options.dataTimeout, options.maxConnections,
+		FtpServerConfig config = new FtpServerConfig("127.0.0.1", 0, PassivePortRange.parse(options.passivePorts), null,
+				mounts, options.idleTimeout, options.dataTimeout, options.maxConnections,
 				options.maxConnectionsPerAddress, options.activeMode, tls, options.tls == TlsMode.IMPLICIT,
 				options.tlsRequired);
 		this.server = new WharfFtpServer(config, this.authenticator, new AuditLog());
@@ -165,8 +167,8 @@ public final class FtpTestServer implements AutoCloseable {
 	public static synchronized Path certificatePem() throws IOException, InterruptedException {
 		Path pem = keyStorePath().resolveSibling("server.pem");
 		if (!Files.exists(pem)) {
-			run(keytool(), "-exportcert", "-rfc", "-alias", "ftp", "-keystore", keyStorePath().toString(),
-					"-storepass", "changeit", "-file", pem.toString());
+			run(keytool(), "-exportcert", "-rfc", "-alias", "ftp", "-keystore", keyStorePath().toString(), "-storepass",
+					"changeit", "-file", pem.toString());
 		}
 		return pem;
 	}
@@ -188,7 +190,10 @@ public final class FtpTestServer implements AutoCloseable {
 		return store;
 	}
 
-	/** A PKCS#12 key store (password {@code changeit}) with a self-signed certificate for 127.0.0.1, made once per test JVM with the JDK's keytool. */
+	/**
+	 * A PKCS#12 key store (password {@code changeit}) with a self-signed certificate for
+	 * 127.0.0.1, made once per test JVM with the JDK's keytool.
+	 */
 	public static synchronized Path keyStorePath() throws IOException {
 		if (keyStore == null) {
 			Path folder = Files.createTempDirectory("wharf-ftp-tls");
@@ -256,15 +261,22 @@ public final class FtpTestServer implements AutoCloseable {
 
 		public boolean scratch;
 
-		/** Whether {@code scratch} can neither append nor keep modification times, like an object store. */
+		/**
+		 * Whether {@code scratch} can neither append nor keep modification times, like an
+		 * object store.
+		 */
 		public boolean scratchLikeObjectStore;
 
-		/** A third mount, {@code remote} (read-write for alice), closed with the server. */
+		/**
+		 * A third mount, {@code remote} (read-write for alice), closed with the server.
+		 */
 		public @Nullable Storage remote;
 
 	}
 
-	/** A storage that can neither append nor set modification times, like an object store. */
+	/**
+	 * A storage that can neither append nor set modification times, like an object store.
+	 */
 	private static final class ObjectStoreLike extends ForwardingStorage {
 
 		ObjectStoreLike(Storage delegate) {

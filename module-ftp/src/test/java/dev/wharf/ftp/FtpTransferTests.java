@@ -27,9 +27,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The transfer path: {@code ABOR} during a transfer, uploads that never leave half a file (aborted, killed
- * client, dropped control or data connection), readers that see the old version until an upload completes,
- * many transfers without a thread each, and passive ports shared by sessions.
+ * The transfer path: {@code ABOR} during a transfer, uploads that never leave half a file
+ * (aborted, killed client, dropped control or data connection), readers that see the old
+ * version until an upload completes, many transfers without a thread each, and passive
+ * ports shared by sessions.
  */
 class FtpTransferTests {
 
@@ -53,12 +54,16 @@ class FtpTransferTests {
 		server.close();
 	}
 
-	/** Nothing at the path and no temporary file anywhere in the mount, once the server has cleaned up. */
+	/**
+	 * Nothing at the path and no temporary file anywhere in the mount, once the server
+	 * has cleaned up.
+	 */
 	static void awaitNothingLeft(String name) {
 		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
 			assertThat(server.dataRoot().resolve(name)).doesNotExist();
 			try (Stream<Path> files = Files.walk(server.dataRoot())) {
-				assertThat(files.map(path -> path.getFileName().toString())).noneMatch(file -> file.startsWith(".wharf"));
+				assertThat(files.map(path -> path.getFileName().toString()))
+					.noneMatch(file -> file.startsWith(".wharf"));
 			}
 		});
 	}
@@ -67,7 +72,8 @@ class FtpTransferTests {
 	void aborDuringALargeDownloadIsAnsweredAtOnce() throws IOException {
 		try (RawFtp ftp = RawFtp.login(server.port(), FtpTestServer.ALICE); Socket data = ftp.passive()) {
 			assertThat(ftp.command("RETR big.bin")).startsWith("150");
-			// The client reads nothing, so the gigabyte cannot be sent: the replies can only come from the abort.
+			// The client reads nothing, so the gigabyte cannot be sent: the replies can
+			// only come from the abort.
 			assertThat(data.getInputStream().read(new byte[1024])).isPositive();
 			ftp.send("ABOR");
 			assertThat(ftp.reply()).startsWith("426");
@@ -81,7 +87,8 @@ class FtpTransferTests {
 	void aborAfterTelnetInterruptAndSynchIsUnderstood() throws IOException {
 		try (RawFtp ftp = RawFtp.login(server.port(), FtpTestServer.ALICE); Socket data = ftp.passive()) {
 			assertThat(ftp.command("RETR big.bin")).startsWith("150");
-			// What lftp and the BSD client send (RFC 959 section 4.1.3): IAC IP, then IAC DM as urgent data.
+			// What lftp and the BSD client send (RFC 959 section 4.1.3): IAC IP, then IAC
+			// DM as urgent data.
 			ftp.sendBytes(new byte[] { (byte) 0xff, (byte) 0xf4, (byte) 0xff });
 			ftp.socket().sendUrgentData(0xf2);
 			ftp.send("ABOR");
@@ -105,16 +112,18 @@ class FtpTransferTests {
 	}
 
 	/**
-	 * {@code ABOR} sent in the same packet as {@code STOR}, so it arrives before the transfer began: the upload is
-	 * aborted ({@code 426}, then {@code 226}) and nothing is stored, whether the client then closes the data
-	 * connection (as one whose small file was sent at once does) or keeps it open. Such an {@code ABOR} used to wait
-	 * behind the upload: the closed upload was committed and the {@code ABOR} answered {@code 225}, the open one
-	 * held both replies until the data timeout.
+	 * {@code ABOR} sent in the same packet as {@code STOR}, so it arrives before the
+	 * transfer began: the upload is aborted ({@code 426}, then {@code 226}) and nothing
+	 * is stored, whether the client then closes the data connection (as one whose small
+	 * file was sent at once does) or keeps it open. Such an {@code ABOR} used to wait
+	 * behind the upload: the closed upload was committed and the {@code ABOR} answered
+	 * {@code 225}, the open one held both replies until the data timeout.
 	 */
 	@Test
 	void aborSentWithStorAbortsTheUploadBeforeItBegins() throws IOException {
 		try (RawFtp ftp = RawFtp.login(server.port(), FtpTestServer.ALICE)) {
-			// Well under the data timeout: an ABOR that waits for the transfer fails the test.
+			// Well under the data timeout: an ABOR that waits for the transfer fails the
+			// test.
 			ftp.socket().setSoTimeout(5_000);
 			for (int i = 0; i < 40; i++) {
 				try (Socket data = ftp.passive()) {
@@ -126,10 +135,12 @@ class FtpTransferTests {
 						}
 					}
 					catch (SocketException abortedFirst) {
-						// The server may have aborted and reset the data connection before these bytes were sent.
+						// The server may have aborted and reset the data connection
+						// before these bytes were sent.
 					}
 					String reply = ftp.reply();
-					// A 150 may come first only if the transfer began before the ABOR was read.
+					// A 150 may come first only if the transfer began before the ABOR was
+					// read.
 					String transfer = reply.startsWith("150") ? ftp.reply() : reply;
 					assertThat(transfer).as("try %d", i).startsWith("426");
 					assertThat(ftp.reply()).as("try %d", i).startsWith("226");
@@ -144,14 +155,9 @@ class FtpTransferTests {
 	@Test
 	void aClientKilledDuringAnUploadLeavesNothing() throws Exception {
 		Path python = Requirements.requireExecutable("python3", "python3");
-		String script = String.join("\n", "import ftplib, sys",
-				"f = ftplib.FTP()",
-				"f.connect('127.0.0.1', int(sys.argv[1]), timeout=60)",
-				"f.login('alice', 'alice-pw')",
-				"f.voidcmd('TYPE I')",
-				"conn = f.transfercmd('STOR killed.bin')",
-				"chunk = b'k' * 65536",
-				"while True:",
+		String script = String.join("\n", "import ftplib, sys", "f = ftplib.FTP()",
+				"f.connect('127.0.0.1', int(sys.argv[1]), timeout=60)", "f.login('alice', 'alice-pw')",
+				"f.voidcmd('TYPE I')", "conn = f.transfercmd('STOR killed.bin')", "chunk = b'k' * 65536", "while True:",
 				"    conn.sendall(chunk)");
 		Process client = new ProcessBuilder(python.toString(), "-c", script, Integer.toString(server.port()))
 			.redirectErrorStream(true)
@@ -252,7 +258,8 @@ class FtpTransferTests {
 				assertThat(channel.getInputStream().read(new byte[4096])).isPositive();
 			}
 			int threadsDuring = Thread.activeCount();
-			assertThat(threadsDuring - threadsBefore).as("threads added for %d transfers", transfers).isLessThan(transfers / 2);
+			assertThat(threadsDuring - threadsBefore).as("threads added for %d transfers", transfers)
+				.isLessThan(transfers / 2);
 			for (RawFtp ftp : sessions) {
 				ftp.send("ABOR");
 				assertThat(ftp.reply()).startsWith("426");
@@ -273,7 +280,8 @@ class FtpTransferTests {
 	void sessionsShareAFewPassivePorts() throws IOException {
 		int[] ports = freePorts(2);
 		String range = ports[0] + "," + ports[1];
-		try (FtpTestServer shared = FtpTestServer.start(temp.resolve("shared"), options -> options.passivePorts = range)) {
+		try (FtpTestServer shared = FtpTestServer.start(temp.resolve("shared"),
+				options -> options.passivePorts = range)) {
 			Files.writeString(shared.dataRoot().resolve("f.txt"), "shared port");
 			List<RawFtp> sessions = new ArrayList<>();
 			try {
@@ -285,7 +293,8 @@ class FtpTransferTests {
 						try (Socket data = ftp.passive()) {
 							assertThat(data.getPort()).isIn(ports[0], ports[1]);
 							assertThat(ftp.command("RETR f.txt")).startsWith("150");
-							assertThat(new String(data.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("shared port");
+							assertThat(new String(data.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+								.isEqualTo("shared port");
 							assertThat(ftp.reply()).startsWith("226");
 						}
 					}
@@ -320,28 +329,36 @@ class FtpTransferTests {
 			Files.writeString(single.dataRoot().resolve("f.txt"), "one port");
 			assertThat(listening(port)).isFalse();
 			try (Socket data = first.passive()) {
-				// The connection arrived: nobody waits on the port any more, so it stops listening, while the
+				// The connection arrived: nobody waits on the port any more, so it stops
+				// listening, while the
 				// transfer goes on over the connection it accepted.
 				await().atMost(Duration.ofSeconds(10)).until(() -> !listening(port));
 				assertThat(first.command("RETR f.txt")).startsWith("150");
-				// Another session gets the same port while that connection still holds it.
+				// Another session gets the same port while that connection still holds
+				// it.
 				try (Socket other = second.passive()) {
 					assertThat(other.getPort()).isEqualTo(port);
 					assertThat(second.command("RETR f.txt")).startsWith("150");
-					assertThat(new String(other.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("one port");
+					assertThat(new String(other.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+						.isEqualTo("one port");
 					assertThat(second.reply()).startsWith("226");
 				}
-				assertThat(new String(data.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("one port");
+				assertThat(new String(data.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+					.isEqualTo("one port");
 				assertThat(first.reply()).startsWith("226");
 			}
 			await().atMost(Duration.ofSeconds(10)).until(() -> !listening(port));
 		});
 	}
 
-	/** Runs a test against a server with a single passive port and two sessions of alice's on it. */
+	/**
+	 * Runs a test against a server with a single passive port and two sessions of alice's
+	 * on it.
+	 */
 	private static void withOnePassivePort(String folder, TwoSessions test) throws IOException {
 		int port = freePorts(1)[0];
-		try (FtpTestServer single = FtpTestServer.start(temp.resolve(folder), options -> options.passivePorts = Integer.toString(port));
+		try (FtpTestServer single = FtpTestServer.start(temp.resolve(folder),
+				options -> options.passivePorts = Integer.toString(port));
 				RawFtp first = RawFtp.login(single.port(), FtpTestServer.ALICE);
 				RawFtp second = RawFtp.login(single.port(), FtpTestServer.ALICE)) {
 			test.run(single, port, first, second);
@@ -355,7 +372,10 @@ class FtpTransferTests {
 
 	}
 
-	/** Whether something accepts connections on a port of 127.0.0.1 (call only while no session waits on it). */
+	/**
+	 * Whether something accepts connections on a port of 127.0.0.1 (call only while no
+	 * session waits on it).
+	 */
 	private static boolean listening(int port) {
 		try (Socket probe = new Socket("127.0.0.1", port)) {
 			return true;

@@ -13,8 +13,9 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A control connection driven byte by byte, for what FTP libraries will not send: raw bytes, bad commands,
- * {@code ABOR} at a chosen moment. Replies are read whole (multi-line replies included).
+ * A control connection driven byte by byte, for what FTP libraries will not send: raw
+ * bytes, bad commands, {@code ABOR} at a chosen moment. Replies are read whole
+ * (multi-line replies included).
  */
 public final class RawFtp implements AutoCloseable {
 
@@ -136,7 +137,10 @@ public final class RawFtp implements AutoCloseable {
 		return data;
 	}
 
-	/** Whether the server closed the connection (reads to the end; call after the last expected reply). */
+	/**
+	 * Whether the server closed the connection (reads to the end; call after the last
+	 * expected reply).
+	 */
 	public boolean isClosedByServer() throws IOException {
 		try {
 			return this.in.read() == -1;

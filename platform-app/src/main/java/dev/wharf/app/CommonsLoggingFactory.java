@@ -1,13 +1,16 @@
 package dev.wharf.app;
 
 /**
- * Names SLF4J's bridge as Commons Logging's factory before the first logger is made. Left to itself, Commons
- * Logging 1.3 (which Spring logs through) finds the Log4j API on the class path, starts it to learn that it only
- * forwards to SLF4J, and then picks SLF4J anyway: 87 classes of the Log4j API and its bridge loaded for nothing,
- * with their metadata and symbols kept for the life of the process. Named up front, the same factory is used
- * without that detour. A factory already chosen with {@code -Dorg.apache.commons.logging.LogFactory} is kept.
+ * Names SLF4J's bridge as Commons Logging's factory before the first logger is made. Left
+ * to itself, Commons Logging 1.3 (which Spring logs through) finds the Log4j API on the
+ * class path, starts it to learn that it only forwards to SLF4J, and then picks SLF4J
+ * anyway: 87 classes of the Log4j API and its bridge loaded for nothing, with their
+ * metadata and symbols kept for the life of the process. Named up front, the same factory
+ * is used without that detour. A factory already chosen with
+ * {@code -Dorg.apache.commons.logging.LogFactory} is kept.
  *
- * <p>Called once, from {@code main}, before anything logs.
+ * <p>
+ * Called once, from {@code main}, before anything logs.
  */
 final class CommonsLoggingFactory {
 

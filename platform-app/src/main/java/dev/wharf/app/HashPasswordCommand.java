@@ -13,9 +13,9 @@ import dev.wharf.core.security.PasswordHashing;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@code java -jar wharf.jar hash-password}: reads a password (from the terminal without echo, twice; or
- * the first line of standard input when piped) and prints the {@code {bcrypt}} hash to put in
- * {@code wharf.security.users[n].password}.
+ * {@code java -jar wharf.jar hash-password}: reads a password (from the terminal without
+ * echo, twice; or the first line of standard input when piped) and prints the
+ * {@code {bcrypt}} hash to put in {@code wharf.security.users[n].password}.
  */
 final class HashPasswordCommand {
 

@@ -13,8 +13,9 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The real {@code ab -k} (Apache Bench, the tool behind the published tables) against Wharf: it must
- * finish with every request on kept-alive connections and none failed. A bounded run: 2,000 requests.
+ * The real {@code ab -k} (Apache Bench, the tool behind the published tables) against
+ * Wharf: it must finish with every request on kept-alive connections and none failed. A
+ * bounded run: 2,000 requests.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class ApacheBenchKeepAliveTests {

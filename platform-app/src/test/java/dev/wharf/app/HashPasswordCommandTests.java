@@ -18,7 +18,8 @@ class HashPasswordCommandTests {
 	@Test
 	void printsAHashOfThePipedPassword() {
 		ByteArrayOutputStream out = new ByteArrayOutputStream();
-		int exit = HashPasswordCommand.run(null, stdin("correct horse battery\n"), new PrintStream(out, true), System.err);
+		int exit = HashPasswordCommand.run(null, stdin("correct horse battery\n"), new PrintStream(out, true),
+				System.err);
 		assertThat(exit).isZero();
 		String hash = out.toString(StandardCharsets.UTF_8).trim();
 		assertThat(PasswordHashing.isHash(hash)).isTrue();

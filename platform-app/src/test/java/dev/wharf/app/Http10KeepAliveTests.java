@@ -61,8 +61,9 @@ class Http10KeepAliveTests {
 	}
 
 	/**
-	 * The health endpoint finishes on a worker thread; Reactor Netty 1.3.7 then used to stop reading the
-	 * connection within a few hundred back-to-back requests (see KeepAliveReadResumer).
+	 * The health endpoint finishes on a worker thread; Reactor Netty 1.3.7 then used to
+	 * stop reading the connection within a few hundred back-to-back requests (see
+	 * KeepAliveReadResumer).
 	 */
 	@ParameterizedTest
 	@ValueSource(strings = { "HTTP/1.1", "HTTP/1.0" })
@@ -71,7 +72,8 @@ class Http10KeepAliveTests {
 			socket.setSoTimeout(10_000);
 			InputStream in = new BufferedInputStream(socket.getInputStream());
 			OutputStream out = socket.getOutputStream();
-			byte[] request = ("GET /actuator/health HTTP/" + version.substring(5) + "\r\nConnection: keep-alive\r\nHost: x\r\n\r\n")
+			byte[] request = ("GET /actuator/health HTTP/" + version.substring(5)
+					+ "\r\nConnection: keep-alive\r\nHost: x\r\n\r\n")
 				.getBytes(StandardCharsets.US_ASCII);
 			for (int i = 0; i < 2000; i++) {
 				out.write(request);
@@ -86,7 +88,8 @@ class Http10KeepAliveTests {
 		try (Socket socket = new Socket("127.0.0.1", this.port)) {
 			socket.setSoTimeout(10_000);
 			InputStream in = new BufferedInputStream(socket.getInputStream());
-			socket.getOutputStream().write("GET /actuator/health/liveness HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+			socket.getOutputStream()
+				.write("GET /actuator/health/liveness HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
 			Response response = Response.read(in);
 			assertThat(response.status()).isEqualTo(200);
 			assertThat(response.headers()).doesNotContainEntry("connection", "keep-alive");

@@ -12,14 +12,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
- * The dependency rules of docs/architecture.md: every module depends only on platform-core, platform-core
- * on no module nor the application, and only FTP's engine package on Apache FtpServer and MINA.
+ * The dependency rules of docs/architecture.md: every module depends only on
+ * platform-core, platform-core on no module nor the application, and only FTP's engine
+ * package on Apache FtpServer and MINA.
  */
 class ModuleBoundariesTests {
 
 	static final List<String> MODULES = List.of("filemanager", "ftp", "buildcache", "staticfiles");
 
-	static final JavaClasses CLASSES = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+	static final JavaClasses CLASSES = new ClassFileImporter()
+		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
 		.importPackages("dev.wharf");
 
 	@Test

@@ -24,10 +24,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's run command, for real: {@code java -jar platform-app/target/wharf.jar} in an empty folder,
- * on every JDK Wharf supports that the machine has (17 and 25), ends with health UP on 127.0.0.1, metrics
- * on the management port's {@code /actuator/prometheus} (not on the public port), a {@code data} folder and
- * a generated admin, and stops cleanly.
+ * The README's run command, for real: {@code java -jar platform-app/target/wharf.jar} in
+ * an empty folder, on every JDK Wharf supports that the machine has (17 and 25), ends
+ * with health UP on 127.0.0.1, metrics on the management port's
+ * {@code /actuator/prometheus} (not on the public port), a {@code data} folder and a
+ * generated admin, and stops cleanly.
  */
 class RunnableJarIT {
 
@@ -54,7 +55,8 @@ class RunnableJarIT {
 		Path log = this.workDir.resolve("wharf.log");
 		Process wharf = new ProcessBuilder(javaHome.resolve("bin/java").toString(), "-jar", jar.toString(),
 				"--server.port=" + port, "--management.server.port=" + managementPort,
-				// FTP is on by default (port 2121): free ports, so parallel builds cannot collide.
+				// FTP is on by default (port 2121): free ports, so parallel builds cannot
+				// collide.
 				"--wharf.ftp.port=0", "--wharf.ftp.passive-ports=0")
 			.directory(this.workDir.toFile())
 			.redirectErrorStream(true)
@@ -68,11 +70,14 @@ class RunnableJarIT {
 					HttpResponse.BodyHandlers.ofString());
 			assertThat(metrics.statusCode()).isEqualTo(200);
 			assertThat(metrics.body()).contains("jvm_memory_used_bytes").doesNotContain(this.workDir.toString());
-			assertThat(http.send(request(port, "/actuator/prometheus"), HttpResponse.BodyHandlers.ofString()).statusCode())
-				.as("no metrics on the public port").isEqualTo(404);
+			assertThat(
+					http.send(request(port, "/actuator/prometheus"), HttpResponse.BodyHandlers.ofString()).statusCode())
+				.as("no metrics on the public port")
+				.isEqualTo(404);
 			assertThat(this.workDir.resolve("data")).isDirectory();
 			assertThat(this.workDir.resolve("state/initial-admin")).exists();
-			assertThat(Files.readString(log)).contains("password: ").contains("Netty started on port " + port)
+			assertThat(Files.readString(log)).contains("password: ")
+				.contains("Netty started on port " + port)
 				.contains("FTP server listening on 127.0.0.1:");
 		}
 		finally {
@@ -89,7 +94,8 @@ class RunnableJarIT {
 	private static String awaitHealth(HttpClient http, int port, Process wharf, Path log) throws Exception {
 		AtomicReference<String> health = new AtomicReference<>();
 		boolean healthy = Processes.awaitReady(wharf, Duration.ofSeconds(90), Duration.ofMillis(250), () -> {
-			HttpResponse<String> response = http.send(request(port, "/actuator/health"), HttpResponse.BodyHandlers.ofString());
+			HttpResponse<String> response = http.send(request(port, "/actuator/health"),
+					HttpResponse.BodyHandlers.ofString());
 			health.set(response.body());
 			return response.statusCode() == 200;
 		});
@@ -99,7 +105,9 @@ class RunnableJarIT {
 	}
 
 	private static HttpRequest request(int port, String path) {
-		return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(5)).build();
+		return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+			.timeout(Duration.ofSeconds(5))
+			.build();
 	}
 
 	private static String readQuietly(Path log) {

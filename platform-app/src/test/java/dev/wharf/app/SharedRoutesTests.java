@@ -19,9 +19,10 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The modules that answer on Reactor Netty's routes ahead of WebFlux share one server: a static site at
- * {@code /} (with the file manager off, as the README says) takes every path except the build cache's base
- * path and the actuator's, even where its folder holds a file of the same name.
+ * The modules that answer on Reactor Netty's routes ahead of WebFlux share one server: a
+ * static site at {@code /} (with the file manager off, as the README says) takes every
+ * path except the build cache's base path and the actuator's, even where its folder holds
+ * a file of the same name.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @AutoConfigureWebTestClient
@@ -51,16 +52,32 @@ class SharedRoutesTests {
 
 	@Test
 	void theSiteAtTheRootServesItsFiles() {
-		this.client.get().uri("/hello.txt").exchange().expectStatus().isOk().expectBody(String.class)
+		this.client.get()
+			.uri("/hello.txt")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
 			.isEqualTo("hello from the site");
 	}
 
 	@Test
 	void theBuildCacheKeepsItsBasePath() {
-		this.client.get().uri("/cache").exchange().expectStatus().isOk().expectBody(String.class)
+		this.client.get()
+			.uri("/cache")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
 			.value((body) -> assertThat(body).contains("\"status\":\"UP\""));
-		// The cache asks for a login (anonymous access is off); the site would have sent its file.
-		this.client.get().uri("/cache/key").exchange().expectStatus().isUnauthorized().expectBody(String.class)
+		// The cache asks for a login (anonymous access is off); the site would have sent
+		// its file.
+		this.client.get()
+			.uri("/cache/key")
+			.exchange()
+			.expectStatus()
+			.isUnauthorized()
+			.expectBody(String.class)
 			.value((body) -> assertThat(body).doesNotContain("a file of the site"));
 	}
 

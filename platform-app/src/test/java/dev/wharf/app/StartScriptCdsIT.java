@@ -21,9 +21,10 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code bin/wharf --cds} extracts the jar again when its content changes, also when its modification time does
- * not: the build is reproducible, so every new jar carries the same fixed time, and the previous extraction (and
- * the class-data archive made from it) must not outlive the classes it was made from.
+ * {@code bin/wharf --cds} extracts the jar again when its content changes, also when its
+ * modification time does not: the build is reproducible, so every new jar carries the
+ * same fixed time, and the previous extraction (and the class-data archive made from it)
+ * must not outlive the classes it was made from.
  */
 class StartScriptCdsIT {
 
@@ -59,7 +60,10 @@ class StartScriptCdsIT {
 		return output;
 	}
 
-	/** Copies the jar with one more entry, keeping every entry's bytes and method (nested jars stay stored). */
+	/**
+	 * Copies the jar with one more entry, keeping every entry's bytes and method (nested
+	 * jars stay stored).
+	 */
 	private static void addEntry(Path from, Path to, String name) throws IOException {
 		try (JarFile source = new JarFile(from.toFile());
 				JarOutputStream target = new JarOutputStream(Files.newOutputStream(to))) {

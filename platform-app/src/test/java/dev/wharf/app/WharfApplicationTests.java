@@ -32,8 +32,9 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The whole application on random ports: every module on; health on the public port (statuses only), metrics
- * and the rest of the actuator on the management port only, naming no host path.
+ * The whole application on random ports: every module on; health on the public port
+ * (statuses only), metrics and the rest of the actuator on the management port only,
+ * naming no host path.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @AutoConfigureWebTestClient
@@ -70,28 +71,62 @@ class WharfApplicationTests {
 		assertThat(this.context.getBeanNamesForType(ReactiveRedisConnectionFactory.class)).isEmpty();
 		assertThat(this.context.getBeanNamesForType(RedisState.class)).isEmpty();
 		assertThat(this.context.getBean(SessionStore.class)).isInstanceOf(InMemorySessionStore.class);
-		management().get().uri("/actuator/health").exchange().expectStatus().isOk()
-			.expectBody().jsonPath("$.components.redis").doesNotExist();
+		management().get()
+			.uri("/actuator/health")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.components.redis")
+			.doesNotExist();
 	}
 
 	@Test
 	void healthIsUpWithLivenessAndReadinessGroups() {
-		this.client.get().uri("/actuator/health").exchange().expectStatus().isOk()
-			.expectBody().jsonPath("$.status").isEqualTo("UP")
-			.jsonPath("$.components.mounts.components.data.status").isEqualTo("UP");
-		this.client.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk()
-			.expectBody().jsonPath("$.status").isEqualTo("UP");
-		this.client.get().uri("/actuator/health/readiness").exchange().expectStatus().isOk()
-			.expectBody().jsonPath("$.status").isEqualTo("UP");
+		this.client.get()
+			.uri("/actuator/health")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.status")
+			.isEqualTo("UP")
+			.jsonPath("$.components.mounts.components.data.status")
+			.isEqualTo("UP");
+		this.client.get()
+			.uri("/actuator/health/liveness")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.status")
+			.isEqualTo("UP");
+		this.client.get()
+			.uri("/actuator/health/readiness")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.status")
+			.isEqualTo("UP");
 	}
 
 	@Test
 	void prometheusMetricsIncludeJvmAndStorageOnTheManagementPortAndNamesNoHostPath() {
 		this.context.getBean(MountRegistry.class).get("data").storage().stat(StoragePath.root()).block();
-		String metrics = management().get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
-			.expectBody(String.class).returnResult().getResponseBody();
-		assertThat(metrics).contains("jvm_memory_used_bytes").contains("wharf_storage_operations_seconds_count{")
-			.contains("mount=\"data\"").contains("disk_free_bytes{").contains("path=\".\"");
+		String metrics = management().get()
+			.uri("/actuator/prometheus")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+		assertThat(metrics).contains("jvm_memory_used_bytes")
+			.contains("wharf_storage_operations_seconds_count{")
+			.contains("mount=\"data\"")
+			.contains("disk_free_bytes{")
+			.contains("path=\".\"");
 		assertThat(metrics).doesNotContain(temp.toString()).doesNotContain(Path.of("").toAbsolutePath().toString());
 		// A label whose value is a path is a request's URI template, never a file's.
 		Matcher pathLabel = Pattern.compile("(\\w+)=\"/[^\"]*\"").matcher(metrics);
@@ -110,9 +145,17 @@ class WharfApplicationTests {
 	@ValueSource(strings = { "/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness",
 			"/actuator/health/mounts", "/actuator/health/buildcache" })
 	void healthOnThePublicPortHasStatusesOnlyNeverDetails(String path) {
-		String body = this.client.get().uri(path).exchange().expectStatus().isOk()
-			.expectBody(String.class).returnResult().getResponseBody();
-		assertThat(body).contains("\"status\":\"UP\"").doesNotContain("details").doesNotContain(temp.toString())
+		String body = this.client.get()
+			.uri(path)
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+		assertThat(body).contains("\"status\":\"UP\"")
+			.doesNotContain("details")
+			.doesNotContain(temp.toString())
 			.doesNotContain(Path.of("").toAbsolutePath().toString());
 		this.client.head().uri(path).exchange().expectStatus().isOk();
 		management().get().uri(path).exchange().expectStatus().isOk();

@@ -19,11 +19,13 @@ import org.springframework.security.oauth2.server.authorization.token.OAuth2Toke
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 
 /**
- * Spring Authorization Server for the sign-in tests, started as a process of its own. Its issuer, client and
- * port come from Spring Boot's {@code spring.security.oauth2.authorizationserver.*} and {@code server.*}
- * properties on the command line; its users from {@code --test-provider.users=name:password:group,group;…}.
- * Users log in on the server's own form at {@code /login}; each ID token carries the user's
- * {@code preferred_username} and {@code groups}.
+ * Spring Authorization Server for the sign-in tests, started as a process of its own. Its
+ * issuer, client and port come from Spring Boot's
+ * {@code spring.security.oauth2.authorizationserver.*} and {@code server.*} properties on
+ * the command line; its users from
+ * {@code --test-provider.users=name:password:group,group;…}. Users log in on the server's
+ * own form at {@code /login}; each ID token carries the user's {@code preferred_username}
+ * and {@code groups}.
  */
 @SpringBootApplication
 public class OidcProviderApplication {
@@ -56,7 +58,8 @@ public class OidcProviderApplication {
 		}
 		return context -> {
 			if (OidcParameterNames.ID_TOKEN.equals(context.getTokenType().getValue())) {
-				// The server issues an ID token only to a user who signed in, so the principal is there.
+				// The server issues an ID token only to a user who signed in, so the
+				// principal is there.
 				Authentication principal = Objects.requireNonNull(context.getPrincipal(), "An ID token without a user");
 				String name = principal.getName();
 				context.getClaims().claim("preferred_username", name);

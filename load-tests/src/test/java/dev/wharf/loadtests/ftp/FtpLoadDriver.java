@@ -21,15 +21,18 @@ import dev.wharf.loadtests.LevelRecorder;
 import dev.wharf.loadtests.Parameters;
 
 /**
- * An FTP soak driver (Gatling has no FTP): {@code clients} connections log in at once, then each repeats STOR of
- * a {@code size} file, RETR of it (checking the length) and LIST until {@code seconds} have passed or each has
- * done {@code rounds} rounds, then QUIT. Every operation is timed and counted per kind, and written to the same
- * results file as the HTTP tables. Uses Apache Commons Net in passive binary mode, one platform thread per
- * connection (Java 17 has no virtual threads).
+ * An FTP soak driver (Gatling has no FTP): {@code clients} connections log in at once,
+ * then each repeats STOR of a {@code size} file, RETR of it (checking the length) and
+ * LIST until {@code seconds} have passed or each has done {@code rounds} rounds, then
+ * QUIT. Every operation is timed and counted per kind, and written to the same results
+ * file as the HTTP tables. Uses Apache Commons Net in passive binary mode, one platform
+ * thread per connection (Java 17 has no virtual threads).
  *
- * <p>System properties: {@code host} (127.0.0.1), {@code port} (2121), {@code user} (bench), {@code password},
- * {@code clients} (10), {@code seconds} (10), {@code rounds} (unbounded), {@code size} (1M), {@code target}
- * (wharf), {@code results} (target/loadtests/results.tsv). The exit status is 1 when any operation failed.
+ * <p>
+ * System properties: {@code host} (127.0.0.1), {@code port} (2121), {@code user} (bench),
+ * {@code password}, {@code clients} (10), {@code seconds} (10), {@code rounds}
+ * (unbounded), {@code size} (1M), {@code target} (wharf), {@code results}
+ * (target/loadtests/results.tsv). The exit status is 1 when any operation failed.
  */
 public final class FtpLoadDriver {
 
@@ -85,7 +88,8 @@ public final class FtpLoadDriver {
 	}
 
 	/**
-	 * Runs the soak with the system properties and appends its results to the results file.
+	 * Runs the soak with the system properties and appends its results to the results
+	 * file.
 	 * @return the number of failed operations
 	 * @throws InterruptedException when interrupted while waiting for the clients
 	 */
@@ -155,8 +159,7 @@ public final class FtpLoadDriver {
 					}
 				});
 				timed(this.retr, () -> retrieve(ftp, name) == this.size);
-				timed(this.list, () -> ftp.listFiles() != null
-						&& FTPReply.isPositiveCompletion(ftp.getReplyCode()));
+				timed(this.list, () -> ftp.listFiles() != null && FTPReply.isPositiveCompletion(ftp.getReplyCode()));
 			}
 			ftp.logout();
 		}

@@ -17,15 +17,17 @@ import javax.imageio.ImageIO;
 /**
  * Creates the files every table serves, the same way each time, under one folder:
  * <ul>
- * <li>{@code www/}: Socko's sizes, {@code small.html} (87 bytes), {@code medium.bin} (200 KiB) and
- * {@code large.bin} (1 MiB);</li>
- * <li>{@code files/}: the folder the Filestash tables list (ten entries, as in their 1344-byte listing) with
- * {@code screenshot.png}, a 1920x1080 screenshot-like PNG to make thumbnails of (the original used a desktop
- * screenshot);</li>
- * <li>{@code ftp/} and {@code cache/}: empty roots for the FTP and local build-cache tables.</li>
+ * <li>{@code www/}: Socko's sizes, {@code small.html} (87 bytes), {@code medium.bin} (200
+ * KiB) and {@code large.bin} (1 MiB);</li>
+ * <li>{@code files/}: the folder the Filestash tables list (ten entries, as in their
+ * 1344-byte listing) with {@code screenshot.png}, a 1920x1080 screenshot-like PNG to make
+ * thumbnails of (the original used a desktop screenshot);</li>
+ * <li>{@code ftp/} and {@code cache/}: empty roots for the FTP and local build-cache
+ * tables.</li>
  * </ul>
- * Run by {@code load-tests/run.sh} and by the smoke run: {@code java … Fixtures <folder>}. Existing files of the
- * right size are kept, so reruns do not churn the page cache.
+ * Run by {@code load-tests/run.sh} and by the smoke run:
+ * {@code java … Fixtures <folder>}. Existing files of the right size are kept, so reruns
+ * do not churn the page cache.
  */
 public final class Fixtures {
 
@@ -88,7 +90,10 @@ public final class Fixtures {
 		return bytes;
 	}
 
-	/** A desktop-like picture: window frames, text lines and a photo-like gradient, so PNG compresses it realistically. */
+	/**
+	 * A desktop-like picture: window frames, text lines and a photo-like gradient, so PNG
+	 * compresses it realistically.
+	 */
 	static BufferedImage screenshot(int width, int height) {
 		BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
 		Graphics2D g = image.createGraphics();

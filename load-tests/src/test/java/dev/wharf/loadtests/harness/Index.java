@@ -11,9 +11,10 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * Writes {@code docs/benchmarks/README.md}: for every published table, the original's figures, Wharf's from the
- * last run, the peer's from that same run, and the ratios, read from the results {@code run.sh} copied to
- * {@code docs/benchmarks/results/}. A table not run yet says how to run it.
+ * Writes {@code docs/benchmarks/README.md}: for every published table, the original's
+ * figures, Wharf's from the last run, the peer's from that same run, and the ratios, read
+ * from the results {@code run.sh} copied to {@code docs/benchmarks/results/}. A table not
+ * run yet says how to run it.
  */
 final class Index {
 
@@ -52,7 +53,8 @@ final class Index {
 				continue;
 			}
 			out.append("## ").append(table[1]).append("\n\n");
-			Markdown rows = new Markdown("What", "Original", "Wharf", "Peer (same run)", "Wharf ÷ original", "Wharf ÷ peer");
+			Markdown rows = new Markdown("What", "Original", "Wharf", "Peer (same run)", "Wharf ÷ original",
+					"Wharf ÷ peer");
 			switch (table[0]) {
 				case "filestash-benchmark" -> filestashBenchmark(run, rows);
 				case "filestash-loadtest" -> filestashLoadTest(run, rows);
@@ -66,7 +68,10 @@ final class Index {
 		Files.writeString(docs.resolve("README.md"), out.toString(), StandardCharsets.UTF_8);
 	}
 
-	/** Links to a table's plots, named by what they show: "[throughput](plots/socko-throughput.svg), …". */
+	/**
+	 * Links to a table's plots, named by what they show:
+	 * "[throughput](plots/socko-throughput.svg), …".
+	 */
 	private static String plots(Path docs, String table) throws IOException {
 		Path folder = docs.resolve("plots");
 		if (!Files.isDirectory(folder)) {
@@ -95,7 +100,10 @@ final class Index {
 		return level.map(LevelRuns::rate).orElse(0.0);
 	}
 
-	/** The same-run peer of a Wharf server, such as {@code filestash-p128} for {@code wharf-p128}. */
+	/**
+	 * The same-run peer of a Wharf server, such as {@code filestash-p128} for
+	 * {@code wharf-p128}.
+	 */
 	private static String peer(String peer, String wharf) {
 		return peer + wharf.substring("wharf".length());
 	}
@@ -114,9 +122,10 @@ final class Index {
 			for (int p = 0; p < parts.length; p++) {
 				Optional<LevelRuns> r = run.level(target, parts[p], 100);
 				Optional<LevelRuns> f = run.level(peer, parts[p], 100);
-				rows.row(target + ": " + names[p] + ", c=100", (grid[i][p] > 0) ? grid[i][p] + " req/s" : "failed", rate(r),
-						f.isPresent() ? peer + " " + rate(f) : "–",
-						(grid[i][p] > 0) ? Markdown.ratio(value(r), grid[i][p]) : "–", Markdown.ratio(value(r), value(f)));
+				rows.row(target + ": " + names[p] + ", c=100", (grid[i][p] > 0) ? grid[i][p] + " req/s" : "failed",
+						rate(r), f.isPresent() ? peer + " " + rate(f) : "–",
+						(grid[i][p] > 0) ? Markdown.ratio(value(r), grid[i][p]) : "–",
+						Markdown.ratio(value(r), value(f)));
 			}
 			Optional<LevelRuns> root = run.level(target, "root", 1000);
 			Optional<LevelRuns> f = run.level(peer, "root", 1000);
@@ -155,8 +164,9 @@ final class Index {
 					Optional<LevelRuns> p = run.level(peer, kind + " " + size, 100);
 					Object[] original = Report.rbcsOriginal(Report.backendOf(target), cpus, Report.bytes(size), 100);
 					int published = (original == null) ? 0 : (Integer) original[kind.equals("PUT") ? 4 : 5];
-					rows.row(target + ": " + kind + " " + size + ", 100 connections", (published > 0) ? published + " req/s" : "–",
-							rate(r), p.isPresent() ? peer + " " + rate(p) : "–", Markdown.ratio(value(r), published),
+					rows.row(target + ": " + kind + " " + size + ", 100 connections",
+							(published > 0) ? published + " req/s" : "–", rate(r),
+							p.isPresent() ? peer + " " + rate(p) : "–", Markdown.ratio(value(r), published),
 							Markdown.ratio(value(r), value(p)));
 				}
 			}
@@ -214,7 +224,8 @@ final class Index {
 				}
 			}
 			double w = number(wharfValue);
-			String vsPeer = (w > 0 && best > 0) ? Markdown.ratio(w, best) + (seconds ? " (time: lower is better)" : "") : "–";
+			String vsPeer = (w > 0 && best > 0) ? Markdown.ratio(w, best) + (seconds ? " (time: lower is better)" : "")
+					: "–";
 			rows.row(row, "pyftpdlib " + o[1], wharfValue, String.join(", ", peers), "–", vsPeer);
 		}
 	}
@@ -241,7 +252,8 @@ final class Index {
 	private static void own(RunData run, Markdown rows) {
 		for (RunData.Target t : run.targets) {
 			rows.row(t.name() + ": start-up, peak RSS (" + t.memory() + " limit)", "–",
-					(t.startSeconds().isBlank() ? "–" : t.startSeconds() + " s") + ", " + Markdown.megabytes(t.peakRssKb()),
+					(t.startSeconds().isBlank() ? "–" : t.startSeconds() + " s") + ", "
+							+ Markdown.megabytes(t.peakRssKb()),
 					"–", "–", "–");
 		}
 	}

@@ -9,8 +9,9 @@ import java.util.function.ToDoubleFunction;
 import dev.wharf.loadtests.LevelResult;
 
 /**
- * Every run of one level of one server ({@code run.sh --runs N} starts each server N times, alternating with its
- * peers), and the figures a report prints for it: the median and the range (lowest–highest) over the runs.
+ * Every run of one level of one server ({@code run.sh --runs N} starts each server N
+ * times, alternating with its peers), and the figures a report prints for it: the median
+ * and the range (lowest–highest) over the runs.
  *
  * @param runs the level's results, one a run, in the order they ran; never empty
  */
@@ -35,12 +36,18 @@ record LevelRuns(List<LevelResult> runs) {
 		return this.runs.get(0).concurrency();
 	}
 
-	/** The run with the median requests per second (of an even count, the upper one): the rows of a report. */
+	/**
+	 * The run with the median requests per second (of an even count, the upper one): the
+	 * rows of a report.
+	 */
 	LevelResult median() {
 		return RunData.median(this.runs, LevelResult::requestsPerSecond).orElseThrow();
 	}
 
-	/** Requests per second of the median run, 0 when it failed entirely or had failures: what ratios are taken of. */
+	/**
+	 * Requests per second of the median run, 0 when it failed entirely or had failures:
+	 * what ratios are taken of.
+	 */
 	double rate() {
 		LevelResult median = median();
 		return (median.ok() > 0 && median.failed() == 0) ? median.requestsPerSecond() : 0;
@@ -52,8 +59,9 @@ record LevelRuns(List<LevelResult> runs) {
 	}
 
 	/**
-	 * A table cell as the originals wrote it: "N req/s", with the median run's failures and, over several runs, the
-	 * range: "N req/s (F failed) [LOW–HIGH]"; "failed" when the median run answered nothing.
+	 * A table cell as the originals wrote it: "N req/s", with the median run's failures
+	 * and, over several runs, the range: "N req/s (F failed) [LOW–HIGH]"; "failed" when
+	 * the median run answered nothing.
 	 */
 	String cell() {
 		LevelResult r = median();
@@ -66,7 +74,8 @@ record LevelRuns(List<LevelResult> runs) {
 	}
 
 	/**
-	 * The median over the runs of a value that may be unknown (negative), such as CPU per request.
+	 * The median over the runs of a value that may be unknown (negative), such as CPU per
+	 * request.
 	 * @param value a run's value
 	 * @return the median of the known values, or -1 when none is known
 	 */
@@ -75,7 +84,10 @@ record LevelRuns(List<LevelResult> runs) {
 		return known.isEmpty() ? -1 : known.get(known.size() / 2);
 	}
 
-	/** The server's CPU per request, median over the runs with its range: "52 µs [48–60]", or "–" when unknown. */
+	/**
+	 * The server's CPU per request, median over the runs with its range: "52 µs [48–60]",
+	 * or "–" when unknown.
+	 */
 	String serverCpu() {
 		return cpu(LevelResult::serverCpuMicrosPerRequest);
 	}
@@ -107,7 +119,8 @@ record LevelRuns(List<LevelResult> runs) {
 	}
 
 	/**
-	 * The range of several runs' values, as the tables with medians print it after the median.
+	 * The range of several runs' values, as the tables with medians print it after the
+	 * median.
 	 * @param <T> a run
 	 * @param runs the runs
 	 * @param value a run's value

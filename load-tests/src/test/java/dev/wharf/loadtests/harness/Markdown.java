@@ -7,7 +7,8 @@ import java.util.Locale;
 /**
  * A Markdown table under construction, and the number formats the reports share.
  *
- * <p>Not thread-safe.
+ * <p>
+ * Not thread-safe.
  */
 final class Markdown {
 

@@ -53,18 +53,25 @@ import org.jfree.svg.SVGUtils;
 import dev.wharf.loadtests.LevelResult;
 
 /**
- * Draws a run's figures as SVG files under {@code docs/benchmarks/plots/} with JFreeChart, from the same raw
- * results the report is written from: requests per second against concurrency for every server of the run (one
- * series each, the band the runs' range), latency percentiles (50 % and 99 % of each level's median run), memory
- * over time (each server's last start: RSS, and the cgroup's usage where it had one), and for the FTP table
- * ftpbench's rates and times. A table whose parts each ran at one concurrency (Socko's) gets bars instead of lines.
- * Each server keeps its colour in every figure of a table.
+ * Draws a run's figures as SVG files under {@code docs/benchmarks/plots/} with
+ * JFreeChart, from the same raw results the report is written from: requests per second
+ * against concurrency for every server of the run (one series each, the band the runs'
+ * range), latency percentiles (50 % and 99 % of each level's median run), memory over
+ * time (each server's last start: RSS, and the cgroup's usage where it had one), and for
+ * the FTP table ftpbench's rates and times. A table whose parts each ran at one
+ * concurrency (Socko's) gets bars instead of lines. Each server keeps its colour in every
+ * figure of a table.
  *
- * <p>Stateless; not safe to call for the same table from two threads at once (they would write the same files).
+ * <p>
+ * Stateless; not safe to call for the same table from two threads at once (they would
+ * write the same files).
  */
 final class Plots {
 
-	/** A figure written: its path relative to {@code docs/benchmarks} and what a link to it says. */
+	/**
+	 * A figure written: its path relative to {@code docs/benchmarks} and what a link to
+	 * it says.
+	 */
 	record Figure(String file, String caption) {
 	}
 
@@ -157,10 +164,12 @@ final class Plots {
 	}
 
 	static String svg(JFreeChart chart, String name, int width, int height) {
-		// Rotated labels (the vertical axes') as text, not as the glyphs' outlines: searchable and a fraction of the size.
+		// Rotated labels (the vertical axes') as text, not as the glyphs' outlines:
+		// searchable and a fraction of the size.
 		TextUtils.setUseDrawRotatedStringWorkaround(false);
 		SVGGraphics2D g2 = new SVGGraphics2D(width, height);
-		// Fixed ids and rounded coordinates: the same results give the same file, and a small one.
+		// Fixed ids and rounded coordinates: the same results give the same file, and a
+		// small one.
 		g2.setDefsKeyPrefix(name.replaceAll("[^A-Za-z0-9]", "-"));
 		g2.setGeomDoubleConverter(SVGUtils.createDoubleConverter(1));
 		g2.setTransformDoubleConverter(SVGUtils.createDoubleConverter(3));
@@ -168,9 +177,13 @@ final class Plots {
 		return g2.getSVGDocument() + "\n";
 	}
 
-	// ------------------------------------------------------------------------------------------ levels
+	// ------------------------------------------------------------------------------------------
+	// levels
 
-	/** The parts of a run in the order they first ran, and whether any ran at more than one concurrency. */
+	/**
+	 * The parts of a run in the order they first ran, and whether any ran at more than
+	 * one concurrency.
+	 */
 	private static List<String> parts(RunData run) {
 		return run.levels().stream().map(LevelRuns::part).distinct().toList();
 	}
@@ -178,18 +191,20 @@ final class Plots {
 	private static boolean overConcurrency(RunData run) {
 		return run.levels()
 			.stream()
-			.collect(Collectors.groupingBy(LevelRuns::part, Collectors.mapping(LevelRuns::concurrency, Collectors.toSet())))
+			.collect(Collectors.groupingBy(LevelRuns::part,
+					Collectors.mapping(LevelRuns::concurrency, Collectors.toSet())))
 			.values()
 			.stream()
 			.anyMatch((levels) -> levels.size() > 1);
 	}
 
 	/**
-	 * Requests per second of every server: against concurrency, one subplot per part, the runs' range as a band;
-	 * or, when every part ran at one concurrency, bars per part.
+	 * Requests per second of every server: against concurrency, one subplot per part, the
+	 * runs' range as a band; or, when every part ran at one concurrency, bars per part.
 	 */
 	static JFreeChart throughput(String table, RunData run, Map<String, Color> colours) {
-		String title = table + ": " + RATE + ((run.runs() > 1) ? " (median of " + run.runs() + " runs, band: their range)" : "");
+		String title = table + ": " + RATE
+				+ ((run.runs() > 1) ? " (median of " + run.runs() + " runs, band: their range)" : "");
 		if (!overConcurrency(run)) {
 			return bars(title, RATE, run, colours, List.of(LevelRuns::rate));
 		}
@@ -223,7 +238,10 @@ final class Plots {
 		return chart(title, plot, serverLegend(colours, withLevels(run), List.of()));
 	}
 
-	/** The 50th and 99th percentile latency of each level's median run, per part, on a log scale. */
+	/**
+	 * The 50th and 99th percentile latency of each level's median run, per part, on a log
+	 * scale.
+	 */
 	static JFreeChart latency(String table, RunData run, Map<String, Color> colours) {
 		String title = table + ": latency, 50 % (dotted) and 99 % (solid) of each level's median run";
 		if (!overConcurrency(run)) {
@@ -264,9 +282,9 @@ final class Plots {
 			decades(axis, "0.##");
 			plot.add(new XYPlot(data, null, axis, renderer), 1);
 		}
-		return chart(title, plot, serverLegend(colours, withLevels(run), List.of(new LegendItem("50 %", null, null, null,
-				new Line2D.Double(-7, 0, 7, 0), DOTTED, Color.DARK_GRAY), new LegendItem("99 %", null, null, null,
-						new Line2D.Double(-7, 0, 7, 0), SOLID, Color.DARK_GRAY))));
+		return chart(title, plot, serverLegend(colours, withLevels(run), List.of(
+				new LegendItem("50 %", null, null, null, new Line2D.Double(-7, 0, 7, 0), DOTTED, Color.DARK_GRAY),
+				new LegendItem("99 %", null, null, null, new Line2D.Double(-7, 0, 7, 0), SOLID, Color.DARK_GRAY))));
 	}
 
 	/** Bars per part (its concurrency in the label), one per server and figure. */
@@ -278,7 +296,8 @@ final class Plots {
 				for (LevelRuns level : run.levels()) {
 					if (level.target().equals(target)) {
 						String key = target + ((values.size() > 1) ? ((v == 0) ? " 50 %" : " 99 %") : "");
-						data.addValue(values.get(v).applyAsDouble(level), key, level.part() + ", c=" + level.concurrency());
+						data.addValue(values.get(v).applyAsDouble(level), key,
+								level.part() + ", c=" + level.concurrency());
 					}
 				}
 			}
@@ -313,7 +332,10 @@ final class Plots {
 		return axis;
 	}
 
-	/** Ticks at powers of ten only (1, 10, 100…), without minor ticks: readable, and fewer elements in the SVG. */
+	/**
+	 * Ticks at powers of ten only (1, 10, 100…), without minor ticks: readable, and fewer
+	 * elements in the SVG.
+	 */
 	private static void decades(LogAxis axis, String format) {
 		axis.setTickUnit(new NumberTickUnit(1));
 		axis.setMinorTickCount(1);
@@ -321,9 +343,13 @@ final class Plots {
 		axis.setNumberFormatOverride(new DecimalFormat(format));
 	}
 
-	// ------------------------------------------------------------------------------------------ ftpbench
+	// ------------------------------------------------------------------------------------------
+	// ftpbench
 
-	/** ftpbench's rates (MB/sec rows) or times (secs rows): the median of the runs, bars per row and server. */
+	/**
+	 * ftpbench's rates (MB/sec rows) or times (secs rows): the median of the runs, bars
+	 * per row and server.
+	 */
 	static Optional<JFreeChart> ftpbench(String table, RunData run, Map<String, Color> colours, boolean times) {
 		DefaultCategoryDataset data = new DefaultCategoryDataset();
 		for (String target : colours.keySet()) {
@@ -335,8 +361,8 @@ final class Plots {
 					}
 				}
 			}
-			byRow.forEach((row, samples) -> data.addValue(
-					RunData.median(samples, RunData.FtpbenchRow::value).orElseThrow().value(), target, row));
+			byRow.forEach((row, samples) -> data
+				.addValue(RunData.median(samples, RunData.FtpbenchRow::value).orElseThrow().value(), target, row));
 		}
 		if (data.getRowCount() == 0) {
 			return Optional.empty();
@@ -353,9 +379,13 @@ final class Plots {
 				serverLegend(colours, present, List.of())));
 	}
 
-	// ------------------------------------------------------------------------------------------ memory
+	// ------------------------------------------------------------------------------------------
+	// memory
 
-	/** Each server's last start: RSS (solid) and its cgroup's usage (dotted) against seconds since it started. */
+	/**
+	 * Each server's last start: RSS (solid) and its cgroup's usage (dotted) against
+	 * seconds since it started.
+	 */
 	static Optional<JFreeChart> memory(String table, RunData run, Map<String, Color> colours) {
 		XYSeriesCollection data = new XYSeriesCollection();
 		XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, false);
@@ -397,12 +427,16 @@ final class Plots {
 		XYPlot plot = new XYPlot(data, seconds, megabytes, renderer);
 		List<LegendItem> extra = cgroup ? List.of(
 				new LegendItem("RSS", null, null, null, new Line2D.Double(-7, 0, 7, 0), SOLID, Color.DARK_GRAY),
-				new LegendItem("cgroup usage", null, null, null, new Line2D.Double(-7, 0, 7, 0), DOTTED, Color.DARK_GRAY))
+				new LegendItem("cgroup usage", null, null, null, new Line2D.Double(-7, 0, 7, 0), DOTTED,
+						Color.DARK_GRAY))
 				: List.of();
 		return Optional.of(chart(table + ": memory over time", plot, serverLegend(colours, present, extra)));
 	}
 
-	/** At most {@value #MAX_POINTS} samples: the highest of each stretch, so that no peak is lost. */
+	/**
+	 * At most {@value #MAX_POINTS} samples: the highest of each stretch, so that no peak
+	 * is lost.
+	 */
 	static List<long[]> downsample(List<long[]> samples) {
 		if (samples.size() <= MAX_POINTS) {
 			return samples;
@@ -423,11 +457,13 @@ final class Plots {
 		return points;
 	}
 
-	// ------------------------------------------------------------------------------------------ common
+	// ------------------------------------------------------------------------------------------
+	// common
 
 	/**
-	 * A chart in the harness's style: white, light grid lines, the legend below. No chart theme is applied: a
-	 * theme resets the series' colours, which must stay one per server.
+	 * A chart in the harness's style: white, light grid lines, the legend below. No chart
+	 * theme is applied: a theme resets the series' colours, which must stay one per
+	 * server.
 	 */
 	private static JFreeChart chart(String title, Plot plot, LegendTitle legend) {
 		JFreeChart chart = new JFreeChart(title, new Font(Font.SANS_SERIF, Font.BOLD, 15), plot, false);
@@ -463,7 +499,10 @@ final class Plots {
 		return run.levels().stream().map(LevelRuns::target).distinct().toList();
 	}
 
-	/** One legend entry per server drawn (its colour), then the given ones (what the line styles mean). */
+	/**
+	 * One legend entry per server drawn (its colour), then the given ones (what the line
+	 * styles mean).
+	 */
 	private static LegendTitle serverLegend(Map<String, Color> colours, List<String> drawn, List<LegendItem> extra) {
 		LegendItemCollection items = new LegendItemCollection();
 		colours.forEach((target, colour) -> {

@@ -43,14 +43,16 @@ class PlotsTests {
 			assertThat(part.getDataset().getSeriesKey(0)).isEqualTo("wharf-p512");
 			assertThat(part.getDataset().getSeriesKey(1)).isEqualTo("filestash-p512");
 		}
-		org.jfree.data.xy.YIntervalSeriesCollection ls = (org.jfree.data.xy.YIntervalSeriesCollection) plot.getSubplots()
+		org.jfree.data.xy.YIntervalSeriesCollection ls = (org.jfree.data.xy.YIntervalSeriesCollection) plot
+			.getSubplots()
 			.get(0)
 			.getDataset();
 		assertThat(ls.getYValue(0, 0)).as("the median run at c=100").isEqualTo(10_000);
 		assertThat(ls.getStartYValue(0, 0)).as("the slowest run").isEqualTo(8_000);
 		assertThat(ls.getEndYValue(0, 0)).as("the fastest run").isEqualTo(12_500);
 		assertThat(legend(chart)).containsExactly("wharf-p512", "filestash-p512");
-		String svg = Files.readString(this.docs.resolve("plots/filestash-loadtest-throughput.svg"), StandardCharsets.UTF_8);
+		String svg = Files.readString(this.docs.resolve("plots/filestash-loadtest-throughput.svg"),
+				StandardCharsets.UTF_8);
 		assertThat(svg).startsWith("<?xml")
 			.contains(">concurrent connections (log scale)</text>")
 			.contains(">ls-memory: req/s</text>")
@@ -113,8 +115,9 @@ class PlotsTests {
 	@Test
 	void ftpbenchRatesAndTimesAreBarsPerRowWithABarPerServer() throws IOException {
 		Files.writeString(this.run.resolve("meta.properties"), "table=pyftpdlib\n", StandardCharsets.UTF_8);
-		Files.writeString(this.run.resolve("targets.tsv"), "name\nwharf-p512\t-\t-\t-\t-\t-\t-\t0\t0\t-\t0\n"
-				+ "proftpd\t-\t-\t-\t-\t-\t-\t0\t0\t-\t0\n", StandardCharsets.UTF_8);
+		Files.writeString(this.run.resolve("targets.tsv"),
+				"name\nwharf-p512\t-\t-\t-\t-\t-\t-\t0\t0\t-\t0\n" + "proftpd\t-\t-\t-\t-\t-\t-\t0\t0\t-\t0\n",
+				StandardCharsets.UTF_8);
 		for (String target : List.of("wharf-p512", "proftpd")) {
 			Files.writeString(this.run.resolve("ftpbench-" + target + "-1.txt"),
 					"STOR (client -> server)                              100.00 MB/sec  8.1M\n"
@@ -125,11 +128,15 @@ class PlotsTests {
 		List<Plots.Figure> figures = Plots.write("pyftpdlib", data, this.docs);
 		assertThat(figures).extracting(Plots.Figure::file)
 			.containsExactly("plots/pyftpdlib-rates.svg", "plots/pyftpdlib-times.svg");
-		CategoryPlot rates = Plots.ftpbench("pyftpdlib", data, Plots.colours(data), false).orElseThrow().getCategoryPlot();
+		CategoryPlot rates = Plots.ftpbench("pyftpdlib", data, Plots.colours(data), false)
+			.orElseThrow()
+			.getCategoryPlot();
 		assertThat(rates.getDataset().getRowKeys()).containsExactly("wharf-p512", "proftpd");
 		assertThat(rates.getDataset().getColumnKeys()).containsExactly("STOR (client -> server)");
 		assertThat(rates.getRangeAxis().getLabel()).isEqualTo("MB/sec");
-		CategoryPlot times = Plots.ftpbench("pyftpdlib", data, Plots.colours(data), true).orElseThrow().getCategoryPlot();
+		CategoryPlot times = Plots.ftpbench("pyftpdlib", data, Plots.colours(data), true)
+			.orElseThrow()
+			.getCategoryPlot();
 		assertThat(times.getDataset().getColumnKeys()).containsExactly("300 concurrent clients (connect, login)");
 		assertThat(times.getRangeAxis().getLabel()).isEqualTo("seconds (lower is better)");
 	}
@@ -145,7 +152,10 @@ class PlotsTests {
 		assertThat(thinned).anySatisfy((p) -> assertThat(p[1]).isEqualTo(999_999));
 	}
 
-	/** Wharf and Filestash, three runs each of ls-memory and ls-sftp at c=100 and 1000, and memory samples. */
+	/**
+	 * Wharf and Filestash, three runs each of ls-memory and ls-sftp at c=100 and 1000,
+	 * and memory samples.
+	 */
 	private RunData filestashRun() throws IOException {
 		Files.writeString(this.run.resolve("meta.properties"), "table=filestash-loadtest\n", StandardCharsets.UTF_8);
 		Files.writeString(this.run.resolve("targets.tsv"), "name\nwharf-p512\tp512\t512M\t4\t0-1\t0-1\t2\t0\t0\t-\t0\n"
@@ -163,7 +173,8 @@ class PlotsTests {
 			}
 		}
 		LevelResult.append(this.run.resolve("results.tsv"), levels);
-		// Two starts of Wharf (the plot takes the last), one of Filestash without a cgroup.
+		// Two starts of Wharf (the plot takes the last), one of Filestash without a
+		// cgroup.
 		Files.writeString(this.run.resolve("rss-wharf-p512.tsv"),
 				"1000\t100000\t110000\n1250\t110000\t120000\n90000\t102400\t110000\n90250\t204800\t220000\n90500\t0\n",
 				StandardCharsets.UTF_8);

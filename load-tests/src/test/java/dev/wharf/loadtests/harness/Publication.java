@@ -10,14 +10,17 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Publishes a run: copies the files {@code run.sh} left in its run folder to {@code DOCS/results/TABLE.*} (and its
- * compressed Gatling reports, {@code gatling.tar.xz}, to {@code DOCS/results/gatling/TABLE.tar.xz}), draws the
- * table's plots into {@code DOCS/plots/} ({@link Plots}) and writes its report {@code DOCS/TABLE.md} from that copy,
- * then rewrites the index. Every absolute path inside the repository (the class-data archive in the JVM flags, for
- * one) is written relative to the repository root, so the published results read the same whichever folder the
- * repository was checked out to.
+ * Publishes a run: copies the files {@code run.sh} left in its run folder to
+ * {@code DOCS/results/TABLE.*} (and its compressed Gatling reports,
+ * {@code gatling.tar.xz}, to {@code DOCS/results/gatling/TABLE.tar.xz}), draws the
+ * table's plots into {@code DOCS/plots/} ({@link Plots}) and writes its report
+ * {@code DOCS/TABLE.md} from that copy, then rewrites the index. Every absolute path
+ * inside the repository (the class-data archive in the JVM flags, for one) is written
+ * relative to the repository root, so the published results read the same whichever
+ * folder the repository was checked out to.
  *
- * <p>Stateless. Two publications into the same folder at once would mix their files.
+ * <p>
+ * Stateless. Two publications into the same folder at once would mix their files.
  */
 final class Publication {
 
@@ -50,7 +53,8 @@ final class Publication {
 			Files.writeString(results.resolve(table + "." + file.getFileName()), text.replace(root, ""),
 					StandardCharsets.UTF_8);
 		}
-		// The previous run's reports go with its results: a run without Gatling (ftpbench) leaves none.
+		// The previous run's reports go with its results: a run without Gatling
+		// (ftpbench) leaves none.
 		Path gatling = results.resolve("gatling").resolve(table + ".tar.xz");
 		Files.deleteIfExists(gatling);
 		if (Files.exists(run.resolve(GATLING_ARCHIVE))) {
@@ -62,7 +66,8 @@ final class Publication {
 	}
 
 	/**
-	 * Draws a published table's plots and writes its report again from its results in {@code DOCS/results/}.
+	 * Draws a published table's plots and writes its report again from its results in
+	 * {@code DOCS/results/}.
 	 * @param table the table's name
 	 * @param docs the benchmarks folder
 	 * @return false when the table has no published results

@@ -16,12 +16,13 @@ import dev.wharf.loadtests.Parameters;
 import dev.wharf.loadtests.simulations.SockoSimulation;
 
 /**
- * Writes a run's Markdown report, each table in the shape the original published it, with the machine, JDK,
- * profile, flags and command that produced it, the peers measured in the same run beside Wharf, every level's
- * medians, ranges and CPU per request, and links to the run's plots and Gatling reports; or ({@code index}) the
- * benchmark index; or ({@code plots}) every published table's plots and report again from its committed results.
- * Called by {@code load-tests/run.sh}, which publishes a run (see {@link Publication}) with
- * <pre>
+ * Writes a run's Markdown report, each table in the shape the original published it, with
+ * the machine, JDK, profile, flags and command that produced it, the peers measured in
+ * the same run beside Wharf, every level's medians, ranges and CPU per request, and links
+ * to the run's plots and Gatling reports; or ({@code index}) the benchmark index; or
+ * ({@code plots}) every published table's plots and report again from its committed
+ * results. Called by {@code load-tests/run.sh}, which publishes a run (see
+ * {@link Publication}) with <pre>
  * Report TABLE RUN_FOLDER docs/benchmarks REPOSITORY_ROOT
  * Report index docs/benchmarks
  * Report plots docs/benchmarks
@@ -30,8 +31,8 @@ import dev.wharf.loadtests.simulations.SockoSimulation;
 public final class Report {
 
 	/** The tables {@code run.sh} reproduces, in the index's order. */
-	static final List<String> TABLES = List.of("filestash-benchmark", "filestash-loadtest", "rbcs", "socko", "pyftpdlib",
-			"profiles");
+	static final List<String> TABLES = List.of("filestash-benchmark", "filestash-loadtest", "rbcs", "socko",
+			"pyftpdlib", "profiles");
 
 	private final RunData run;
 
@@ -49,10 +50,10 @@ public final class Report {
 	}
 
 	/**
-	 * Publishes a run (its results, plots, report and the index), writes the index alone, or makes every published
-	 * table's plots and report again from its committed results.
-	 * @param args {@code TABLE RUN_FOLDER DOCS_FOLDER REPOSITORY_ROOT}, {@code index DOCS_FOLDER} or
-	 * {@code plots DOCS_FOLDER}
+	 * Publishes a run (its results, plots, report and the index), writes the index alone,
+	 * or makes every published table's plots and report again from its committed results.
+	 * @param args {@code TABLE RUN_FOLDER DOCS_FOLDER REPOSITORY_ROOT},
+	 * {@code index DOCS_FOLDER} or {@code plots DOCS_FOLDER}
 	 * @throws IOException when a file cannot be read or written
 	 */
 	public static void main(String[] args) throws IOException {
@@ -91,7 +92,8 @@ public final class Report {
 		return this.out.toString();
 	}
 
-	// ------------------------------------------------------------------------------------------ common parts
+	// ------------------------------------------------------------------------------------------
+	// common parts
 
 	private void header(String title, String original, String how) {
 		this.out.append("# ").append(title).append("\n\n");
@@ -154,10 +156,13 @@ public final class Report {
 			.append("\n\n");
 	}
 
-	/** Every level with its medians, CPU per request and peak RSS, under the original-shaped tables. */
+	/**
+	 * Every level with its medians, CPU per request and peak RSS, under the
+	 * original-shaped tables.
+	 */
 	private void allLevels() {
-		Markdown table = new Markdown("server", "part", "concurrency", "requests", "failed (all runs)", "req/s",
-				"50%", "99%", "server CPU per request", "load generator CPU per request", "peak RSS");
+		Markdown table = new Markdown("server", "part", "concurrency", "requests", "failed (all runs)", "req/s", "50%",
+				"99%", "server CPU per request", "load generator CPU per request", "peak RSS");
 		for (LevelRuns level : this.run.levels()) {
 			LevelResult r = level.median();
 			table.row(level.target(), level.part(), level.concurrency(), Markdown.group(r.requests()), level.failed(),
@@ -166,8 +171,9 @@ public final class Report {
 		}
 		if (!table.isEmpty()) {
 			this.out.append("## Every level\n\n")
-				.append((this.run.runs() > 1) ? "Medians of the runs, range in brackets; 50 %, 99 % and peak RSS of the "
-						+ "median run.\n\n" : "")
+				.append((this.run.runs() > 1)
+						? "Medians of the runs, range in brackets; 50 %, 99 % and peak RSS of the " + "median run.\n\n"
+						: "")
 				.append(table)
 				.append('\n');
 		}
@@ -182,7 +188,10 @@ public final class Report {
 		return level.map(LevelRuns::rate).orElse(0.0);
 	}
 
-	/** The peer measured beside a Wharf server: {@code filestash-p128} for {@code wharf-p128}, when it ran. */
+	/**
+	 * The peer measured beside a Wharf server: {@code filestash-p128} for
+	 * {@code wharf-p128}, when it ran.
+	 */
 	private Optional<String> peerOf(String wharf, String peer) {
 		String name = peer + wharf.substring("wharf".length());
 		return this.run.targetNames().contains(name) ? Optional.of(name) : Optional.empty();
@@ -192,7 +201,8 @@ public final class Report {
 		return this.run.targetNames().stream().filter(RunData.Target::isWharf).toList();
 	}
 
-	// ------------------------------------------------------------------------------------------ Filestash
+	// ------------------------------------------------------------------------------------------
+	// Filestash
 
 	private static final String FILESTASH_PEER = "Filestash itself runs in the same run, built from its sources "
 			+ "(load-tests/peers/filestash-build.sh), under the same memory limit, CPU quota and cores as the Wharf "
@@ -224,7 +234,9 @@ public final class Report {
 			String profile = this.run.target(target).map(RunData.Target::profile).orElse(target);
 			int[][] original = Originals.FILESTASH_GRID.get(profile);
 			Optional<String> peer = peerOf(target, "filestash");
-			this.out.append("## ").append(target).append(peer.map((p) -> " and " + p).orElse(""))
+			this.out.append("## ")
+				.append(target)
+				.append(peer.map((p) -> " and " + p).orElse(""))
 				.append(" (compare: ")
 				.append(Originals.FILESTASH_SIZE.getOrDefault(profile, "–"))
 				.append(")\n\n");
@@ -248,13 +260,13 @@ public final class Report {
 			}
 			this.out.append(grid).append('\n');
 			Markdown root = new Markdown("ab -k -c N -n 50000 /", "Failed requests", "Requests per second", "50%",
-					"99%", "peak RSS", "Filestash (this run)", "Filestash peak RSS (this run)", "Filestash req/s (2019)",
-					"Filestash peak RAM (2019)");
+					"99%", "peak RSS", "Filestash (this run)", "Filestash peak RSS (this run)",
+					"Filestash req/s (2019)", "Filestash peak RAM (2019)");
 			for (int[] o : Originals.FILESTASH_ROOT) {
 				rootRow(root, "c=" + o[0], target, peer, "root", o[0], o[1], (o[2] > 0) ? o[2] + " MB" : "–");
 			}
-			rootRow(root, "ls over SFTP, c=1000 n=100000", target, peer, "ls-1000", 1000, Originals.FILESTASH_LS_1000[0],
-					Originals.FILESTASH_LS_1000[1] + " MB");
+			rootRow(root, "ls over SFTP, c=1000 n=100000", target, peer, "ls-1000", 1000,
+					Originals.FILESTASH_LS_1000[0], Originals.FILESTASH_LS_1000[1] + " MB");
 			this.out.append(root).append('\n');
 		}
 		allLevels();
@@ -310,8 +322,9 @@ public final class Report {
 					Optional<LevelRuns> f = this.run.level(peer.get(), part, c);
 					cells.addAll(List.of(cell(f), Markdown.ratio(rate(r), rate(f))));
 				}
-				cells.addAll(List.of(Markdown.rate((Double) o[3]) + (((Integer) o[4] > 0) ? " (" + o[4] + " failed)" : ""),
-						Markdown.ratio(rate(r), (Double) o[3])));
+				cells.addAll(
+						List.of(Markdown.rate((Double) o[3]) + (((Integer) o[4] > 0) ? " (" + o[4] + " failed)" : ""),
+								Markdown.ratio(rate(r), (Double) o[3])));
 				table.row(cells.toArray());
 			}
 			this.out.append(table).append('\n');
@@ -319,7 +332,8 @@ public final class Report {
 		allLevels();
 	}
 
-	// ------------------------------------------------------------------------------------------ RBCS
+	// ------------------------------------------------------------------------------------------
+	// RBCS
 
 	private void rbcs() {
 		header("RBCS performance benchmarks, reproduced", Originals.RBCS,
@@ -340,7 +354,8 @@ public final class Report {
 			String cpus = (t != null) ? t.cpus() : "–";
 			Map<String, LevelRuns[]> rows = new LinkedHashMap<>();
 			if (t != null && t.isWharf()) {
-				// Every published row of this backend, measured or not, so a skipped run still shows the original.
+				// Every published row of this backend, measured or not, so a skipped run
+				// still shows the original.
 				double quota = cpus.startsWith("1") ? 1.0 : 3.5;
 				for (Object[] o : Originals.RBCS_ROWS) {
 					if (o[0].equals(backend) && (Double) o[1] == quota) {
@@ -351,7 +366,8 @@ public final class Report {
 			for (LevelRuns level : this.run.levels()) {
 				if (level.target().equals(target)) {
 					String[] kind = level.part().split(" ", 2);
-					LevelRuns[] pair = rows.computeIfAbsent(kind[1] + "|" + level.concurrency(), (k) -> new LevelRuns[2]);
+					LevelRuns[] pair = rows.computeIfAbsent(kind[1] + "|" + level.concurrency(),
+							(k) -> new LevelRuns[2]);
 					pair[kind[0].equals("PUT") ? 0 : 1] = level;
 				}
 			}
@@ -365,7 +381,8 @@ public final class Report {
 				table.row(backend, cpus, (t != null) ? t.memory() : "–", size, connections,
 						(put != null) ? Markdown.group(put.median().requests()) : "–", rbcsCell(put), rbcsCell(get),
 						(put == null && get == null) ? "not run"
-								: Long.toString(((put != null) ? put.failed() : 0) + ((get != null) ? get.failed() : 0)),
+								: Long
+									.toString(((put != null) ? put.failed() : 0) + ((get != null) ? get.failed() : 0)),
 						(original != null) ? original[4] : "–", (original != null) ? original[5] : "–");
 			}
 		}
@@ -396,7 +413,8 @@ public final class Report {
 	static Object[] rbcsOriginal(String backend, String cpus, int size, int connections) {
 		double quota = cpus.startsWith("1") ? 1.0 : 3.5;
 		for (Object[] o : Originals.RBCS_ROWS) {
-			if (o[0].equals(backend) && (Double) o[1] == quota && (Integer) o[2] == size && (Integer) o[3] == connections) {
+			if (o[0].equals(backend) && (Double) o[1] == quota && (Integer) o[2] == size
+					&& (Integer) o[3] == connections) {
 				return o;
 			}
 		}
@@ -413,12 +431,14 @@ public final class Report {
 		};
 	}
 
-	// ------------------------------------------------------------------------------------------ Socko
+	// ------------------------------------------------------------------------------------------
+	// Socko
 
 	/**
-	 * The part a Socko level has in the results: its size, and " without keep-alive" for Socko's own ab (no
-	 * {@code -k}). Runs made before both were measured in one run named every level by its size alone, with
-	 * {@code keepalive=false} in their metadata when they ran without.
+	 * The part a Socko level has in the results: its size, and " without keep-alive" for
+	 * Socko's own ab (no {@code -k}). Runs made before both were measured in one run
+	 * named every level by its size alone, with {@code keepalive=false} in their metadata
+	 * when they ran without.
 	 */
 	static String sockoPart(String label, boolean keepAlive) {
 		return keepAlive ? label : label + SockoSimulation.WITHOUT_KEEP_ALIVE;
@@ -446,7 +466,8 @@ public final class Report {
 						+ "path it serves during its first thousands of requests; Socko measured servers already running). "
 						+ "nginx serves the same folder under the same CPU quota and memory limit in the same run, "
 						+ "with the same warm-up."
-						+ ((runs > 1) ? " The figures are medians of " + runs + " alternating runs (Wharf, nginx, Wharf, …): "
+						+ ((runs > 1) ? " The figures are medians of " + runs
+								+ " alternating runs (Wharf, nginx, Wharf, …): "
 								+ "each row is the run with the median requests per second, with the range over the runs "
 								+ "in brackets; failed requests are summed over the runs." : ""));
 		for (boolean keepAlive : List.of(true, false)) {
@@ -459,9 +480,14 @@ public final class Report {
 				if (part == null || this.run.results.stream().noneMatch((r) -> r.part().equals(part))) {
 					continue;
 				}
-				this.out.append("## Test #").append(test++).append(" - ").append(label)
-					.append(" static file, 100 concurrent users, ").append(Markdown.group(requests))
-					.append(" requests, ").append(keepAlive ? "keep-alive (`ab -k`)" : "without keep-alive (Socko's ab)")
+				this.out.append("## Test #")
+					.append(test++)
+					.append(" - ")
+					.append(label)
+					.append(" static file, 100 concurrent users, ")
+					.append(Markdown.group(requests))
+					.append(" requests, ")
+					.append(keepAlive ? "keep-alive (`ab -k`)" : "without keep-alive (Socko's ab)")
 					.append("\n\n");
 				Markdown table = new Markdown("Web Server", "Time taken for tests", "Requests per second (mean)",
 						"Failed requests", "99%", "server CPU per request");
@@ -483,10 +509,12 @@ public final class Report {
 		allLevels();
 	}
 
-	// ------------------------------------------------------------------------------------------ pyftpdlib
+	// ------------------------------------------------------------------------------------------
+	// pyftpdlib
 
 	private void pyftpdlib() {
-		// Runs made before every table had rounds ran ftpbench several times against one start of each server.
+		// Runs made before every table had rounds ran ftpbench several times against one
+		// start of each server.
 		boolean rounds = !this.run.meta("runs").isBlank();
 		header("pyftpdlib's FTP benchmark, reproduced", Originals.PYFTPDLIB,
 				"pyftpdlib's own `ftpbench` (from the pyftpdlib 2.2.0 wheel; psutil < 7 for `-k`) run as published, "
@@ -526,7 +554,8 @@ public final class Report {
 			for (String target : targets) {
 				List<RunData.FtpbenchRow> samples = values.get(target).getOrDefault(row, List.of());
 				cells.add(median(samples));
-				memoryCells.add(RunData.median(samples, RunData.FtpbenchRow::value).map(RunData.FtpbenchRow::memory)
+				memoryCells.add(RunData.median(samples, RunData.FtpbenchRow::value)
+					.map(RunData.FtpbenchRow::memory)
 					.filter((m) -> !m.isBlank())
 					.orElse("–"));
 			}
@@ -540,10 +569,18 @@ public final class Report {
 			speed.row(cells.toArray());
 			memory.row(memoryCells.toArray());
 		}
-		this.out.append("## Speed\n\n").append(speed).append("\n## Memory\n\n").append(memory).append('\n')
-			.append("Published memory with 300 clients connected: pyftpdlib ").append(Originals.PYFTPDLIB_MEMORY_300[0])
-			.append(", proftpd ").append(Originals.PYFTPDLIB_MEMORY_300[1]).append(", vsftpd ")
-			.append(Originals.PYFTPDLIB_MEMORY_300[2]).append(".\n\n");
+		this.out.append("## Speed\n\n")
+			.append(speed)
+			.append("\n## Memory\n\n")
+			.append(memory)
+			.append('\n')
+			.append("Published memory with 300 clients connected: pyftpdlib ")
+			.append(Originals.PYFTPDLIB_MEMORY_300[0])
+			.append(", proftpd ")
+			.append(Originals.PYFTPDLIB_MEMORY_300[1])
+			.append(", vsftpd ")
+			.append(Originals.PYFTPDLIB_MEMORY_300[2])
+			.append(".\n\n");
 		Markdown cpu = new Markdown("server", "runs", "wall time of an ftpbench run", "server CPU per run",
 				"ftpbench CPU per run");
 		for (String target : targets) {
@@ -563,7 +600,10 @@ public final class Report {
 		}
 	}
 
-	/** The median of one column of per-run figures in seconds, with the range, or "–" when none is known. */
+	/**
+	 * The median of one column of per-run figures in seconds, with the range, or "–" when
+	 * none is known.
+	 */
 	private static String seconds(List<long[]> runs, int column, double perSecond) {
 		List<long[]> known = runs.stream().filter((r) -> r[column] >= 0).toList();
 		DoubleFunction<String> format = (v) -> String.format(Locale.ROOT, "%.2f", v / perSecond);
@@ -581,7 +621,8 @@ public final class Report {
 			.orElse("–");
 	}
 
-	// ------------------------------------------------------------------------------------------ profiles
+	// ------------------------------------------------------------------------------------------
+	// profiles
 
 	private void profiles() {
 		header("JVM profiles: start-up, memory and throughput under their limits", "none (Wharf's own measurement)",
@@ -605,7 +646,8 @@ public final class Report {
 		for (String target : this.run.targetNames()) {
 			for (LevelResult r : this.run.results(target)) {
 				table.row(target, r.part(), r.concurrency(), Markdown.group(r.requests()), r.failed(),
-						Markdown.rate(r.requestsPerSecond()), Markdown.millis(r.p50Micros()), Markdown.millis(r.p99Micros()));
+						Markdown.rate(r.requestsPerSecond()), Markdown.millis(r.p50Micros()),
+						Markdown.millis(r.p99Micros()));
 			}
 		}
 		this.out.append(table).append('\n');

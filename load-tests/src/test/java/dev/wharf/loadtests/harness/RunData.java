@@ -22,12 +22,15 @@ import java.util.stream.Stream;
 import dev.wharf.loadtests.LevelResult;
 
 /**
- * What one {@code run.sh} run left behind: its metadata ({@code meta.properties}), the servers it started
- * ({@code targets.tsv}), the levels ({@code results.tsv}), each server's memory samples ({@code rss-NAME.tsv}:
- * epoch milliseconds, RSS in KiB and, where the server had a memory cgroup, the cgroup's usage in KiB), and for
- * the FTP table ftpbench's outputs ({@code ftpbench-NAME-N.txt}) with their CPU times ({@code ftpbench-cpu.tsv}).
+ * What one {@code run.sh} run left behind: its metadata ({@code meta.properties}), the
+ * servers it started ({@code targets.tsv}), the levels ({@code results.tsv}), each
+ * server's memory samples ({@code rss-NAME.tsv}: epoch milliseconds, RSS in KiB and,
+ * where the server had a memory cgroup, the cgroup's usage in KiB), and for the FTP table
+ * ftpbench's outputs ({@code ftpbench-NAME-N.txt}) with their CPU times
+ * ({@code ftpbench-cpu.tsv}).
  *
- * <p>Immutable once loaded.
+ * <p>
+ * Immutable once loaded.
  */
 final class RunData {
 
@@ -44,18 +47,23 @@ final class RunData {
 	private final String prefix;
 
 	/**
-	 * A server of the run; of a server started several times ({@code run.sh socko --runs N}), all its runs.
+	 * A server of the run; of a server started several times
+	 * ({@code run.sh socko --runs N}), all its runs.
+	 *
 	 * @param name its name in the results, such as {@code wharf-p96} or {@code nginx}
 	 * @param profile the JVM profile, or {@code -}
 	 * @param memory the memory limit, such as {@code 96M}
 	 * @param cpus the CPU quota
 	 * @param serverCpus the cores it was pinned to
 	 * @param loadgenCpus the cores the load generator was pinned to
-	 * @param startSeconds start-up as the server logged it (each run's, comma-separated), or empty
+	 * @param startSeconds start-up as the server logged it (each run's, comma-separated),
+	 * or empty
 	 * @param peakRssKb the highest RSS sampled (the process and its children)
-	 * @param peakCgroupKb the memory cgroup's peak (RSS plus page cache charged to it), or 0
+	 * @param peakCgroupKb the memory cgroup's peak (RSS plus page cache charged to it),
+	 * or 0
 	 * @param flags the JVM flags and environment, or the peer's version and settings
-	 * @param oomKills processes the kernel killed for memory in its cgroup (over all runs)
+	 * @param oomKills processes the kernel killed for memory in its cgroup (over all
+	 * runs)
 	 */
 	record Target(String name, String profile, String memory, String cpus, String serverCpus, String loadgenCpus,
 			String startSeconds, long peakRssKb, long peakCgroupKb, String flags, long oomKills) {
@@ -68,14 +76,17 @@ final class RunData {
 			return name.startsWith("wharf");
 		}
 
-		/** This server over its runs so far and one more: each run's start-up, the highest peaks, all OOM kills. */
+		/**
+		 * This server over its runs so far and one more: each run's start-up, the highest
+		 * peaks, all OOM kills.
+		 */
 		Target plus(Target next) {
 			String start = Stream.of(this.startSeconds, next.startSeconds)
 				.filter((s) -> !s.isBlank())
 				.collect(Collectors.joining(", "));
 			return new Target(this.name, this.profile, this.memory, this.cpus, this.serverCpus, this.loadgenCpus, start,
-					Math.max(this.peakRssKb, next.peakRssKb), Math.max(this.peakCgroupKb, next.peakCgroupKb), this.flags,
-					this.oomKills + next.oomKills);
+					Math.max(this.peakRssKb, next.peakRssKb), Math.max(this.peakCgroupKb, next.peakCgroupKb),
+					this.flags, this.oomKills + next.oomKills);
 		}
 
 	}
@@ -83,7 +94,8 @@ final class RunData {
 	/**
 	 * Loads a run.
 	 * @param dir the run folder, or {@code docs/benchmarks/results}
-	 * @param prefix the file-name prefix: empty in a run folder, {@code TABLE.} in the docs' copy
+	 * @param prefix the file-name prefix: empty in a run folder, {@code TABLE.} in the
+	 * docs' copy
 	 */
 	RunData(Path dir, String prefix) {
 		this.dir = dir;
@@ -97,12 +109,13 @@ final class RunData {
 			}
 			Path targets = findFile(dir, prefix + "targets.tsv");
 			if (targets != null) {
-				Map<String, Target> byName = new LinkedHashMap<>();   // one line a run: one target a name
+				Map<String, Target> byName = new LinkedHashMap<>(); // one line a run: one
+																	// target a name
 				for (String line : Files.readAllLines(targets, StandardCharsets.UTF_8)) {
 					String[] f = line.split("\t", -1);
 					if (f.length >= 10 && !f[0].equals("name")) {
-						byName.merge(f[0], new Target(f[0], f[1], f[2], f[3], f[4], f[5], f[6], parse(f[7]), parse(f[8]),
-								f[9], (f.length > 10) ? parse(f[10]) : 0), Target::plus);
+						byName.merge(f[0], new Target(f[0], f[1], f[2], f[3], f[4], f[5], f[6], parse(f[7]),
+								parse(f[8]), f[9], (f.length > 10) ? parse(f[10]) : 0), Target::plus);
 					}
 				}
 				this.targets.addAll(byName.values());
@@ -152,7 +165,9 @@ final class RunData {
 		return this.targets.stream().filter((t) -> t.name().equals(name)).findFirst();
 	}
 
-	/** Target names in the order they ran: from targets.tsv, then any only in the results. */
+	/**
+	 * Target names in the order they ran: from targets.tsv, then any only in the results.
+	 */
 	List<String> targetNames() {
 		List<String> names = new ArrayList<>(this.targets.stream().map(Target::name).toList());
 		this.results.stream().map(LevelResult::target).filter((n) -> !names.contains(n)).distinct().forEach(names::add);
@@ -191,7 +206,8 @@ final class RunData {
 	}
 
 	/**
-	 * The median of several runs, as the reports take it: the middle one by a value, of an even count the upper one.
+	 * The median of several runs, as the reports take it: the middle one by a value, of
+	 * an even count the upper one.
 	 * @param <T> a run
 	 * @param runs the runs
 	 * @param value the value they are ranked by
@@ -216,8 +232,9 @@ final class RunData {
 	}
 
 	/**
-	 * A server's memory samples, one list per start of it (a gap of more than {@value #RUN_GAP_MILLIS} ms between
-	 * two samples: the sampler takes one every 250 ms while the server runs).
+	 * A server's memory samples, one list per start of it (a gap of more than
+	 * {@value #RUN_GAP_MILLIS} ms between two samples: the sampler takes one every 250 ms
+	 * while the server runs).
 	 * @param target the server
 	 * @return per run, its samples {epoch milliseconds, RSS KiB, cgroup KiB or -1}
 	 */
@@ -237,7 +254,8 @@ final class RunData {
 	static final long RUN_GAP_MILLIS = 2000;
 
 	/**
-	 * The rows of every ftpbench run of one server, parsed: ftpbench prints "name   value unit   memory".
+	 * The rows of every ftpbench run of one server, parsed: ftpbench prints "name value
+	 * unit memory".
 	 * @param target the server
 	 * @return per run, its rows in ftpbench's order
 	 */
@@ -261,6 +279,7 @@ final class RunData {
 
 	/**
 	 * One row of ftpbench's output.
+	 *
 	 * @param row what it measured, such as {@code STOR (client -> server)}
 	 * @param value the figure
 	 * @param unit {@code MB/sec} or {@code secs}
@@ -275,11 +294,12 @@ final class RunData {
 	}
 
 	/**
-	 * The CPU times of each ftpbench run against a server ({@code ftpbench-cpu.tsv}: target, run, the server's CPU
-	 * microseconds, ftpbench's, and the run's wall milliseconds).
+	 * The CPU times of each ftpbench run against a server ({@code ftpbench-cpu.tsv}:
+	 * target, run, the server's CPU microseconds, ftpbench's, and the run's wall
+	 * milliseconds).
 	 * @param target the server
-	 * @return per run {server µs, ftpbench µs, wall ms}, -1 where unknown; empty for runs made before they were
-	 * measured
+	 * @return per run {server µs, ftpbench µs, wall ms}, -1 where unknown; empty for runs
+	 * made before they were measured
 	 */
 	List<long[]> ftpbenchCpu(String target) {
 		Path file = this.dir.resolve(this.prefix + "ftpbench-cpu.tsv");
@@ -306,12 +326,15 @@ final class RunData {
 	}
 
 	/**
-	 * The compressed Gatling reports of the published run, as a link from {@code docs/benchmarks}.
-	 * @return {@code results/gatling/TABLE.tar.xz}, or null when there is none (a run folder, or no archive)
+	 * The compressed Gatling reports of the published run, as a link from
+	 * {@code docs/benchmarks}.
+	 * @return {@code results/gatling/TABLE.tar.xz}, or null when there is none (a run
+	 * folder, or no archive)
 	 */
 	String gatlingArchive() {
 		String table = meta("table");
-		if (this.prefix.isEmpty() || table.isBlank() || !Files.exists(this.dir.resolve("gatling/" + table + ".tar.xz"))) {
+		if (this.prefix.isEmpty() || table.isBlank()
+				|| !Files.exists(this.dir.resolve("gatling/" + table + ".tar.xz"))) {
 			return null;
 		}
 		return this.dir.getFileName() + "/gatling/" + table + ".tar.xz";

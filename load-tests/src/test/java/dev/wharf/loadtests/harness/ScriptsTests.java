@@ -18,17 +18,20 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The harness's shell and Python scripts, as far as they can be checked without running a table: they parse
- * ({@code bash -n}, Python's own parser), {@code run.sh} refuses bad arguments before it builds or starts anything,
- * every placeholder of a peer's configuration is one {@code run.sh} fills in, and the Filestash build refuses
- * folders that are not the clones it needs. Needs bash and python3 (the harness does); a missing one fails.
+ * The harness's shell and Python scripts, as far as they can be checked without running a
+ * table: they parse ({@code bash -n}, Python's own parser), {@code run.sh} refuses bad
+ * arguments before it builds or starts anything, every placeholder of a peer's
+ * configuration is one {@code run.sh} fills in, and the Filestash build refuses folders
+ * that are not the clones it needs. Needs bash and python3 (the harness does); a missing
+ * one fails.
  */
 class ScriptsTests {
 
 	private static final Path MODULE = Path.of("").toAbsolutePath();
 
 	@ParameterizedTest
-	@ValueSource(strings = { "run.sh", "buildcache-vs-nginx.sh", "peers/filestash-build.sh", "peers/proftpd-unpack.sh" })
+	@ValueSource(
+			strings = { "run.sh", "buildcache-vs-nginx.sh", "peers/filestash-build.sh", "peers/proftpd-unpack.sh" })
 	void shellScriptsParse(String script) throws Exception {
 		Result result = run(List.of("bash", "-n", MODULE.resolve(script).toString()));
 		assertThat(result.status()).as("bash -n %s: %s", script, result.output()).isZero();
@@ -38,8 +41,9 @@ class ScriptsTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "peers/pyftpdlib_server.py", "peers/twisted_ftp_server.py" })
 	void pythonPeersParse(String script) throws Exception {
-		Result result = run(List.of("python3", "-c", "import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])",
-				MODULE.resolve(script).toString()));
+		Result result = run(
+				List.of("python3", "-c", "import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])",
+						MODULE.resolve(script).toString()));
 		assertThat(result.status()).as("%s: %s", script, result.output()).isZero();
 	}
 
@@ -47,9 +51,10 @@ class ScriptsTests {
 	void runShowsEveryTableAndItsOptions() throws Exception {
 		Result help = run(List.of("bash", MODULE.resolve("run.sh").toString(), "--help"));
 		assertThat(help.status()).isZero();
-		assertThat(help.output()).contains("filestash-benchmark", "filestash-loadtest", "rbcs", "socko", "pyftpdlib",
-				"profiles", "plots", "--runs N", "--keepalive MODE", "--filestash FILE", "proftpd", "Twisted",
-				"--modules M[,M…]", "--hold SECONDS", "--nmt")
+		assertThat(help.output())
+			.contains("filestash-benchmark", "filestash-loadtest", "rbcs", "socko", "pyftpdlib", "profiles", "plots",
+					"--runs N", "--keepalive MODE", "--filestash FILE", "proftpd", "Twisted", "--modules M[,M…]",
+					"--hold SECONDS", "--nmt")
 			.doesNotContain("ftp-soak");
 	}
 
@@ -57,7 +62,8 @@ class ScriptsTests {
 	void buildcacheVsNginxShowsItsOptions() throws Exception {
 		Result help = run(List.of("bash", MODULE.resolve("buildcache-vs-nginx.sh").toString(), "--help"));
 		assertThat(help.status()).isZero();
-		assertThat(help.output()).contains("--backend B", "--connections C", "--no-nginx", "--commit C", "/proc/<pid>/stat");
+		assertThat(help.output()).contains("--backend B", "--connections C", "--no-nginx", "--commit C",
+				"/proc/<pid>/stat");
 	}
 
 	@ParameterizedTest

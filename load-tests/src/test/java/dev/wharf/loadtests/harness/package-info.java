@@ -1,5 +1,6 @@
 /**
- * What {@code load-tests/run.sh} calls besides the simulations: test fixtures and the Markdown reports.
+ * What {@code load-tests/run.sh} calls besides the simulations: test fixtures and the
+ * Markdown reports.
  */
 @NullMarked
 package dev.wharf.loadtests.harness;

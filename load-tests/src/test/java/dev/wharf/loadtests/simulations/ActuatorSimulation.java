@@ -9,9 +9,10 @@ import static io.gatling.javaapi.http.HttpDsl.http;
 import static io.gatling.javaapi.http.HttpDsl.status;
 
 /**
- * Not a published table: {@code GET /actuator/health} level by level ({@code -Dlevels}, default 1,10,100;
- * {@code -Drequests} per level, default 2000). It needs no module, so it measures the JVM profiles themselves
- * (start-up, memory under load) and keeps the harness honest while the modules are being built.
+ * Not a published table: {@code GET /actuator/health} level by level ({@code -Dlevels},
+ * default 1,10,100; {@code -Drequests} per level, default 2000). It needs no module, so
+ * it measures the JVM profiles themselves (start-up, memory under load) and keeps the
+ * harness honest while the modules are being built.
  */
 public class ActuatorSimulation extends TableSimulation {
 

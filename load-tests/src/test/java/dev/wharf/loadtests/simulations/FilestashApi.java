@@ -21,12 +21,14 @@ import static io.gatling.javaapi.http.HttpDsl.http;
 import static io.gatling.javaapi.http.HttpDsl.status;
 
 /**
- * The file manager's Filestash-compatible API as Filestash's own benchmarks called it: one session cookie taken
- * once ({@code POST /api/session}) and then sent by hand on every request as {@code Cookie: auth=…} with
- * {@code X-Requested-With: XmlHttpRequest}, exactly like {@code ab -H … -H …}; paths percent-encoded the way
- * the ab command lines show them ({@code ?path=%2F}).
+ * The file manager's Filestash-compatible API as Filestash's own benchmarks called it:
+ * one session cookie taken once ({@code POST /api/session}) and then sent by hand on
+ * every request as {@code Cookie: auth=…} with {@code X-Requested-With: XmlHttpRequest},
+ * exactly like {@code ab -H … -H …}; paths percent-encoded the way the ab command lines
+ * show them ({@code ?path=%2F}).
  *
- * <p>Immutable once logged in; the request builders are safe to share between levels.
+ * <p>
+ * Immutable once logged in; the request builders are safe to share between levels.
  */
 final class FilestashApi {
 
@@ -56,10 +58,12 @@ final class FilestashApi {
 	}
 
 	/**
-	 * The session a part of a table lists or reads files with: Wharf's one login ({@code user} and
-	 * {@code password}), which sees every mount as a top-level folder; or, when {@code -D<backend>Session} holds a
-	 * login body, a session of its own. Filestash logs in per backend ({@code {"type":"blackhole"}},
-	 * {@code {"type":"sftp","hostname":…,"path":…}}), each session seeing its backend's folder as {@code /}.
+	 * The session a part of a table lists or reads files with: Wharf's one login
+	 * ({@code user} and {@code password}), which sees every mount as a top-level folder;
+	 * or, when {@code -D<backend>Session} holds a login body, a session of its own.
+	 * Filestash logs in per backend ({@code {"type":"blackhole"}},
+	 * {@code {"type":"sftp","hostname":…,"path":…}}), each session seeing its backend's
+	 * folder as {@code /}.
 	 * @param baseUrl the server
 	 * @param backend {@code memory} or {@code sftp}
 	 * @return the logged-in API
@@ -73,7 +77,8 @@ final class FilestashApi {
 	}
 
 	/**
-	 * Whether a backend's session is one of its own (a Filestash backend) rather than Wharf's login.
+	 * Whether a backend's session is one of its own (a Filestash backend) rather than
+	 * Wharf's login.
 	 * @param backend {@code memory} or {@code sftp}
 	 * @return true when {@code -D<backend>Session} is set
 	 */
@@ -98,7 +103,8 @@ final class FilestashApi {
 	}
 
 	/**
-	 * Makes sure a folder holds the given files, uploading the missing ones (a memory mount starts empty).
+	 * Makes sure a folder holds the given files, uploading the missing ones (a memory
+	 * mount starts empty).
 	 * @param folder the folder, such as {@code /memory/}
 	 * @param names the file names
 	 * @param size the size of each file
@@ -128,13 +134,16 @@ final class FilestashApi {
 	 * @return one request, checked for 200 and an image
 	 */
 	ChainBuilder thumbnail(String path) {
-		return exec(AbLevels.checked(http("thumbnail").get("/api/files/cat?path=" + encode(path) + "&thumbnail=true")
-			.header("X-Requested-With", "XmlHttpRequest")
-			.header("Cookie", "auth=" + this.cookie), status().is(200), header("Content-Type").transform((type) -> type.startsWith("image/")).is(true)));
+		return exec(AbLevels.checked(
+				http("thumbnail").get("/api/files/cat?path=" + encode(path) + "&thumbnail=true")
+					.header("X-Requested-With", "XmlHttpRequest")
+					.header("Cookie", "auth=" + this.cookie),
+				status().is(200), header("Content-Type").transform((type) -> type.startsWith("image/")).is(true)));
 	}
 
 	/**
-	 * A static page, without cookie or header, as the originals requested {@code /} and {@code /login}.
+	 * A static page, without cookie or header, as the originals requested {@code /} and
+	 * {@code /login}.
 	 * @param path the page
 	 * @return one request, checked for 200
 	 */

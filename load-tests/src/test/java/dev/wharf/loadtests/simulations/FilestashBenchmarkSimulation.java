@@ -6,17 +6,21 @@ import dev.wharf.loadtests.Parameters;
 import dev.wharf.loadtests.TableSimulation;
 
 /**
- * Filestash's "Benchmarking results" (2019): {@code ab -k -c N -n 1000} per column at N = 1, 5, 10, 20, 50, 100,
- * 500, 1000 for a static page ({@code /}), listing a folder ({@code /api/files/ls?path=%2F}, over SFTP to an
- * OpenSSH server on the same machine) and a thumbnail ({@code /api/files/cat?path=…png&thumbnail=true});
- * then {@code ab -k -c N -n 50000 /} at N = 10, 100, 1000, 4000 with the peak RAM; then the SFTP listing at
- * {@code -c 1000 -n 100000}. The harness runs it once per JVM profile, as the original ran per container size.
+ * Filestash's "Benchmarking results" (2019): {@code ab -k -c N -n 1000} per column at N =
+ * 1, 5, 10, 20, 50, 100, 500, 1000 for a static page ({@code /}), listing a folder
+ * ({@code /api/files/ls?path=%2F}, over SFTP to an OpenSSH server on the same machine)
+ * and a thumbnail ({@code /api/files/cat?path=…png&thumbnail=true}); then
+ * {@code ab -k -c N -n 50000 /} at N = 10, 100, 1000, 4000 with the peak RAM; then the
+ * SFTP listing at {@code -c 1000 -n 100000}. The harness runs it once per JVM profile, as
+ * the original ran per container size.
  *
- * <p>Parameters (besides {@link TableSimulation}'s): {@code parts} (default
- * {@code static,ls,thumbnail,root,ls-1000}), {@code levels}, {@code requests} (per grid level, default 1000),
- * {@code staticPath} (default {@code /}), {@code lsPath}, {@code thumbnailPath}, {@code user},
- * {@code password}, {@code sftpSession} (a login body of its own for the listings and thumbnails, such as
- * Filestash's sftp backend's; default: the user's login).
+ * <p>
+ * Parameters (besides {@link TableSimulation}'s): {@code parts} (default
+ * {@code static,ls,thumbnail,root,ls-1000}), {@code levels}, {@code requests} (per grid
+ * level, default 1000), {@code staticPath} (default {@code /}), {@code lsPath},
+ * {@code thumbnailPath}, {@code user}, {@code password}, {@code sftpSession} (a login
+ * body of its own for the listings and thumbnails, such as Filestash's sftp backend's;
+ * default: the user's login).
  */
 public class FilestashBenchmarkSimulation extends TableSimulation {
 
@@ -29,8 +33,7 @@ public class FilestashBenchmarkSimulation extends TableSimulation {
 		String staticPath = Parameters.text("staticPath", "/");
 		String lsPath = Parameters.text("lsPath", "/sftp/");
 		FilestashApi api = (parts.contains("ls") || parts.contains("thumbnail") || parts.contains("ls-1000"))
-				? FilestashApi.forBackend(this.baseUrl, "sftp")
-				: null;
+				? FilestashApi.forBackend(this.baseUrl, "sftp") : null;
 		for (String part : parts) {
 			switch (part) {
 				case "static" -> grid.forEach((c) -> level("static", c, requests, FilestashApi.page(staticPath)));

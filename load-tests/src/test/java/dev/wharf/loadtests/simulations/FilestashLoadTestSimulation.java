@@ -6,17 +6,22 @@ import dev.wharf.loadtests.Parameters;
 import dev.wharf.loadtests.TableSimulation;
 
 /**
- * Filestash's "Load testing results" (2021): a static page with {@code ab -k -c 500 -n 100000} and
- * {@code -c 2100 -n 500000}; {@code ls} of a folder on the in-memory backend ({@code blackhole}: six entries)
- * with {@code -c 100} and {@code -c 1000}, {@code -n 100000}; {@code ls} over SFTP (OpenSSH on the same
- * machine) with {@code -c 100} and {@code -c 1000}, {@code -n 50000}. The {@code ls} requests carry
- * {@code Cookie: auth=…} and {@code X-Requested-With: XmlHttpRequest}, as in the original commands.
+ * Filestash's "Load testing results" (2021): a static page with
+ * {@code ab -k -c 500 -n 100000} and {@code -c 2100 -n 500000}; {@code ls} of a folder on
+ * the in-memory backend ({@code blackhole}: six entries) with {@code -c 100} and
+ * {@code -c 1000}, {@code -n 100000}; {@code ls} over SFTP (OpenSSH on the same machine)
+ * with {@code -c 100} and {@code -c 1000}, {@code -n 50000}. The {@code ls} requests
+ * carry {@code Cookie: auth=…} and {@code X-Requested-With: XmlHttpRequest}, as in the
+ * original commands.
  *
- * <p>Parameters (besides {@link TableSimulation}'s): {@code parts} (default {@code static,ls-memory,ls-sftp}),
- * {@code staticPath} (default {@code /}; Filestash's was {@code /login}), {@code lsMemoryPath} (default
- * {@code /memory/}, filled with six files first), {@code lsSftpPath} (default {@code /sftp/}), {@code user},
- * {@code password}, {@code memorySession} and {@code sftpSession} (login bodies of their own for each backend, as
- * Filestash's {@code blackhole} and {@code sftp} backends need; default: the user's login).
+ * <p>
+ * Parameters (besides {@link TableSimulation}'s): {@code parts} (default
+ * {@code static,ls-memory,ls-sftp}), {@code staticPath} (default {@code /}; Filestash's
+ * was {@code /login}), {@code lsMemoryPath} (default {@code /memory/}, filled with six
+ * files first), {@code lsSftpPath} (default {@code /sftp/}), {@code user},
+ * {@code password}, {@code memorySession} and {@code sftpSession} (login bodies of their
+ * own for each backend, as Filestash's {@code blackhole} and {@code sftp} backends need;
+ * default: the user's login).
  */
 public class FilestashLoadTestSimulation extends TableSimulation {
 
@@ -38,7 +43,8 @@ public class FilestashLoadTestSimulation extends TableSimulation {
 					String path = Parameters.text("lsMemoryPath", "/memory/");
 					FilestashApi api = FilestashApi.forBackend(this.baseUrl, "memory");
 					if (!FilestashApi.ownSession("memory")) {
-						// Wharf's memory mount starts empty; Filestash's blackhole lists its six entries by itself.
+						// Wharf's memory mount starts empty; Filestash's blackhole lists
+						// its six entries by itself.
 						api.ensureFiles(path, MEMORY_FILES, 1024);
 					}
 					level("ls-memory", 100, 100_000, api.ls(path));

@@ -25,17 +25,21 @@ import static io.gatling.javaapi.http.HttpDsl.http;
 import static io.gatling.javaapi.http.HttpDsl.status;
 
 /**
- * RBCS's benchmark table ({@code rbcs-cli client benchmark}): for each value size (128 B, 512 B, 4 KiB, 64 KiB)
- * and each number of client connections (10, 100), PUT {@code entries} new entries under 32-hex-digit keys (the
- * shape of a Gradle key), then GET every one of them back and compare it; req/s is entries divided by the wall
- * time of each phase, as RBCS computes it. Values are one repeated byte like RBCS's default ({@code -Drandom=true}
- * for incompressible bytes, the same random value for every key).
+ * RBCS's benchmark table ({@code rbcs-cli client benchmark}): for each value size (128 B,
+ * 512 B, 4 KiB, 64 KiB) and each number of client connections (10, 100), PUT
+ * {@code entries} new entries under 32-hex-digit keys (the shape of a Gradle key), then
+ * GET every one of them back and compare it; req/s is entries divided by the wall time of
+ * each phase, as RBCS computes it. Values are one repeated byte like RBCS's default
+ * ({@code -Drandom=true} for incompressible bytes, the same random value for every key).
  *
- * <p>Parameters (besides {@link TableSimulation}'s): {@code sizes} (default {@code 128,512,4K,64K}),
- * {@code connections} (default {@code 10,100}), {@code entries} (default 10000; RBCS's default is 1000),
- * {@code cachePath} (default {@code /cache}), {@code user} and {@code password} (Basic auth, sent on every
- * request; RBCS's runs had authentication off), {@code random}, {@code warmUp} (default 4000: PUTs and as many GETs
- * of 4 KiB values at 10 connections before the first level, not counted; 0 for none).
+ * <p>
+ * Parameters (besides {@link TableSimulation}'s): {@code sizes} (default
+ * {@code 128,512,4K,64K}), {@code connections} (default {@code 10,100}), {@code entries}
+ * (default 10000; RBCS's default is 1000), {@code cachePath} (default {@code /cache}),
+ * {@code user} and {@code password} (Basic auth, sent on every request; RBCS's runs had
+ * authentication off), {@code random}, {@code warmUp} (default 4000: PUTs and as many
+ * GETs of 4 KiB values at 10 connections before the first level, not counted; 0 for
+ * none).
  */
 public class RbcsSimulation extends TableSimulation {
 
@@ -49,12 +53,14 @@ public class RbcsSimulation extends TableSimulation {
 			.encodeToString((Parameters.text("user", "bench") + ":" + Parameters.text("password", ""))
 				.getBytes(StandardCharsets.UTF_8));
 		long salt = new SplittableRandom().nextLong();
-		long maxBytes = Parameters.byteSize("maxBytes", Parameters.text("maxBytes", Integer.toString(Integer.MAX_VALUE)));
+		long maxBytes = Parameters.byteSize("maxBytes",
+				Parameters.text("maxBytes", Integer.toString(Integer.MAX_VALUE)));
 		int warmUp = Parameters.nonNegative("warmUp", 4000);
 		if (warmUp > 0) {
 			byte[] value = value(4096, random);
 			String md5 = HexFormat.of().formatHex(digest(value));
-			// Key space below any level's (levels put the size index at bit 40 and connections at bit 32).
+			// Key space below any level's (levels put the size index at bit 40 and
+			// connections at bit 32).
 			long keySpace = salt - (1L << 48);
 			int connections = capped(10);
 			int requests = scaled(warmUp, connections);

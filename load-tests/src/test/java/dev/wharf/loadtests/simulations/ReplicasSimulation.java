@@ -21,16 +21,20 @@ import static io.gatling.javaapi.http.HttpDsl.http;
 import static io.gatling.javaapi.http.HttpDsl.status;
 
 /**
- * Not a published table: Wharf's replicas behind a balancer ({@code run.sh replicas} puts haproxy in round-robin
- * in front of one or three replicas sharing Redis and a folder). Levels: {@code ls} of a folder with one session
- * cookie taken once (every replica must know the session), build cache {@code PUT} then {@code GET} of 4 KiB
- * entries (each key written through one replica and read through others), and a last mixed level of the three
- * in which, with {@code -DkillPid}, that process (one replica) is killed with SIGKILL when half of the level's
- * requests are done: its failed requests are what a crashed replica costs.
+ * Not a published table: Wharf's replicas behind a balancer ({@code run.sh replicas} puts
+ * haproxy in round-robin in front of one or three replicas sharing Redis and a folder).
+ * Levels: {@code ls} of a folder with one session cookie taken once (every replica must
+ * know the session), build cache {@code PUT} then {@code GET} of 4 KiB entries (each key
+ * written through one replica and read through others), and a last mixed level of the
+ * three in which, with {@code -DkillPid}, that process (one replica) is killed with
+ * SIGKILL when half of the level's requests are done: its failed requests are what a
+ * crashed replica costs.
  *
- * <p>Parameters (besides {@link TableSimulation}'s): {@code concurrency} (default 50), {@code requests} per level
- * (default 20000), {@code lsPath} (default {@code /files/}), {@code cachePath} (default {@code /cache}),
- * {@code user}, {@code password}, {@code killPid} (default none).
+ * <p>
+ * Parameters (besides {@link TableSimulation}'s): {@code concurrency} (default 50),
+ * {@code requests} per level (default 20000), {@code lsPath} (default {@code /files/}),
+ * {@code cachePath} (default {@code /cache}), {@code user}, {@code password},
+ * {@code killPid} (default none).
  */
 public class ReplicasSimulation extends TableSimulation {
 
@@ -54,7 +58,8 @@ public class ReplicasSimulation extends TableSimulation {
 		long keySpace = new SplittableRandom().nextLong() >>> 16;
 		AtomicLong written = new AtomicLong();
 		AtomicLong read = new AtomicLong();
-		// Reads go over the keys of the PUT level, round and round: all of them stored before any read (a key the
+		// Reads go over the keys of the PUT level, round and round: all of them stored
+		// before any read (a key the
 		// mixed level writes may still be on its way when a read asks for it).
 		long stored = scaled(requests, capped(concurrency));
 		ChainBuilder put = exec((session) -> session.set("key", key(keySpace, written.getAndIncrement())))

@@ -1,5 +1,6 @@
 /**
- * One Gatling simulation per published table, sending the requests the original benchmark sent.
+ * One Gatling simulation per published table, sending the requests the original benchmark
+ * sent.
  */
 @NullMarked
 package dev.wharf.loadtests.simulations;

@@ -23,12 +23,14 @@ import org.awaitility.core.ConditionTimeoutException;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The packaged jar started the way {@code load-tests/run.sh} starts it: the load tests' configuration
- * ({@code load-tests/config/wharf-bench.yaml} plus the memory build-cache overlay), the fixtures, a random
- * password for the {@code bench} user, free ports; then it waits for {@code /actuator/health}. Closing it stops
- * the process (SIGTERM, then SIGKILL after a timeout).
+ * The packaged jar started the way {@code load-tests/run.sh} starts it: the load tests'
+ * configuration ({@code load-tests/config/wharf-bench.yaml} plus the memory build-cache
+ * overlay), the fixtures, a random password for the {@code bench} user, free ports; then
+ * it waits for {@code /actuator/health}. Closing it stops the process (SIGTERM, then
+ * SIGKILL after a timeout).
  *
- * <p>Not thread-safe; one per test class.
+ * <p>
+ * Not thread-safe; one per test class.
  */
 final class BenchServer implements AutoCloseable {
 
@@ -52,10 +54,10 @@ final class BenchServer implements AutoCloseable {
 		this.ftpPort = freePort();
 		this.managementPort = freePort();
 		this.log = dir.resolve("wharf.log");
-		List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx256m",
-				"--enable-native-access=ALL-UNNAMED", "-jar", jar.toString(),
-				"--spring.config.additional-location=file:" + config.resolve("wharf-bench.yaml") + ",file:"
-						+ config.resolve("wharf-bench-cache-memory.yaml")));
+		List<String> command = new ArrayList<>(
+				List.of(java.toString(), "-Xmx256m", "--enable-native-access=ALL-UNNAMED", "-jar", jar.toString(),
+						"--spring.config.additional-location=file:" + config.resolve("wharf-bench.yaml") + ",file:"
+								+ config.resolve("wharf-bench-cache-memory.yaml")));
 		ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
 			.redirectErrorStream(true)
 			.redirectOutput(this.log.toFile());
@@ -64,7 +66,8 @@ final class BenchServer implements AutoCloseable {
 		env.put("WHARF_BENCH_HTTP_PORT", Integer.toString(this.httpPort));
 		env.put("WHARF_BENCH_FTP_PORT", Integer.toString(this.ftpPort));
 		env.put("WHARF_BENCH_MANAGEMENT_PORT", Integer.toString(this.managementPort));
-		// A free port per transfer: one shared port serves one waiting session per client address at a time, and
+		// A free port per transfer: one shared port serves one waiting session per client
+		// address at a time, and
 		// the FTP smoke's clients all come from 127.0.0.1.
 		env.put("WHARF_BENCH_FTP_PASSIVE_PORTS", "0");
 		env.put("WHARF_BENCH_PASSWORD_HASH", hash(java, jar, this.password));
@@ -98,21 +101,24 @@ final class BenchServer implements AutoCloseable {
 
 	/**
 	 * A metric's value from the management port's {@code /actuator/prometheus}.
-	 * @param series the series as Prometheus names it, such as {@code wharf_filemanager_thumbnails_total{source="made"}}
+	 * @param series the series as Prometheus names it, such as
+	 * {@code wharf_filemanager_thumbnails_total{source="made"}}
 	 * @return its value, or 0 if there is no such series
 	 * @throws Exception if the endpoint does not answer
 	 */
 	double metric(String series) throws Exception {
 		HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-		HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(
-				URI.create("http://127.0.0.1:" + this.managementPort + "/actuator/prometheus")).timeout(Duration.ofSeconds(10))
-			.build(), HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> metrics = http
+			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.managementPort + "/actuator/prometheus"))
+				.timeout(Duration.ofSeconds(10))
+				.build(), HttpResponse.BodyHandlers.ofString());
 		if (metrics.statusCode() != 200) {
 			throw new IllegalStateException("/actuator/prometheus answered " + metrics.statusCode());
 		}
 		String name = series.substring(0, series.indexOf('{'));
 		String labels = series.substring(series.indexOf('{') + 1, series.length() - 1);
-		return metrics.body().lines()
+		return metrics.body()
+			.lines()
 			.filter(line -> line.startsWith(name + "{") && line.contains(labels))
 			.mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
 			.sum();

@@ -28,13 +28,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Runs every simulation (and the FTP driver) for a few seconds against the packaged jar, started once with the
- * load tests' configuration, so that none of them rots. Each smoke must get every request answered correctly
- * ({@code strict}): a failure means the simulation and the server disagree about a contract.
+ * Runs every simulation (and the FTP driver) for a few seconds against the packaged jar,
+ * started once with the load tests' configuration, so that none of them rots. Each smoke
+ * must get every request answered correctly ({@code strict}): a failure means the
+ * simulation and the server disagree about a contract.
  *
- * <p>Which smokes run is the Maven property {@code wharf.smoke.simulations} in {@code load-tests/pom.xml} (names:
- * actuator, static, filemanager, buildcache, ftp, replicas, or all; the pom lists all six), or
- * {@code -Dwharf.smoke.simulations=…} on the command line. A smoke left out of it is reported as skipped.
+ * <p>
+ * Which smokes run is the Maven property {@code wharf.smoke.simulations} in
+ * {@code load-tests/pom.xml} (names: actuator, static, filemanager, buildcache, ftp,
+ * replicas, or all; the pom lists all six), or {@code -Dwharf.smoke.simulations=…} on the
+ * command line. A smoke left out of it is reported as skipped.
  */
 class SimulationSmokeIT {
 
@@ -70,16 +73,17 @@ class SimulationSmokeIT {
 		List<String> enabled = List.of(System.getProperty("wharf.smoke.simulations", "actuator").split(","));
 		assumeTrue(enabled.contains("all") || enabled.contains(smoke), () -> smoke
 				+ " is switched off: it is not in wharf.smoke.simulations (load-tests/pom.xml or -D on the command line)");
-		Map<String, String> common = Map.of("baseUrl", server.baseUrl(), "user", "bench", "password",
-				server.password, "results", results.toString(), "strict", "true", "scale", "0.002", "maxConcurrency",
-				"10");
+		Map<String, String> common = Map.of("baseUrl", server.baseUrl(), "user", "bench", "password", server.password,
+				"results", results.toString(), "strict", "true", "scale", "0.002", "maxConcurrency", "10");
 		switch (smoke) {
-			case "actuator" -> gatling(ActuatorSimulation.class, common, Map.of("levels", "1,10", "requests", "200"),
-					"actuator");
+			case "actuator" ->
+				gatling(ActuatorSimulation.class, common, Map.of("levels", "1,10", "requests", "200"), "actuator");
 			case "static" -> gatling(SockoSimulation.class, common, Map.of("scale", "0.001"), "socko");
 			case "filemanager" -> {
-				// "root" is left out: its levels are fixed (up to 4,000 connections, 50,000 requests), too big for a
-				// smoke run; "static" requests the same page ("/", the web UI) at the smoke's small levels.
+				// "root" is left out: its levels are fixed (up to 4,000 connections,
+				// 50,000 requests), too big for a
+				// smoke run; "static" requests the same page ("/", the web UI) at the
+				// smoke's small levels.
 				Map<String, String> paths = Map.of("parts", "static,ls,thumbnail,ls-1000", "lsPath", "/files/",
 						"thumbnailPath", "/files/screenshot.png", "staticPath", "/", "levels", "1,5", "requests", "20");
 				gatling(FilestashBenchmarkSimulation.class, common, paths, "filestash-benchmark");
@@ -90,9 +94,10 @@ class SimulationSmokeIT {
 			case "buildcache" -> gatling(RbcsSimulation.class, common,
 					Map.of("sizes", "128,64K", "connections", "2,10", "entries", "40"), "rbcs");
 			case "ftp" -> ftp(common);
-			// One server, no balancer and nothing killed: the levels of run.sh replicas against what they need.
-			case "replicas" -> gatling(ReplicasSimulation.class, common, Map.of("concurrency", "5", "requests", "60"),
-					"replicas");
+			// One server, no balancer and nothing killed: the levels of run.sh replicas
+			// against what they need.
+			case "replicas" ->
+				gatling(ReplicasSimulation.class, common, Map.of("concurrency", "5", "requests", "60"), "replicas");
 			default -> throw new IllegalArgumentException(smoke);
 		}
 	}
@@ -102,10 +107,10 @@ class SimulationSmokeIT {
 		Map<String, String> properties = new HashMap<>(common);
 		properties.putAll(specific);
 		withProperties(properties, () -> {
-			int status = Gatling$.MODULE$.fromArgs(new String[] { "-s", simulation.getName(), "-rf",
-					dir.resolve("gatling").toString(), "-nr" });
-			assertThat(status).as("Gatling's exit status for %s (the log: %s)", simulation.getSimpleName(),
-					dir.resolve("wharf.log"))
+			int status = Gatling$.MODULE$
+				.fromArgs(new String[] { "-s", simulation.getName(), "-rf", dir.resolve("gatling").toString(), "-nr" });
+			assertThat(status)
+				.as("Gatling's exit status for %s (the log: %s)", simulation.getSimpleName(), dir.resolve("wharf.log"))
 				.isZero();
 		});
 		assertAllAnswered(table);
@@ -137,16 +142,19 @@ class SimulationSmokeIT {
 	}
 
 	/**
-	 * The thumbnail column measures making thumbnails, as Filestash does on every request: each answered request
-	 * made one (wharf-bench.yaml turns the caches off), none came from memory or from the mount.
+	 * The thumbnail column measures making thumbnails, as Filestash does on every
+	 * request: each answered request made one (wharf-bench.yaml turns the caches off),
+	 * none came from memory or from the mount.
 	 */
 	private static void assertEveryThumbnailWasMade() throws Exception {
-		long answered = LevelResult.read(results).stream()
+		long answered = LevelResult.read(results)
+			.stream()
 			.filter((r) -> r.table().equals("filestash-benchmark") && r.part().equals("thumbnail"))
 			.mapToLong(LevelResult::ok)
 			.sum();
 		assertThat(answered).isPositive();
-		assertThat(server.metric("wharf_filemanager_thumbnails_total{source=\"made\"}")).isGreaterThanOrEqualTo(answered);
+		assertThat(server.metric("wharf_filemanager_thumbnails_total{source=\"made\"}"))
+			.isGreaterThanOrEqualTo(answered);
 		assertThat(server.metric("wharf_filemanager_thumbnails_total{source=\"memory\"}")).isZero();
 		assertThat(server.metric("wharf_filemanager_thumbnails_total{source=\"mount\"}")).isZero();
 		assertThat(dir.resolve("files").resolve(".wharf").resolve("thumbnails")).doesNotExist();

@@ -1,5 +1,6 @@
 /**
- * The short smoke run of every simulation against the packaged jar, so that none of them rots.
+ * The short smoke run of every simulation against the packaged jar, so that none of them
+ * rots.
  */
 @NullMarked
 package dev.wharf.loadtests.smoke;

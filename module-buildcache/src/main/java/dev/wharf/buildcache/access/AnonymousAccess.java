@@ -1,8 +1,9 @@
 package dev.wharf.buildcache.access;
 
 /**
- * What a request without credentials may do ({@code wharf.buildcache.anonymous}). Anonymous writes let
- * anyone who can reach the cache poison other people's builds, so they are off unless chosen.
+ * What a request without credentials may do ({@code wharf.buildcache.anonymous}).
+ * Anonymous writes let anyone who can reach the cache poison other people's builds, so
+ * they are off unless chosen.
  */
 public enum AnonymousAccess {
 
@@ -12,7 +13,10 @@ public enum AnonymousAccess {
 	/** Reads only; writes need a {@code cache-writer} ({@code read}). */
 	READ,
 
-	/** Reads and writes ({@code read-write}); only for a cache that nobody untrusted can reach. */
+	/**
+	 * Reads and writes ({@code read-write}); only for a cache that nobody untrusted can
+	 * reach.
+	 */
 	READ_WRITE;
 
 	/** Whether anonymous requests may read. */

@@ -18,11 +18,12 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
- * Finds out who sent a cache request: HTTP Basic credentials (read by {@link BasicAuthorization}) checked by
- * core's {@link Authenticator} (shared throttle, audit, cached successes; the password may also be one of the
- * user's API tokens), else a verified TLS client
- * certificate whose subject names a configured user (when enabled), else nobody (anonymous). Thread-safe; never blocks: password checks run
- * on the authenticator's own workers.
+ * Finds out who sent a cache request: HTTP Basic credentials (read by
+ * {@link BasicAuthorization}) checked by core's {@link Authenticator} (shared throttle,
+ * audit, cached successes; the password may also be one of the user's API tokens), else a
+ * verified TLS client certificate whose subject names a configured user (when enabled),
+ * else nobody (anonymous). Thread-safe; never blocks: password checks run on the
+ * authenticator's own workers.
  */
 public final class CacheAuthenticator {
 
@@ -39,8 +40,8 @@ public final class CacheAuthenticator {
 	/**
 	 * Creates the authenticator.
 	 * @param authenticator core's authenticator
-	 * @param certificateAttribute the subject attribute that names the user in a client certificate, or
-	 * {@code null} if certificates do not log in
+	 * @param certificateAttribute the subject attribute that names the user in a client
+	 * certificate, or {@code null} if certificates do not log in
 	 */
 	public CacheAuthenticator(Authenticator authenticator, @Nullable String certificateAttribute) {
 		this.authenticator = authenticator;
@@ -121,6 +122,7 @@ public final class CacheAuthenticator {
 
 		/**
 		 * The caller is known (possibly anonymous).
+		 *
 		 * @param caller who it is
 		 */
 		record Authenticated(CacheCaller caller) implements Outcome {
@@ -132,14 +134,16 @@ public final class CacheAuthenticator {
 
 		/**
 		 * Too many failed logins: the password was not checked.
+		 *
 		 * @param retryAfter how long to wait
 		 */
 		record Throttled(Duration retryAfter) implements Outcome {
 		}
 
 		/**
-		 * The credentials could not be checked now (the directory or the shared state store cannot be reached):
-		 * not refused.
+		 * The credentials could not be checked now (the directory or the shared state
+		 * store cannot be reached): not refused.
+		 *
 		 * @param retryAfter how long to wait
 		 */
 		record Unavailable(Duration retryAfter) implements Outcome {

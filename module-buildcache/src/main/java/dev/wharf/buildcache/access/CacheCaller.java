@@ -23,8 +23,8 @@ public record CacheCaller(@Nullable User user, @Nullable String address) {
 	}
 
 	/**
-	 * Whether the caller may read entries: a {@code cache-reader}, {@code cache-writer} or admin, or anyone
-	 * if anonymous reads are allowed.
+	 * Whether the caller may read entries: a {@code cache-reader}, {@code cache-writer}
+	 * or admin, or anyone if anonymous reads are allowed.
 	 * @param anonymous what anonymous requests may do
 	 * @return whether GET and HEAD are allowed
 	 */
@@ -36,8 +36,8 @@ public record CacheCaller(@Nullable User user, @Nullable String address) {
 	}
 
 	/**
-	 * Whether the caller may store entries: a {@code cache-writer} or admin, or anyone if anonymous writes
-	 * are allowed.
+	 * Whether the caller may store entries: a {@code cache-writer} or admin, or anyone if
+	 * anonymous writes are allowed.
 	 * @param anonymous what anonymous requests may do
 	 * @return whether PUT is allowed
 	 */

@@ -10,11 +10,11 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Request limits per user and per client address, as token buckets: each holds up to {@code requests}
- * tokens and refills at {@code requests} per {@code period}; a request takes one token from each bucket
- * that applies and is refused, with the time until a token is back, when one is empty. Buckets of idle
- * callers are forgotten; memory is bounded by a cap on the number of buckets. Thread-safe and
- * non-blocking.
+ * Request limits per user and per client address, as token buckets: each holds up to
+ * {@code requests} tokens and refills at {@code requests} per {@code period}; a request
+ * takes one token from each bucket that applies and is refused, with the time until a
+ * token is back, when one is empty. Buckets of idle callers are forgotten; memory is
+ * bounded by a cap on the number of buckets. Thread-safe and non-blocking.
  */
 public final class RequestQuotas {
 
@@ -74,8 +74,10 @@ public final class RequestQuotas {
 			this.capacity = requests;
 			this.tokensPerNano = requests / (double) period.toNanos();
 			this.clock = clock;
-			// A bucket idle for a whole period is full again: forgetting it changes nothing. Idle on the same
-			// clock as the tokens, or a bucket could be forgotten before its tokens are back.
+			// A bucket idle for a whole period is full again: forgetting it changes
+			// nothing. Idle on the same
+			// clock as the tokens, or a bucket could be forgotten before its tokens are
+			// back.
 			this.buckets = Caffeine.newBuilder()
 				.maximumSize(100_000)
 				.expireAfterAccess(period)
@@ -89,7 +91,8 @@ public final class RequestQuotas {
 				long now = nanos();
 				// A wall clock set back gives nothing back and takes nothing away.
 				if (now > bucket.refilled) {
-					bucket.tokens = Math.min(this.capacity, bucket.tokens + (now - bucket.refilled) * this.tokensPerNano);
+					bucket.tokens = Math.min(this.capacity,
+							bucket.tokens + (now - bucket.refilled) * this.tokensPerNano);
 					bucket.refilled = now;
 				}
 				if (bucket.tokens >= 1) {
@@ -101,7 +104,9 @@ public final class RequestQuotas {
 			}
 		}
 
-		/** The clock's time in nanoseconds since the epoch (a long holds them until 2262). */
+		/**
+		 * The clock's time in nanoseconds since the epoch (a long holds them until 2262).
+		 */
 		private long nanos() {
 			Instant now = this.clock.instant();
 			return now.getEpochSecond() * 1_000_000_000L + now.getNano();

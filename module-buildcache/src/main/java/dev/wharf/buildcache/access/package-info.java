@@ -1,5 +1,6 @@
 /**
- * Who may use the build cache: authentication (Basic, TLS client certificates, anonymous), roles and request quotas.
+ * Who may use the build cache: authentication (Basic, TLS client certificates,
+ * anonymous), roles and request quotas.
  */
 @NullMarked
 package dev.wharf.buildcache.access;

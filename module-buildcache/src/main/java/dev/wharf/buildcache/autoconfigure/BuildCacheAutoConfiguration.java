@@ -46,8 +46,9 @@ import org.springframework.util.unit.DataSize;
 import reactor.core.publisher.Mono;
 
 /**
- * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for the Gradle and Maven remote build cache.
- * On unless {@code wharf.buildcache.enabled=false}.
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} for the Gradle and Maven remote build cache. On unless
+ * {@code wharf.buildcache.enabled=false}.
  */
 @AutoConfiguration(afterName = "dev.wharf.core.autoconfigure.SecurityAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "wharf.buildcache.enabled", matchIfMissing = true)
@@ -84,7 +85,8 @@ public final class BuildCacheAutoConfiguration {
 			logger.warn("wharf.buildcache.max-entry-size (" + properties.maxEntrySize().toMegabytes()
 					+ " MB) is more than the cache's size budget (" + (maxBytes >> 20) + " MB)");
 		}
-		// With wharf.state.store: redis, every replica writing into this folder shares one index.
+		// With wharf.state.store: redis, every replica writing into this folder shares
+		// one index.
 		RedisState shared = redis.getIfAvailable();
 		CacheIndex.Factory indexes = (shared != null) ? (settings, evictor) -> new RedisCacheIndex(settings, evictor,
 				shared, locks.getObject(), RedisCacheIndex.USES_EVERY) : LocalCacheIndex::new;
@@ -104,8 +106,9 @@ public final class BuildCacheAutoConfiguration {
 	}
 
 	/**
-	 * The index budget: as configured, else 90% of a memory mount (which refuses writes when full rather
-	 * than evicting) or 10 GB; none on a mount that cannot list (memcached evicts by itself).
+	 * The index budget: as configured, else 90% of a memory mount (which refuses writes
+	 * when full rather than evicting) or 10 GB; none on a mount that cannot list
+	 * (memcached evicts by itself).
 	 */
 	static long maxBytes(BuildCacheProperties properties, Mount mount) {
 		DataSize configured = properties.eviction().maxSize();
@@ -113,8 +116,8 @@ public final class BuildCacheAutoConfiguration {
 		if (!listable) {
 			if (configured != null) {
 				throw new InvalidConfigurationException(PREFIX + "eviction.max-size", configured.toString(),
-						"mount '" + mount.name() + "' (" + mount.type() + ") cannot list its entries and evicts by itself; "
-								+ "remove this setting");
+						"mount '" + mount.name() + "' (" + mount.type()
+								+ ") cannot list its entries and evicts by itself; " + "remove this setting");
 			}
 			return 0;
 		}

@@ -15,20 +15,21 @@ import org.springframework.util.unit.DataSize;
  * The Gradle and Maven remote build cache ({@code wharf.buildcache}).
  *
  * @param enabled whether the cache is served
- * @param basePath where the cache is served: entries are {@code {base-path}/{key…}} and the base path itself
- * answers health checks
+ * @param basePath where the cache is served: entries are {@code {base-path}/{key…}} and
+ * the base path itself answers health checks
  * @param mount the mount that holds the entries
- * @param folder the folder in the mount that holds the entries; the default is a reserved name, so no other
- * protocol (file manager, FTP) can see or change cache entries even on a shared mount
- * @param maxEntrySize larger entries are refused with 413, before their body is read when the client
- * announces the length
- * @param anonymous what requests without credentials may do: {@code none}, {@code read} or
- * {@code read-write}
+ * @param folder the folder in the mount that holds the entries; the default is a reserved
+ * name, so no other protocol (file manager, FTP) can see or change cache entries even on
+ * a shared mount
+ * @param maxEntrySize larger entries are refused with 413, before their body is read when
+ * the client announces the length
+ * @param anonymous what requests without credentials may do: {@code none}, {@code read}
+ * or {@code read-write}
  * @param realm the realm in {@code WWW-Authenticate}
  * @param eviction how the cache keeps itself within bounds
  * @param compression how entries are stored: {@code none} or {@code deflate}
- * @param keyDigest store entries under a digest of their key: {@code none}, {@code md5}, {@code sha-1},
- * {@code sha-256}
+ * @param keyDigest store entries under a digest of their key: {@code none}, {@code md5},
+ * {@code sha-1}, {@code sha-256}
  * @param quota request limits per user and per client address
  * @param clientCertificates logging in with a TLS client certificate
  */
@@ -63,13 +64,15 @@ public record BuildCacheProperties(@DefaultValue("true") boolean enabled, @Defau
 	}
 
 	/**
-	 * How the cache bounds itself. memcached evicts by itself and cannot list, so on a memcached mount
-	 * neither applies; on other mounts Wharf keeps an index of every entry by last use.
+	 * How the cache bounds itself. memcached evicts by itself and cannot list, so on a
+	 * memcached mount neither applies; on other mounts Wharf keeps an index of every
+	 * entry by last use.
 	 *
-	 * @param maxSize the most bytes of entries; when a write would pass it, the least recently used
-	 * entries go first. Defaults to 90% of a {@code memory} mount's size, and 10 GB on other mounts
-	 * @param maxAge entries not read or written for this long are removed; 0 keeps them until space is
-	 * needed
+	 * @param maxSize the most bytes of entries; when a write would pass it, the least
+	 * recently used entries go first. Defaults to 90% of a {@code memory} mount's size,
+	 * and 10 GB on other mounts
+	 * @param maxAge entries not read or written for this long are removed; 0 keeps them
+	 * until space is needed
 	 */
 	public record Eviction(@Nullable DataSize maxSize, @DefaultValue("7d") Duration maxAge) {
 
@@ -87,9 +90,10 @@ public record BuildCacheProperties(@DefaultValue("true") boolean enabled, @Defau
 	}
 
 	/**
-	 * Request limits: each request takes one token from its user's bucket and one from its address's;
-	 * an empty bucket answers 429 with {@code Retry-After}. Note that Gradle stops using the remote cache
-	 * for the rest of a build after any error answer, 429 included.
+	 * Request limits: each request takes one token from its user's bucket and one from
+	 * its address's; an empty bucket answers 429 with {@code Retry-After}. Note that
+	 * Gradle stops using the remote cache for the rest of a build after any error answer,
+	 * 429 included.
 	 *
 	 * @param perUser the bucket of each authenticated user
 	 * @param perAddress the bucket of each client address, with or without a user
@@ -115,7 +119,8 @@ public record BuildCacheProperties(@DefaultValue("true") boolean enabled, @Defau
 	}
 
 	/**
-	 * A token bucket: up to {@code requests} at once, refilled at {@code requests} per {@code period}.
+	 * A token bucket: up to {@code requests} at once, refilled at {@code requests} per
+	 * {@code period}.
 	 *
 	 * @param requests the bucket's size and refill per period; 0 means no limit
 	 * @param period how long a full refill takes
@@ -130,14 +135,16 @@ public record BuildCacheProperties(@DefaultValue("true") boolean enabled, @Defau
 	}
 
 	/**
-	 * Logging in with a TLS client certificate instead of a password. TLS itself, and whether a
-	 * certificate is asked for and checked, is the server's: {@code server.ssl.*} with
-	 * {@code server.ssl.client-auth: want} (or {@code need}) and a trust store.
+	 * Logging in with a TLS client certificate instead of a password. TLS itself, and
+	 * whether a certificate is asked for and checked, is the server's:
+	 * {@code server.ssl.*} with {@code server.ssl.client-auth: want} (or {@code need})
+	 * and a trust store.
 	 *
-	 * @param enabled whether a verified client certificate identifies the user; credentials in an
-	 * {@code Authorization} header still win
-	 * @param userAttribute the attribute of the certificate's subject that holds the user's name, such as
-	 * {@code CN}; a certificate whose name is not a configured user is anonymous
+	 * @param enabled whether a verified client certificate identifies the user;
+	 * credentials in an {@code Authorization} header still win
+	 * @param userAttribute the attribute of the certificate's subject that holds the
+	 * user's name, such as {@code CN}; a certificate whose name is not a configured user
+	 * is anonymous
 	 */
 	public record ClientCertificates(@DefaultValue("false") boolean enabled, @DefaultValue("CN") String userAttribute) {
 

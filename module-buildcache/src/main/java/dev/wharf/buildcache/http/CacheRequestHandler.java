@@ -49,20 +49,24 @@ import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 
 /**
- * The cache protocol that Gradle's {@code HttpBuildCache} and the Maven build-cache extension speak:
- * {@code GET}/{@code HEAD} answer 200 with the entry or 404, {@code PUT} stores and answers 201.
+ * The cache protocol that Gradle's {@code HttpBuildCache} and the Maven build-cache
+ * extension speak: {@code GET}/{@code HEAD} answer 200 with the entry or 404, {@code PUT}
+ * stores and answers 201.
  *
- * <p>Every check comes before the request body is read: the key (400), the credentials (401 with a
- * {@code WWW-Authenticate} challenge, which Maven waits for before it sends credentials on GET), the role
- * (403, or 401 for an anonymous caller who could log in), the quota (429 with {@code Retry-After}) and an
- * announced length over the limit (413). Reactor Netty answers {@code Expect: 100-continue} only when the
- * body is first read, so a client that waits for it never sends a body that is refused. A body of
- * unannounced length is cut off at the limit (413, nothing stored). Storage failures map to 503 (backend
- * down), 507 (out of space) or 500; an error after the response started aborts the connection, so a
- * client never takes a truncated entry for a whole one.
+ * <p>
+ * Every check comes before the request body is read: the key (400), the credentials (401
+ * with a {@code WWW-Authenticate} challenge, which Maven waits for before it sends
+ * credentials on GET), the role (403, or 401 for an anonymous caller who could log in),
+ * the quota (429 with {@code Retry-After}) and an announced length over the limit (413).
+ * Reactor Netty answers {@code Expect: 100-continue} only when the body is first read, so
+ * a client that waits for it never sends a body that is refused. A body of unannounced
+ * length is cut off at the limit (413, nothing stored). Storage failures map to 503
+ * (backend down), 507 (out of space) or 500; an error after the response started aborts
+ * the connection, so a client never takes a truncated entry for a whole one.
  *
- * <p>Works on Reactor Netty's request and response directly (see {@link CacheRoutes}). Thread-safe; never
- * blocks.
+ * <p>
+ * Works on Reactor Netty's request and response directly (see {@link CacheRoutes}).
+ * Thread-safe; never blocks.
  */
 public final class CacheRequestHandler {
 
@@ -131,7 +135,8 @@ public final class CacheRequestHandler {
 	 * Handles a request for an entry.
 	 * @param request the request
 	 * @param response its response
-	 * @param rawKey the raw (percent-encoded) request path after the base path and its slash
+	 * @param rawKey the raw (percent-encoded) request path after the base path and its
+	 * slash
 	 * @return completes when the response is sent
 	 */
 	public Mono<Void> handle(HttpServerRequest request, HttpServerResponse response, String rawKey) {
@@ -204,10 +209,12 @@ public final class CacheRequestHandler {
 			return reply.text(HttpResponseStatus.BAD_REQUEST, "Content-Length is not a number");
 		}
 		if (length > this.maxEntrySize) {
-			// Refused before the body is read: a client waiting for "100 Continue" never sends it.
+			// Refused before the body is read: a client waiting for "100 Continue" never
+			// sends it.
 			return tooLarge(reply);
 		}
-		// As Spring does: hold each buffer past Reactor Netty's own release; the storage releases it.
+		// As Spring does: hold each buffer past Reactor Netty's own release; the storage
+		// releases it.
 		Flux<DataBuffer> body = request.receive().retain().map(BUFFERS::wrap);
 		return this.store.put(key, body, length).then(Mono.defer(() -> reply.empty(HttpResponseStatus.CREATED)));
 	}
@@ -239,7 +246,8 @@ public final class CacheRequestHandler {
 
 	private Mono<Void> failed(Reply reply, Throwable error) {
 		if (reply.response.hasSentHeaders()) {
-			// Too late for a status: failing aborts the connection, so the client sees an error, never a
+			// Too late for a status: failing aborts the connection, so the client sees an
+			// error, never a
 			// short entry.
 			return Mono.error(error);
 		}
@@ -343,7 +351,8 @@ public final class CacheRequestHandler {
 		Reply(HttpServerRequest request, HttpServerResponse response) {
 			this.response = response;
 			this.head = HttpMethod.HEAD.equals(request.method());
-			// As Http10KeepAliveFilter does for WebFlux: HTTP/1.0 clients are told that the connection stays.
+			// As Http10KeepAliveFilter does for WebFlux: HTTP/1.0 clients are told that
+			// the connection stays.
 			String connection = request.requestHeaders().get(HttpHeaderNames.CONNECTION);
 			if (connection != null && connection.equalsIgnoreCase("keep-alive")) {
 				response.header(HttpHeaderNames.CONNECTION, "keep-alive");
@@ -358,8 +367,10 @@ public final class CacheRequestHandler {
 				return this.response.send().then();
 			}
 			if (entry.length() <= WHOLE) {
-				// Small entries go out as one message with their headers (one write, one flush), and a storage
-				// error while reading them still gets a status. Their buffers are sent as they are, not copied
+				// Small entries go out as one message with their headers (one write, one
+				// flush), and a storage
+				// error while reading them still gets a status. Their buffers are sent as
+				// they are, not copied
 				// into one: a copy was about 3 % of the CPU time of a 128-byte GET.
 				return entry.content()
 					.collectList()
@@ -370,7 +381,9 @@ public final class CacheRequestHandler {
 			return this.response.send(entry.content().map(NettyDataBufferFactory::toByteBuf)).then();
 		}
 
-		/** One message of an entry's buffers, which owns them: releasing it releases them. */
+		/**
+		 * One message of an entry's buffers, which owns them: releasing it releases them.
+		 */
 		private static ByteBuf whole(List<DataBuffer> buffers) {
 			if (buffers.size() == 1) {
 				return byteBuf(buffers.get(0));
@@ -382,7 +395,10 @@ public final class CacheRequestHandler {
 			return Unpooled.wrappedBuffer(parts);
 		}
 
-		/** A buffer as Netty's: the same one, or a copy of one that is not Netty's (whose original is released). */
+		/**
+		 * A buffer as Netty's: the same one, or a copy of one that is not Netty's (whose
+		 * original is released).
+		 */
 		private static ByteBuf byteBuf(DataBuffer buffer) {
 			ByteBuf netty = NettyDataBufferFactory.toByteBuf(buffer);
 			if (!(buffer instanceof NettyDataBuffer)) {

@@ -8,13 +8,15 @@ import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerRoutes;
 
 /**
- * Puts the cache in front of the WebFlux application, on Reactor Netty's own routes: {@code {base}} and
- * {@code {base}/} answer health checks, {@code {base}/{key…}} goes to the {@link CacheRequestHandler}, and
- * every other request goes on to WebFlux. The cache is a hot path of tiny requests, and WebFlux's
- * adapter, exchange, observation, filter chain and handler mapping cost more per request than the cache
- * itself (measured: docs/benchmarks/buildcache.md); the cache keeps its own metrics instead, and reads the
- * raw, still encoded path, which core's path rules decode exactly once. Its routes come before static sites'
- * ({@link RouteOrder#ENDPOINTS}), so a site at {@code /} never takes the cache's requests.
+ * Puts the cache in front of the WebFlux application, on Reactor Netty's own routes:
+ * {@code {base}} and {@code {base}/} answer health checks, {@code {base}/{key…}} goes to
+ * the {@link CacheRequestHandler}, and every other request goes on to WebFlux. The cache
+ * is a hot path of tiny requests, and WebFlux's adapter, exchange, observation, filter
+ * chain and handler mapping cost more per request than the cache itself (measured:
+ * docs/benchmarks/buildcache.md); the cache keeps its own metrics instead, and reads the
+ * raw, still encoded path, which core's path rules decode exactly once. Its routes come
+ * before static sites' ({@link RouteOrder#ENDPOINTS}), so a site at {@code /} never takes
+ * the cache's requests.
  */
 public final class CacheRoutes implements NettyRouteProvider, Ordered {
 

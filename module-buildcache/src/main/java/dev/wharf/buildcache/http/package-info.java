@@ -1,5 +1,6 @@
 /**
- * The build cache's HTTP protocol: GET, HEAD and PUT of entries under the base path, and its health check.
+ * The build cache's HTTP protocol: GET, HEAD and PUT of entries under the base path, and
+ * its health check.
  */
 @NullMarked
 package dev.wharf.buildcache.http;

@@ -4,10 +4,11 @@ import dev.wharf.core.storage.InvalidStoragePathException;
 import dev.wharf.core.storage.StoragePath;
 
 /**
- * A cache entry's key: one or more names, such as Gradle's {@code 0a1b…} or the Maven build-cache
- * extension's {@code v1.1/org.example/demo/5f3c…/demo.jar}. Keys are parsed by core's path rules (so
- * traversal, encoded separators, control characters and malformed UTF-8 are refused) and further limited
- * to the characters real clients use, so that a key is also a safe file name everywhere.
+ * A cache entry's key: one or more names, such as Gradle's {@code 0a1b…} or the Maven
+ * build-cache extension's {@code v1.1/org.example/demo/5f3c…/demo.jar}. Keys are parsed
+ * by core's path rules (so traversal, encoded separators, control characters and
+ * malformed UTF-8 are refused) and further limited to the characters real clients use, so
+ * that a key is also a safe file name everywhere.
  *
  * @param path the key as a path, relative to the cache's folder
  */
@@ -17,7 +18,8 @@ public record CacheKey(StoragePath path) {
 	public static final int MAX_DEPTH = 16;
 
 	/**
-	 * Parses the raw (percent-encoded) part of a request path after the base path and its slash.
+	 * Parses the raw (percent-encoded) part of a request path after the base path and its
+	 * slash.
 	 * @param raw such as {@code v1.1/org.example/demo/5f3c/buildinfo.xml}
 	 * @return the key
 	 * @throws InvalidStoragePathException if it is not a valid key
@@ -32,8 +34,7 @@ public record CacheKey(StoragePath path) {
 		}
 		for (String name : path.segments()) {
 			if (!isKeyName(name)) {
-				throw new InvalidStoragePathException(raw,
-						"key names are letters, digits and . _ ~ + = @ - only");
+				throw new InvalidStoragePathException(raw, "key names are letters, digits and . _ ~ + = @ - only");
 			}
 		}
 		return new CacheKey(path);

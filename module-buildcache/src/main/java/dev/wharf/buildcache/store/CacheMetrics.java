@@ -9,10 +9,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 
 /**
- * The build cache's meters, tagged with the mount and its backend type: {@code wharf.buildcache.hits},
- * {@code .misses}, {@code .puts}, {@code .bytes} ({@code direction} in/out), {@code .evictions}
- * ({@code reason} size/age/space), {@code .rejections} ({@code reason}) and, for indexed backends, the
- * gauges {@code .entries} and {@code .size}. Thread-safe.
+ * The build cache's meters, tagged with the mount and its backend type:
+ * {@code wharf.buildcache.hits}, {@code .misses}, {@code .puts}, {@code .bytes}
+ * ({@code direction} in/out), {@code .evictions} ({@code reason} size/age/space),
+ * {@code .rejections} ({@code reason}) and, for indexed backends, the gauges
+ * {@code .entries} and {@code .size}. Thread-safe.
  */
 public final class CacheMetrics {
 
@@ -78,15 +79,16 @@ public final class CacheMetrics {
 		if (count > 0) {
 			this.evictions
 				.computeIfAbsent(reason,
-						r -> counter("wharf.buildcache.evictions", "Entries removed to bound the cache", Tags.of("reason", r)))
+						r -> counter("wharf.buildcache.evictions", "Entries removed to bound the cache",
+								Tags.of("reason", r)))
 				.increment(count);
 		}
 	}
 
 	/**
 	 * Counts a refused request.
-	 * @param reason such as {@code unauthorized}, {@code forbidden}, {@code throttled}, {@code too-large},
-	 * {@code unavailable}, {@code full}, {@code invalid-key}
+	 * @param reason such as {@code unauthorized}, {@code forbidden}, {@code throttled},
+	 * {@code too-large}, {@code unavailable}, {@code full}, {@code invalid-key}
 	 */
 	public void rejected(String reason) {
 		this.rejections

@@ -29,15 +29,18 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * The build cache's entries in one mount: where a key lives (its own name, or a digest of it), how it is
- * stored (as is, or deflated), and how the cache stays within bounds. On a mount that can list its files
- * a {@link CacheIndex} tracks every entry, evicts the least recently used when the size budget would be
- * passed or when the storage runs out of space, and removes entries idle for longer than the maximum age:
- * in this process, rebuilt at start-up from the folder and a journal ({@link LocalCacheIndex}), or shared by
- * replicas in Redis. On a memcached mount memcached evicts by itself and there is no index.
+ * The build cache's entries in one mount: where a key lives (its own name, or a digest of
+ * it), how it is stored (as is, or deflated), and how the cache stays within bounds. On a
+ * mount that can list its files a {@link CacheIndex} tracks every entry, evicts the least
+ * recently used when the size budget would be passed or when the storage runs out of
+ * space, and removes entries idle for longer than the maximum age: in this process,
+ * rebuilt at start-up from the folder and a journal ({@link LocalCacheIndex}), or shared
+ * by replicas in Redis. On a memcached mount memcached evicts by itself and there is no
+ * index.
  *
- * <p>Every method returns at once; the storage's own threads do the I/O, and compression runs on a
- * bounded worker pool. Thread-safe.
+ * <p>
+ * Every method returns at once; the storage's own threads do the I/O, and compression
+ * runs on a bounded worker pool. Thread-safe.
  */
 public final class CacheStore implements AutoCloseable {
 
@@ -64,7 +67,10 @@ public final class CacheStore implements AutoCloseable {
 
 	private final boolean folders;
 
-	/** Folders known to exist, so that most writes need no checks; emptied when it grows too big. */
+	/**
+	 * Folders known to exist, so that most writes need no checks; emptied when it grows
+	 * too big.
+	 */
 	private final Set<StoragePath> knownFolders = ConcurrentHashMap.newKeySet();
 
 	/**
@@ -85,7 +91,8 @@ public final class CacheStore implements AutoCloseable {
 	 * @param storage the mount's storage
 	 * @param settings where and how entries are kept
 	 * @param metrics the cache's meters
-	 * @param indexes makes the index, on mounts that can list their files and with a size budget
+	 * @param indexes makes the index, on mounts that can list their files and with a size
+	 * budget
 	 * @param clock when entries are written and used
 	 */
 	public CacheStore(String mount, Storage storage, Settings settings, CacheMetrics metrics,
@@ -97,12 +104,12 @@ public final class CacheStore implements AutoCloseable {
 		this.maxEntrySize = settings.maxEntrySize();
 		this.metrics = metrics;
 		this.folders = storage.capabilities().contains(Capability.DIRECTORIES);
-		this.codec = (settings.compression() == Compression.DEFLATE) ? BlockingScheduler.create(
-				"wharf-buildcache-deflate", Math.max(2, Runtime.getRuntime().availableProcessors()), 10_000)
-				: null;
+		this.codec = (settings.compression() == Compression.DEFLATE) ? BlockingScheduler
+			.create("wharf-buildcache-deflate", Math.max(2, Runtime.getRuntime().availableProcessors()), 10_000) : null;
 		if (settings.maxBytes() > 0 && storage.capabilities().contains(Capability.LIST)) {
-			this.index = indexes.create(new CacheIndex.Settings(mount, storage, this.folder, settings.maxBytes(),
-					settings.maxAge(), clock), this::evict);
+			this.index = indexes.create(
+					new CacheIndex.Settings(mount, storage, this.folder, settings.maxBytes(), settings.maxAge(), clock),
+					this::evict);
 			metrics.gauges(this.index);
 		}
 		else {
@@ -121,14 +128,14 @@ public final class CacheStore implements AutoCloseable {
 	}
 
 	/**
-	 * Creates the cache's folder and starts rebuilding the index and the periodic maintenance in the
-	 * background.
+	 * Creates the cache's folder and starts rebuilding the index and the periodic
+	 * maintenance in the background.
 	 * @return completes when the folder exists
 	 */
 	public Mono<Void> start() {
-		Mono<Void> folder = (this.folders && !this.folder.isRoot())
-				? this.storage.createDirectories(this.folder).doOnNext(created -> this.knownFolders.add(this.folder)).then()
-				: Mono.empty();
+		Mono<Void> folder = (this.folders && !this.folder.isRoot()) ? this.storage.createDirectories(this.folder)
+			.doOnNext(created -> this.knownFolders.add(this.folder))
+			.then() : Mono.empty();
 		return folder.doOnSuccess(done -> {
 			if (this.index != null) {
 				this.index.start();
@@ -153,7 +160,8 @@ public final class CacheStore implements AutoCloseable {
 	/**
 	 * Looks an entry up.
 	 * @param key the key
-	 * @param withContent whether the entry's bytes are wanted (GET) or only its length (HEAD)
+	 * @param withContent whether the entry's bytes are wanted (GET) or only its length
+	 * (HEAD)
 	 * @return the entry, or empty on a miss
 	 */
 	public Mono<CacheEntry> get(CacheKey key, boolean withContent) {
@@ -162,9 +170,8 @@ public final class CacheStore implements AutoCloseable {
 			if (!entry.isFile()) {
 				return Mono.<CacheEntry>empty();
 			}
-			return (this.codec != null) ? deflated(path, entry, withContent)
-					: Mono.just(new CacheEntry(entry.size(), withContent ? counted(this.storage.read(path, ByteRange.all()))
-							: Flux.empty()));
+			return (this.codec != null) ? deflated(path, entry, withContent) : Mono.just(new CacheEntry(entry.size(),
+					withContent ? counted(this.storage.read(path, ByteRange.all())) : Flux.empty()));
 		}).doOnNext(found -> {
 			if (this.index != null) {
 				this.index.touch(path);
@@ -172,9 +179,10 @@ public final class CacheStore implements AutoCloseable {
 			this.metrics.hit();
 		}).switchIfEmpty(Mono.fromRunnable(this.metrics::miss)).onErrorResume(NotFoundException.class, missing -> {
 			this.metrics.miss();
-			// A miss stays a miss when the index cannot be told: the entry is forgotten when it is evicted.
-			return (this.index != null) ? this.index.forget(path).onErrorResume(error -> Mono.empty()).then(Mono.empty())
-					: Mono.empty();
+			// A miss stays a miss when the index cannot be told: the entry is forgotten
+			// when it is evicted.
+			return (this.index != null)
+					? this.index.forget(path).onErrorResume(error -> Mono.empty()).then(Mono.empty()) : Mono.empty();
 		});
 	}
 
@@ -193,9 +201,11 @@ public final class CacheStore implements AutoCloseable {
 			finally {
 				DataBufferUtils.release(buffer);
 			}
-		}).map(length -> new CacheEntry(length, withContent
-				? counted(Deflating.inflate(this.storage.read(path, ByteRange.of(0, stored)), length, scheduler))
-				: Flux.empty()));
+		})
+			.map(length -> new CacheEntry(length,
+					withContent ? counted(
+							Deflating.inflate(this.storage.read(path, ByteRange.of(0, stored)), length, scheduler))
+							: Flux.empty()));
 	}
 
 	private Flux<DataBuffer> counted(Flux<DataBuffer> content) {
@@ -203,13 +213,15 @@ public final class CacheStore implements AutoCloseable {
 	}
 
 	/**
-	 * Stores an entry, replacing any with the same key. The caller has checked an announced length
-	 * against the maximum entry size; content of unannounced length is cut off at that size.
+	 * Stores an entry, replacing any with the same key. The caller has checked an
+	 * announced length against the maximum entry size; content of unannounced length is
+	 * cut off at that size.
 	 * @param key the key
 	 * @param content the entry's bytes; every buffer is released
 	 * @param length the announced length, or {@link WriteOptions#UNKNOWN_LENGTH}
-	 * @return completes once the entry is stored; fails with {@link EntryTooLargeException} past the
-	 * maximum entry size and with the storage's errors otherwise
+	 * @return completes once the entry is stored; fails with
+	 * {@link EntryTooLargeException} past the maximum entry size and with the storage's
+	 * errors otherwise
 	 */
 	public Mono<Void> put(CacheKey key, Flux<DataBuffer> content, long length) {
 		return Mono.defer(() -> {
@@ -224,9 +236,11 @@ public final class CacheStore implements AutoCloseable {
 					(this.codec != null) ? WriteOptions.UNKNOWN_LENGTH : length);
 			CacheIndex index = this.index;
 			Mono<Void> room = (index != null && length >= 0) ? index.makeRoom(length) : Mono.empty();
-			return room.then(parentOf(path)).then(this.storage.write(path, stored, options))
+			return room.then(parentOf(path))
+				.then(this.storage.write(path, stored, options))
 				.onErrorResume(NotFoundException.class, gone -> {
-					// An eviction removed the folder just before the write began: make it again and retry,
+					// An eviction removed the folder just before the write began: make it
+					// again and retry,
 					// unless the body was already being read.
 					if (read.get() || path.parent() == null) {
 						return Mono.error(gone);
@@ -239,15 +253,17 @@ public final class CacheStore implements AutoCloseable {
 					if (index == null) {
 						return Mono.<Void>empty();
 					}
-					// An entry the index cannot count would escape the size budget: it is not kept.
+					// An entry the index cannot count would escape the size budget: it is
+					// not kept.
 					return index.record(path, written.size())
 						.onErrorResume(unrecorded -> this.storage.delete(path, false)
 							.onErrorResume(error -> Mono.empty())
 							.then(Mono.error(unrecorded)));
 				})
-				.onErrorResume(QuotaExceededException.class, full -> (index != null)
-						? index.shrink(Math.max(MIN_SHRINK, length)).onErrorResume(error -> Mono.empty()).then(Mono.error(full))
-						: Mono.error(full))
+				.onErrorResume(QuotaExceededException.class,
+						full -> (index != null) ? index.shrink(Math.max(MIN_SHRINK, length))
+							.onErrorResume(error -> Mono.empty())
+							.then(Mono.error(full)) : Mono.error(full))
 				.then();
 		});
 	}
@@ -297,10 +313,10 @@ public final class CacheStore implements AutoCloseable {
 	}
 
 	/**
-	 * Removes the folder of a multi-name key once it is empty (Maven's checksum folders: one per build of a
-	 * module), so that evicted keys leave nothing behind; a memory mount charges for every folder. The
-	 * folders above it are shared by many keys and stay. A write into the folder at the same moment makes it
-	 * again (see {@link #put}).
+	 * Removes the folder of a multi-name key once it is empty (Maven's checksum folders:
+	 * one per build of a module), so that evicted keys leave nothing behind; a memory
+	 * mount charges for every folder. The folders above it are shared by many keys and
+	 * stay. A write into the folder at the same moment makes it again (see {@link #put}).
 	 */
 	private Mono<Void> removeEmptyFolder(@Nullable StoragePath folder) {
 		if (!this.folders || folder == null || !folder.startsWith(this.folder) || folder.equals(this.folder)) {

@@ -16,11 +16,13 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * Entries stored deflated: a raw deflate stream followed by a 12-byte trailer (the original length and
- * the mark {@code WBC1}), so that the length is known after streaming an upload of unannounced length and
- * one small range read at the end finds it. Compressing and inflating are CPU work, so both run on a
- * bounded scheduler, one buffer at a time; inflating never produces more than the trailer's length, which
- * is never more than the cache's maximum entry size, so a planted entry cannot become a decompression bomb.
+ * Entries stored deflated: a raw deflate stream followed by a 12-byte trailer (the
+ * original length and the mark {@code WBC1}), so that the length is known after streaming
+ * an upload of unannounced length and one small range read at the end finds it.
+ * Compressing and inflating are CPU work, so both run on a bounded scheduler, one buffer
+ * at a time; inflating never produces more than the trailer's length, which is never more
+ * than the cache's maximum entry size, so a planted entry cannot become a decompression
+ * bomb.
  */
 final class Deflating {
 
@@ -106,7 +108,8 @@ final class Deflating {
 	/**
 	 * Inflates a stored entry's deflate stream (the bytes before the trailer).
 	 * @param stored the compressed bytes; every buffer is released
-	 * @param length the original length from the trailer: more output, or less, is an error
+	 * @param length the original length from the trailer: more output, or less, is an
+	 * error
 	 * @param scheduler where inflating runs
 	 * @return the original bytes
 	 */
@@ -124,7 +127,8 @@ final class Deflating {
 								int n = inflater.inflate(chunk);
 								produced[0] += n;
 								if (produced[0] > length || (n == 0 && inflater.needsDictionary())) {
-									throw new StorageIoException("A build cache entry inflates to more than its length");
+									throw new StorageIoException(
+											"A build cache entry inflates to more than its length");
 								}
 								if (n > 0) {
 									out.add(DefaultDataBufferFactory.sharedInstance.wrap(ByteBuffer.wrap(chunk, 0, n)));

@@ -20,14 +20,18 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Keeps an {@link LruIndex} across restarts: the entries themselves are found by listing the cache's
- * folder (the folder is the truth: an entry deleted or added by hand while Wharf was down is seen), and a
- * reserved journal file beside them, rewritten atomically from time to time and at shutdown, remembers
- * when each was last used. Entries the journal does not know count as last used when they were written.
+ * Keeps an {@link LruIndex} across restarts: the entries themselves are found by listing
+ * the cache's folder (the folder is the truth: an entry deleted or added by hand while
+ * Wharf was down is seen), and a reserved journal file beside them, rewritten atomically
+ * from time to time and at shutdown, remembers when each was last used. Entries the
+ * journal does not know count as last used when they were written.
  */
 final class IndexJournal {
 
-	/** The journal's name in the cache's folder; reserved, so never listed or reachable by clients. */
+	/**
+	 * The journal's name in the cache's folder; reserved, so never listed or reachable by
+	 * clients.
+	 */
 	static final String NAME = ".wharf-index";
 
 	private final Storage storage;
@@ -56,7 +60,8 @@ final class IndexJournal {
 
 	private static LruIndex.Snapshot snapshot(FileEntry entry, Map<StoragePath, Long> lastUses) {
 		long written = entry.lastModified().toEpochMilli();
-		return new LruIndex.Snapshot(entry.path(), entry.size(), Math.max(written, lastUses.getOrDefault(entry.path(), 0L)));
+		return new LruIndex.Snapshot(entry.path(), entry.size(),
+				Math.max(written, lastUses.getOrDefault(entry.path(), 0L)));
 	}
 
 	private Mono<Map<StoragePath, Long>> lastUses() {

@@ -6,9 +6,9 @@ import java.security.NoSuchAlgorithmException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Whether keys are stored under their own name or under a digest of it ({@code wharf.buildcache.key-digest}),
- * for backends with short or case-insensitive names. With a digest, entries are spread over 256 folders by
- * the digest's first byte.
+ * Whether keys are stored under their own name or under a digest of it
+ * ({@code wharf.buildcache.key-digest}), for backends with short or case-insensitive
+ * names. With a digest, entries are spread over 256 folders by the digest's first byte.
  */
 public enum KeyDigest {
 

@@ -13,10 +13,11 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * The {@link CacheIndex} of one replica: an {@link LruIndex} in memory, rebuilt at start-up from the folder and
- * a journal ({@link IndexJournal}) that is saved every {@link #SAVE_EVERY} while the index changes and at
- * shutdown. Every operation runs on the subscribing thread in microseconds; evicted entries are deleted in the
- * background. Thread-safe.
+ * The {@link CacheIndex} of one replica: an {@link LruIndex} in memory, rebuilt at
+ * start-up from the folder and a journal ({@link IndexJournal}) that is saved every
+ * {@link #SAVE_EVERY} while the index changes and at shutdown. Every operation runs on
+ * the subscribing thread in microseconds; evicted entries are deleted in the background.
+ * Thread-safe.
  */
 public final class LocalCacheIndex implements CacheIndex {
 
@@ -75,7 +76,8 @@ public final class LocalCacheIndex implements CacheIndex {
 	@Override
 	public void touch(StoragePath path) {
 		this.index.touch(path);
-		// Read first: hits are frequent, and a write on every one would bounce the cache line.
+		// Read first: hits are frequent, and a write on every one would bounce the cache
+		// line.
 		if (!this.changed.get()) {
 			this.changed.set(true);
 		}

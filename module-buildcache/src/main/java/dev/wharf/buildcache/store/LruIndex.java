@@ -11,15 +11,18 @@ import java.util.function.LongSupplier;
 import dev.wharf.core.storage.StoragePath;
 
 /**
- * Every entry of a cache with its size and last use, in least-recently-used order, bounded by a byte
- * budget and a maximum idle age. The index decides what to evict; the caller deletes it. Strict LRU (not a
- * frequency sketch) so that what goes first is predictable and the order can be saved and restored.
+ * Every entry of a cache with its size and last use, in least-recently-used order,
+ * bounded by a byte budget and a maximum idle age. The index decides what to evict; the
+ * caller deletes it. Strict LRU (not a frequency sketch) so that what goes first is
+ * predictable and the order can be saved and restored.
  *
- * <p>Each entry counts {@value #ENTRY_CHARGE} bytes beyond its content against the budget: that is about
- * what an entry costs in bookkeeping (the index's own, and a memory mount's nodes), so a cache of many
- * tiny entries stays within the heap it was sized for.
+ * <p>
+ * Each entry counts {@value #ENTRY_CHARGE} bytes beyond its content against the budget:
+ * that is about what an entry costs in bookkeeping (the index's own, and a memory mount's
+ * nodes), so a cache of many tiny entries stays within the heap it was sized for.
  *
- * <p>Thread-safe: every method holds the index's lock for a short, allocation-light step.
+ * <p>
+ * Thread-safe: every method holds the index's lock for a short, allocation-light step.
  */
 final class LruIndex {
 
@@ -75,8 +78,9 @@ final class LruIndex {
 	}
 
 	/**
-	 * Makes room for a write of a known size: removes least recently used entries until the entries and
-	 * the new one fit the budget. An entry larger than the whole budget removes nothing.
+	 * Makes room for a write of a known size: removes least recently used entries until
+	 * the entries and the new one fit the budget. An entry larger than the whole budget
+	 * removes nothing.
 	 * @param incoming the new entry's size
 	 * @return the removed entries, for the caller to delete
 	 */
@@ -88,8 +92,8 @@ final class LruIndex {
 	}
 
 	/**
-	 * Records a written entry (replacing what the index knew of it) and removes least recently used
-	 * others if the budget is passed.
+	 * Records a written entry (replacing what the index knew of it) and removes least
+	 * recently used others if the budget is passed.
 	 * @param path the entry
 	 * @param size its stored size
 	 * @return the removed entries, for the caller to delete
@@ -101,8 +105,8 @@ final class LruIndex {
 	}
 
 	/**
-	 * Adds the entries found on start-up as older than every entry used since (which win over what was
-	 * found), then removes what passes the budget.
+	 * Adds the entries found on start-up as older than every entry used since (which win
+	 * over what was found), then removes what passes the budget.
 	 * @param found the entries found, in any order
 	 * @return the removed entries, for the caller to delete
 	 */
@@ -137,7 +141,8 @@ final class LruIndex {
 	}
 
 	/**
-	 * Removes least recently used entries worth at least some bytes, after the storage ran out of space.
+	 * Removes least recently used entries worth at least some bytes, after the storage
+	 * ran out of space.
 	 * @param wanted bytes to free
 	 * @return the removed entries
 	 */
@@ -155,7 +160,8 @@ final class LruIndex {
 		}
 		long limit = this.clock.getAsLong() - this.maxIdleMillis;
 		List<StoragePath> removed = new ArrayList<>();
-		// Access order: the eldest entries come first, so the scan stops at the first fresh one.
+		// Access order: the eldest entries come first, so the scan stops at the first
+		// fresh one.
 		Iterator<Map.Entry<StoragePath, Entry>> it = this.entries.entrySet().iterator();
 		while (it.hasNext()) {
 			Map.Entry<StoragePath, Entry> next = it.next();
@@ -175,7 +181,8 @@ final class LruIndex {
 	 */
 	synchronized List<Snapshot> snapshot() {
 		List<Snapshot> snapshot = new ArrayList<>(this.entries.size());
-		this.entries.forEach((path, entry) -> snapshot.add(new Snapshot(path, entry.weight - ENTRY_CHARGE, entry.lastUsed)));
+		this.entries
+			.forEach((path, entry) -> snapshot.add(new Snapshot(path, entry.weight - ENTRY_CHARGE, entry.lastUsed)));
 		return snapshot;
 	}
 

@@ -23,37 +23,48 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * The {@link CacheIndex} of every replica writing into one cache folder, in Redis, so that replicas neither
- * evict each other's entries blindly nor overwrite each other's journal, and {@code max-size} holds for all of
- * them together.
+ * The {@link CacheIndex} of every replica writing into one cache folder, in Redis, so
+ * that replicas neither evict each other's entries blindly nor overwrite each other's
+ * journal, and {@code max-size} holds for all of them together.
  *
- * <p><b>Keys</b> ({@code <cache>} is {@code <prefix>buildcache:<mount><folder>}): {@code <cache>:lru}, the
- * entries by last use (a sorted set of paths scored by epoch milliseconds); {@code <cache>:sizes}, each entry's
- * weight (its size plus {@link LruIndex#ENTRY_CHARGE}); {@code <cache>:bytes}, the total weight;
- * {@code <cache>:built}, present once the index was built from the folder. Recording, forgetting, evicting,
- * expiring and adopting entries are one script each, so the three keys always agree.
+ * <p>
+ * <b>Keys</b> ({@code <cache>} is {@code <prefix>buildcache:<mount><folder>}):
+ * {@code <cache>:lru}, the entries by last use (a sorted set of paths scored by epoch
+ * milliseconds); {@code <cache>:sizes}, each entry's weight (its size plus
+ * {@link LruIndex#ENTRY_CHARGE}); {@code <cache>:bytes}, the total weight;
+ * {@code <cache>:built}, present once the index was built from the folder. Recording,
+ * forgetting, evicting, expiring and adopting entries are one script each, so the three
+ * keys always agree.
  *
- * <p><b>Eviction</b> is done by one replica at a time, under the lock {@code buildcache:<mount><folder>:evicting}
- * ({@link Locks}, with an expiry, so a replica killed while evicting lets go of it): the holder takes the least
- * recently used entries out of the index in batches (a script, so no entry is taken twice) and deletes their
- * files, then releases the lock and looks at the total again, so a write that passed the budget while the lock
- * was held (its own attempt to evict having found the lock taken) is evicted too. After every write the total
- * is therefore back within {@code max-size} once the evicting replica is done; between a write and that, it can
- * be over by the entries being written at that moment. A write of a known size first has the entries that make
- * room for it taken out of the index (their files are deleted in the background); a replica whose write passes
- * the budget evicts in the background; the write's answer waits for neither deletion.
+ * <p>
+ * <b>Eviction</b> is done by one replica at a time, under the lock
+ * {@code buildcache:<mount><folder>:evicting} ({@link Locks}, with an expiry, so a
+ * replica killed while evicting lets go of it): the holder takes the least recently used
+ * entries out of the index in batches (a script, so no entry is taken twice) and deletes
+ * their files, then releases the lock and looks at the total again, so a write that
+ * passed the budget while the lock was held (its own attempt to evict having found the
+ * lock taken) is evicted too. After every write the total is therefore back within
+ * {@code max-size} once the evicting replica is done; between a write and that, it can be
+ * over by the entries being written at that moment. A write of a known size first has the
+ * entries that make room for it taken out of the index (their files are deleted in the
+ * background); a replica whose write passes the budget evicts in the background; the
+ * write's answer waits for neither deletion.
  *
- * <p><b>Uses</b> (reads) are collected in memory and written once a second in one script, so reads cost Redis
- * nothing per request; a use lost to a crash only makes its entry look a second older. <b>Building</b>: when
- * {@code <cache>:built} is missing (first start, or a Redis that lost its data), one replica (under the lock
- * {@code buildcache:<mount><folder>:building}) lists the folder, reads the last uses an earlier in-process index
- * saved ({@link IndexJournal}), adds the entries the index does not know, and sets it. Every
- * {@link #TICK} each replica checks that, removes entries idle past {@code max-age} (under the eviction lock)
- * and evicts if the total is over the budget.
+ * <p>
+ * <b>Uses</b> (reads) are collected in memory and written once a second in one script, so
+ * reads cost Redis nothing per request; a use lost to a crash only makes its entry look a
+ * second older. <b>Building</b>: when {@code <cache>:built} is missing (first start, or a
+ * Redis that lost its data), one replica (under the lock
+ * {@code buildcache:<mount><folder>:building}) lists the folder, reads the last uses an
+ * earlier in-process index saved ({@link IndexJournal}), adds the entries the index does
+ * not know, and sets it. Every {@link #TICK} each replica checks that, removes entries
+ * idle past {@code max-age} (under the eviction lock) and evicts if the total is over the
+ * budget.
  *
- * <p>Thread-safe; never blocks. Operations fail with
- * {@link dev.wharf.core.state.SharedStateUnavailableException} while Redis cannot be reached; uses and upkeep
- * then wait for it.
+ * <p>
+ * Thread-safe; never blocks. Operations fail with
+ * {@link dev.wharf.core.state.SharedStateUnavailableException} while Redis cannot be
+ * reached; uses and upkeep then wait for it.
  */
 public final class RedisCacheIndex implements CacheIndex {
 
@@ -63,7 +74,9 @@ public final class RedisCacheIndex implements CacheIndex {
 	/** How often collected uses are written. */
 	public static final Duration USES_EVERY = Duration.ofSeconds(1);
 
-	/** How long the eviction and building locks outlive their holder's last sign of life. */
+	/**
+	 * How long the eviction and building locks outlive their holder's last sign of life.
+	 */
 	static final Duration LOCK_TIME = Duration.ofSeconds(30);
 
 	/** Entries taken out of the index per script run. */
@@ -174,15 +187,22 @@ public final class RedisCacheIndex implements CacheIndex {
 		if (weight > this.settings.maxBytes()) {
 			return Mono.empty();
 		}
-		// The entries that go are chosen before the write goes ahead and deleted in the background. Chosen later,
-		// they would be chosen with the new entry already recorded: one entry too many would go.
-		return total().flatMap(total -> (total + weight > this.settings.maxBytes())
-				? underEvictionLock(lock -> this.state
-					.run(EVICT, this.keys, List.of(Long.toString(this.settings.maxBytes() - weight), Integer.toString(BATCH)))
-					.collectList()
-					.doOnNext(reply -> background(this.evictor.evict(paths(reply), "size")))
-					.then())
-				: Mono.empty()).then();
+		// The entries that go are chosen before the write goes ahead and deleted in the
+		// background. Chosen later,
+		// they would be chosen with the new entry already recorded: one entry too many
+		// would go.
+		return total()
+			.flatMap(
+					total -> (total + weight > this.settings.maxBytes())
+							? underEvictionLock(lock -> this.state
+								.run(EVICT, this.keys,
+										List.of(Long.toString(this.settings.maxBytes() - weight),
+												Integer.toString(BATCH)))
+								.collectList()
+								.doOnNext(reply -> background(this.evictor.evict(paths(reply), "size")))
+								.then())
+							: Mono.empty())
+			.then();
 	}
 
 	@Override
@@ -232,18 +252,23 @@ public final class RedisCacheIndex implements CacheIndex {
 	}
 
 	/**
-	 * Evicts down to a target if this replica can take the eviction lock, then, with the lock released, looks at
-	 * the total again: a replica whose write passed the budget while the lock was held relies on that.
+	 * Evicts down to a target if this replica can take the eviction lock, then, with the
+	 * lock released, looks at the total again: a replica whose write passed the budget
+	 * while the lock was held relies on that.
 	 */
 	private Mono<Void> evictTo(long target, String reason, int round) {
 		return underEvictionLock(lock -> take(lock, EVICT, Long.toString(target), reason))
-			.flatMap(done -> (round < 3) ? total().flatMap(total -> (total > this.settings.maxBytes())
-					? evictTo(this.settings.maxBytes(), "size", round + 1) : Mono.empty()) : Mono.empty());
+			.flatMap(
+					done -> (round < 3)
+							? total().flatMap(total -> (total > this.settings.maxBytes())
+									? evictTo(this.settings.maxBytes(), "size", round + 1) : Mono.empty())
+							: Mono.empty());
 	}
 
 	/**
-	 * Runs work under the eviction lock if this replica can take it, and releases the lock however the work
-	 * ends: cancelled too (an index closed during its upkeep), or other replicas could not evict until it ran out.
+	 * Runs work under the eviction lock if this replica can take it, and releases the
+	 * lock however the work ends: cancelled too (an index closed during its upkeep), or
+	 * other replicas could not evict until it ran out.
 	 * @return {@code true} once the work is done; empty if another replica holds the lock
 	 */
 	private Mono<Boolean> underEvictionLock(Function<Lock, Mono<Void>> work) {
@@ -265,7 +290,10 @@ public final class RedisCacheIndex implements CacheIndex {
 			.then();
 	}
 
-	/** Runs a script that takes entries out of the index, deletes them, and goes on while batches come full. */
+	/**
+	 * Runs a script that takes entries out of the index, deletes them, and goes on while
+	 * batches come full.
+	 */
 	@SuppressWarnings("rawtypes")
 	private Mono<Void> take(Lock lock, RedisScript<List> script, String argument, String reason) {
 		return this.state.run(script, this.keys, List.of(argument, Integer.toString(BATCH)))
@@ -283,9 +311,10 @@ public final class RedisCacheIndex implements CacheIndex {
 
 	/** Builds the index from the folder when it is missing, on one replica at a time. */
 	private Mono<Void> build() {
-		return this.state.guard(this.state.redis().hasKey(this.built)).flatMap(present -> present ? Mono.<Void>empty()
-				: this.locks.whileLocked(this.building, LOCK_TIME, this::adoptFolder, Busy::new)
-					.onErrorResume(Busy.class, elsewhere -> Mono.empty()));
+		return this.state.guard(this.state.redis().hasKey(this.built))
+			.flatMap(present -> present ? Mono.<Void>empty()
+					: this.locks.whileLocked(this.building, LOCK_TIME, this::adoptFolder, Busy::new)
+						.onErrorResume(Busy.class, elsewhere -> Mono.empty()));
 	}
 
 	private Mono<Void> adoptFolder() {
@@ -303,16 +332,20 @@ public final class RedisCacheIndex implements CacheIndex {
 			}
 			batches.add(batch);
 			return Flux.fromIterable(batches)
-				.concatMap(arguments -> arguments.isEmpty() ? Mono.empty() : this.state.run(ADOPT, this.keys, arguments))
+				.concatMap(
+						arguments -> arguments.isEmpty() ? Mono.empty() : this.state.run(ADOPT, this.keys, arguments))
 				.then(this.state.guard(this.state.redis().opsForValue().set(this.built, "1")))
 				.then(refresh())
-				.doOnSuccess(done -> logger.info("Build cache on mount '" + this.settings.mount() + "': index built in Redis, "
-						+ this.entries + " entries, " + (this.bytes >> 20) + " MB of " + (this.settings.maxBytes() >> 20)
-						+ " MB"));
+				.doOnSuccess(done -> logger.info("Build cache on mount '" + this.settings.mount()
+						+ "': index built in Redis, " + this.entries + " entries, " + (this.bytes >> 20) + " MB of "
+						+ (this.settings.maxBytes() >> 20) + " MB"));
 		});
 	}
 
-	/** Writes the uses collected so far (also done every {@code usesEvery}, and at {@link #close()}). */
+	/**
+	 * Writes the uses collected so far (also done every {@code usesEvery}, and at
+	 * {@link #close()}).
+	 */
 	Mono<Void> writeUses() {
 		if (this.uses.isEmpty()) {
 			return Mono.empty();
@@ -337,8 +370,8 @@ public final class RedisCacheIndex implements CacheIndex {
 	}
 
 	private void background(Mono<Void> eviction) {
-		eviction.subscribe(null, error -> logger.warn("Build cache on mount '" + this.settings.mount()
-				+ "': could not evict: " + error.getMessage()));
+		eviction.subscribe(null, error -> logger
+			.warn("Build cache on mount '" + this.settings.mount() + "': could not evict: " + error.getMessage()));
 	}
 
 	private static List<StoragePath> paths(List<?> reply) {

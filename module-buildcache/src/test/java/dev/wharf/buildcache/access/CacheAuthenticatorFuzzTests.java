@@ -10,9 +10,10 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Fuzzes how a user name is read from a TLS client certificate's subject: whatever distinguished name a
- * certificate carries (the JDK accepted it), looking up an attribute answers a value or {@code null} and
- * never throws; and a value found is one the subject really holds.
+ * Fuzzes how a user name is read from a TLS client certificate's subject: whatever
+ * distinguished name a certificate carries (the JDK accepted it), looking up an attribute
+ * answers a value or {@code null} and never throws; and a value found is one the subject
+ * really holds.
  */
 class CacheAuthenticatorFuzzTests {
 

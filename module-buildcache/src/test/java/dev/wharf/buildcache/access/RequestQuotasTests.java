@@ -30,8 +30,8 @@ class RequestQuotasTests {
 			assertThat(quotas.take(caller("alice", "10.0.0." + i))).isEmpty();
 		}
 		// The fourth request waits for a token: a third of the minute.
-		assertThat(quotas.take(caller("alice", "10.0.0.9"))).hasValueSatisfying(
-				wait -> assertThat(wait).isCloseTo(Duration.ofSeconds(20), Duration.ofMillis(1)));
+		assertThat(quotas.take(caller("alice", "10.0.0.9")))
+			.hasValueSatisfying(wait -> assertThat(wait).isCloseTo(Duration.ofSeconds(20), Duration.ofMillis(1)));
 		assertThat(quotas.take(caller("bob", "10.0.0.1"))).isEmpty();
 		assertThat(quotas.take(new CacheCaller(null, "10.0.0.1"))).isEmpty();
 	}
@@ -49,12 +49,12 @@ class RequestQuotasTests {
 	void tokensComeBackOverTime() {
 		RequestQuotas quotas = new RequestQuotas(1, Duration.ofSeconds(10), 0, Duration.ofMinutes(1), this.clock);
 		assertThat(quotas.take(caller("alice", null))).isEmpty();
-		assertThat(quotas.take(caller("alice", null))).hasValueSatisfying(
-				wait -> assertThat(wait).isCloseTo(Duration.ofSeconds(10), Duration.ofMillis(1)));
+		assertThat(quotas.take(caller("alice", null)))
+			.hasValueSatisfying(wait -> assertThat(wait).isCloseTo(Duration.ofSeconds(10), Duration.ofMillis(1)));
 		this.clock.advance(Duration.ofSeconds(4));
 		Optional<Duration> wait = quotas.take(caller("alice", null));
-		assertThat(wait).hasValueSatisfying(
-				left -> assertThat(left).isCloseTo(Duration.ofSeconds(6), Duration.ofMillis(1)));
+		assertThat(wait)
+			.hasValueSatisfying(left -> assertThat(left).isCloseTo(Duration.ofSeconds(6), Duration.ofMillis(1)));
 		// After the wait it gave, to the nanosecond, the token is back.
 		this.clock.advance(wait.orElseThrow());
 		assertThat(quotas.take(caller("alice", null))).isEmpty();

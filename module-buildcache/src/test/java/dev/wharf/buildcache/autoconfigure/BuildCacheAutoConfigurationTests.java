@@ -56,7 +56,8 @@ class BuildCacheAutoConfigurationTests {
 				BuildCacheProperties properties = context.getBean(BuildCacheProperties.class);
 				assertThat(properties.anonymous()).isEqualTo(AnonymousAccess.READ_WRITE);
 				assertThat(BuildCacheAutoConfiguration.maxBytes(properties,
-						context.getBean(MountRegistry.class).get("data"))).isEqualTo(2L * 1024 * 1024);
+						context.getBean(MountRegistry.class).get("data")))
+					.isEqualTo(2L * 1024 * 1024);
 			});
 	}
 
@@ -77,13 +78,15 @@ class BuildCacheAutoConfigurationTests {
 
 	@Test
 	void aMemcachedMountEvictsByItselfSoASizeBudgetIsRefused() {
-		runner().withPropertyValues("wharf.storage.mounts.shared.type=memcached",
-				"wharf.storage.mounts.shared.servers[0]=127.0.0.1:1", "wharf.storage.mounts.shared.connect-timeout=100ms",
-				"wharf.buildcache.mount=shared")
+		runner()
+			.withPropertyValues("wharf.storage.mounts.shared.type=memcached",
+					"wharf.storage.mounts.shared.servers[0]=127.0.0.1:1",
+					"wharf.storage.mounts.shared.connect-timeout=100ms", "wharf.buildcache.mount=shared")
 			.run(context -> assertThat(context.getBean(CacheStore.class).isIndexed()).isFalse());
 		assertFailure("wharf.buildcache.eviction.max-size", "wharf.storage.mounts.shared.type=memcached",
-				"wharf.storage.mounts.shared.servers[0]=127.0.0.1:1", "wharf.storage.mounts.shared.connect-timeout=100ms",
-				"wharf.buildcache.mount=shared", "wharf.buildcache.eviction.max-size=1GB");
+				"wharf.storage.mounts.shared.servers[0]=127.0.0.1:1",
+				"wharf.storage.mounts.shared.connect-timeout=100ms", "wharf.buildcache.mount=shared",
+				"wharf.buildcache.eviction.max-size=1GB");
 	}
 
 	private void assertFailure(String property, String... values) {
@@ -93,8 +96,9 @@ class BuildCacheAutoConfigurationTests {
 			while (cause != null && !(cause instanceof InvalidConfigurationException)) {
 				cause = cause.getCause();
 			}
-			assertThat(cause).as(String.join(", ", values)).isInstanceOfSatisfying(InvalidConfigurationException.class,
-					invalid -> assertThat(invalid.property()).isEqualTo(property));
+			assertThat(cause).as(String.join(", ", values))
+				.isInstanceOfSatisfying(InvalidConfigurationException.class,
+						invalid -> assertThat(invalid.property()).isEqualTo(property));
 		});
 	}
 

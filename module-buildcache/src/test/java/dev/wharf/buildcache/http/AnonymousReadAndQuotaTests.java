@@ -20,7 +20,8 @@ import static dev.wharf.core.testsupport.RawHttp.headers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A publicly readable cache that only authenticated writers fill, with a per-user request quota.
+ * A publicly readable cache that only authenticated writers fill, with a per-user request
+ * quota.
  */
 @SpringBootTest(classes = BuildCacheTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 class AnonymousReadAndQuotaTests {
@@ -51,8 +52,10 @@ class AnonymousReadAndQuotaTests {
 			assertThat(anonymousPut.header("WWW-Authenticate")).startsWith("Basic realm=");
 		}
 		try (RawHttp http = RawHttp.open(this.port)) {
-			assertThat(http.exchange("PUT", "/gradle-cache/public", headers(CacheTestUsers.writer()),
-					"entry".getBytes(StandardCharsets.UTF_8)).status()).isEqualTo(201);
+			assertThat(http
+				.exchange("PUT", "/gradle-cache/public", headers(CacheTestUsers.writer()),
+						"entry".getBytes(StandardCharsets.UTF_8))
+				.status()).isEqualTo(201);
 			assertThat(http.exchange("GET", "/gradle-cache/public", headers(), null).text()).isEqualTo("entry");
 			assertThat(http.exchange("HEAD", "/gradle-cache/public", headers(), null).header("Content-Length"))
 				.isEqualTo("5");

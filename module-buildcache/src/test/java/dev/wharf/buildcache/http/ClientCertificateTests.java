@@ -36,10 +36,11 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Logging in with a TLS client certificate: the server asks for one ({@code client-auth: want}) and
- * trusts two; the one whose CN is a configured writer may store entries without a password, the one whose
- * CN is nobody is anonymous, a client without a certificate is too, and Basic credentials win over a
- * certificate. Keys and certificates are made by the JDK's keytool for each run.
+ * Logging in with a TLS client certificate: the server asks for one
+ * ({@code client-auth: want}) and trusts two; the one whose CN is a configured writer may
+ * store entries without a password, the one whose CN is nobody is anonymous, a client
+ * without a certificate is too, and Basic credentials win over a certificate. Keys and
+ * certificates are made by the JDK's keytool for each run.
  */
 @SpringBootTest(classes = BuildCacheTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 class ClientCertificateTests {
@@ -79,7 +80,8 @@ class ClientCertificateTests {
 	}
 
 	private static void keytool(String... arguments) throws IOException, InterruptedException {
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString()));
+		List<String> command = new ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString()));
 		command.addAll(List.of(arguments));
 		if (arguments[0].equals("-genkeypair")) {
 			command.addAll(List.of("-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2"));
@@ -116,7 +118,8 @@ class ClientCertificateTests {
 
 	private HttpResponse<byte[]> send(HttpClient client, String method, String key, byte @Nullable [] body,
 			String... headers) throws Exception {
-		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + this.port + "/cache/" + key))
+		HttpRequest.Builder request = HttpRequest
+			.newBuilder(URI.create("https://127.0.0.1:" + this.port + "/cache/" + key))
 			.timeout(Duration.ofSeconds(30))
 			.method(method, (body != null) ? BodyPublishers.ofByteArray(body) : BodyPublishers.noBody());
 		for (int i = 0; i < headers.length; i += 2) {
@@ -132,7 +135,8 @@ class ClientCertificateTests {
 		assertThat(send(writer, "GET", "by-certificate", null).body()).containsExactly(1, 2, 3);
 		// Credentials in the request win over the certificate.
 		assertThat(send(writer, "PUT", "by-certificate", new byte[] { 4 }, "Authorization",
-				RawHttp.basic(CacheTestUsers.READER, CacheTestUsers.READER_PASSWORD)).statusCode()).isEqualTo(403);
+				RawHttp.basic(CacheTestUsers.READER, CacheTestUsers.READER_PASSWORD))
+			.statusCode()).isEqualTo(403);
 	}
 
 	@Test
@@ -140,8 +144,8 @@ class ClientCertificateTests {
 		for (HttpClient client : List.of(client(null), client("stranger.p12"))) {
 			HttpResponse<byte[]> response = send(client, "GET", "by-certificate", null);
 			assertThat(response.statusCode()).isEqualTo(401);
-			assertThat(response.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(
-					challenge -> assertThat(challenge).startsWith("Basic realm="));
+			assertThat(response.headers().firstValue("WWW-Authenticate"))
+				.hasValueSatisfying(challenge -> assertThat(challenge).startsWith("Basic realm="));
 		}
 	}
 

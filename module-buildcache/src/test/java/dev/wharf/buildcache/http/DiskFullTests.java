@@ -26,9 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The cache on a local mount whose disk is a real 1 MB tmpfs: a write that runs out of space answers 507
- * and leaves nothing behind (no entry, no temporary file), the least recently used entries make room, and
- * the same write then succeeds.
+ * The cache on a local mount whose disk is a real 1 MB tmpfs: a write that runs out of
+ * space answers 507 and leaves nothing behind (no entry, no temporary file), the least
+ * recently used entries make room, and the same write then succeeds.
  */
 @SpringBootTest(classes = BuildCacheTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 class DiskFullTests {
@@ -80,7 +80,8 @@ class DiskFullTests {
 		assertThat(files()).noneMatch(name -> name.contains(".wharf-tmp")).noneMatch(name -> name.endsWith("newer"));
 
 		// The refusal evicted the least recently used entry; the retry fits.
-		Response retry = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+		Response retry = await().atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(100))
 			.until(() -> exchange("PUT", "newer", CacheTestUsers.writer(), newer), answer -> answer.status() != 507);
 		assertThat(retry.status()).isEqualTo(201);
 		assertThat(exchange("GET", "newer", CacheTestUsers.reader(), null).body()).isEqualTo(newer);

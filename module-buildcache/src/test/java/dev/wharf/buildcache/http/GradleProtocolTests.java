@@ -32,9 +32,10 @@ import static dev.wharf.core.testsupport.RawHttp.headers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The cache protocol as Gradle's {@code HttpBuildCache} speaks it (Apache HttpClient: preemptive Basic
- * credentials, Gradle's content type and version header, {@code Expect: 100-continue} when
- * {@code useExpectContinue} is on), byte for byte over a socket, against a memory mount.
+ * The cache protocol as Gradle's {@code HttpBuildCache} speaks it (Apache HttpClient:
+ * preemptive Basic credentials, Gradle's content type and version header,
+ * {@code Expect: 100-continue} when {@code useExpectContinue} is on), byte for byte over
+ * a socket, against a memory mount.
  */
 @SpringBootTest(classes = BuildCacheTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 class GradleProtocolTests {
@@ -120,7 +121,8 @@ class GradleProtocolTests {
 	@ParameterizedTest(name = "{0} bytes")
 	@ValueSource(ints = { 0, 1, 128, 4096, 60_000, 65_536 })
 	void entriesSentInOneMessageComeBackByteForByte(int size) throws Exception {
-		// Up to 64 KiB an entry goes out with its headers in one message, however many pieces the storage holds.
+		// Up to 64 KiB an entry goes out with its headers in one message, however many
+		// pieces the storage holds.
 		String key = key("whole-" + size);
 		byte[] entry = entry(size, size);
 		try (RawHttp http = RawHttp.open(this.port)) {
@@ -139,8 +141,7 @@ class GradleProtocolTests {
 		byte[] entry = entry(3, 1000);
 		record Case(List<String> headers, int status) {
 		}
-		List<Case> refused = List.of(
-				new Case(headers("Content-Type: " + GRADLE_TYPE, "Expect: 100-continue"), 401),
+		List<Case> refused = List.of(new Case(headers("Content-Type: " + GRADLE_TYPE, "Expect: 100-continue"), 401),
 				new Case(headers("Content-Type: " + GRADLE_TYPE, "Expect: 100-continue",
 						"Authorization: " + RawHttp.basic(CacheTestUsers.WRITER, "wrong")), 401),
 				new Case(headers("Content-Type: " + GRADLE_TYPE, "Expect: 100-continue", CacheTestUsers.reader()), 403),
@@ -150,7 +151,8 @@ class GradleProtocolTests {
 			try (RawHttp http = RawHttp.open(this.port)) {
 				String key = key("refused-" + refusal.status());
 				http.sendHead("PUT", "/cache/" + key, refusal.headers(), entry.length);
-				// The final answer comes at once, never "100 Continue": the client keeps its body.
+				// The final answer comes at once, never "100 Continue": the client keeps
+				// its body.
 				Response response = http.readWithin(Duration.ofSeconds(20));
 				assertThat(response).isNotNull();
 				assertThat(response.status()).isEqualTo(refusal.status());
@@ -173,7 +175,8 @@ class GradleProtocolTests {
 					http.exchange("GET", "/cache/" + key("x"), headers("Authorization: Bearer abc"), null),
 					http.exchange("GET", "/cache/" + key("x"), headers("Authorization: Basic !!!"), null))) {
 				assertThat(response.status()).isEqualTo(401);
-				assertThat(response.header("WWW-Authenticate")).isEqualTo("Basic realm=\"Wharf build cache\", charset=\"UTF-8\"");
+				assertThat(response.header("WWW-Authenticate"))
+					.isEqualTo("Basic realm=\"Wharf build cache\", charset=\"UTF-8\"");
 			}
 		}
 		try (RawHttp http = RawHttp.open(this.port)) {
@@ -195,9 +198,11 @@ class GradleProtocolTests {
 				.isEqualTo(403);
 			assertThat(http.exchange("GET", "/cache/" + key, headers(CacheTestUsers.reader()), null).status())
 				.isEqualTo(404);
-			assertThat(http.exchange("PUT", "/cache/" + key,
-					headers("Authorization: " + RawHttp.basic(CacheTestUsers.ADMIN, CacheTestUsers.ADMIN_PASSWORD)),
-					entry(5, 10)).status()).isEqualTo(201);
+			assertThat(http
+				.exchange("PUT", "/cache/" + key,
+						headers("Authorization: " + RawHttp.basic(CacheTestUsers.ADMIN, CacheTestUsers.ADMIN_PASSWORD)),
+						entry(5, 10))
+				.status()).isEqualTo(201);
 			assertThat(http.exchange("GET", "/cache/" + key, headers(CacheTestUsers.reader()), null).body())
 				.isEqualTo(entry(5, 10));
 		}
@@ -239,7 +244,8 @@ class GradleProtocolTests {
 			assertThat(http.exchange("GET", "/cache/" + chunked, gradleGet(CacheTestUsers.reader()), null).status())
 				.isEqualTo(404);
 			String exact = key("exactly-the-limit");
-			assertThat(http.exchange("PUT", "/cache/" + exact, gradlePut(), entry(8, MAX_ENTRY)).status()).isEqualTo(201);
+			assertThat(http.exchange("PUT", "/cache/" + exact, gradlePut(), entry(8, MAX_ENTRY)).status())
+				.isEqualTo(201);
 			assertThat(http.exchange("GET", "/cache/" + exact, gradleGet(CacheTestUsers.reader()), null).body())
 				.isEqualTo(entry(8, MAX_ENTRY));
 		}
@@ -251,10 +257,13 @@ class GradleProtocolTests {
 	void mavenKeysHaveSeveralNames() throws Exception {
 		String prefix = "/cache/v1.1/org.example/demo/5f3c0a1b2c3d4e5f/";
 		try (RawHttp http = RawHttp.open(this.port)) {
-			assertThat(http.exchange("PUT", prefix + "buildinfo.xml", headers(CacheTestUsers.writer()),
-					"<build/>".getBytes(StandardCharsets.UTF_8)).status()).isEqualTo(201);
-			assertThat(http.exchange("PUT", prefix + "demo-1.0-sources.jar", headers(CacheTestUsers.writer()),
-					entry(9, 5000)).status()).isEqualTo(201);
+			assertThat(http
+				.exchange("PUT", prefix + "buildinfo.xml", headers(CacheTestUsers.writer()),
+						"<build/>".getBytes(StandardCharsets.UTF_8))
+				.status()).isEqualTo(201);
+			assertThat(http
+				.exchange("PUT", prefix + "demo-1.0-sources.jar", headers(CacheTestUsers.writer()), entry(9, 5000))
+				.status()).isEqualTo(201);
 			assertThat(http.exchange("GET", prefix + "buildinfo.xml", headers(CacheTestUsers.reader()), null).text())
 				.isEqualTo("<build/>");
 			assertThat(http.exchange("GET", prefix + "demo-1.0-sources.jar", headers(CacheTestUsers.reader()), null)
@@ -267,19 +276,23 @@ class GradleProtocolTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "/cache/..%2fsecret", "/cache/x/..%2f..%2fsecret", "/cache/%2e%2e/secret",
-			"/cache/x/../secret", "/cache/x/%2e%2e/secret", "/cache/a//b", "/cache/.wharf-index", "/cache/x/.wharf-tmp-1",
-			"/cache/a%00b", "/cache/a%5cb", "/cache/a%5c..%5csecret", "/cache/%c0%ae%c0%ae/secret", "/cache/%ff",
-			"/cache/a%20b", "/cache/caf%C3%A9", "/cache/abc/", "/cache//abc", "/cache/a%2fb", "/cache/%252e%252e/secret" })
+			"/cache/x/../secret", "/cache/x/%2e%2e/secret", "/cache/a//b", "/cache/.wharf-index",
+			"/cache/x/.wharf-tmp-1", "/cache/a%00b", "/cache/a%5cb", "/cache/a%5c..%5csecret",
+			"/cache/%c0%ae%c0%ae/secret", "/cache/%ff", "/cache/a%20b", "/cache/caf%C3%A9", "/cache/abc/",
+			"/cache//abc", "/cache/a%2fb", "/cache/%252e%252e/secret" })
 	void badKeysAreRefused(String target) throws Exception {
 		try (RawHttp http = RawHttp.open(this.port)) {
-			assertThat(http.exchange("PUT", "/cache/secret", headers(CacheTestUsers.writer()),
-					"canary".getBytes(StandardCharsets.UTF_8)).status()).isEqualTo(201);
+			assertThat(http
+				.exchange("PUT", "/cache/secret", headers(CacheTestUsers.writer()),
+						"canary".getBytes(StandardCharsets.UTF_8))
+				.status()).isEqualTo(201);
 			Response get = http.exchange("GET", target, headers(CacheTestUsers.admin()), null);
 			assertThat(get.status()).isEqualTo(400);
 			assertThat(get.text()).doesNotContain("canary");
 		}
 		try (RawHttp http = RawHttp.open(this.port)) {
-			Response put = http.exchange("PUT", target, headers(CacheTestUsers.admin()), "poison".getBytes(StandardCharsets.UTF_8));
+			Response put = http.exchange("PUT", target, headers(CacheTestUsers.admin()),
+					"poison".getBytes(StandardCharsets.UTF_8));
 			assertThat(put.status()).isEqualTo(400);
 		}
 	}
@@ -308,7 +321,8 @@ class GradleProtocolTests {
 	void onlyGetHeadAndPutAreAllowed() throws Exception {
 		try (RawHttp http = RawHttp.open(this.port)) {
 			for (String method : List.of("DELETE", "POST", "PATCH")) {
-				Response response = http.exchange(method, "/cache/" + key("m"), headers(CacheTestUsers.writer()), new byte[0]);
+				Response response = http.exchange(method, "/cache/" + key("m"), headers(CacheTestUsers.writer()),
+						new byte[0]);
 				assertThat(response.status()).isEqualTo(405);
 				assertThat(response.header("Allow")).contains("GET", "HEAD", "PUT");
 			}
@@ -372,8 +386,11 @@ class GradleProtocolTests {
 		assertThat(count("wharf.buildcache.misses")).isEqualTo(misses + 1);
 		assertThat(count("wharf.buildcache.puts")).isEqualTo(puts + 1);
 		assertThat(count("wharf.buildcache.hits")).isEqualTo(hits + 1);
-		assertThat(this.meters.get("wharf.buildcache.bytes").tag("direction", "in").tag("backend", "memory").counter().count())
-			.isGreaterThanOrEqualTo(1234);
+		assertThat(this.meters.get("wharf.buildcache.bytes")
+			.tag("direction", "in")
+			.tag("backend", "memory")
+			.counter()
+			.count()).isGreaterThanOrEqualTo(1234);
 		assertThat(this.meters.get("wharf.buildcache.entries").gauge().value()).isPositive();
 	}
 

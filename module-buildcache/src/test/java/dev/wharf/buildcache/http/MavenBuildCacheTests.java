@@ -27,11 +27,13 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A real Maven 3.9 build with the Apache Maven build-cache extension against Wharf on 127.0.0.1, on a
- * local-disk mount: the first build misses and stores its outputs, a clean second build with an empty
- * local cache is restored from Wharf. Credentials come from settings.xml, and Maven sends them on GET only
- * after a 401 challenge, so the challenge is exercised. The Maven is the one running this build (Surefire
- * passes {@code maven.home}), on the same local repository, so after the first run nothing is downloaded.
+ * A real Maven 3.9 build with the Apache Maven build-cache extension against Wharf on
+ * 127.0.0.1, on a local-disk mount: the first build misses and stores its outputs, a
+ * clean second build with an empty local cache is restored from Wharf. Credentials come
+ * from settings.xml, and Maven sends them on GET only after a 401 challenge, so the
+ * challenge is exercised. The Maven is the one running this build (Surefire passes
+ * {@code maven.home}), on the same local repository, so after the first run nothing is
+ * downloaded.
  */
 @SpringBootTest(classes = BuildCacheTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 class MavenBuildCacheTests {
@@ -130,8 +132,8 @@ class MavenBuildCacheTests {
 	}
 
 	private static String maven(Path maven, Path project, Path settings, String... arguments) throws Exception {
-		List<String> command = new ArrayList<>(List.of(maven.toString(), "-B", "-nsu", "-Dstyle.color=never",
-				"-s", settings.toString()));
+		List<String> command = new ArrayList<>(
+				List.of(maven.toString(), "-B", "-nsu", "-Dstyle.color=never", "-s", settings.toString()));
 		String repository = System.getProperty("wharf.test.maven-repository");
 		if (repository != null) {
 			command.add("-Dmaven.repo.local=" + repository);

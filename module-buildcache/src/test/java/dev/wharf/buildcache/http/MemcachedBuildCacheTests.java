@@ -25,10 +25,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The cache on two real memcached servers started on free ports: entries spread over both by consistent
- * hashing, entries above memcached's 1 MB item limit stored in chunks, and servers killed mid-run: their
- * keys answer 503 at once (the others keep working), the health check says DOWN, and everything works
- * again once they are back.
+ * The cache on two real memcached servers started on free ports: entries spread over both
+ * by consistent hashing, entries above memcached's 1 MB item limit stored in chunks, and
+ * servers killed mid-run: their keys answer 503 at once (the others keep working), the
+ * health check says DOWN, and everything works again once they are back.
  */
 @SpringBootTest(classes = BuildCacheTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 class MemcachedBuildCacheTests {
@@ -137,7 +137,8 @@ class MemcachedBuildCacheTests {
 	}
 
 	private void awaitHealth(int status) throws Exception {
-		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+		await().atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(100))
 			.untilAsserted(() -> assertThat(health().status()).as("the health check's status").isEqualTo(status));
 	}
 

@@ -24,10 +24,10 @@ import static dev.wharf.core.testsupport.RawHttp.headers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The cache on an {@code s3} mount on a real S3 server (S3Proxy keeping objects as files, as a separate
- * process): entries are objects in the bucket's reserved folder, entries above a part are multipart uploads,
- * and a server that dies makes the cache answer 503 and the health check DOWN until it is back with its
- * entries.
+ * The cache on an {@code s3} mount on a real S3 server (S3Proxy keeping objects as files,
+ * as a separate process): entries are objects in the bucket's reserved folder, entries
+ * above a part are multipart uploads, and a server that dies makes the cache answer 503
+ * and the health check DOWN until it is back with its entries.
  */
 @SpringBootTest(classes = BuildCacheTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 @DirtiesContext

@@ -23,9 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What every {@link CacheIndex} does under a {@link CacheStore} on a real local folder, whether in this process
- * or shared by replicas: least recently used entries go past the budget, a read counts as a use, an entry deleted
- * behind the cache's back is forgotten, and a restarted store knows the entries it had.
+ * What every {@link CacheIndex} does under a {@link CacheStore} on a real local folder,
+ * whether in this process or shared by replicas: least recently used entries go past the
+ * budget, a read counts as a use, an entry deleted behind the cache's back is forgotten,
+ * and a restarted store knows the entries it had.
  */
 public abstract class AbstractCacheIndexContractTests {
 
@@ -40,9 +41,10 @@ public abstract class AbstractCacheIndexContractTests {
 	protected final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
 	/**
-	 * The stores' clock: a millisecond further on every reading, so that no two uses are one instant even when
-	 * they are, and moved by hand where a test wants uses far apart. A day ahead of the files' times: a restarted
-	 * index orders entries by the uses it recorded, not by when the files were written.
+	 * The stores' clock: a millisecond further on every reading, so that no two uses are
+	 * one instant even when they are, and moved by hand where a test wants uses far
+	 * apart. A day ahead of the files' times: a restarted index orders entries by the
+	 * uses it recorded, not by when the files were written.
 	 */
 	protected final MutableClock clock = new MutableClock(Instant.now().plus(Duration.ofDays(1)), Duration.ofMillis(1));
 
@@ -52,13 +54,15 @@ public abstract class AbstractCacheIndexContractTests {
 	protected abstract CacheIndex.Factory indexes();
 
 	/**
-	 * Waits until the uses recorded so far count for every replica (an index that batches them writes them now).
+	 * Waits until the uses recorded so far count for every replica (an index that batches
+	 * them writes them now).
 	 * @param store the store whose index saw the uses
 	 */
 	protected abstract void usesWritten(CacheStore store);
 
 	/**
-	 * Waits until a store's index has been loaded or built, so that what a test does next is not raced by it.
+	 * Waits until a store's index has been loaded or built, so that what a test does next
+	 * is not raced by it.
 	 * @param store the store just started
 	 */
 	protected abstract void started(CacheStore store);
@@ -78,9 +82,9 @@ public abstract class AbstractCacheIndexContractTests {
 	}
 
 	protected CacheStore store(long maxBytes) throws IOException {
-		CacheStore store = new CacheStore("data", storage(),
-				new CacheStore.Settings(FOLDER, KeyDigest.NONE, Compression.NONE, 10 * 1024 * 1024, maxBytes,
-						Duration.ofDays(7)),
+		CacheStore store = new CacheStore(
+				"data", storage(), new CacheStore.Settings(FOLDER, KeyDigest.NONE, Compression.NONE, 10 * 1024 * 1024,
+						maxBytes, Duration.ofDays(7)),
 				new CacheMetrics(this.meters, "data", "local"), indexes(), this.clock);
 		store.start().block(TIMEOUT);
 		started(store);
@@ -97,7 +101,8 @@ public abstract class AbstractCacheIndexContractTests {
 	}
 
 	protected static void awaitGone(CacheStore store, String key) {
-		await().atMost(Duration.ofSeconds(20)).until(() -> store.get(CacheKey.parse(key), false).block(TIMEOUT) == null);
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> store.get(CacheKey.parse(key), false).block(TIMEOUT) == null);
 	}
 
 	@Test

@@ -8,9 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Fuzzes {@link CacheKey#parse} with raw request paths: every input is refused with
- * {@link InvalidStoragePathException} (any other exception is a finding) or gives a key of at most
- * {@value CacheKey#MAX_DEPTH} names made only of the allowed characters, none of them {@code .} or
- * {@code ..}, whose text form parses back to the same key.
+ * {@link InvalidStoragePathException} (any other exception is a finding) or gives a key
+ * of at most {@value CacheKey#MAX_DEPTH} names made only of the allowed characters, none
+ * of them {@code .} or {@code ..}, whose text form parses back to the same key.
  */
 class CacheKeyFuzzTests {
 

@@ -22,8 +22,8 @@ class CacheKeyTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "", "/", "abc/", "/abc", "a//b", "..", "a/../b", "%2e%2e", "a%2fb", "a%5cb", "a%00b", "a b",
-			"a%20b", "caf%C3%A9", "%c0%ae", ".wharf", ".wharf-index", "x/.wharf-tmp-1", "a:b", "a*b", "a?b",
+	@ValueSource(strings = { "", "/", "abc/", "/abc", "a//b", "..", "a/../b", "%2e%2e", "a%2fb", "a%5cb", "a%00b",
+			"a b", "a%20b", "caf%C3%A9", "%c0%ae", ".wharf", ".wharf-index", "x/.wharf-tmp-1", "a:b", "a*b", "a?b",
 			"1/2/3/4/5/6/7/8/9/10/11/12/13/14/15/16/17" })
 	void anythingElseIsRefused(String raw) {
 		assertThatThrownBy(() -> CacheKey.parse(raw)).isInstanceOf(InvalidStoragePathException.class);

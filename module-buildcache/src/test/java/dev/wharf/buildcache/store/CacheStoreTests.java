@@ -32,8 +32,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for {@link CacheStore} on real local and memory storages: the index across a restart, eviction
- * leaving no empty folders, deflated entries and digested keys.
+ * Tests for {@link CacheStore} on real local and memory storages: the index across a
+ * restart, eviction leaving no empty folders, deflated entries and digested keys.
  */
 class CacheStoreTests {
 
@@ -45,9 +45,9 @@ class CacheStoreTests {
 	private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
 	/**
-	 * The store's clock: a millisecond further on every reading, and moved by hand where a test wants uses far
-	 * apart. A day ahead of the files' times: a restarted index orders entries by the uses it recorded, not by
-	 * when the files were written.
+	 * The store's clock: a millisecond further on every reading, and moved by hand where
+	 * a test wants uses far apart. A day ahead of the files' times: a restarted index
+	 * orders entries by the uses it recorded, not by when the files were written.
 	 */
 	private final MutableClock clock = new MutableClock(Instant.now().plus(Duration.ofDays(1)), Duration.ofMillis(1));
 
@@ -135,7 +135,8 @@ class CacheStoreTests {
 		Storage storage = local();
 		CacheStore store = store(storage, 10_000_000, Compression.NONE, KeyDigest.NONE);
 		put(store, "v1.1/g/a/01/first", randomBytes(1, 0, 10));
-		// As an eviction of the folder's last entry would, just before the next write into it.
+		// As an eviction of the folder's last entry would, just before the next write
+		// into it.
 		storage.delete(StoragePath.reserved("/.wharf-buildcache/v1.1/g/a/01"), true).block(TIMEOUT);
 		put(store, "v1.1/g/a/01/second", randomBytes(2, 0, 10));
 		assertThat(get(store, "v1.1/g/a/01/second")).isEqualTo(randomBytes(2, 0, 10));
@@ -200,11 +201,11 @@ class CacheStoreTests {
 	@Test
 	void aFullMemoryMountEvictsToMakeRoom() throws Exception {
 		this.storage = new MemoryStorage("data", 64 * 1024);
-		// A budget above what the mount holds: the mount refuses, the store evicts, the retry fits.
+		// A budget above what the mount holds: the mount refuses, the store evicts, the
+		// retry fits.
 		CacheStore store = store(this.storage, 1024 * 1024, Compression.NONE, KeyDigest.NONE);
 		put(store, "first", randomBytes(1, 0, 40 * 1024));
-		assertThatThrownBy(() -> put(store, "second", randomBytes(2, 0, 40 * 1024)))
-			.hasMessageContaining("full");
+		assertThatThrownBy(() -> put(store, "second", randomBytes(2, 0, 40 * 1024))).hasMessageContaining("full");
 		awaitGone(store, "first");
 		put(store, "second", randomBytes(2, 0, 40 * 1024));
 		assertThat(get(store, "second")).isEqualTo(randomBytes(2, 0, 40 * 1024));

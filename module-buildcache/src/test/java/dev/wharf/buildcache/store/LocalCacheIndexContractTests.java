@@ -17,7 +17,8 @@ class LocalCacheIndexContractTests extends AbstractCacheIndexContractTests {
 
 	@Override
 	protected void started(CacheStore store) {
-		// A missing journal is read at once; the tests that restart wait for the entries themselves.
+		// A missing journal is read at once; the tests that restart wait for the entries
+		// themselves.
 	}
 
 }

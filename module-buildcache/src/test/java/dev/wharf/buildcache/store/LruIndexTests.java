@@ -91,9 +91,9 @@ class LruIndexTests {
 		LruIndex index = new LruIndex(4 * W, 0, this.clock);
 		index.record(p("fresh"), 100);
 		index.record(p("rewritten"), 100);
-		List<StoragePath> evicted = index.restore(List.of(new LruIndex.Snapshot(p("second"), 100, 20),
-				new LruIndex.Snapshot(p("first"), 100, 10), new LruIndex.Snapshot(p("third"), 100, 30),
-				new LruIndex.Snapshot(p("rewritten"), 999, 5)));
+		List<StoragePath> evicted = index
+			.restore(List.of(new LruIndex.Snapshot(p("second"), 100, 20), new LruIndex.Snapshot(p("first"), 100, 10),
+					new LruIndex.Snapshot(p("third"), 100, 30), new LruIndex.Snapshot(p("rewritten"), 999, 5)));
 		assertThat(evicted).containsExactly(p("first"));
 		assertThat(index.snapshot()).extracting(LruIndex.Snapshot::path)
 			.containsExactly(p("second"), p("third"), p("fresh"), p("rewritten"));

@@ -31,9 +31,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The index contract with the index in a real Redis, each store a "replica" with a client of its own; and what
- * only the shared index does: replicas writing into one folder at once stay within the budget together, an
- * index that Redis lost is built again from the folder, idle entries go.
+ * The index contract with the index in a real Redis, each store a "replica" with a client
+ * of its own; and what only the shared index does: replicas writing into one folder at
+ * once stay within the budget together, an index that Redis lost is built again from the
+ * folder, idle entries go.
  */
 class RedisCacheIndexContractTests extends AbstractCacheIndexContractTests {
 
@@ -59,7 +60,8 @@ class RedisCacheIndexContractTests extends AbstractCacheIndexContractTests {
 	protected CacheIndex.Factory indexes() {
 		return (settings, evictor) -> {
 			RedisState state = this.clients.state("wharf:");
-			// Uses are written when a test says so (and at close), never by the timer in the middle of a test.
+			// Uses are written when a test says so (and at close), never by the timer in
+			// the middle of a test.
 			RedisCacheIndex index = new RedisCacheIndex(settings, evictor, state, new RedisLocks(state),
 					Duration.ofHours(1));
 			this.made.add(index);
@@ -74,7 +76,8 @@ class RedisCacheIndexContractTests extends AbstractCacheIndexContractTests {
 
 	@Override
 	protected void started(CacheStore store) {
-		// The index is built from the folder at the first start: an entry forgotten while that runs would be
+		// The index is built from the folder at the first start: an entry forgotten while
+		// that runs would be
 		// found again, which is the building's business, not every test's.
 		await().atMost(Duration.ofSeconds(20))
 			.until(() -> !redis.server().keys("wharf:buildcache:data/.wharf-buildcache:built").isEmpty());
@@ -86,12 +89,14 @@ class RedisCacheIndexContractTests extends AbstractCacheIndexContractTests {
 		for (String key : new String[] { "a", "b", "c" }) {
 			put(store, key, randomBytes(1, 0, 3000));
 		}
-		// Chosen any later, the entries to go would be chosen with the new entry recorded: one too many would go.
+		// Chosen any later, the entries to go would be chosen with the new entry
+		// recorded: one too many would go.
 		store.index().makeRoom(3000).block(TIMEOUT);
-		assertThat(Long.parseLong((String) redis.server().command("GET", "wharf:buildcache:data/.wharf-buildcache:bytes")))
+		assertThat(
+				Long.parseLong((String) redis.server().command("GET", "wharf:buildcache:data/.wharf-buildcache:bytes")))
 			.isEqualTo(2 * W);
-		assertThat(redis.server().command("ZRANGE", "wharf:buildcache:data/.wharf-buildcache:lru", "0", "-1"))
-			.asList().containsExactly("/.wharf-buildcache/b", "/.wharf-buildcache/c");
+		assertThat(redis.server().command("ZRANGE", "wharf:buildcache:data/.wharf-buildcache:lru", "0", "-1")).asList()
+			.containsExactly("/.wharf-buildcache/b", "/.wharf-buildcache/c");
 		store.close();
 	}
 
@@ -122,12 +127,15 @@ class RedisCacheIndexContractTests extends AbstractCacheIndexContractTests {
 		long budget = 20 * W;
 		List<CacheStore> replicas = List.of(store(budget), store(budget), store(budget));
 		Flux.range(0, 150)
-			.flatMap(i -> replicas.get(i % 3).put(CacheKey.parse("k" + i), content(randomBytes(i, 0, 3000)), 3000)
+			.flatMap(i -> replicas.get(i % 3)
+				.put(CacheKey.parse("k" + i), content(randomBytes(i, 0, 3000)), 3000)
 				.subscribeOn(Schedulers.parallel()), 6)
 			.blockLast(Duration.ofMinutes(2));
 		await().atMost(Duration.ofSeconds(30)).until(() -> onDisk() <= budget + W);
-		assertThat(Long.parseLong((String) redis.server().command("GET", "wharf:buildcache:data/.wharf-buildcache:bytes")))
-			.isLessThanOrEqualTo(budget).isEqualTo(onDisk() / 3000 * W);
+		assertThat(
+				Long.parseLong((String) redis.server().command("GET", "wharf:buildcache:data/.wharf-buildcache:bytes")))
+			.isLessThanOrEqualTo(budget)
+			.isEqualTo(onDisk() / 3000 * W);
 		assertThat(get(replicas.get(0), "k149")).as("the last entry, written through the third replica")
 			.isEqualTo(randomBytes(149, 0, 3000));
 		replicas.forEach(CacheStore::close);
@@ -156,7 +164,8 @@ class RedisCacheIndexContractTests extends AbstractCacheIndexContractTests {
 		this.clock.advance(Duration.ofDays(6));
 		put(store, "new", randomBytes(2, 0, 3000));
 		this.clock.advance(Duration.ofDays(2));
-		// Upkeep runs on a timer too; a round that finds the eviction lock taken leaves idle entries to the next.
+		// Upkeep runs on a timer too; a round that finds the eviction lock taken leaves
+		// idle entries to the next.
 		await().atMost(Duration.ofSeconds(20)).until(() -> {
 			this.made.get(0).upkeep().block(TIMEOUT);
 			return Files.notExists(this.temp.resolve(".wharf-buildcache/old"));

@@ -7,8 +7,9 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
 /**
- * The smallest application with the build cache: every auto-configuration on the test class path (core's
- * storage and security, WebFlux on Netty, the build cache), and a meter registry tests can read.
+ * The smallest application with the build cache: every auto-configuration on the test
+ * class path (core's storage and security, WebFlux on Netty, the build cache), and a
+ * meter registry tests can read.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration

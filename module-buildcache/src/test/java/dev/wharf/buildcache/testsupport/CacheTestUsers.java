@@ -5,8 +5,9 @@ import dev.wharf.core.testsupport.RawHttp;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
- * The users every build cache test configures: a {@code cache-writer}, a {@code cache-reader}, a
- * {@code user} without cache roles and an admin. Passwords are hashed once per JVM (bcrypt is slow).
+ * The users every build cache test configures: a {@code cache-writer}, a
+ * {@code cache-reader}, a {@code user} without cache roles and an admin. Passwords are
+ * hashed once per JVM (bcrypt is slow).
  */
 public final class CacheTestUsers {
 

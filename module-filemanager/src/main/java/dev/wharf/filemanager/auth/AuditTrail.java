@@ -9,9 +9,10 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * Records the file manager's logouts and changes in the shared {@link AuditLog} through core's {@link Audit} (one
- * structured line each: who, what, which mount and path, outcome, from where), with protocol {@value #PROTOCOL},
- * taking who and from where from the exchange. Logins are recorded by the core authenticator.
+ * Records the file manager's logouts and changes in the shared {@link AuditLog} through
+ * core's {@link Audit} (one structured line each: who, what, which mount and path,
+ * outcome, from where), with protocol {@value #PROTOCOL}, taking who and from where from
+ * the exchange. Logins are recorded by the core authenticator.
  */
 public final class AuditTrail {
 
@@ -29,7 +30,8 @@ public final class AuditTrail {
 	}
 
 	/**
-	 * Runs a change and records its outcome: {@code success}, {@code denied}, or the kind of error.
+	 * Runs a change and records its outcome: {@code success}, {@code denied}, or the kind
+	 * of error.
 	 * @param <T> the operation's result
 	 * @param exchange the exchange, for the client's address
 	 * @param caller who
@@ -38,7 +40,8 @@ public final class AuditTrail {
 	 * @param operation the change
 	 * @return the change, recorded when it ends
 	 */
-	public <T> Mono<T> record(ServerWebExchange exchange, Caller caller, String action, String target, Mono<T> operation) {
+	public <T> Mono<T> record(ServerWebExchange exchange, Caller caller, String action, String target,
+			Mono<T> operation) {
 		return this.audit.recorded(caller.name(), Clients.address(exchange), action, target, operation);
 	}
 

@@ -4,7 +4,8 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * Answers an API request whose caller has been established. Runs on the event loop: it must not block.
+ * Answers an API request whose caller has been established. Runs on the event loop: it
+ * must not block.
  */
 @FunctionalInterface
 public interface AuthenticatedHandler {

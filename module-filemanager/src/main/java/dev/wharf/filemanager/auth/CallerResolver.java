@@ -20,16 +20,19 @@ import reactor.core.publisher.Mono;
 /**
  * Establishes who is calling, the same way for every protected endpoint:
  * <ol>
- * <li>{@code Authorization: Bearer <api token>}: an API client; cookies are then ignored.</li>
- * <li>Otherwise the {@value #COOKIE} cookie: a browser session. Such a request must also carry
- * {@code X-Requested-With: XmlHttpRequest} (403 otherwise): a page on another site cannot add that header
- * without a CORS preflight, which Wharf never grants, so a forged request fails even if a browser sent
- * the cookie. Only {@code GET}/{@code HEAD} of downloads and zips are exempt, because an {@code <img>} or
- * a download link cannot add headers; they change nothing.</li>
+ * <li>{@code Authorization: Bearer <api token>}: an API client; cookies are then
+ * ignored.</li>
+ * <li>Otherwise the {@value #COOKIE} cookie: a browser session. Such a request must also
+ * carry {@code X-Requested-With: XmlHttpRequest} (403 otherwise): a page on another site
+ * cannot add that header without a CORS preflight, which Wharf never grants, so a forged
+ * request fails even if a browser sent the cookie. Only {@code GET}/{@code HEAD} of
+ * downloads and zips are exempt, because an {@code <img>} or a download link cannot add
+ * headers; they change nothing.</li>
  * <li>Otherwise 401.</li>
  * </ol>
- * The user's rights are then looked up again in the user directory, so a removed user or changed rights
- * apply at once; a user without the {@code user} role (such as a build-cache account) is refused.
+ * The user's rights are then looked up again in the user directory, so a removed user or
+ * changed rights apply at once; a user without the {@code user} role (such as a
+ * build-cache account) is refused.
  */
 public final class CallerResolver {
 
@@ -39,7 +42,9 @@ public final class CallerResolver {
 	/** The anti-CSRF header browsers calls must carry. */
 	public static final String REQUESTED_WITH = "X-Requested-With";
 
-	/** When {@value #REQUESTED_WITH} is needed, for the message of a request without it. */
+	/**
+	 * When {@value #REQUESTED_WITH} is needed, for the message of a request without it.
+	 */
 	public static final String COOKIE_RULE = "required with cookie sessions";
 
 	private static final String BEARER = "Bearer ";
@@ -65,8 +70,8 @@ public final class CallerResolver {
 	/**
 	 * Protects a handler: it runs only for an established caller.
 	 * @param handler the handler
-	 * @param cookieReads whether {@code GET} and {@code HEAD} may use the cookie without the
-	 * {@code X-Requested-With} header (downloads)
+	 * @param cookieReads whether {@code GET} and {@code HEAD} may use the cookie without
+	 * the {@code X-Requested-With} header (downloads)
 	 * @return the protected handler
 	 */
 	public WebHandler protect(AuthenticatedHandler handler, boolean cookieReads) {
@@ -76,7 +81,8 @@ public final class CallerResolver {
 	/**
 	 * Establishes the caller.
 	 * @param exchange the exchange
-	 * @param cookieReads whether {@code GET} and {@code HEAD} may use the cookie without the header
+	 * @param cookieReads whether {@code GET} and {@code HEAD} may use the cookie without
+	 * the header
 	 * @return the caller; fails with {@link ApiException} 401 or 403
 	 */
 	public Mono<Caller> resolve(ServerWebExchange exchange, boolean cookieReads) {
@@ -85,7 +91,8 @@ public final class CallerResolver {
 		String authorization = headers.getFirst(HttpHeaders.AUTHORIZATION);
 		if (authorization != null) {
 			if (!authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-				return Mono.error(new ApiException(HttpStatus.UNAUTHORIZED, "Use a session or an API token (Authorization: Bearer)"));
+				return Mono.error(new ApiException(HttpStatus.UNAUTHORIZED,
+						"Use a session or an API token (Authorization: Bearer)"));
 			}
 			String secret = authorization.substring(BEARER.length()).trim();
 			return this.tokens.authenticate(secret)
@@ -105,8 +112,9 @@ public final class CallerResolver {
 	}
 
 	/**
-	 * Whether the request carries the anti-CSRF header (any case of {@code XmlHttpRequest}, which covers
-	 * both Filestash's spelling and {@code XMLHttpRequest}).
+	 * Whether the request carries the anti-CSRF header (any case of
+	 * {@code XmlHttpRequest}, which covers both Filestash's spelling and
+	 * {@code XMLHttpRequest}).
 	 * @param headers the request headers
 	 * @return whether it is there
 	 */
@@ -116,20 +124,21 @@ public final class CallerResolver {
 	}
 
 	/**
-	 * The 403 for a request that lacks the anti-CSRF header, saying which header it needs: a client that is
-	 * no browser but keeps the cookie must be told what to add.
+	 * The 403 for a request that lacks the anti-CSRF header, saying which header it
+	 * needs: a client that is no browser but keeps the cookie must be told what to add.
 	 * @param headers the request headers
 	 * @param rule when the header is needed, such as {@value #COOKIE_RULE}
 	 * @return the error
 	 */
 	public static ApiException requestedWithMissing(HttpHeaders headers, String rule) {
 		String problem = (headers.getFirst(REQUESTED_WITH) == null) ? "Missing header " : "Wrong value of header ";
-		return new ApiException(HttpStatus.FORBIDDEN, problem + REQUESTED_WITH + ": XmlHttpRequest (" + rule + ", against CSRF)");
+		return new ApiException(HttpStatus.FORBIDDEN,
+				problem + REQUESTED_WITH + ": XmlHttpRequest (" + rule + ", against CSRF)");
 	}
 
 	/**
-	 * The session cookie's value, parsed from the {@code Cookie} headers without building a map of every
-	 * cookie.
+	 * The session cookie's value, parsed from the {@code Cookie} headers without building
+	 * a map of every cookie.
 	 * @param request the request
 	 * @return the value, or {@code null} if there is none
 	 */

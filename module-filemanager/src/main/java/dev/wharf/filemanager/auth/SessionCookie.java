@@ -7,8 +7,9 @@ import org.springframework.http.ResponseCookie;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * The {@value CallerResolver#COOKIE} cookie as every sign-in sets it and every logout clears it: {@code HttpOnly},
- * {@code SameSite=Strict}, {@code Secure} under TLS, for the API's path only.
+ * The {@value CallerResolver#COOKIE} cookie as every sign-in sets it and every logout
+ * clears it: {@code HttpOnly}, {@code SameSite=Strict}, {@code Secure} under TLS, for the
+ * API's path only.
  */
 public final class SessionCookie {
 
@@ -24,7 +25,8 @@ public final class SessionCookie {
 	 */
 	public static ResponseCookie of(ServerWebExchange exchange, String value, Duration maxAge) {
 		return ResponseCookie.from(CallerResolver.COOKIE, value)
-			// Under a base path (or a proxy's X-Forwarded-Prefix) the API is below it, and so is the cookie.
+			// Under a base path (or a proxy's X-Forwarded-Prefix) the API is below it,
+			// and so is the cookie.
 			.path(exchange.getRequest().getPath().contextPath().value() + "/api/")
 			.httpOnly(true)
 			.sameSite("Strict")

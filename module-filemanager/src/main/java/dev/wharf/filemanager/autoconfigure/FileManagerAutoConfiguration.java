@@ -67,11 +67,13 @@ import org.springframework.web.reactive.function.client.WebClient;
 import reactor.netty.http.client.HttpClient;
 
 /**
- * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for the file
- * manager: the Filestash-compatible API under {@code /api/} (files, sessions, API tokens, thumbnails,
- * search, zip, resumable uploads, share links) over the mounts named in {@code wharf.filemanager.mounts}. On unless
- * {@code wharf.filemanager.enabled=false}. The web UI is served at {@code /}, share links' page at {@code /s/<id>}.
- * A {@link Clock} bean, if there is one, is the time share links expire by (tests); otherwise the system's.
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} for the file manager: the Filestash-compatible API under
+ * {@code /api/} (files, sessions, API tokens, thumbnails, search, zip, resumable uploads,
+ * share links) over the mounts named in {@code wharf.filemanager.mounts}. On unless
+ * {@code wharf.filemanager.enabled=false}. The web UI is served at {@code /}, share
+ * links' page at {@code /s/<id>}. A {@link Clock} bean, if there is one, is the time
+ * share links expire by (tests); otherwise the system's.
  */
 @AutoConfiguration(afterName = { "dev.wharf.core.autoconfigure.SecurityAutoConfiguration",
 		"dev.wharf.core.autoconfigure.SessionAutoConfiguration" })
@@ -83,7 +85,10 @@ public final class FileManagerAutoConfiguration {
 	/** How long a thumbnail kept in its mount lives after it was made. */
 	private static final Duration THUMBNAIL_EXPIRY = Duration.ofDays(30);
 
-	/** One of the 256 folders of kept thumbnails is swept this often: each once in about 21 hours. */
+	/**
+	 * One of the 256 folders of kept thumbnails is swept this often: each once in about
+	 * 21 hours.
+	 */
 	private static final Duration THUMBNAIL_SWEEP_INTERVAL = Duration.ofMinutes(5);
 
 	@Bean
@@ -108,8 +113,8 @@ public final class FileManagerAutoConfiguration {
 	}
 
 	@Bean
-	ShareVisitors fileManagerShareVisitors(ShareStore store, UserDirectory users, MountTree tree, CallerResolver callers,
-			AuditTrail audit, ObjectProvider<Clock> clock) {
+	ShareVisitors fileManagerShareVisitors(ShareStore store, UserDirectory users, MountTree tree,
+			CallerResolver callers, AuditTrail audit, ObjectProvider<Clock> clock) {
 		return new ShareVisitors(store, users, tree, callers, audit, clock.getIfAvailable(Clock::systemUTC),
 				ShareVisitors.WATCH);
 	}
@@ -117,10 +122,14 @@ public final class FileManagerAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	ShareHandlers fileManagerShares(ShareStore store, ShareVisitors visitors, MountTree tree, CallerResolver callers,
 			LoginThrottle throttle, AuditTrail audit, ObjectProvider<Clock> clock) {
-		return new ShareHandlers(store, visitors, tree, callers, throttle, audit, clock.getIfAvailable(Clock::systemUTC));
+		return new ShareHandlers(store, visitors, tree, callers, throttle, audit,
+				clock.getIfAvailable(Clock::systemUTC));
 	}
 
-	/** Sign-in through an OpenID Connect provider, when {@code wharf.security.oidc.issuer} is set. */
+	/**
+	 * Sign-in through an OpenID Connect provider, when {@code wharf.security.oidc.issuer}
+	 * is set.
+	 */
 	private static OidcSignIn oidcSignIn(OidcProperties oidc, ExternalUsers users, UserDirectory directory,
 			Sessions sessions, AuditTrail audit) {
 		int timeout = (int) Math.min(Integer.MAX_VALUE, oidc.timeout().toMillis());
@@ -143,12 +152,13 @@ public final class FileManagerAutoConfiguration {
 	}
 
 	@Bean(destroyMethod = "close")
-	ThumbnailService fileManagerThumbnails(ImageThumbnailer thumbnailer, MountTree tree, FileManagerProperties properties,
-			ObjectProvider<MeterRegistry> meters) {
+	ThumbnailService fileManagerThumbnails(ImageThumbnailer thumbnailer, MountTree tree,
+			FileManagerProperties properties, ObjectProvider<MeterRegistry> meters) {
 		FileManagerProperties.Thumbnails thumbnails = properties.thumbnails();
 		ThumbnailStore store = thumbnails.persistentCache() ? new ThumbnailStore(thumbnails.size(), tree.mounts(),
 				THUMBNAIL_EXPIRY, THUMBNAIL_SWEEP_INTERVAL, Clock.systemUTC()) : null;
-		// CPU-bound work: one thread per core and a short queue; past it requests get 503, not a long wait.
+		// CPU-bound work: one thread per core and a short queue; past it requests get
+		// 503, not a long wait.
 		return new ThumbnailService(thumbnailer, thumbnails.maxFileSize().toBytes(), thumbnails.effectiveCacheBytes(),
 				store, BlockingScheduler.create("wharf-thumbnail", thumbnails.effectiveThreads(), 64),
 				meters.getIfAvailable(SimpleMeterRegistry::new));
@@ -177,7 +187,8 @@ public final class FileManagerAutoConfiguration {
 		long maxUpload = properties.maxUploadSize().toBytes();
 		ChangeHandlers changes = new ChangeHandlers(tree, audit);
 		FileManagerProperties.Search search = properties.search();
-		// Each file endpoint that a share link's visitors may use says what it does, for the link's rights.
+		// Each file endpoint that a share link's visitors may use says what it does, for
+		// the link's rights.
 		List<ApiRoute> routes = new ArrayList<>(List.of(
 				new ApiRoute("/api/files/ls", Method.of(Method.GET),
 						visitors.protect(new ListHandler(tree, properties.maxListEntries()), false, Use.LIST)),
@@ -185,22 +196,29 @@ public final class FileManagerAutoConfiguration {
 						visitors.protect(new DownloadHandler(tree, thumbnails), true, Use.DOWNLOAD)),
 				new ApiRoute("/api/files/save", Method.of(Method.POST),
 						visitors.protect(new SaveHandler(tree, audit, maxUpload, thumbnails), false, Use.UPLOAD)),
-				new ApiRoute("/api/files/mv", Method.of(Method.POST), visitors.protect(changes.mv(), false, Use.CHANGE)),
-				new ApiRoute("/api/files/cp", Method.of(Method.POST), visitors.protect(changes.cp(), false, Use.CHANGE)),
-				new ApiRoute("/api/files/rm", Method.of(Method.POST), visitors.protect(changes.rm(), false, Use.CHANGE)),
-				new ApiRoute("/api/files/mkdir", Method.of(Method.POST), visitors.protect(changes.mkdir(), false, Use.CHANGE)),
-				new ApiRoute("/api/files/touch", Method.of(Method.POST), visitors.protect(changes.touch(), false, Use.CHANGE)),
+				new ApiRoute("/api/files/mv", Method.of(Method.POST),
+						visitors.protect(changes.mv(), false, Use.CHANGE)),
+				new ApiRoute("/api/files/cp", Method.of(Method.POST),
+						visitors.protect(changes.cp(), false, Use.CHANGE)),
+				new ApiRoute("/api/files/rm", Method.of(Method.POST),
+						visitors.protect(changes.rm(), false, Use.CHANGE)),
+				new ApiRoute("/api/files/mkdir", Method.of(Method.POST),
+						visitors.protect(changes.mkdir(), false, Use.CHANGE)),
+				new ApiRoute("/api/files/touch", Method.of(Method.POST),
+						visitors.protect(changes.touch(), false, Use.CHANGE)),
 				new ApiRoute("/api/files/search", Method.of(Method.GET),
 						callers.protect(new SearchHandler(tree, search.timeBudget(), search.maxResults()), false)),
 				new ApiRoute("/api/files/zip", Method.of(Method.GET), visitors.protect(zip, true, Use.DOWNLOAD)),
 				new ApiRoute(UploadHandlers.ENDPOINT, Method.of(Method.POST, Method.OPTIONS),
 						uploads.creation(handler -> callers.protect(handler, false))),
-				new ApiRoute(UploadHandlers.ENDPOINT + "/", Method.of(Method.HEAD, Method.PATCH, Method.DELETE, Method.OPTIONS),
+				new ApiRoute(UploadHandlers.ENDPOINT + "/",
+						Method.of(Method.HEAD, Method.PATCH, Method.DELETE, Method.OPTIONS),
 						uploads.uploads(handler -> callers.protect(handler, false))),
 				new ApiRoute("/api/session", Method.of(Method.GET, Method.POST, Method.DELETE),
 						new SessionHandlers(authenticator, sessions, callers, tree, audit, recentSignIn).handler()),
 				new ApiRoute("/api/session/methods", Method.of(Method.GET),
-						new SignInMethods(oidc.enabled() ? oidc.name() : null, OidcSignIn.START.substring(1)).handler()),
+						new SignInMethods(oidc.enabled() ? oidc.name() : null, OidcSignIn.START.substring(1))
+							.handler()),
 				new ApiRoute("/api/tokens", Method.of(Method.GET, Method.POST, Method.DELETE),
 						new TokenHandlers(authenticator, tokens, callers, audit, recentSignIn).handler()),
 				new ApiRoute(ShareHandlers.COLLECTION, Method.of(Method.GET, Method.POST), shares.collection()),

@@ -13,12 +13,15 @@ import org.springframework.util.unit.DataSize;
  * The file manager ({@code wharf.filemanager}).
  *
  * @param enabled whether the file manager is on
- * @param mounts the mounts it shows, each as a folder at the top level; empty for every mount
+ * @param mounts the mounts it shows, each as a folder at the top level; empty for every
+ * mount
  * @param maxUploadSize the largest file accepted by {@code save} and resumable uploads
- * @param maxListEntries the most entries a folder listing may have (a larger folder gets 413)
- * @param maxConcurrentZips how many zip downloads are written at once (each holds a thread)
- * @param maxZipsPerUser how many of those one user may have at once, so one user cannot keep everyone else
- * waiting; 0 for half of {@code max-concurrent-zips}, at least 1
+ * @param maxListEntries the most entries a folder listing may have (a larger folder gets
+ * 413)
+ * @param maxConcurrentZips how many zip downloads are written at once (each holds a
+ * thread)
+ * @param maxZipsPerUser how many of those one user may have at once, so one user cannot
+ * keep everyone else waiting; 0 for half of {@code max-concurrent-zips}, at least 1
  * @param thumbnails image previews
  * @param search name search
  * @param uploads resumable uploads
@@ -26,8 +29,8 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties("wharf.filemanager")
 public record FileManagerProperties(@DefaultValue("true") boolean enabled, @DefaultValue List<String> mounts,
 		@DefaultValue("10GB") DataSize maxUploadSize, @DefaultValue("100000") int maxListEntries,
-		@DefaultValue("4") int maxConcurrentZips, @DefaultValue("0") int maxZipsPerUser, @DefaultValue Thumbnails thumbnails,
-		@DefaultValue Search search, @DefaultValue Uploads uploads) {
+		@DefaultValue("4") int maxConcurrentZips, @DefaultValue("0") int maxZipsPerUser,
+		@DefaultValue Thumbnails thumbnails, @DefaultValue Search search, @DefaultValue Uploads uploads) {
 
 	private static final String PREFIX = "wharf.filemanager.";
 
@@ -50,23 +53,26 @@ public record FileManagerProperties(@DefaultValue("true") boolean enabled, @Defa
 	 * Image previews ({@code cat?thumbnail=true}).
 	 *
 	 * @param size the short side of a thumbnail, in pixels
-	 * @param cacheSize the memory the thumbnail cache may use, at most an eighth of the JVM's heap; 0 turns
-	 * the cache off
-	 * @param maxPixels the most pixels (width × height) an image may declare; larger images are refused
-	 * before they are decoded (this bounds the time a decoding takes)
-	 * @param maxDecodedSize the most memory one image may take to decode and resize: the image reader's
-	 * buffers (libjpeg's outside the heap: every coefficient of a progressive JPEG), the decoded (subsampled)
-	 * raster and its resized copy; images that need more even at the coarsest subsampling are refused before
-	 * they are decoded. Unset: a quarter of the JVM's heap shared by the threads, at most 64 MB, so the small
-	 * JVM profiles get less (p128: about 6 MB)
+	 * @param cacheSize the memory the thumbnail cache may use, at most an eighth of the
+	 * JVM's heap; 0 turns the cache off
+	 * @param maxPixels the most pixels (width × height) an image may declare; larger
+	 * images are refused before they are decoded (this bounds the time a decoding takes)
+	 * @param maxDecodedSize the most memory one image may take to decode and resize: the
+	 * image reader's buffers (libjpeg's outside the heap: every coefficient of a
+	 * progressive JPEG), the decoded (subsampled) raster and its resized copy; images
+	 * that need more even at the coarsest subsampling are refused before they are
+	 * decoded. Unset: a quarter of the JVM's heap shared by the threads, at most 64 MB,
+	 * so the small JVM profiles get less (p128: about 6 MB)
 	 * @param maxFileSize the largest image file read
 	 * @param threads threads that make thumbnails; 0 for one per CPU
-	 * @param nativeJpeg whether JPEGs are decoded already scaled down, and thumbnails encoded, by libjpeg-turbo's
-	 * TurboJPEG library where it is installed (Debian and Ubuntu: {@code libturbojpeg0}); without it, or
-	 * without the library, ImageIO decodes the full-size image, which takes several times the CPU
-	 * @param persistentCache whether thumbnails are also kept in their mount, in the reserved folder
-	 * {@code .wharf/thumbnails/} (invisible to every protocol), where they outlive restarts and are shared by
-	 * the replicas sharing the mount; kept 30 days after they were made
+	 * @param nativeJpeg whether JPEGs are decoded already scaled down, and thumbnails
+	 * encoded, by libjpeg-turbo's TurboJPEG library where it is installed (Debian and
+	 * Ubuntu: {@code libturbojpeg0}); without it, or without the library, ImageIO decodes
+	 * the full-size image, which takes several times the CPU
+	 * @param persistentCache whether thumbnails are also kept in their mount, in the
+	 * reserved folder {@code .wharf/thumbnails/} (invisible to every protocol), where
+	 * they outlive restarts and are shared by the replicas sharing the mount; kept 30
+	 * days after they were made
 	 */
 	public record Thumbnails(@DefaultValue("200") int size, @DefaultValue("32MB") DataSize cacheSize,
 			@DefaultValue("100000000") long maxPixels, @Nullable DataSize maxDecodedSize,
@@ -96,15 +102,19 @@ public record FileManagerProperties(@DefaultValue("true") boolean enabled, @Defa
 			}
 		}
 
-		/** The cache's size in bytes: as configured, but at most an eighth of the heap (small JVM profiles). */
+		/**
+		 * The cache's size in bytes: as configured, but at most an eighth of the heap
+		 * (small JVM profiles).
+		 */
 		public long effectiveCacheBytes() {
 			long heap = Runtime.getRuntime().maxMemory();
 			return (heap == Long.MAX_VALUE) ? this.cacheSize.toBytes() : Math.min(this.cacheSize.toBytes(), heap / 8);
 		}
 
 		/**
-		 * The memory one image may take to decode: as configured, or else a quarter of the heap shared by the
-		 * threads (every thread decoding at once still leaves the heap to the rest of Wharf), at most 64 MB.
+		 * The memory one image may take to decode: as configured, or else a quarter of
+		 * the heap shared by the threads (every thread decoding at once still leaves the
+		 * heap to the rest of Wharf), at most 64 MB.
 		 */
 		public long effectiveMaxDecodedBytes() {
 			if (this.maxDecodedSize != null) {
@@ -141,8 +151,8 @@ public record FileManagerProperties(@DefaultValue("true") boolean enabled, @Defa
 	 * Resumable uploads.
 	 *
 	 * @param expiry how long an unfinished upload is kept after its last data
-	 * @param segmentSize a long request body is stored in pieces of about this size, so a transfer that breaks
-	 * keeps what arrived
+	 * @param segmentSize a long request body is stored in pieces of about this size, so a
+	 * transfer that breaks keeps what arrived
 	 * @param sweepInterval how often expired uploads are removed
 	 */
 	public record Uploads(@DefaultValue("24h") Duration expiry, @DefaultValue("8MB") DataSize segmentSize,

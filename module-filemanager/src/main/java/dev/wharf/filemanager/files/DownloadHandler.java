@@ -32,14 +32,17 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * {@code GET|HEAD /api/files/cat?path=[&name=][&thumbnail=true]}: streams a file. Honours a single
- * {@code Range} (206, or 416 when it starts past the end; several ranges get the whole file), entity tags
- * and {@code If-Modified-Since} (304), and {@code If-Range}. {@code &name=} makes it an attachment with
- * that file name (which must be a valid stored name: 400 otherwise). Every download carries a strict {@code Content-Security-Policy} and {@code nosniff}, and
- * types a browser could run are sent as {@code text/plain} ({@link InertContentTypes}). Local mounts are sent
- * with zero-copy {@code sendfile}. If the file shrinks while it is sent, the connection is closed rather
- * than a short body passed off as complete. {@code HEAD} on a folder answers 204 with
- * {@code Content-Type: inode/directory}, as Filestash does; {@code GET} on a folder is a 409.
+ * {@code GET|HEAD /api/files/cat?path=[&name=][&thumbnail=true]}: streams a file. Honours
+ * a single {@code Range} (206, or 416 when it starts past the end; several ranges get the
+ * whole file), entity tags and {@code If-Modified-Since} (304), and {@code If-Range}.
+ * {@code &name=} makes it an attachment with that file name (which must be a valid stored
+ * name: 400 otherwise). Every download carries a strict {@code Content-Security-Policy}
+ * and {@code nosniff}, and types a browser could run are sent as {@code text/plain}
+ * ({@link InertContentTypes}). Local mounts are sent with zero-copy {@code sendfile}. If
+ * the file shrinks while it is sent, the connection is closed rather than a short body
+ * passed off as complete. {@code HEAD} on a folder answers 204 with
+ * {@code Content-Type: inode/directory}, as Filestash does; {@code GET} on a folder is a
+ * 409.
  */
 public final class DownloadHandler implements AuthenticatedHandler {
 
@@ -70,8 +73,10 @@ public final class DownloadHandler implements AuthenticatedHandler {
 		boolean thumbnail = query.flag("thumbnail");
 		String name = query.optional("name");
 		if (name != null && !StoragePath.isValidName(name)) {
-			// The name goes into Content-Disposition and becomes a file on the client's disk: the rules of stored
-			// names apply (no control characters, separators or bidirectional overrides such as U+202E before "gnp.exe").
+			// The name goes into Content-Disposition and becomes a file on the client's
+			// disk: the rules of stored
+			// names apply (no control characters, separators or bidirectional overrides
+			// such as U+202E before "gnp.exe").
 			throw ApiException.badRequest("The download name is not a valid file name");
 		}
 		Storage storage = location.requireStorage();
@@ -110,9 +115,11 @@ public final class DownloadHandler implements AuthenticatedHandler {
 			return response.setComplete();
 		}
 		String rangeHeader = request.getFirst(HttpHeaders.RANGE);
-		// One range at most, as Filestash: a header asking for several is ignored and the whole file sent.
-		List<ByteRange> ranges = (rangeHeader != null && Conditions.rangeStillValid(request, etag, entry.lastModified()))
-				? RangeHeader.evaluate(rangeHeader, size, 1) : null;
+		// One range at most, as Filestash: a header asking for several is ignored and the
+		// whole file sent.
+		List<ByteRange> ranges = (rangeHeader != null
+				&& Conditions.rangeStillValid(request, etag, entry.lastModified()))
+						? RangeHeader.evaluate(rangeHeader, size, 1) : null;
 		if (ranges != null && ranges.isEmpty()) {
 			headers.set(HttpHeaders.CONTENT_RANGE, "bytes */" + size);
 			return ApiResponses.error(exchange, HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE, "Range Not Satisfiable");
@@ -128,15 +135,18 @@ public final class DownloadHandler implements AuthenticatedHandler {
 		}
 		headers.set(HttpHeaders.CONTENT_TYPE, InertContentTypes.of(entry.name()));
 		if (name != null) {
-			headers.setContentDisposition(ContentDisposition.attachment().filename(name, StandardCharsets.UTF_8).build());
+			headers
+				.setContentDisposition(ContentDisposition.attachment().filename(name, StandardCharsets.UTF_8).build());
 		}
 		headers.setContentLength(range.length());
 		if (head || range.length() == 0) {
 			return response.setComplete();
 		}
 		ByteRange slice = range;
-		if (storage.capabilities().contains(Capability.LOCAL_FILE) && response instanceof ZeroCopyHttpOutputMessage zeroCopy) {
-			// Mono<Void> completes empty either way, so the choice is made on an Optional.
+		if (storage.capabilities().contains(Capability.LOCAL_FILE)
+				&& response instanceof ZeroCopyHttpOutputMessage zeroCopy) {
+			// Mono<Void> completes empty either way, so the choice is made on an
+			// Optional.
 			return storage.localFile(entry.path())
 				.map(Optional::of)
 				.defaultIfEmpty(Optional.empty())
@@ -146,7 +156,9 @@ public final class DownloadHandler implements AuthenticatedHandler {
 		return response.writeWith(exactly(storage, entry.path(), slice));
 	}
 
-	/** The bytes of a slice, failing (so the connection closes) if the file ended early. */
+	/**
+	 * The bytes of a slice, failing (so the connection closes) if the file ended early.
+	 */
 	private static Flux<DataBuffer> exactly(Storage storage, StoragePath path, ByteRange range) {
 		return Flux.defer(() -> {
 			long[] sent = { 0 };

@@ -22,11 +22,12 @@ import tools.jackson.core.SerializableString;
 
 /**
  * {@code GET /api/files/ls?path=}: a folder's entries as
- * {@code {"status":"ok","results":[{"name","type","size","time"}…],"permissions":{…}}}, sorted by name,
- * with an entity tag and {@code 304} on {@code If-None-Match}. {@code type} is {@code file} or
- * {@code directory} only: entries that are neither (devices, sockets, links leading out of the mount or
- * nowhere) cannot be used through Wharf and are not listed. {@code time} is the last modification in
- * milliseconds. Nothing host-specific (owner, inode) is ever included. At the top level ({@code /}) the
+ * {@code {"status":"ok","results":[{"name","type","size","time"}…],"permissions":{…}}},
+ * sorted by name, with an entity tag and {@code 304} on {@code If-None-Match}.
+ * {@code type} is {@code file} or {@code directory} only: entries that are neither
+ * (devices, sockets, links leading out of the mount or nowhere) cannot be used through
+ * Wharf and are not listed. {@code time} is the last modification in milliseconds.
+ * Nothing host-specific (owner, inode) is ever included. At the top level ({@code /}) the
  * entries are the mounts the user may read, with time 0.
  */
 public final class ListHandler implements AuthenticatedHandler {
@@ -43,8 +44,8 @@ public final class ListHandler implements AuthenticatedHandler {
 	/**
 	 * Creates the handler.
 	 * @param tree the mounts
-	 * @param maxEntries the most entries a listing may have; a larger folder is refused (413) rather than
-	 * held in memory
+	 * @param maxEntries the most entries a listing may have; a larger folder is refused
+	 * (413) rather than held in memory
 	 */
 	public ListHandler(MountTree tree, int maxEntries) {
 		this.tree = tree;

@@ -11,16 +11,19 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 
 /**
- * Where a path of the file API leads: the top level (which holds the mounts), or a path inside one mount,
- * with the user's view of that mount's storage (rights enforced on every call). Through a share link, the tree
- * is the shared folder (or file): its virtual paths start at the share's root.
+ * Where a path of the file API leads: the top level (which holds the mounts), or a path
+ * inside one mount, with the user's view of that mount's storage (rights enforced on
+ * every call). Through a share link, the tree is the shared folder (or file): its virtual
+ * paths start at the share's root.
  *
  * @param virtualPath the path as the API shows it, such as {@code /data/photos/a.jpg}
  * @param mount the mount, or {@code null} at the top level
  * @param storage the user's view of the mount, or {@code null} at the top level
  * @param path the path inside the mount
- * @param access the user's rights on the mount ({@link MountAccess#READ_ONLY} at the top level)
- * @param shareRoot the shared folder or file inside the mount for a visitor of a share link, else {@code null}
+ * @param access the user's rights on the mount ({@link MountAccess#READ_ONLY} at the top
+ * level)
+ * @param shareRoot the shared folder or file inside the mount for a visitor of a share
+ * link, else {@code null}
  */
 public record Location(StoragePath virtualPath, @Nullable Mount mount, @Nullable Storage storage, StoragePath path,
 		MountAccess access, @Nullable StoragePath shareRoot) {
@@ -87,14 +90,16 @@ public record Location(StoragePath virtualPath, @Nullable Mount mount, @Nullable
 	}
 
 	/**
-	 * Refuses the top level and mount roots, for operations that remove, move or replace what is at the path.
+	 * Refuses the top level and mount roots, for operations that remove, move or replace
+	 * what is at the path.
 	 * @param operation what is being done, for the message
 	 * @return this location
 	 * @throws ApiException 403 if the location is the top level or a mount's root
 	 */
 	public Location requireEntry(String operation) {
 		if (this.shareRoot != null && this.path.equals(this.shareRoot)) {
-			throw new ApiException(HttpStatus.FORBIDDEN, "Cannot " + operation + " what the link shares, only what is inside it");
+			throw new ApiException(HttpStatus.FORBIDDEN,
+					"Cannot " + operation + " what the link shares, only what is inside it");
 		}
 		if (this.mount == null || this.path.isRoot()) {
 			throw new ApiException(HttpStatus.FORBIDDEN, "Cannot " + operation + " " + this.virtualPath

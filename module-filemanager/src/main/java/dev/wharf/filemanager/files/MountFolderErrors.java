@@ -29,18 +29,23 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * A user's view of one mount whose errors name paths as the file manager shows them: with the mount's folder
- * in front ({@code Not found: /data/photos}, not the storage's {@code Not found: /photos}), so a client is
- * told the path it asked for. Storage messages name paths inside the mount; each call knows its own paths,
- * so a path in a message is recognised only where it is one of them, an ancestor (a missing parent) or
- * lies below one (a file inside a folder being deleted or copied), never guessed from the text alone.
- * The error keeps its kind and class, so code that tells errors apart (a missing file, an existing target)
- * behaves as before. Through a share link the paths are named from the share's root instead, and a folder
- * above it is named as that root. Thread-safe if the storage is.
+ * A user's view of one mount whose errors name paths as the file manager shows them: with
+ * the mount's folder in front ({@code Not found: /data/photos}, not the storage's
+ * {@code Not found: /photos}), so a client is told the path it asked for. Storage
+ * messages name paths inside the mount; each call knows its own paths, so a path in a
+ * message is recognised only where it is one of them, an ancestor (a missing parent) or
+ * lies below one (a file inside a folder being deleted or copied), never guessed from the
+ * text alone. The error keeps its kind and class, so code that tells errors apart (a
+ * missing file, an existing target) behaves as before. Through a share link the paths are
+ * named from the share's root instead, and a folder above it is named as that root.
+ * Thread-safe if the storage is.
  */
 final class MountFolderErrors extends ForwardingStorage {
 
-	/** What may follow a path in a message: the end, the next name, or words and punctuation. */
+	/**
+	 * What may follow a path in a message: the end, the next name, or words and
+	 * punctuation.
+	 */
 	private static final String AFTER_PATH = "/ ,;:)'\"";
 
 	private final StoragePath root;
@@ -148,7 +153,8 @@ final class MountFolderErrors extends ForwardingStorage {
 	}
 
 	/**
-	 * A message with the mount's folder put in front of each path of a call that it names.
+	 * A message with the mount's folder put in front of each path of a call that it
+	 * names.
 	 * @param message the storage's message
 	 * @param folder the mount's folder, such as {@code /data}
 	 * @param paths the paths the call was given, inside the mount
@@ -159,7 +165,8 @@ final class MountFolderErrors extends ForwardingStorage {
 	}
 
 	/**
-	 * A message with each path of a call that it names shown from a root inside the mount.
+	 * A message with each path of a call that it names shown from a root inside the
+	 * mount.
 	 * @param message the storage's message
 	 * @param root where the shown tree starts inside the mount
 	 * @param folder what is put in front of each path below the root
@@ -171,7 +178,8 @@ final class MountFolderErrors extends ForwardingStorage {
 		String top = folder.isEmpty() ? "/" : folder;
 		for (StoragePath path : paths) {
 			for (StoragePath at = path; at != null && !at.isRoot(); at = at.parent()) {
-				// A folder above the root (the parent of a share's folder) is not shown: its top stands for it.
+				// A folder above the root (the parent of a share's folder) is not shown:
+				// its top stands for it.
 				StoragePath below = at.startsWith(root) ? at.relativeTo(root) : StoragePath.root();
 				shown.put(at.toString(), below.isRoot() ? top : folder + below);
 			}
@@ -204,15 +212,20 @@ final class MountFolderErrors extends ForwardingStorage {
 		return named.append(message, copied, message.length()).toString();
 	}
 
-	/** The longest known path (or the root) that the message names at an index, or {@code null}. */
+	/**
+	 * The longest known path (or the root) that the message names at an index, or
+	 * {@code null}.
+	 */
 	private static @Nullable String pathAt(String message, int index, List<String> known) {
 		for (String path : known) {
 			if (message.startsWith(path, index) && endsThere(message, index + path.length())) {
 				return path;
 			}
 		}
-		// The root alone, as in "Already exists: /"; a "/" followed by a name is a path no call was given.
-		boolean root = endsThere(message, index + 1) && (index + 1 == message.length() || message.charAt(index + 1) != '/');
+		// The root alone, as in "Already exists: /"; a "/" followed by a name is a path
+		// no call was given.
+		boolean root = endsThere(message, index + 1)
+				&& (index + 1 == message.length() || message.charAt(index + 1) != '/');
 		return root ? "/" : null;
 	}
 
@@ -220,7 +233,10 @@ final class MountFolderErrors extends ForwardingStorage {
 		return index == message.length() || AFTER_PATH.indexOf(message.charAt(index)) >= 0;
 	}
 
-	/** The same kind of error with another message; the original stays as the cause, for the log. */
+	/**
+	 * The same kind of error with another message; the original stays as the cause, for
+	 * the log.
+	 */
 	private static StorageException withMessage(StorageException error, String message) {
 		return switch (error.kind()) {
 			case NOT_FOUND -> new NotFoundException(message, error);

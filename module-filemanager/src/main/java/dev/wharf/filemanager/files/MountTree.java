@@ -18,12 +18,14 @@ import dev.wharf.filemanager.http.ApiException;
 import org.springframework.http.HttpStatus;
 
 /**
- * The file manager's tree: every exposed mount the user may read is a folder at the top level
- * ({@code /data/…}, {@code /scratch/…}), as core's {@link ModuleMounts} lays them out. Paths are parsed here,
- * once, and each mount is reached only through {@link UserMount#storage()} (the user's rights, checked on every
- * operation, and credentials), and through {@link MountFolderErrors}, so errors name paths with the mount's
- * folder, as the user gave them. A mount the user has no right on does not exist for them (404, not 403, so
- * names do not leak). A visitor of a share link sees the shared folder as the whole tree. Thread-safe.
+ * The file manager's tree: every exposed mount the user may read is a folder at the top
+ * level ({@code /data/…}, {@code /scratch/…}), as core's {@link ModuleMounts} lays them
+ * out. Paths are parsed here, once, and each mount is reached only through
+ * {@link UserMount#storage()} (the user's rights, checked on every operation, and
+ * credentials), and through {@link MountFolderErrors}, so errors name paths with the
+ * mount's folder, as the user gave them. A mount the user has no right on does not exist
+ * for them (404, not 403, so names do not leak). A visitor of a share link sees the
+ * shared folder as the whole tree. Thread-safe.
  */
 public final class MountTree {
 
@@ -42,7 +44,8 @@ public final class MountTree {
 	 * @param registry every mount
 	 * @param names the mounts to expose ({@code wharf.filemanager.mounts}); empty for all
 	 * @return the tree
-	 * @throws dev.wharf.core.config.InvalidConfigurationException if a name is not a mount
+	 * @throws dev.wharf.core.config.InvalidConfigurationException if a name is not a
+	 * mount
 	 */
 	public static MountTree of(MountRegistry registry, List<String> names) {
 		if (names.isEmpty()) {
@@ -61,7 +64,9 @@ public final class MountTree {
 		return this.mounts.mounts();
 	}
 
-	/** Whether some exposed mount logs in as the user, so sessions must keep the login. */
+	/**
+	 * Whether some exposed mount logs in as the user, so sessions must keep the login.
+	 */
 	public boolean needsCredentials() {
 		return this.mounts.needsCredentials();
 	}
@@ -80,7 +85,8 @@ public final class MountTree {
 	 * @param caller who asks
 	 * @param path the decoded path, such as {@code /data/photos/}
 	 * @return the location
-	 * @throws dev.wharf.core.storage.InvalidStoragePathException if the path is malformed (400)
+	 * @throws dev.wharf.core.storage.InvalidStoragePathException if the path is malformed
+	 * (400)
 	 * @throws ApiException 404 if the first name is not a mount the caller may see
 	 */
 	public Location locate(Caller caller, String path) {
@@ -92,8 +98,8 @@ public final class MountTree {
 		MountLocation location = this.mounts.forUser(caller.user(), caller.credentials()).locate(virtual);
 		if (location instanceof MountLocation.InMount in) {
 			UserMount mount = in.mount();
-			return new Location(virtual, mount.mount(), new MountFolderErrors(mount.storage(), mount.folder()), in.path(),
-					mount.access());
+			return new Location(virtual, mount.mount(), new MountFolderErrors(mount.storage(), mount.folder()),
+					in.path(), mount.access());
 		}
 		if (location instanceof MountLocation.Top) {
 			return new Location(virtual, null, null, virtual, MountAccess.READ_ONLY);
@@ -102,16 +108,17 @@ public final class MountTree {
 	}
 
 	/**
-	 * Resolves a path of a share link's tree: below the shared folder (or the shared file itself), in the share's
-	 * mount, as the share's own user. The path was parsed as every path is ({@code ..}, encoded separators and the
-	 * like refused), so it cannot climb above the share's root.
+	 * Resolves a path of a share link's tree: below the shared folder (or the shared file
+	 * itself), in the share's mount, as the share's own user. The path was parsed as
+	 * every path is ({@code ..}, encoded separators and the like refused), so it cannot
+	 * climb above the share's root.
 	 */
 	private Location locateInShare(Caller caller, Share share, StoragePath virtual) {
 		StoragePath inMount = StoragePath.root().resolve(share.mount()).resolve(share.path()).resolve(virtual);
 		if (this.mounts.forUser(caller.user(), null).locate(inMount) instanceof MountLocation.InMount in) {
 			UserMount mount = in.mount();
-			return new Location(virtual, mount.mount(), new MountFolderErrors(mount.storage(), share.path(), ""), in.path(),
-					mount.access(), share.path());
+			return new Location(virtual, mount.mount(), new MountFolderErrors(mount.storage(), share.path(), ""),
+					in.path(), mount.access(), share.path());
 		}
 		throw new ApiException(HttpStatus.NOT_FOUND, "Not found: " + virtual);
 	}

@@ -5,10 +5,10 @@ import dev.wharf.filemanager.http.JsonBody;
 import tools.jackson.core.SerializableString;
 
 /**
- * The {@code permissions} object of a listing, in Filestash's names, precomputed for the cases there are: the
- * top level (nothing can change), a read-only mount and a writable one, each shareable or not (a mount that
- * logs in as each user cannot be reached by a share's visitors), and a share link's folder (never shared
- * further).
+ * The {@code permissions} object of a listing, in Filestash's names, precomputed for the
+ * cases there are: the top level (nothing can change), a read-only mount and a writable
+ * one, each shareable or not (a mount that logs in as each user cannot be reached by a
+ * share's visitors), and a share link's folder (never shared further).
  */
 final class Permissions {
 
@@ -37,16 +37,17 @@ final class Permissions {
 	}
 
 	private static SerializableString json(boolean read, boolean write, boolean share) {
-		return JsonBody.raw(256, json -> json.writeStartObject()
-			.writeBooleanProperty("can_read", read)
-			.writeBooleanProperty("can_create_file", write)
-			.writeBooleanProperty("can_create_directory", write)
-			.writeBooleanProperty("can_rename", write)
-			.writeBooleanProperty("can_move", write)
-			.writeBooleanProperty("can_upload", write)
-			.writeBooleanProperty("can_delete", write)
-			.writeBooleanProperty("can_share", share)
-			.writeEndObject());
+		return JsonBody.raw(256,
+				json -> json.writeStartObject()
+					.writeBooleanProperty("can_read", read)
+					.writeBooleanProperty("can_create_file", write)
+					.writeBooleanProperty("can_create_directory", write)
+					.writeBooleanProperty("can_rename", write)
+					.writeBooleanProperty("can_move", write)
+					.writeBooleanProperty("can_upload", write)
+					.writeBooleanProperty("can_delete", write)
+					.writeBooleanProperty("can_share", share)
+					.writeEndObject());
 	}
 
 }

@@ -21,12 +21,14 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * {@code POST /api/files/save?path=}: the raw request body becomes the file (not multipart, as in
- * Filestash), streamed to the storage and made visible only when complete: a body cut off mid-way, longer
- * or shorter than its {@code Content-Length}, or over the size limit leaves nothing and no partial file.
- * An existing file is replaced, except through an upload-only share link (409). {@code If-Unmodified-Since} gives 412 if the file changed after that date.
- * A {@code Content-Length} over the limit is refused (413) before the body is read. The thumbnail of an image
- * saved is made in the background ({@link ThumbnailService#prefetch}), so its first view finds it made.
+ * {@code POST /api/files/save?path=}: the raw request body becomes the file (not
+ * multipart, as in Filestash), streamed to the storage and made visible only when
+ * complete: a body cut off mid-way, longer or shorter than its {@code Content-Length}, or
+ * over the size limit leaves nothing and no partial file. An existing file is replaced,
+ * except through an upload-only share link (409). {@code If-Unmodified-Since} gives 412
+ * if the file changed after that date. A {@code Content-Length} over the limit is refused
+ * (413) before the body is read. The thumbnail of an image saved is made in the
+ * background ({@link ThumbnailService#prefetch}), so its first view finds it made.
  */
 public final class SaveHandler implements AuthenticatedHandler {
 
@@ -70,9 +72,11 @@ public final class SaveHandler implements AuthenticatedHandler {
 						: Mono.<Void>empty())
 				.onErrorResume(NotFoundException.class, missing -> Mono.empty());
 		}
-		// A drop box's visitors add files, never replace one they could not read (409 if it exists).
+		// A drop box's visitors add files, never replace one they could not read (409 if
+		// it exists).
 		Share share = caller.share();
-		WriteOptions mode = (share != null && !share.rights().canWrite()) ? WriteOptions.createNew() : WriteOptions.replace();
+		WriteOptions mode = (share != null && !share.rights().canWrite()) ? WriteOptions.createNew()
+				: WriteOptions.replace();
 		WriteOptions options = (length >= 0) ? mode.withExpectedLength(length) : mode;
 		long max = this.maxUploadBytes;
 		Flux<DataBuffer> body = BodyLimit.limit(exchange.getRequest().getBody(), max, () -> tooLarge(max));

@@ -14,17 +14,19 @@ import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
 /**
- * Sends each API request to its {@link ApiRoute}, found by exact path (a hash lookup; prefix routes are few
- * and tried after). The API is a small fixed set of paths whose parameters are in the query, so no pattern
- * matching is needed. Unknown paths below {@value #API_FILES} get the API's JSON 404; everything else goes
- * on down the filter chain to the rest of the application (the web UI at {@code /}, actuator, other
+ * Sends each API request to its {@link ApiRoute}, found by exact path (a hash lookup;
+ * prefix routes are few and tried after). The API is a small fixed set of paths whose
+ * parameters are in the query, so no pattern matching is needed. Unknown paths below
+ * {@value #API_FILES} get the API's JSON 404; everything else goes on down the filter
+ * chain to the rest of the application (the web UI at {@code /}, actuator, other
  * modules).
  *
- * <p>This is a filter rather than a {@code HandlerMapping} for speed: answering here skips the
- * {@code DispatcherHandler}'s walk over every handler mapping and adapter on every request, work that a fixed
- * set of exact paths does not need and that shows in the server's CPU per {@code ls}. It runs after the filters
- * that must see every request (the HTTP/1.0 keep-alive fix); filters ordered after {@link #ORDER} do not see API
- * requests.
+ * <p>
+ * This is a filter rather than a {@code HandlerMapping} for speed: answering here skips
+ * the {@code DispatcherHandler}'s walk over every handler mapping and adapter on every
+ * request, work that a fixed set of exact paths does not need and that shows in the
+ * server's CPU per {@code ls}. It runs after the filters that must see every request (the
+ * HTTP/1.0 keep-alive fix); filters ordered after {@link #ORDER} do not see API requests.
  */
 public final class ApiDispatcher implements WebFilter, Ordered {
 

@@ -16,12 +16,14 @@ import org.springframework.http.HttpStatusCode;
 import reactor.netty.channel.AbortedException;
 
 /**
- * The one place where errors become the API's statuses and messages: {@link StorageErrorKind}s (by core's
- * {@link StorageErrorStatus}, as in every HTTP module: an unavailable backend is 503 with {@code Retry-After}),
- * the API's own {@link ApiException}s, an overloaded worker pool or an unreachable shared state store (503 with
- * {@code Retry-After}), and anything unexpected (500, logged, never shown).
- * Storage messages name paths of the mount only, never a host path, so they are safe to show; the file
- * manager's view of each mount puts the mount's folder in front of them, so they name the path the client gave.
+ * The one place where errors become the API's statuses and messages:
+ * {@link StorageErrorKind}s (by core's {@link StorageErrorStatus}, as in every HTTP
+ * module: an unavailable backend is 503 with {@code Retry-After}), the API's own
+ * {@link ApiException}s, an overloaded worker pool or an unreachable shared state store
+ * (503 with {@code Retry-After}), and anything unexpected (500, logged, never shown).
+ * Storage messages name paths of the mount only, never a host path, so they are safe to
+ * show; the file manager's view of each mount puts the mount's folder in front of them,
+ * so they name the path the client gave.
  */
 public final class ApiErrors {
 
@@ -47,15 +49,19 @@ public final class ApiErrors {
 			return new Answer(StorageErrorStatus.of(kind), storage.getMessage(), StorageErrorStatus.retryAfter(kind));
 		}
 		if (error instanceof SharedStateUnavailableException down) {
-			// Sessions, tokens or locks cannot be checked: nothing is known about the caller, so neither 401 nor 500.
-			return new Answer(HttpStatus.SERVICE_UNAVAILABLE, "Service unavailable, try again later", down.retryAfter());
+			// Sessions, tokens or locks cannot be checked: nothing is known about the
+			// caller, so neither 401 nor 500.
+			return new Answer(HttpStatus.SERVICE_UNAVAILABLE, "Service unavailable, try again later",
+					down.retryAfter());
 		}
 		if (error instanceof AbortedException) {
-			// The client went away: nobody reads this answer, and nothing went wrong on the server.
+			// The client went away: nobody reads this answer, and nothing went wrong on
+			// the server.
 			return new Answer(HttpStatus.BAD_REQUEST, "Connection closed", null);
 		}
 		if (error instanceof ReadTimeoutException) {
-			// The body stopped arriving for longer than wharf.http.body-timeout; the connection is being closed.
+			// The body stopped arriving for longer than wharf.http.body-timeout; the
+			// connection is being closed.
 			return new Answer(HttpStatus.REQUEST_TIMEOUT, "The request body stopped arriving", null);
 		}
 		if (error instanceof RejectedExecutionException) {

@@ -8,8 +8,9 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 
 /**
- * A request the API refuses for a reason of its own (not a storage error): a status and a message the
- * client may see. Thrown or signalled by handlers; {@link ApiResponses#error} writes it.
+ * A request the API refuses for a reason of its own (not a storage error): a status and a
+ * message the client may see. Thrown or signalled by handlers; {@link ApiResponses#error}
+ * writes it.
  */
 public final class ApiException extends RuntimeException {
 

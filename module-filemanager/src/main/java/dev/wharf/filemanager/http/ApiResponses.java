@@ -16,8 +16,9 @@ import reactor.core.publisher.Mono;
 /**
  * Writes the API's JSON envelope, {@code {"status":"ok","result(s)":…}} or
  * {@code {"status":"error","message":…}}, with the headers every API response carries:
- * {@code Content-Type: application/json}, {@code Cache-Control: no-cache} (or {@code no-store} where a
- * secret or a user's data must not be kept) and {@code X-Content-Type-Options: nosniff}.
+ * {@code Content-Type: application/json}, {@code Cache-Control: no-cache} (or
+ * {@code no-store} where a secret or a user's data must not be kept) and
+ * {@code X-Content-Type-Options: nosniff}.
  */
 public final class ApiResponses {
 
@@ -56,7 +57,8 @@ public final class ApiResponses {
 	 * @param cacheControl {@code no-cache}, or {@code no-store} for secrets
 	 * @return completes when written
 	 */
-	public static Mono<Void> json(ServerWebExchange exchange, HttpStatusCode status, JsonBody json, String cacheControl) {
+	public static Mono<Void> json(ServerWebExchange exchange, HttpStatusCode status, JsonBody json,
+			String cacheControl) {
 		ServerHttpResponse response = exchange.getResponse();
 		response.setStatusCode(status);
 		jsonHeaders(response, cacheControl);
@@ -64,8 +66,8 @@ public final class ApiResponses {
 	}
 
 	/**
-	 * Answers 200 with a JSON body and its entity tag, or {@code 304 Not Modified} if the client's
-	 * {@code If-None-Match} already names it.
+	 * Answers 200 with a JSON body and its entity tag, or {@code 304 Not Modified} if the
+	 * client's {@code If-None-Match} already names it.
 	 * @param exchange the exchange
 	 * @param json the body
 	 * @return completes when written
@@ -86,9 +88,10 @@ public final class ApiResponses {
 	}
 
 	/**
-	 * Answers an error with the status and message {@link ApiErrors} gives it. If the response has already
-	 * started, nothing more can be said: the error goes on, and the connection is closed so the client sees a
-	 * broken transfer rather than a short success.
+	 * Answers an error with the status and message {@link ApiErrors} gives it. If the
+	 * response has already started, nothing more can be said: the error goes on, and the
+	 * connection is closed so the client sees a broken transfer rather than a short
+	 * success.
 	 * @param exchange the exchange
 	 * @param error what went wrong
 	 * @return completes when written
@@ -102,7 +105,8 @@ public final class ApiResponses {
 		HttpHeaders headers = response.getHeaders();
 		CONTENT_HEADERS.forEach(headers::remove);
 		if (answer.retryAfter() != null) {
-			headers.set(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, (answer.retryAfter().toMillis() + 999) / 1000)));
+			headers.set(HttpHeaders.RETRY_AFTER,
+					Long.toString(Math.max(1, (answer.retryAfter().toMillis() + 999) / 1000)));
 		}
 		return error(exchange, answer.status(), answer.message());
 	}
@@ -115,10 +119,11 @@ public final class ApiResponses {
 	 * @return completes when written
 	 */
 	public static Mono<Void> error(ServerWebExchange exchange, HttpStatusCode status, String message) {
-		JsonBody json = JsonBody.write(64 + message.length(), out -> out.writeStartObject()
-			.writeStringProperty("status", "error")
-			.writeStringProperty("message", message)
-			.writeEndObject());
+		JsonBody json = JsonBody.write(64 + message.length(),
+				out -> out.writeStartObject()
+					.writeStringProperty("status", "error")
+					.writeStringProperty("message", message)
+					.writeEndObject());
 		return json(exchange, status, json, "no-cache");
 	}
 

@@ -15,10 +15,10 @@ import org.springframework.web.util.pattern.PathPatternParser;
 import reactor.core.publisher.Mono;
 
 /**
- * One API path: the methods it accepts (others get 405 with {@code Allow}), the handler, and the error
- * handling every API call shares: whatever the handler throws or signals becomes the JSON error envelope
- * through {@link ApiResponses#error}. It also names its path pattern for the request metrics
- * ({@code http.server.requests}, tag {@code uri}).
+ * One API path: the methods it accepts (others get 405 with {@code Allow}), the handler,
+ * and the error handling every API call shares: whatever the handler throws or signals
+ * becomes the JSON error envelope through {@link ApiResponses#error}. It also names its
+ * path pattern for the request metrics ({@code http.server.requests}, tag {@code uri}).
  */
 public final class ApiRoute implements WebHandler {
 
@@ -68,7 +68,8 @@ public final class ApiRoute implements WebHandler {
 			exchange.getResponse().getHeaders().set(HttpHeaders.ALLOW, this.allow);
 			return ApiResponses.error(exchange, HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed");
 		}
-		return Mono.defer(() -> this.handler.handle(exchange)).onErrorResume(error -> ApiResponses.error(exchange, error));
+		return Mono.defer(() -> this.handler.handle(exchange))
+			.onErrorResume(error -> ApiResponses.error(exchange, error));
 	}
 
 	@Override

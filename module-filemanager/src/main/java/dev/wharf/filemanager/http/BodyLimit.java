@@ -7,8 +7,8 @@ import org.springframework.core.io.buffer.DataBufferUtils;
 import reactor.core.publisher.Flux;
 
 /**
- * Cuts off a request body that passes a size, counting the bytes that actually arrive (a chunked body
- * announces no length, and an announced one may lie).
+ * Cuts off a request body that passes a size, counting the bytes that actually arrive (a
+ * chunked body announces no length, and an announced one may lie).
  */
 public final class BodyLimit {
 

@@ -6,9 +6,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * The client's address, for login throttling and the audit log: the connection's peer, or what Spring's
- * forwarded-headers support made of {@code Forwarded}/{@code X-Forwarded-For} when
- * {@code server.forward-headers-strategy} is set (only behind a trusted proxy).
+ * The client's address, for login throttling and the audit log: the connection's peer, or
+ * what Spring's forwarded-headers support made of
+ * {@code Forwarded}/{@code X-Forwarded-For} when {@code server.forward-headers-strategy}
+ * is set (only behind a trusted proxy).
  */
 public final class Clients {
 
@@ -29,8 +30,8 @@ public final class Clients {
 	}
 
 	/**
-	 * Whether the request came over TLS (directly, or as the forwarded headers say), so cookies get
-	 * {@code Secure}.
+	 * Whether the request came over TLS (directly, or as the forwarded headers say), so
+	 * cookies get {@code Secure}.
 	 * @param exchange the exchange
 	 * @return whether the scheme is https
 	 */

@@ -19,16 +19,19 @@ import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.json.JsonWriteFeature;
 
 /**
- * A JSON response body, written with Jackson's streaming {@link JsonGenerator} into memory: compact UTF-8,
- * no reflection, with its length and entity tag for the response.
+ * A JSON response body, written with Jackson's streaming {@link JsonGenerator} into
+ * memory: compact UTF-8, no reflection, with its length and entity tag for the response.
  *
- * <p>Strings are escaped as JSON requires (quote, backslash, control characters), plus U+2028 and U+2029,
- * which JavaScript before ES2019 does not accept raw in a string; control characters are always written
- * <code>&#92;u00XX</code> (never {@code \n}), hex digits in lower case, and an unpaired surrogate as a <code>&#92;u</code>
- * escape, so the output is valid UTF-8. These are the bytes the API has always sent, so a listing's entity
- * tag (a checksum of them) stays what clients have cached.
+ * <p>
+ * Strings are escaped as JSON requires (quote, backslash, control characters), plus
+ * U+2028 and U+2029, which JavaScript before ES2019 does not accept raw in a string;
+ * control characters are always written <code>&#92;u00XX</code> (never {@code \n}), hex
+ * digits in lower case, and an unpaired surrogate as a <code>&#92;u</code> escape, so the
+ * output is valid UTF-8. These are the bytes the API has always sent, so a listing's
+ * entity tag (a checksum of them) stays what clients have cached.
  *
- * <p>Immutable once written; safe to share. The writing itself happens in one thread, in
+ * <p>
+ * Immutable once written; safe to share. The writing itself happens in one thread, in
  * {@link #write(int, Consumer)}.
  */
 public final class JsonBody {
@@ -50,8 +53,8 @@ public final class JsonBody {
 	/**
 	 * Writes a body.
 	 * @param capacity the expected size in bytes (the buffer grows past it as needed)
-	 * @param content writes exactly one JSON value to the generator it is given; the generator is closed
-	 * afterwards
+	 * @param content writes exactly one JSON value to the generator it is given; the
+	 * generator is closed afterwards
 	 * @return the body
 	 */
 	public static JsonBody write(int capacity, Consumer<JsonGenerator> content) {
@@ -64,7 +67,8 @@ public final class JsonBody {
 
 	/**
 	 * Bytes that are already valid JSON for one value, kept to be written with
-	 * {@link JsonGenerator#writeRawValue(SerializableString)}, such as a precomputed object.
+	 * {@link JsonGenerator#writeRawValue(SerializableString)}, such as a precomputed
+	 * object.
 	 * @param capacity the expected size in bytes
 	 * @param content writes the value
 	 * @return the value, ready to be written raw
@@ -120,9 +124,9 @@ public final class JsonBody {
 	}
 
 	/**
-	 * JSON's escapes with every control character as <code>&#92;u00XX</code>, plus U+2028 and U+2029. Jackson asks
-	 * for the sequence of a character outside ASCII only once a string has one, so plain ASCII strings take
-	 * its fast path.
+	 * JSON's escapes with every control character as <code>&#92;u00XX</code>, plus U+2028
+	 * and U+2029. Jackson asks for the sequence of a character outside ASCII only once a
+	 * string has one, so plain ASCII strings take its fast path.
 	 */
 	private static final class Escapes extends CharacterEscapes {
 

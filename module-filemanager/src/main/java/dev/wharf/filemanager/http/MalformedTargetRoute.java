@@ -17,20 +17,25 @@ import reactor.netty.http.server.HttpServerResponse;
 import reactor.netty.http.server.HttpServerRoutes;
 
 /**
- * Answers the API's JSON 400 for a request below {@code /api/} whose target is no URI: a malformed escape
- * (a bare {@code %}, {@code %zz}) or a character a URI cannot hold raw ({@code \}, <code>{</code>, a control
- * character). WebFlux cannot build such a request's URI and answers 400 with an empty body before any
- * filter runs, so the API's client would learn nothing; this Reactor Netty route comes first
- * ({@link RouteOrder#ENDPOINTS}) and says what is wrong. Nothing is repaired: a bare {@code %} is not read
- * as {@code %25}. Bytes that are not ASCII never get here, core's
+ * Answers the API's JSON 400 for a request below {@code /api/} whose target is no URI: a
+ * malformed escape (a bare {@code %}, {@code %zz}) or a character a URI cannot hold raw
+ * ({@code \}, <code>{</code>, a control character). WebFlux cannot build such a request's
+ * URI and answers 400 with an empty body before any filter runs, so the API's client
+ * would learn nothing; this Reactor Netty route comes first
+ * ({@link RouteOrder#ENDPOINTS}) and says what is wrong. Nothing is repaired: a bare
+ * {@code %} is not read as {@code %25}. Bytes that are not ASCII never get here, core's
  * {@link dev.wharf.core.web.NonAsciiTargetEncoder} encodes them first.
  *
- * <p>Stateless and thread-safe; the check runs on the event loop for every request, and for the API's
- * ordinary targets it is one pass over the characters.
+ * <p>
+ * Stateless and thread-safe; the check runs on the event loop for every request, and for
+ * the API's ordinary targets it is one pass over the characters.
  */
 public final class MalformedTargetRoute implements NettyRouteProvider, Ordered {
 
-	/** What WebFlux puts in front of the target to make the request's URI; any host will do for the check. */
+	/**
+	 * What WebFlux puts in front of the target to make the request's URI; any host will
+	 * do for the check.
+	 */
 	private static final String ORIGIN = "http://localhost";
 
 	private final String prefix;
@@ -61,10 +66,14 @@ public final class MalformedTargetRoute implements NettyRouteProvider, Ordered {
 
 	private static Publisher<Void> refuse(HttpServerRequest request, HttpServerResponse response) {
 		String problem = problem(request.uri());
-		byte[] body = JsonBody.write(128, json -> json.writeStartObject()
-			.writeStringProperty("status", "error")
-			.writeStringProperty("message", "Invalid request target: " + ((problem != null) ? problem : "not a URI"))
-			.writeEndObject()).toByteArray();
+		byte[] body = JsonBody
+			.write(128,
+					json -> json.writeStartObject()
+						.writeStringProperty("status", "error")
+						.writeStringProperty("message",
+								"Invalid request target: " + ((problem != null) ? problem : "not a URI"))
+						.writeEndObject())
+			.toByteArray();
 		return response.status(HttpResponseStatus.BAD_REQUEST)
 			.header(HttpHeaderNames.CONTENT_TYPE, "application/json")
 			.header(HttpHeaderNames.CACHE_CONTROL, "no-cache")
@@ -74,7 +83,8 @@ public final class MalformedTargetRoute implements NettyRouteProvider, Ordered {
 	}
 
 	/**
-	 * What makes a request target unusable as the request's URI, checked as WebFlux builds that URI.
+	 * What makes a request target unusable as the request's URI, checked as WebFlux
+	 * builds that URI.
 	 * @param target the request target, as Reactor Netty has it
 	 * @return why it is no URI, or {@code null} if it is one
 	 */
@@ -89,14 +99,18 @@ public final class MalformedTargetRoute implements NettyRouteProvider, Ordered {
 		}
 		catch (URISyntaxException ex) {
 			int index = ex.getIndex() - ORIGIN.length();
-			// The reason names the kind of problem only; the offending character is not echoed (it may be a
+			// The reason names the kind of problem only; the offending character is not
+			// echoed (it may be a
 			// control character).
 			return ex.getReason() + ((index >= 0) ? " at index " + index : "")
 					+ "; percent-encode '%' and the characters a URI cannot hold";
 		}
 	}
 
-	/** The part of a target WebFlux appends to the scheme and host: all of it, or an absolute form's path on. */
+	/**
+	 * The part of a target WebFlux appends to the scheme and host: all of it, or an
+	 * absolute form's path on.
+	 */
 	private static String uriPart(String target) {
 		if (target.startsWith("/")) {
 			return target;
@@ -115,8 +129,9 @@ public final class MalformedTargetRoute implements NettyRouteProvider, Ordered {
 	}
 
 	/**
-	 * Whether a target holds only what every part of a URI takes raw (RFC 3986: unreserved, sub-delimiters,
-	 * {@code :@/?}) and well-formed escapes; anything else is checked by the URI parser itself.
+	 * Whether a target holds only what every part of a URI takes raw (RFC 3986:
+	 * unreserved, sub-delimiters, {@code :@/?}) and well-formed escapes; anything else is
+	 * checked by the URI parser itself.
 	 */
 	private static boolean isPlain(String target) {
 		for (int i = 0; i < target.length(); i++) {

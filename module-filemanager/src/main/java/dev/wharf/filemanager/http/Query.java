@@ -8,9 +8,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads parameters from a raw query string, strictly: values are decoded once with
- * {@link PercentDecoding#decodeQueryValue} (malformed escapes and malformed UTF-8 are refused, never
- * replaced), and a parameter that must appear once but appears twice is refused, so no two layers can
- * read different values from one request. Names are plain ASCII and compared as sent.
+ * {@link PercentDecoding#decodeQueryValue} (malformed escapes and malformed UTF-8 are
+ * refused, never replaced), and a parameter that must appear once but appears twice is
+ * refused, so no two layers can read different values from one request. Names are plain
+ * ASCII and compared as sent.
  */
 public final class Query {
 
@@ -27,9 +28,11 @@ public final class Query {
 	/**
 	 * A parameter that may appear at most once.
 	 * @param name its name
-	 * @return its decoded value ({@code ""} for {@code name} or {@code name=}), or {@code null} if absent
+	 * @return its decoded value ({@code ""} for {@code name} or {@code name=}), or
+	 * {@code null} if absent
 	 * @throws ApiException 400 if it appears more than once
-	 * @throws dev.wharf.core.storage.InvalidStoragePathException if its encoding is malformed
+	 * @throws dev.wharf.core.storage.InvalidStoragePathException if its encoding is
+	 * malformed
 	 */
 	public @Nullable String optional(String name) {
 		List<String> values = rawValues(name);

@@ -1,5 +1,6 @@
 /**
- * The file API's HTTP plumbing: exact-path dispatch, strict query parsing, the JSON envelope and one mapping from errors to statuses.
+ * The file API's HTTP plumbing: exact-path dispatch, strict query parsing, the JSON
+ * envelope and one mapping from errors to statuses.
  */
 @NullMarked
 package dev.wharf.filemanager.http;

@@ -40,13 +40,15 @@ import org.springframework.web.reactive.function.client.WebClientResponseExcepti
 import reactor.core.publisher.Mono;
 
 /**
- * Wharf's client of one OpenID Connect provider ({@link OidcProperties}), on Spring Security's OAuth 2.0 client
- * without its web filter chain: the provider's endpoints and keys from its discovery document (fetched when
- * first needed, and again after an hour or after a failure, so Wharf starts while the provider is down), the
- * authorization request with PKCE ({@code S256}) and a nonce, the code exchanged at the token endpoint, and the
- * ID token checked as OpenID Connect requires: signed by one of the provider's keys, issued by the configured
- * issuer for Wharf's client id, not expired, and carrying the nonce that was sent. Every call to the provider
- * is bounded by {@code timeout}. Thread-safe; never blocks.
+ * Wharf's client of one OpenID Connect provider ({@link OidcProperties}), on Spring
+ * Security's OAuth 2.0 client without its web filter chain: the provider's endpoints and
+ * keys from its discovery document (fetched when first needed, and again after an hour or
+ * after a failure, so Wharf starts while the provider is down), the authorization request
+ * with PKCE ({@code S256}) and a nonce, the code exchanged at the token endpoint, and the
+ * ID token checked as OpenID Connect requires: signed by one of the provider's keys,
+ * issued by the configured issuer for Wharf's client id, not expired, and carrying the
+ * nonce that was sent. Every call to the provider is bounded by {@code timeout}.
+ * Thread-safe; never blocks.
  */
 public final class OidcClient {
 
@@ -83,18 +85,20 @@ public final class OidcClient {
 	 * Where to send the browser to sign in.
 	 * @param pending the sign-in's state, nonce and verifier
 	 * @param redirectUri where the provider sends the browser back
-	 * @return the provider's authorization URL; fails with {@link OidcSignInException} if the provider cannot be
-	 * asked
+	 * @return the provider's authorization URL; fails with {@link OidcSignInException} if
+	 * the provider cannot be asked
 	 */
 	Mono<URI> authorizationUri(PendingSignIn pending, String redirectUri) {
-		return this.provider.map(found -> URI.create(request(found.registration(), pending, redirectUri).getAuthorizationRequestUri()));
+		return this.provider
+			.map(found -> URI.create(request(found.registration(), pending, redirectUri).getAuthorizationRequestUri()));
 	}
 
 	/**
 	 * Finishes a sign-in: exchanges the code and checks the ID token.
 	 * @param pending the sign-in the browser started
 	 * @param code the code the provider sent back
-	 * @param redirectUri the address the provider sent the browser back to, as in the authorization request
+	 * @param redirectUri the address the provider sent the browser back to, as in the
+	 * authorization request
 	 * @return the ID token; fails with {@link OidcSignInException}
 	 */
 	Mono<Jwt> signIn(PendingSignIn pending, String code, String redirectUri) {
@@ -111,18 +115,21 @@ public final class OidcClient {
 				.flatMap(answer -> {
 					Object idToken = answer.getAdditionalParameters().get(OidcParameterNames.ID_TOKEN);
 					if (!(idToken instanceof String token)) {
-						return Mono.error(new OidcSignInException(Outcome.FAILED, "The token response has no ID token"));
+						return Mono
+							.error(new OidcSignInException(Outcome.FAILED, "The token response has no ID token"));
 					}
 					return found.idTokens().decode(token).timeout(this.properties.timeout());
 				})
 				.flatMap(idToken -> pending.nonce().equals(idToken.getClaimAsString(OidcParameterNames.NONCE))
-						? Mono.just(idToken)
-						: Mono.error(new OidcSignInException(Outcome.FAILED, "The ID token does not carry the nonce sent")));
+						? Mono.just(idToken) : Mono.error(
+								new OidcSignInException(Outcome.FAILED, "The ID token does not carry the nonce sent")));
 		}).onErrorMap(error -> !(error instanceof OidcSignInException), OidcClient::classify);
 	}
 
-	private OAuth2AuthorizationRequest request(ClientRegistration registration, PendingSignIn pending, String redirectUri) {
-		// Spring's builder refuses an authorization-code registration without an authorization endpoint.
+	private OAuth2AuthorizationRequest request(ClientRegistration registration, PendingSignIn pending,
+			String redirectUri) {
+		// Spring's builder refuses an authorization-code registration without an
+		// authorization endpoint.
 		String authorizationUri = Objects.requireNonNull(registration.getProviderDetails().getAuthorizationUri(),
 				"An OIDC provider without an authorization endpoint");
 		return OAuth2AuthorizationRequest.authorizationCode()
@@ -163,7 +170,8 @@ public final class OidcClient {
 		ClientRegistration registration = ClientRegistration.withRegistrationId("wharf")
 			.clientId(String.valueOf(this.properties.clientId()))
 			.clientSecret(confidential ? secret : null)
-			.clientAuthenticationMethod(confidential ? ClientAuthenticationMethod.CLIENT_SECRET_BASIC : ClientAuthenticationMethod.NONE)
+			.clientAuthenticationMethod(
+					confidential ? ClientAuthenticationMethod.CLIENT_SECRET_BASIC : ClientAuthenticationMethod.NONE)
 			.authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
 			.redirectUri("{baseUrl}" + OidcSignIn.CALLBACK)
 			.scope(scopes)
@@ -183,11 +191,15 @@ public final class OidcClient {
 		JwtTimestampValidator timestamps = new JwtTimestampValidator();
 		timestamps.setClock(this.clock);
 		decoder.setJwtValidator(new DelegatingOAuth2TokenValidator<>(timestamps, idToken));
-		decoder.setClaimSetConverter(new ClaimTypeConverter(ReactiveOidcIdTokenDecoderFactory.createDefaultClaimTypeConverters()));
+		decoder.setClaimSetConverter(
+				new ClaimTypeConverter(ReactiveOidcIdTokenDecoderFactory.createDefaultClaimTypeConverters()));
 		return new Provider(registration, decoder);
 	}
 
-	/** The signature algorithms the provider says it signs ID tokens with; RS256 (which OpenID Connect requires) if it says none. */
+	/**
+	 * The signature algorithms the provider says it signs ID tokens with; RS256 (which
+	 * OpenID Connect requires) if it says none.
+	 */
 	private static List<SignatureAlgorithm> algorithms(Map<String, Object> metadata) {
 		List<SignatureAlgorithm> algorithms = new ArrayList<>();
 		if (metadata.get("id_token_signing_alg_values_supported") instanceof List<?> names) {
@@ -208,22 +220,32 @@ public final class OidcClient {
 		return value;
 	}
 
-	/** Whether the provider could not be asked (try again later) or answered with a refusal. */
+	/**
+	 * Whether the provider could not be asked (try again later) or answered with a
+	 * refusal.
+	 */
 	private static OidcSignInException classify(Throwable error) {
 		if (error instanceof WebClientRequestException || error instanceof TimeoutException
-				|| (error instanceof WebClientResponseException response && response.getStatusCode().is5xxServerError())) {
-			return new OidcSignInException(Outcome.UNAVAILABLE, "The provider cannot be reached: " + error.getMessage(), error);
+				|| (error instanceof WebClientResponseException response
+						&& response.getStatusCode().is5xxServerError())) {
+			return new OidcSignInException(Outcome.UNAVAILABLE, "The provider cannot be reached: " + error.getMessage(),
+					error);
 		}
 		if (error instanceof OAuth2AuthorizationException refused) {
-			return new OidcSignInException(Outcome.FAILED, "The provider refused the code: " + refused.getError(), error);
+			return new OidcSignInException(Outcome.FAILED, "The provider refused the code: " + refused.getError(),
+					error);
 		}
 		if (error instanceof JwtException invalid) {
 			return new OidcSignInException(Outcome.FAILED, "The ID token is not valid: " + invalid.getMessage(), error);
 		}
-		return new OidcSignInException(Outcome.UNAVAILABLE, "The provider's answer cannot be used: " + error.getMessage(), error);
+		return new OidcSignInException(Outcome.UNAVAILABLE,
+				"The provider's answer cannot be used: " + error.getMessage(), error);
 	}
 
-	/** What discovery found: Wharf's registration with the provider's endpoints, and the ID token checks. */
+	/**
+	 * What discovery found: Wharf's registration with the provider's endpoints, and the
+	 * ID token checks.
+	 */
 	private record Provider(ClientRegistration registration, NimbusReactiveJwtDecoder idTokens) {
 	}
 

@@ -33,20 +33,25 @@ import org.springframework.web.util.UriComponentsBuilder;
 import reactor.core.publisher.Mono;
 
 /**
- * Sign-in to the web UI through an OpenID Connect provider, in two steps that end in a normal Wharf session:
+ * Sign-in to the web UI through an OpenID Connect provider, in two steps that end in a
+ * normal Wharf session:
  * <ul>
- * <li>{@code GET} {@value #START} (the UI's "Sign in with …" link) sends the browser to the provider with a
- * fresh state, nonce and PKCE challenge, which a cookie of this path keeps ({@code HttpOnly},
- * {@code SameSite=Lax} so the provider's redirect back brings it, ten minutes).</li>
- * <li>{@code GET} {@value #CALLBACK}, where the provider sends the browser back: the state must be the cookie's,
- * the code is exchanged and the ID token checked ({@link OidcClient}), the user's name comes from the
- * {@code username-claim} and their rights from the {@code groups-claim} by {@code wharf.security.directory.rules};
- * then a session starts as after a password login ({@code auth} cookie) and the browser goes to the UI.</li>
+ * <li>{@code GET} {@value #START} (the UI's "Sign in with …" link) sends the browser to
+ * the provider with a fresh state, nonce and PKCE challenge, which a cookie of this path
+ * keeps ({@code HttpOnly}, {@code SameSite=Lax} so the provider's redirect back brings
+ * it, ten minutes).</li>
+ * <li>{@code GET} {@value #CALLBACK}, where the provider sends the browser back: the
+ * state must be the cookie's, the code is exchanged and the ID token checked
+ * ({@link OidcClient}), the user's name comes from the {@code username-claim} and their
+ * rights from the {@code groups-claim} by {@code wharf.security.directory.rules}; then a
+ * session starts as after a password login ({@code auth} cookie) and the browser goes to
+ * the UI.</li>
  * </ul>
- * A name that is a configured user's is refused (a provider cannot take over a configured account), and so is a
- * user that no rule lets use the file manager. Every outcome is audited ({@code login} with target {@code oidc});
- * what went wrong goes to the UI as {@code ?signin=failed|denied|unavailable|busy}, never as details. Runs on the
- * event loop and never blocks.
+ * A name that is a configured user's is refused (a provider cannot take over a configured
+ * account), and so is a user that no rule lets use the file manager. Every outcome is
+ * audited ({@code login} with target {@code oidc}); what went wrong goes to the UI as
+ * {@code ?signin=failed|denied|unavailable|busy}, never as details. Runs on the event
+ * loop and never blocks.
  */
 public final class OidcSignIn {
 
@@ -129,7 +134,8 @@ public final class OidcSignIn {
 						"the provider sent no code: " + String.valueOf(query.optional("error"))));
 			}
 			else {
-				signIn = this.client.signIn(pending, code, redirectUri(exchange)).flatMap(idToken -> start(exchange, idToken));
+				signIn = this.client.signIn(pending, code, redirectUri(exchange))
+					.flatMap(idToken -> start(exchange, idToken));
 			}
 			return signIn.onErrorResume(OidcSignInException.class, failed -> {
 				logger.info("OIDC sign-in " + failed.outcome().code() + ": " + failed.getMessage());
@@ -179,7 +185,10 @@ public final class OidcSignIn {
 		return (claim instanceof String value) ? List.of(value) : List.of();
 	}
 
-	/** Where the provider sends the browser back: configured, or this server's own address as the browser used it. */
+	/**
+	 * Where the provider sends the browser back: configured, or this server's own address
+	 * as the browser used it.
+	 */
 	private String redirectUri(ServerWebExchange exchange) {
 		String configured = this.properties.redirectUri();
 		if (configured != null && !configured.isBlank()) {
@@ -198,7 +207,8 @@ public final class OidcSignIn {
 		return ResponseCookie.from(COOKIE, value)
 			.path(exchange.getRequest().getPath().contextPath().value() + START)
 			.httpOnly(true)
-			// Lax: the provider's redirect back is a top-level navigation from another site, which Strict would strip.
+			// Lax: the provider's redirect back is a top-level navigation from another
+			// site, which Strict would strip.
 			.sameSite("Lax")
 			.secure(Clients.isSecure(exchange))
 			.maxAge(maxAge)

@@ -9,11 +9,13 @@ import dev.wharf.core.session.Secrets;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A sign-in under way, between the redirect to the provider and its return: the {@code state} that ties the
- * return to this browser (against login CSRF), the {@code nonce} the ID token must repeat (against a replayed
- * token), and the PKCE verifier whose challenge went out (against a stolen code). Kept in the browser, in an
- * {@code HttpOnly} cookie only Wharf's sign-in path receives, so any replica can finish the sign-in. Each value
- * is 256 random bits; none of them is a credential on its own. Immutable.
+ * A sign-in under way, between the redirect to the provider and its return: the
+ * {@code state} that ties the return to this browser (against login CSRF), the
+ * {@code nonce} the ID token must repeat (against a replayed token), and the PKCE
+ * verifier whose challenge went out (against a stolen code). Kept in the browser, in an
+ * {@code HttpOnly} cookie only Wharf's sign-in path receives, so any replica can finish
+ * the sign-in. Each value is 256 random bits; none of them is a credential on its own.
+ * Immutable.
  *
  * @param state the OAuth {@code state}
  * @param nonce the OpenID Connect {@code nonce}
@@ -54,10 +56,14 @@ record PendingSignIn(String state, String nonce, String verifier) {
 		return this.state + "." + this.nonce + "." + this.verifier;
 	}
 
-	/** The PKCE challenge ({@code S256}): the verifier's SHA-256, base64url without padding. */
+	/**
+	 * The PKCE challenge ({@code S256}): the verifier's SHA-256, base64url without
+	 * padding.
+	 */
 	String challenge() {
 		try {
-			byte[] digest = MessageDigest.getInstance("SHA-256").digest(this.verifier.getBytes(StandardCharsets.US_ASCII));
+			byte[] digest = MessageDigest.getInstance("SHA-256")
+				.digest(this.verifier.getBytes(StandardCharsets.US_ASCII));
 			return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
 		}
 		catch (NoSuchAlgorithmException ex) {

@@ -31,13 +31,14 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * {@code GET /api/files/search?path=&q=}: files and folders below {@code path} (default: everything the
- * user may see) whose name contains {@code q}, ignoring case, as
- * {@code {"status":"ok","results":[{"name","type","size","time","path"}…]}}. The folders are walked breadth
- * first, nearest results first, and results are streamed as they are found; the walk stops after a time
- * budget or a number of results, so a search over a huge tree answers quickly with what it found (like
- * Filestash's 1.5 s crawl). Folders that cannot be read are skipped. A link back into a folder the walk is in
- * (a link loop, see {@link FolderChain}) is not searched; such links are listed after the results, as
+ * {@code GET /api/files/search?path=&q=}: files and folders below {@code path} (default:
+ * everything the user may see) whose name contains {@code q}, ignoring case, as
+ * {@code {"status":"ok","results":[{"name","type","size","time","path"}…]}}. The folders
+ * are walked breadth first, nearest results first, and results are streamed as they are
+ * found; the walk stops after a time budget or a number of results, so a search over a
+ * huge tree answers quickly with what it found (like Filestash's 1.5 s crawl). Folders
+ * that cannot be read are skipped. A link back into a folder the walk is in (a link loop,
+ * see {@link FolderChain}) is not searched; such links are listed after the results, as
  * {@code "errors":["…"]}, a member that is there only when there is something to say.
  */
 public final class SearchHandler implements AuthenticatedHandler {
@@ -132,7 +133,8 @@ public final class SearchHandler implements AuthenticatedHandler {
 	private static Flux<DataBuffer> json(Flux<Found> matches, List<String> loops, DataBufferFactory factory) {
 		boolean[] first = { true };
 		Flux<DataBuffer> results = matches.bufferTimeout(BATCH, Duration.ofMillis(200)).map(batch -> {
-			// Each batch is a run of array members; the generator's own commas cannot span batches.
+			// Each batch is a run of array members; the generator's own commas cannot
+			// span batches.
 			byte[] bytes = JsonBody.write(batch.size() * 128, json -> {
 				json.writeStartArray();
 				for (Found found : batch) {
@@ -160,7 +162,10 @@ public final class SearchHandler implements AuthenticatedHandler {
 				Mono.fromSupplier(() -> end(factory, loops)));
 	}
 
-	/** The end of the answer: the results' closing bracket, then the errors if there are any. */
+	/**
+	 * The end of the answer: the results' closing bracket, then the errors if there are
+	 * any.
+	 */
 	private static DataBuffer end(DataBufferFactory factory, List<String> loops) {
 		synchronized (loops) {
 			if (loops.isEmpty()) {
@@ -173,7 +178,8 @@ public final class SearchHandler implements AuthenticatedHandler {
 				}
 				json.writeEndArray().writeEndObject();
 			}).toByteArray();
-			// The object's members without its opening brace, after the results' closing bracket and a comma.
+			// The object's members without its opening brace, after the results' closing
+			// bracket and a comma.
 			byte[] end = new byte[errors.length + 1];
 			end[0] = ']';
 			end[1] = ',';
@@ -198,8 +204,9 @@ public final class SearchHandler implements AuthenticatedHandler {
 
 	/**
 	 * A file or folder the walk found.
-	 * @param chain the folders the walk is in once it goes into this folder; {@code null} for a file, or a folder
-	 * that is a link loop, which the walk does not go into
+	 *
+	 * @param chain the folders the walk is in once it goes into this folder; {@code null}
+	 * for a file, or a folder that is a link loop, which the walk does not go into
 	 */
 	private record Found(Location location, FileEntry entry, boolean root, @Nullable FolderChain chain) {
 	}

@@ -6,8 +6,8 @@ import dev.wharf.filemanager.http.ApiException;
 import org.springframework.http.HttpStatus;
 
 /**
- * The answer to a login that did not succeed, the same for a session and for minting a token, and to a right
- * login whose session could not start.
+ * The answer to a login that did not succeed, the same for a session and for minting a
+ * token, and to a right login whose session could not start.
  */
 final class LoginErrors {
 
@@ -23,13 +23,18 @@ final class LoginErrors {
 			return new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "Logins are unavailable, try again later",
 					unavailable.retryAfter());
 		}
-		// One message for an unknown name and a wrong password, so names cannot be probed.
+		// One message for an unknown name and a wrong password, so names cannot be
+		// probed.
 		return new ApiException(HttpStatus.UNAUTHORIZED, "Invalid account");
 	}
 
-	/** A right login whose session was not started: 429 for the client's rate, 503 for a full store. */
+	/**
+	 * A right login whose session was not started: 429 for the client's rate, 503 for a
+	 * full store.
+	 */
 	static ApiException of(SessionLimitException refused) {
-		return new ApiException(refused.limit().isRate() ? HttpStatus.TOO_MANY_REQUESTS : HttpStatus.SERVICE_UNAVAILABLE,
+		return new ApiException(
+				refused.limit().isRate() ? HttpStatus.TOO_MANY_REQUESTS : HttpStatus.SERVICE_UNAVAILABLE,
 				refused.getMessage(), refused.retryAfter());
 	}
 

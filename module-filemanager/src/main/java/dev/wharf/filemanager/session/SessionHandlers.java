@@ -42,21 +42,24 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * {@code /api/session}, a browser's login and logout:
  * <ul>
- * <li>{@code POST} with {@code {"username":…,"password":…}} (or the same as a form) logs in through the
- * shared authenticator (throttled per account and per address: 429 with {@code Retry-After}; audited) and
- * sets the {@code auth} cookie: a fresh random session id ({@code HttpOnly}, {@code SameSite=Strict},
- * {@code Path=/api/}, {@code Secure} under TLS). A session the request already carried is ended, so a
- * planted cookie never becomes a logged-in one. The id is never in the JSON body.</li>
- * <li>{@code GET} tells who is logged in and which mounts they see (401 if nobody), and for a session that may
- * mint API tokens without a password (see {@link RecentSignIn}) until when it may.</li>
- * <li>{@code DELETE} ends this session on the server and clears the cookie; with {@code ?all=true} it ends
- * every session of the user (log out everywhere).</li>
+ * <li>{@code POST} with {@code {"username":…,"password":…}} (or the same as a form) logs
+ * in through the shared authenticator (throttled per account and per address: 429 with
+ * {@code Retry-After}; audited) and sets the {@code auth} cookie: a fresh random session
+ * id ({@code HttpOnly}, {@code SameSite=Strict}, {@code Path=/api/}, {@code Secure} under
+ * TLS). A session the request already carried is ended, so a planted cookie never becomes
+ * a logged-in one. The id is never in the JSON body.</li>
+ * <li>{@code GET} tells who is logged in and which mounts they see (401 if nobody), and
+ * for a session that may mint API tokens without a password (see {@link RecentSignIn})
+ * until when it may.</li>
+ * <li>{@code DELETE} ends this session on the server and clears the cookie; with
+ * {@code ?all=true} it ends every session of the user (log out everywhere).</li>
  * </ul>
- * A request that carries the cookie must carry {@code X-Requested-With} too, logins included, and so must a
- * login that carries {@code Origin} (every browser's POST does; 403 otherwise): a hostile page could otherwise
- * log a visitor into the attacker's account (login CSRF). Clients that are no browser send no {@code Origin}.
- * A right login whose session may not start (too many started lately by the account or the address: 429; the
- * session store full: 503, both with {@code Retry-After}) sets no cookie.
+ * A request that carries the cookie must carry {@code X-Requested-With} too, logins
+ * included, and so must a login that carries {@code Origin} (every browser's POST does;
+ * 403 otherwise): a hostile page could otherwise log a visitor into the attacker's
+ * account (login CSRF). Clients that are no browser send no {@code Origin}. A right login
+ * whose session may not start (too many started lately by the account or the address:
+ * 429; the session store full: 503, both with {@code Retry-After}) sets no cookie.
  */
 public final class SessionHandlers {
 
@@ -82,9 +85,11 @@ public final class SessionHandlers {
 	 * @param authenticator checks passwords
 	 * @param sessions the sessions
 	 * @param callers establishes callers
-	 * @param tree the mounts, to tell whether sessions must keep the login for passthrough mounts
+	 * @param tree the mounts, to tell whether sessions must keep the login for
+	 * passthrough mounts
 	 * @param audit the audit trail
-	 * @param recentSignIn until when a session may mint API tokens, which {@code GET} tells
+	 * @param recentSignIn until when a session may mint API tokens, which {@code GET}
+	 * tells
 	 */
 	public SessionHandlers(Authenticator authenticator, Sessions sessions, CallerResolver callers, MountTree tree,
 			AuditTrail audit, RecentSignIn recentSignIn) {
@@ -96,7 +101,10 @@ public final class SessionHandlers {
 		this.recentSignIn = recentSignIn;
 	}
 
-	/** The handler of {@code /api/session}, for {@code GET}, {@code POST} and {@code DELETE}. */
+	/**
+	 * The handler of {@code /api/session}, for {@code GET}, {@code POST} and
+	 * {@code DELETE}.
+	 */
 	public WebHandler handler() {
 		WebHandler info = this.callers.protect(this::info, false);
 		return exchange -> {
@@ -118,10 +126,14 @@ public final class SessionHandlers {
 			return Mono.error(CallerResolver.requestedWithMissing(request.getHeaders(), CallerResolver.COOKIE_RULE));
 		}
 		if (request.getHeaders().getOrigin() != null && !CallerResolver.hasRequestedWith(request.getHeaders())) {
-			// Login CSRF: a form on another site would log the victim's browser into the attacker's account.
-			// Browsers send Origin with every POST, and a page on another site cannot add the header; scripts
-			// send no Origin. (Comparing the Origin with the server's own address would break behind proxies.)
-			return Mono.error(CallerResolver.requestedWithMissing(request.getHeaders(), "required for logins from a browser"));
+			// Login CSRF: a form on another site would log the victim's browser into the
+			// attacker's account.
+			// Browsers send Origin with every POST, and a page on another site cannot add
+			// the header; scripts
+			// send no Origin. (Comparing the Origin with the server's own address would
+			// break behind proxies.)
+			return Mono
+				.error(CallerResolver.requestedWithMissing(request.getHeaders(), "required for logins from a browser"));
 		}
 		String client = Clients.address(exchange);
 		return SmallBody.read(request, MAX_BODY)
@@ -141,7 +153,8 @@ public final class SessionHandlers {
 			this.audit.record(exchange, user.name(), "login", null, "denied");
 			return Mono.error(new ApiException(HttpStatus.FORBIDDEN, "This account cannot use the file manager"));
 		}
-		Credentials credentials = this.tree.needsCredentials() ? new Credentials(form.username(), form.password()) : null;
+		Credentials credentials = this.tree.needsCredentials() ? new Credentials(form.username(), form.password())
+				: null;
 		Mono<?> endPrevious = (previous != null) ? this.sessions.revoke(previous) : Mono.empty();
 		return endPrevious.then(this.sessions.create(user, client, credentials))
 			.onErrorMap(SessionLimitException.class, refused -> {
@@ -149,7 +162,8 @@ public final class SessionHandlers {
 				return LoginErrors.of(refused);
 			})
 			.flatMap(created -> {
-				// The authenticator audits password checks; a login it answered from its cache would go unrecorded.
+				// The authenticator audits password checks; a login it answered from its
+				// cache would go unrecorded.
 				this.audit.record(exchange, user.name(), "session-start", null, "success");
 				exchange.getResponse().addCookie(SessionCookie.of(exchange, created.secret(), this.sessions.maxAge()));
 				return ApiResponses.json(exchange, HttpStatus.OK, describe(user, "session", null), "no-store");
@@ -157,20 +171,18 @@ public final class SessionHandlers {
 	}
 
 	private Mono<Void> info(ServerWebExchange exchange, Caller caller) {
-		return ApiResponses.json(exchange, HttpStatus.OK,
-				describe(caller.user(), (caller.session() != null) ? "session" : "token", this.recentSignIn.mintUntil(caller)),
-				"no-store");
+		return ApiResponses.json(exchange, HttpStatus.OK, describe(caller.user(),
+				(caller.session() != null) ? "session" : "token", this.recentSignIn.mintUntil(caller)), "no-store");
 	}
 
 	private Mono<Void> logout(ServerWebExchange exchange) {
 		ServerHttpRequest request = exchange.getRequest();
 		if (new Query(request.getURI().getRawQuery()).flag("all")) {
-			return this.callers.resolve(exchange, false).flatMap(caller -> this.sessions.revokeAll(caller.name())
-				.doOnNext(ended -> {
+			return this.callers.resolve(exchange, false)
+				.flatMap(caller -> this.sessions.revokeAll(caller.name()).doOnNext(ended -> {
 					this.authenticator.forget(caller.name());
 					this.audit.record(exchange, caller.name(), "logout-everywhere", null, "success");
-				})
-				.then(Mono.defer(() -> cleared(exchange))));
+				}).then(Mono.defer(() -> cleared(exchange))));
 		}
 		String secret = CallerResolver.sessionCookie(request);
 		if (secret == null) {
@@ -191,13 +203,16 @@ public final class SessionHandlers {
 
 	private JsonBody describe(User user, String method, @Nullable Instant mintUntil) {
 		return JsonBody.write(256, json -> {
-			json.writeStartObject().writeStringProperty("status", "ok").writeObjectPropertyStart("result")
+			json.writeStartObject()
+				.writeStringProperty("status", "ok")
+				.writeObjectPropertyStart("result")
 				.writeBooleanProperty("is_authenticated", true)
 				.writeStringProperty("username", user.name())
 				.writeStringProperty("home", "/")
 				.writeStringProperty("authentication", method);
 			if (mintUntil != null) {
-				// A session of a provider's user may mint API tokens until then (the UI offers it).
+				// A session of a provider's user may mint API tokens until then (the UI
+				// offers it).
 				json.writeNumberProperty("mint_token_until", mintUntil.toEpochMilli());
 			}
 			json.writeArrayPropertyStart("mounts");

@@ -31,20 +31,23 @@ import reactor.core.publisher.Mono;
 import tools.jackson.core.JsonGenerator;
 
 /**
- * {@code /api/tokens}, API tokens for scripts and API clients ({@code Authorization: Bearer <token>}):
+ * {@code /api/tokens}, API tokens for scripts and API clients
+ * ({@code Authorization: Bearer <token>}):
  * <ul>
- * <li>{@code POST ?name=ci[&days=90]} mints a token. It must be authenticated with the account's password
- * (HTTP Basic), never with another token, and with the session cookie only where {@link RecentSignIn} allows it
- * (users of an OIDC provider, who have no password, within a few minutes of signing in): a stolen token, or a
- * cookie stolen later, cannot mint more. The token is in this one answer and nowhere else (only its digest is kept). Throttled and audited
- * like every login.</li>
+ * <li>{@code POST ?name=ci[&days=90]} mints a token. It must be authenticated with the
+ * account's password (HTTP Basic), never with another token, and with the session cookie
+ * only where {@link RecentSignIn} allows it (users of an OIDC provider, who have no
+ * password, within a few minutes of signing in): a stolen token, or a cookie stolen
+ * later, cannot mint more. The token is in this one answer and nowhere else (only its
+ * digest is kept). Throttled and audited like every login.</li>
  * <li>{@code GET} lists the caller's tokens (id, name, dates; never a secret).</li>
  * <li>{@code DELETE ?id=} revokes one; it stops working at once.</li>
  * </ul>
- * Listing and revoking take HTTP Basic as minting does (so a script that mints with {@code curl -u} can
- * clean up the same way), or a session or a token.
- * A 401 here never carries {@code WWW-Authenticate: Basic}, so a browser never offers to remember the
- * password for Wharf's origin (remembered Basic credentials would be sent with forged requests).
+ * Listing and revoking take HTTP Basic as minting does (so a script that mints with
+ * {@code curl -u} can clean up the same way), or a session or a token. A 401 here never
+ * carries {@code WWW-Authenticate: Basic}, so a browser never offers to remember the
+ * password for Wharf's origin (remembered Basic credentials would be sent with forged
+ * requests).
  */
 public final class TokenHandlers {
 
@@ -78,7 +81,10 @@ public final class TokenHandlers {
 		this.recentSignIn = recentSignIn;
 	}
 
-	/** The handler of {@code /api/tokens}, for {@code GET}, {@code POST} and {@code DELETE}. */
+	/**
+	 * The handler of {@code /api/tokens}, for {@code GET}, {@code POST} and
+	 * {@code DELETE}.
+	 */
 	public WebHandler handler() {
 		return exchange -> {
 			HttpMethod method = exchange.getRequest().getMethod();
@@ -90,7 +96,10 @@ public final class TokenHandlers {
 		};
 	}
 
-	/** Who lists or revokes: with HTTP Basic the account's password, as for minting; else a session or a token. */
+	/**
+	 * Who lists or revokes: with HTTP Basic the account's password, as for minting; else
+	 * a session or a token.
+	 */
 	private Mono<Caller> caller(ServerWebExchange exchange) {
 		String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
 		if (authorization != null && BasicAuthorization.isBasic(authorization)) {
@@ -121,12 +130,13 @@ public final class TokenHandlers {
 		Query query = new Query(exchange.getRequest().getURI().getRawQuery());
 		String label = query.optional("name");
 		Duration validity = validity(query.optional("days"));
-		return minter.flatMap(user -> this.tokens
-			.issue(user, (label != null) ? label : "token", validity)
-			.flatMap(issued -> {
+		return minter
+			.flatMap(user -> this.tokens.issue(user, (label != null) ? label : "token", validity).flatMap(issued -> {
 				this.audit.record(exchange, user.name(), "token-create", "token:" + issued.token().id(), "success");
 				JsonBody json = JsonBody.write(320, out -> {
-					out.writeStartObject().writeStringProperty("status", "ok").writeObjectPropertyStart("result")
+					out.writeStartObject()
+						.writeStringProperty("status", "ok")
+						.writeObjectPropertyStart("result")
 						.writeStringProperty("token", issued.secret());
 					fields(out, issued.token());
 					out.writeEndObject().writeEndObject();
@@ -136,11 +146,12 @@ public final class TokenHandlers {
 	}
 
 	/**
-	 * Checks a Basic header's name and password through the shared authenticator (throttled and audited like
-	 * every login).
+	 * Checks a Basic header's name and password through the shared authenticator
+	 * (throttled and audited like every login).
 	 * @param exchange the exchange, for the client's address
 	 * @param authorization the {@code Authorization} header, of the Basic scheme
-	 * @return the user; fails with 400 (malformed), 401, 403 (no file manager role) or 429
+	 * @return the user; fails with 400 (malformed), 401, 403 (no file manager role) or
+	 * 429
 	 */
 	private Mono<User> passwordLogin(ServerWebExchange exchange, String authorization) {
 		Credentials credentials = BasicAuthorization.parse(authorization).orElse(null);
@@ -155,7 +166,8 @@ public final class TokenHandlers {
 				}
 				User user = success.user();
 				if (!user.hasRole(Role.USER)) {
-					return Mono.error(new ApiException(HttpStatus.FORBIDDEN, "This account cannot use the file manager"));
+					return Mono
+						.error(new ApiException(HttpStatus.FORBIDDEN, "This account cannot use the file manager"));
 				}
 				return Mono.just(user);
 			});
@@ -179,7 +191,8 @@ public final class TokenHandlers {
 	private Mono<Void> revoke(ServerWebExchange exchange, Caller caller) {
 		String id = new Query(exchange.getRequest().getURI().getRawQuery()).required("id");
 		return this.tokens.revoke(caller.name(), id).flatMap(removed -> {
-			this.audit.record(exchange, caller.name(), "token-revoke", "token:" + id, removed ? "success" : "not_found");
+			this.audit.record(exchange, caller.name(), "token-revoke", "token:" + id,
+					removed ? "success" : "not_found");
 			return removed ? ApiResponses.ok(exchange) : Mono.error(ApiException.notFound());
 		});
 	}

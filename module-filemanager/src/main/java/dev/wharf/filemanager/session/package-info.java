@@ -1,5 +1,6 @@
 /**
- * The session and API token endpoints: login, logout (also everywhere), who is logged in, and tokens minted with the password.
+ * The session and API token endpoints: login, logout (also everywhere), who is logged in,
+ * and tokens minted with the password.
  */
 @NullMarked
 package dev.wharf.filemanager.session;

@@ -35,22 +35,26 @@ import tools.jackson.core.JsonGenerator;
  * {@code /api/share}, share links, in Filestash's shape:
  * <ul>
  * <li>{@code POST /api/share} with {@link ShareOptions} makes a link and answers
- * {@code {"status":"ok","result":{"id",…}}}. The id is the server's, from a secure random source: a body naming
- * one, or {@code POST /api/share/<id>} for an id that was never made, is refused (400). A user shares only what
- * they may read, with rights they hold (a read-only mount gives read-only links), and never on a mount that logs
- * in as each user (visitors have no login to give it).</li>
- * <li>{@code POST /api/share/<id>} changes the caller's link (the path cannot change; a password left out or sent
- * back as {@value #REDACTED} is kept).</li>
- * <li>{@code GET /api/share[?path=]} lists the caller's links (those at or below a path), passwords shown as
- * {@value #REDACTED}.</li>
- * <li>{@code DELETE /api/share/<id>} revokes a link: it stops working at the next request.</li>
- * <li>{@code POST /api/share/<id>/proof} with {@code {"type":"password","value":…}} sets the proof cookie
- * ({@link ShareProof}); 403 for a wrong password, throttled like logins (429 with {@code Retry-After}).</li>
- * <li>{@code GET /api/share/<id>} tells the link's visitors what it is (name, file or folder, rights), with the
- * answers of {@link ShareVisitors}.</li>
+ * {@code {"status":"ok","result":{"id",…}}}. The id is the server's, from a secure random
+ * source: a body naming one, or {@code POST /api/share/<id>} for an id that was never
+ * made, is refused (400). A user shares only what they may read, with rights they hold (a
+ * read-only mount gives read-only links), and never on a mount that logs in as each user
+ * (visitors have no login to give it).</li>
+ * <li>{@code POST /api/share/<id>} changes the caller's link (the path cannot change; a
+ * password left out or sent back as {@value #REDACTED} is kept).</li>
+ * <li>{@code GET /api/share[?path=]} lists the caller's links (those at or below a path),
+ * passwords shown as {@value #REDACTED}.</li>
+ * <li>{@code DELETE /api/share/<id>} revokes a link: it stops working at the next
+ * request.</li>
+ * <li>{@code POST /api/share/<id>/proof} with {@code {"type":"password","value":…}} sets
+ * the proof cookie ({@link ShareProof}); 403 for a wrong password, throttled like logins
+ * (429 with {@code Retry-After}).</li>
+ * <li>{@code GET /api/share/<id>} tells the link's visitors what it is (name, file or
+ * folder, rights), with the answers of {@link ShareVisitors}.</li>
  * </ul>
- * Management needs a session (with {@code X-Requested-With}) or an API token. Creation, changes, revocations and
- * proofs are audited. Password hashing runs on a small bounded pool, never on an event loop. Thread-safe.
+ * Management needs a session (with {@code X-Requested-With}) or an API token. Creation,
+ * changes, revocations and proofs are audited. Password hashing runs on a small bounded
+ * pool, never on an event loop. Thread-safe.
  */
 public final class ShareHandlers implements AutoCloseable {
 
@@ -104,7 +108,9 @@ public final class ShareHandlers implements AutoCloseable {
 		this.clock = clock;
 	}
 
-	/** The handler of {@code /api/share}: {@code GET} lists, {@code POST} makes a link. */
+	/**
+	 * The handler of {@code /api/share}: {@code GET} lists, {@code POST} makes a link.
+	 */
 	public WebHandler collection() {
 		return exchange -> this.callers.resolve(exchange, false)
 			.flatMap(caller -> (exchange.getRequest().getMethod() == HttpMethod.POST) ? create(exchange, caller)
@@ -150,8 +156,8 @@ public final class ShareHandlers implements AutoCloseable {
 			int maxDownloads = options.maxDownloads(0);
 			String password = options.password();
 			return shareable(location, rights).then(hash((password != null) ? password : "")).flatMap(hash -> {
-				Share share = new Share(Share.newId(), caller.name(), location.requireMount().name(), location.path(), rights,
-						hash.orElse(null), expires, maxDownloads, 0, this.clock.instant());
+				Share share = new Share(Share.newId(), caller.name(), location.requireMount().name(), location.path(),
+						rights, hash.orElse(null), expires, maxDownloads, 0, this.clock.instant());
 				return this.audit.record(exchange, caller, "share-create", auditTarget(share), this.store.put(share))
 					.then(Mono.defer(() -> ApiResponses.json(exchange, HttpStatus.OK, one(share), "no-store")));
 			});
@@ -159,8 +165,9 @@ public final class ShareHandlers implements AutoCloseable {
 	}
 
 	private Mono<Void> update(ServerWebExchange exchange, Caller caller, String id) {
-		return SmallBody.read(exchange.getRequest(), MAX_BODY).map(ShareOptions::parse).flatMap(options -> owned(caller, id)
-			.flatMap(share -> {
+		return SmallBody.read(exchange.getRequest(), MAX_BODY)
+			.map(ShareOptions::parse)
+			.flatMap(options -> owned(caller, id).flatMap(share -> {
 				String path = options.path();
 				Location location = this.tree.locateInMount(caller, "/" + share.mount() + share.path());
 				if (path != null && !StoragePath.parse(path).equals(virtual(share))) {
@@ -175,32 +182,41 @@ public final class ShareHandlers implements AutoCloseable {
 				return shareable(location, rights).then(hash).flatMap(newHash -> {
 					Share changed = new Share(share.id(), share.creator(), share.mount(), share.path(), rights,
 							newHash.orElse(null), expires, maxDownloads, share.downloads(), share.created());
-					return this.audit.record(exchange, caller, "share-update", auditTarget(changed), this.store.put(changed))
+					return this.audit
+						.record(exchange, caller, "share-update", auditTarget(changed), this.store.put(changed))
 						.then(Mono.defer(() -> ApiResponses.json(exchange, HttpStatus.OK, one(changed), "no-store")));
 				});
 			}));
 	}
 
-	/** The caller's share: 404 for another user's, 400 for an id that was never made (clients do not choose ids). */
+	/**
+	 * The caller's share: 404 for another user's, 400 for an id that was never made
+	 * (clients do not choose ids).
+	 */
 	private Mono<Share> owned(Caller caller, String id) {
 		Mono<Share> found = Share.isWellFormedId(id) ? this.store.find(id) : Mono.empty();
-		return found.switchIfEmpty(Mono.error(() -> ApiException.badRequest(
-				"No share link has this id, and ids are made by the server: make a link with POST " + COLLECTION)))
+		return found
+			.switchIfEmpty(Mono.error(() -> ApiException.badRequest(
+					"No share link has this id, and ids are made by the server: make a link with POST " + COLLECTION)))
 			.flatMap(share -> share.creator().equals(caller.name()) ? Mono.just(share)
 					: Mono.error(new ApiException(HttpStatus.NOT_FOUND, "No such share link")));
 	}
 
 	private Mono<Void> revoke(ServerWebExchange exchange, Caller caller, String id) {
 		return this.store.remove(caller.name(), id).flatMap(removed -> {
-			this.audit.record(exchange, caller.name(), "share-revoke", ShareVisitors.who(id), removed ? "success" : "not_found");
-			return removed ? ApiResponses.ok(exchange) : Mono.error(new ApiException(HttpStatus.NOT_FOUND, "No such share link"));
+			this.audit.record(exchange, caller.name(), "share-revoke", ShareVisitors.who(id),
+					removed ? "success" : "not_found");
+			return removed ? ApiResponses.ok(exchange)
+					: Mono.error(new ApiException(HttpStatus.NOT_FOUND, "No such share link"));
 		});
 	}
 
 	private Mono<Void> list(ServerWebExchange exchange, Caller caller) {
 		String below = new Query(exchange.getRequest().getURI().getRawQuery()).optional("path");
 		StoragePath prefix = (below != null) ? StoragePath.parse(below) : StoragePath.root();
-		return this.store.list(caller.name()).filter(share -> virtual(share).startsWith(prefix)).collectList()
+		return this.store.list(caller.name())
+			.filter(share -> virtual(share).startsWith(prefix))
+			.collectList()
 			.flatMap(shares -> {
 				JsonBody json = JsonBody.write(64 + shares.size() * 320, out -> {
 					out.writeStartObject().writeStringProperty("status", "ok").writeArrayPropertyStart("results");
@@ -225,31 +241,35 @@ public final class ShareHandlers implements AutoCloseable {
 		String account = ShareVisitors.who(id);
 		return this.visitors.live(id)
 			.doOnError(refused -> this.audit.record(exchange, account, "share-proof", null, ApiErrors.outcome(refused)))
-			.flatMap(share -> SmallBody.read(exchange.getRequest(), MAX_BODY).map(ShareOptions::proof).flatMap(given -> {
-				String hash = share.passwordHash();
-				if (hash == null) {
-					return ApiResponses.ok(exchange);
-				}
-				return this.throttle.retryAfter(account, client).flatMap(wait -> {
-					if (!wait.isZero()) {
-						this.audit.record(exchange, account, "share-proof", null, "throttled");
-						return Mono.error(new ApiException(HttpStatus.TOO_MANY_REQUESTS, "Too many wrong passwords, try again later",
-								wait));
-					}
-					return Mono.fromCallable(() -> PasswordHashing.matches(given, hash)).subscribeOn(this.hashing)
-						.flatMap(right -> {
-							if (!right) {
-								this.audit.record(exchange, account, "share-proof", null, "failure");
-								return this.throttle.failed(account, client).onErrorResume(error -> Mono.empty())
-									.then(Mono.error(new ApiException(HttpStatus.FORBIDDEN, "Wrong password")));
+			.flatMap(
+					share -> SmallBody.read(exchange.getRequest(), MAX_BODY).map(ShareOptions::proof).flatMap(given -> {
+						String hash = share.passwordHash();
+						if (hash == null) {
+							return ApiResponses.ok(exchange);
+						}
+						return this.throttle.retryAfter(account, client).flatMap(wait -> {
+							if (!wait.isZero()) {
+								this.audit.record(exchange, account, "share-proof", null, "throttled");
+								return Mono.error(new ApiException(HttpStatus.TOO_MANY_REQUESTS,
+										"Too many wrong passwords, try again later", wait));
 							}
-							this.audit.record(exchange, account, "share-proof", null, "success");
-							exchange.getResponse().addCookie(ShareProof.cookie(exchange, share));
-							return this.throttle.succeeded(account, client).onErrorResume(error -> Mono.empty())
-								.then(Mono.defer(() -> ApiResponses.ok(exchange)));
+							return Mono.fromCallable(() -> PasswordHashing.matches(given, hash))
+								.subscribeOn(this.hashing)
+								.flatMap(right -> {
+									if (!right) {
+										this.audit.record(exchange, account, "share-proof", null, "failure");
+										return this.throttle.failed(account, client)
+											.onErrorResume(error -> Mono.empty())
+											.then(Mono.error(new ApiException(HttpStatus.FORBIDDEN, "Wrong password")));
+									}
+									this.audit.record(exchange, account, "share-proof", null, "success");
+									exchange.getResponse().addCookie(ShareProof.cookie(exchange, share));
+									return this.throttle.succeeded(account, client)
+										.onErrorResume(error -> Mono.empty())
+										.then(Mono.defer(() -> ApiResponses.ok(exchange)));
+								});
 						});
-				});
-			}));
+					}));
 	}
 
 	private Mono<Void> info(ServerWebExchange exchange, String id) {
@@ -263,7 +283,9 @@ public final class ShareHandlers implements AutoCloseable {
 					this.audit.record(exchange, visitor.name(), "share-open", auditTarget(share), "success");
 					String name = share.path().isRoot() ? share.mount() : share.path().name();
 					JsonBody json = JsonBody.write(256, out -> {
-						out.writeStartObject().writeStringProperty("status", "ok").writeObjectPropertyStart("result")
+						out.writeStartObject()
+							.writeStringProperty("status", "ok")
+							.writeObjectPropertyStart("result")
 							.writeStringProperty("id", share.id())
 							.writeStringProperty("name", name)
 							.writeStringProperty("type", entry.isDirectory() ? "directory" : "file");
@@ -275,7 +297,10 @@ public final class ShareHandlers implements AutoCloseable {
 			});
 	}
 
-	/** Checks that a user may share a location with rights: they may read it, and hold the rights. */
+	/**
+	 * Checks that a user may share a location with rights: they may read it, and hold the
+	 * rights.
+	 */
 	private Mono<Void> shareable(Location location, ShareRights rights) {
 		if (location.requireMount().storage().needsUserCredentials()) {
 			throw ApiException.badRequest("Files of mount '" + location.requireMount().name()

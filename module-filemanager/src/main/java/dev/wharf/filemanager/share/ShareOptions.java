@@ -10,10 +10,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The body of {@code POST /api/share[/<id>]} in Filestash's names, checked: {@code path}, {@code password},
- * {@code expire} (ms since 1970), {@code can_read}, {@code can_upload}, {@code can_write} and
- * {@code max_downloads}. A field left out keeps what a changed share had (or the default of a new one); a bad
- * value is a 400 that names the field. Immutable.
+ * The body of {@code POST /api/share[/<id>]} in Filestash's names, checked: {@code path},
+ * {@code password}, {@code expire} (ms since 1970), {@code can_read}, {@code can_upload},
+ * {@code can_write} and {@code max_downloads}. A field left out keeps what a changed
+ * share had (or the default of a new one); a bad value is a 400 that names the field.
+ * Immutable.
  */
 final class ShareOptions {
 
@@ -88,7 +89,8 @@ final class ShareOptions {
 
 	/**
 	 * The rights the flags give.
-	 * @param current the share's rights, or {@code null} for a new share (read-only by default)
+	 * @param current the share's rights, or {@code null} for a new share (read-only by
+	 * default)
 	 * @return the rights
 	 */
 	ShareRights rights(@Nullable ShareRights current) {
@@ -107,13 +109,15 @@ final class ShareOptions {
 		if (!read && upload && !write) {
 			return ShareRights.UPLOAD;
 		}
-		throw ApiException.badRequest("Choose what visitors may do: can_read (read-only), can_upload alone (upload-only), "
-				+ "or can_read with can_write (read and write)");
+		throw ApiException
+			.badRequest("Choose what visitors may do: can_read (read-only), can_upload alone (upload-only), "
+					+ "or can_read with can_write (read and write)");
 	}
 
 	/**
 	 * The password.
-	 * @return {@code null} to keep the share's (or have none on a new share), empty to remove it, else the new one
+	 * @return {@code null} to keep the share's (or have none on a new share), empty to
+	 * remove it, else the new one
 	 */
 	@Nullable String password() {
 		JsonNode password = this.json.get("password");
@@ -124,7 +128,8 @@ final class ShareOptions {
 			return "";
 		}
 		if (!password.isString() || password.stringValue().length() > MAX_PASSWORD) {
-			throw ApiException.badRequest("'password' must be a string of at most " + MAX_PASSWORD + " characters, or null");
+			throw ApiException
+				.badRequest("'password' must be a string of at most " + MAX_PASSWORD + " characters, or null");
 		}
 		String value = password.stringValue();
 		return value.equals(ShareHandlers.REDACTED) ? null : value;
@@ -164,7 +169,8 @@ final class ShareOptions {
 			return 0;
 		}
 		if (!max.isIntegralNumber() || !max.canConvertToInt() || max.intValue() < 0 || max.intValue() > MAX_DOWNLOADS) {
-			throw ApiException.badRequest("'max_downloads' must be a whole number from 0 (no limit) to " + MAX_DOWNLOADS);
+			throw ApiException
+				.badRequest("'max_downloads' must be a whole number from 0 (no limit) to " + MAX_DOWNLOADS);
 		}
 		return max.intValue();
 	}

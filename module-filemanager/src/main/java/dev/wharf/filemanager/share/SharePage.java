@@ -14,11 +14,12 @@ import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
 /**
- * {@code GET|HEAD /s/<id>}, the page a share link leads to: the visitors' UI ({@code share.html}), answered with the
- * link's status, so that a browser and a script both see it: 200 for a link that works (its password, if any, is
- * asked for by the page), 404 for an unknown or revoked one, 410 for an expired or used-up one, 503 while the state
- * store cannot be reached. The page then shows the message the API gives. Other paths go on down the chain.
- * Thread-safe; never blocks.
+ * {@code GET|HEAD /s/<id>}, the page a share link leads to: the visitors' UI
+ * ({@code share.html}), answered with the link's status, so that a browser and a script
+ * both see it: 200 for a link that works (its password, if any, is asked for by the
+ * page), 404 for an unknown or revoked one, 410 for an expired or used-up one, 503 while
+ * the state store cannot be reached. The page then shows the message the API gives. Other
+ * paths go on down the chain. Thread-safe; never blocks.
  */
 public final class SharePage implements WebFilter, Ordered {
 

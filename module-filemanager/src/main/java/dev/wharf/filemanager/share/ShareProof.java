@@ -13,12 +13,14 @@ import org.springframework.http.ResponseCookie;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * The cookie that proves a visitor gave a share link's password, one per link ({@code proof_} and a digest of the
- * id, so the id itself is not in the cookie's name). Its value is a digest of the id and the password's stored
- * hash: no replica needs a shared key to check it, only someone who knows the hash (which never leaves the
- * server) can make one, and changing or removing the password ends every proof at once. {@code HttpOnly},
- * {@code SameSite=Strict}, {@code Secure} under TLS, for the application's whole path (the API and the page
- * {@code /s/<id>}), kept until the browser closes. Stateless.
+ * The cookie that proves a visitor gave a share link's password, one per link
+ * ({@code proof_} and a digest of the id, so the id itself is not in the cookie's name).
+ * Its value is a digest of the id and the password's stored hash: no replica needs a
+ * shared key to check it, only someone who knows the hash (which never leaves the server)
+ * can make one, and changing or removing the password ends every proof at once.
+ * {@code HttpOnly}, {@code SameSite=Strict}, {@code Secure} under TLS, for the
+ * application's whole path (the API and the page {@code /s/<id>}), kept until the browser
+ * closes. Stateless.
  */
 final class ShareProof {
 
@@ -70,7 +72,8 @@ final class ShareProof {
 	 * @return whether it does
 	 */
 	static boolean proves(String sent, Share share) {
-		return MessageDigest.isEqual(sent.getBytes(StandardCharsets.US_ASCII), value(share).getBytes(StandardCharsets.US_ASCII));
+		return MessageDigest.isEqual(sent.getBytes(StandardCharsets.US_ASCII),
+				value(share).getBytes(StandardCharsets.US_ASCII));
 	}
 
 	private static String value(Share share) {

@@ -34,24 +34,27 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Lets visitors of a share link use the file API: a request with {@code &share=<id>} acts as the share (its own
- * user, with the share's rights on the share's mount, paths below the shared folder), never as its creator, and
- * without it the caller is established as always ({@link CallerResolver}). On every request, before anything
- * else:
+ * Lets visitors of a share link use the file API: a request with {@code &share=<id>} acts
+ * as the share (its own user, with the share's rights on the share's mount, paths below
+ * the shared folder), never as its creator, and without it the caller is established as
+ * always ({@link CallerResolver}). On every request, before anything else:
  * <ul>
- * <li>404 for an id that is malformed, unknown or revoked, or whose creator no longer holds every right the share
- * grants (removed, no file manager role, or a lower right on the mount): the same answer for each, so ids
- * cannot be probed;</li>
+ * <li>404 for an id that is malformed, unknown or revoked, or whose creator no longer
+ * holds every right the share grants (removed, no file manager role, or a lower right on
+ * the mount): the same answer for each, so ids cannot be probed;</li>
  * <li>410 once it has expired or its downloads are used up;</li>
- * <li>401 if it has a password and the request lacks its proof cookie ({@code POST /api/share/<id>/proof});</li>
- * <li>403 for what its rights do not allow (listing or downloading through an upload-only link, uploading through a
- * read-only one, changing through either), and, as for sessions, for a request that carries the proof cookie
- * without {@code X-Requested-With} (downloads excepted).</li>
+ * <li>401 if it has a password and the request lacks its proof cookie
+ * ({@code POST /api/share/<id>/proof});</li>
+ * <li>403 for what its rights do not allow (listing or downloading through an upload-only
+ * link, uploading through a read-only one, changing through either), and, as for
+ * sessions, for a request that carries the proof cookie without {@code X-Requested-With}
+ * (downloads excepted).</li>
  * </ul>
- * Each download ({@code GET} of {@code cat} or {@code zip}, not {@code HEAD} nor a thumbnail) is counted against the
- * limit first. Downloads in progress are watched: when the link is revoked,
- * expires or its creator loses the right, the transfer is cut within {@code watch}. Every access, refused or not,
- * is audited as {@code share:<first 8 characters of the id>} with the file and the client's address.
+ * Each download ({@code GET} of {@code cat} or {@code zip}, not {@code HEAD} nor a
+ * thumbnail) is counted against the limit first. Downloads in progress are watched: when
+ * the link is revoked, expires or its creator loses the right, the transfer is cut within
+ * {@code watch}. Every access, refused or not, is audited as
+ * {@code share:<first 8 characters of the id>} with the file and the client's address.
  * Thread-safe; never blocks.
  */
 public final class ShareVisitors {
@@ -88,8 +91,8 @@ public final class ShareVisitors {
 	 * @param clock the time, for expiry
 	 * @param watch how often a download in progress checks that its link still works
 	 */
-	public ShareVisitors(ShareStore store, UserDirectory users, MountTree tree, CallerResolver callers, AuditTrail audit,
-			Clock clock, Duration watch) {
+	public ShareVisitors(ShareStore store, UserDirectory users, MountTree tree, CallerResolver callers,
+			AuditTrail audit, Clock clock, Duration watch) {
 		this.store = store;
 		this.users = users;
 		this.tree = tree;
@@ -100,10 +103,11 @@ public final class ShareVisitors {
 	}
 
 	/**
-	 * Protects a file API handler: a user runs it as {@link CallerResolver#protect} lets them, a share's visitor as
-	 * the share, if the share allows that use.
+	 * Protects a file API handler: a user runs it as {@link CallerResolver#protect} lets
+	 * them, a share's visitor as the share, if the share allows that use.
 	 * @param handler the handler
-	 * @param cookieReads whether {@code GET} and {@code HEAD} may carry a cookie without {@code X-Requested-With}
+	 * @param cookieReads whether {@code GET} and {@code HEAD} may carry a cookie without
+	 * {@code X-Requested-With}
 	 * @param use what the handler does, for the share's rights
 	 * @return the protected handler
 	 */
@@ -116,7 +120,8 @@ public final class ShareVisitors {
 	}
 
 	/**
-	 * A share that works now: known, its creator still granting it, not expired and not used up.
+	 * A share that works now: known, its creator still granting it, not expired and not
+	 * used up.
 	 * @param id the id a client gave
 	 * @return the share; fails with {@link ApiException} 404 or 410
 	 */
@@ -142,7 +147,8 @@ public final class ShareVisitors {
 	 * A share that works now and whose password, if it has one, the request proves.
 	 * @param exchange the exchange
 	 * @param id the id a client gave
-	 * @param cookieReads whether a {@code GET} or {@code HEAD} may carry the proof without {@code X-Requested-With}
+	 * @param cookieReads whether a {@code GET} or {@code HEAD} may carry the proof
+	 * without {@code X-Requested-With}
 	 * @return the share; fails with {@link ApiException} 401, 403, 404 or 410
 	 */
 	public Mono<Share> proven(ServerWebExchange exchange, String id, boolean cookieReads) {
@@ -195,7 +201,8 @@ public final class ShareVisitors {
 			Mono<Void> counted = download ? this.store.countDownload(share.id())
 				.flatMap(allowed -> allowed ? Mono.<Void>empty() : Mono.error(usedUp())) : Mono.empty();
 			return counted.thenReturn(share);
-		}).doOnError(refused -> this.audit.record(exchange, who(id), use.action(), null, ApiErrors.outcome(refused)))
+		})
+			.doOnError(refused -> this.audit.record(exchange, who(id), use.action(), null, ApiErrors.outcome(refused)))
 			.flatMap(share -> {
 				Caller caller = visitor(share);
 				ServerWebExchange watched = (use == Use.DOWNLOAD) ? watched(exchange, share) : exchange;
@@ -227,8 +234,9 @@ public final class ShareVisitors {
 	}
 
 	/**
-	 * The exchange whose response body stops, and whose connection is closed, once the share no longer works. A
-	 * zero-copy transfer could not be stopped, so downloads through a share are streamed.
+	 * The exchange whose response body stops, and whose connection is closed, once the
+	 * share no longer works. A zero-copy transfer could not be stopped, so downloads
+	 * through a share are streamed.
 	 */
 	private ServerWebExchange watched(ServerWebExchange exchange, Share share) {
 		AtomicBoolean ended = new AtomicBoolean();
@@ -244,16 +252,22 @@ public final class ShareVisitors {
 			public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
 				Flux<DataBuffer> cut = Flux.<DataBuffer>from(body)
 					.takeUntilOther(gone)
-					.concatWith(Mono.defer(() -> ended.get()
-							? Mono.error(new ApiException(HttpStatus.GONE, "The share link stopped working during the download"))
-							: Mono.empty()));
+					.concatWith(
+							Mono.defer(
+									() -> ended.get()
+											? Mono.error(new ApiException(HttpStatus.GONE,
+													"The share link stopped working during the download"))
+											: Mono.empty()));
 				return super.writeWith(cut);
 			}
 
 		}).build();
 	}
 
-	/** Whether a share still works; a store that cannot be asked does not end a transfer already allowed. */
+	/**
+	 * Whether a share still works; a store that cannot be asked does not end a transfer
+	 * already allowed.
+	 */
 	private Mono<Boolean> stillWorks(Share share) {
 		return this.store.find(share.id())
 			.map(now -> creatorGrants(now) && !now.isExpiredAt(this.clock.instant()))
@@ -262,8 +276,8 @@ public final class ShareVisitors {
 	}
 
 	/**
-	 * Whether the share's creator still holds every right it grants, on a mount the file manager still serves to
-	 * them without their own login.
+	 * Whether the share's creator still holds every right it grants, on a mount the file
+	 * manager still serves to them without their own login.
 	 */
 	boolean creatorGrants(Share share) {
 		User creator = this.users.find(share.creator()).orElse(null);

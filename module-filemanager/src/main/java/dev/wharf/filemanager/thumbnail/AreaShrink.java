@@ -4,18 +4,21 @@ import java.nio.IntBuffer;
 import java.util.Arrays;
 
 /**
- * Shrinks {@code TYPE_INT_RGB} pixels by area averaging: each pixel of the result is the mean of the part of
- * the image it covers, weighted by how much of each pixel it covers, first down the columns, then along the
- * row. Unlike bilinear sampling, which Java2D and Thumbnailator use for a factor over a half, every pixel of
- * the image counts, so fine detail does not alias. Reads the pixels where they are (the native memory
- * TurboJPEG decoded into) a row at a time, holding three rows and the result. Stateless and thread-safe.
+ * Shrinks {@code TYPE_INT_RGB} pixels by area averaging: each pixel of the result is the
+ * mean of the part of the image it covers, weighted by how much of each pixel it covers,
+ * first down the columns, then along the row. Unlike bilinear sampling, which Java2D and
+ * Thumbnailator use for a factor over a half, every pixel of the image counts, so fine
+ * detail does not alias. Reads the pixels where they are (the native memory TurboJPEG
+ * decoded into) a row at a time, holding three rows and the result. Stateless and
+ * thread-safe.
  */
 final class AreaShrink {
 
 	/**
-	 * Weights are fixed-point numbers with 8 bits after the point: this is a whole pixel. Red and blue are
-	 * summed in one int (a 16-bit lane each) and green in another: a channel's 8 bits times a weight of at most
-	 * this fit a lane, and so does the sum, as the weights of a pixel add up to this.
+	 * Weights are fixed-point numbers with 8 bits after the point: this is a whole pixel.
+	 * Red and blue are summed in one int (a 16-bit lane each) and green in another: a
+	 * channel's 8 bits times a weight of at most this fit a lane, and so does the sum, as
+	 * the weights of a pixel add up to this.
 	 */
 	private static final int ONE = 1 << 8;
 
@@ -38,16 +41,18 @@ final class AreaShrink {
 	static int[] shrink(IntBuffer pixels, int width, int height, int targetWidth, int targetHeight) {
 		if (targetWidth <= 0 || targetHeight <= 0 || targetWidth > width || targetHeight > height
 				|| pixels.remaining() < (long) width * height) {
-			throw new IllegalArgumentException("Cannot shrink " + width + " x " + height + " pixels to " + targetWidth
-					+ " x " + targetHeight);
+			throw new IllegalArgumentException(
+					"Cannot shrink " + width + " x " + height + " pixels to " + targetWidth + " x " + targetHeight);
 		}
 		Taps columns = Taps.of(width, targetWidth);
 		Taps rows = Taps.of(height, targetHeight);
 		int base = pixels.position();
 		int[] redBlue = new int[width];
 		int[] green = new int[width];
-		// Room past the row for the taps of its last pixels, whose weights there are zero: every pixel of the result
-		// then takes the same number of taps, which the compiler unrolls, rather than a count of its own.
+		// Room past the row for the taps of its last pixels, whose weights there are
+		// zero: every pixel of the result
+		// then takes the same number of taps, which the compiler unrolls, rather than a
+		// count of its own.
 		int[] line = new int[width + columns.stride];
 		int[] result = new int[targetWidth * targetHeight];
 		for (int y = 0; y < targetHeight; y++) {
@@ -56,7 +61,8 @@ final class AreaShrink {
 			int first = rows.first[y];
 			for (int k = 0; k < rows.count[y]; k++) {
 				int weight = rows.weights[y * rows.stride + k];
-				// One bulk copy of the row out of native memory: read pixel by pixel through the buffer, it
+				// One bulk copy of the row out of native memory: read pixel by pixel
+				// through the buffer, it
 				// took most of the Java time of a thumbnail in the server.
 				pixels.get(base + (first + k) * width, line, 0, width);
 				for (int x = 0; x < width; x++) {
@@ -71,7 +77,8 @@ final class AreaShrink {
 			int row = y * targetWidth;
 			int stride = columns.stride;
 			if (stride == 3) {
-				// Shrinking by up to two, as from the scaled decoding to the thumbnail: the taps written out.
+				// Shrinking by up to two, as from the scaled decoding to the thumbnail:
+				// the taps written out.
 				for (int x = 0; x < targetWidth; x++) {
 					int from = columns.first[x];
 					int taps = x * 3;
@@ -110,8 +117,8 @@ final class AreaShrink {
 	}
 
 	/**
-	 * The pixels of one side that each pixel of the result covers: the first, how many, and their weights
-	 * ({@code stride} a pixel), which add up to {@link #ONE}.
+	 * The pixels of one side that each pixel of the result covers: the first, how many,
+	 * and their weights ({@code stride} a pixel), which add up to {@link #ONE}.
 	 */
 	private static final class Taps {
 
@@ -154,7 +161,8 @@ final class AreaShrink {
 						largest = k;
 					}
 				}
-				// Rounding must not brighten or darken: the weights add up to exactly one.
+				// Rounding must not brighten or darken: the weights add up to exactly
+				// one.
 				weights[i * stride + largest] += ONE - total;
 			}
 			return new Taps(first, count, weights, stride);

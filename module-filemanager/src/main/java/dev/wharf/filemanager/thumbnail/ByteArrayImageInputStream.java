@@ -4,8 +4,9 @@ import javax.imageio.stream.ImageInputStreamImpl;
 
 /**
  * An image input stream that reads a byte array in place. ImageIO's own streams over an
- * {@link java.io.InputStream} keep a second copy of every byte read (in memory, or in a cache file), which
- * doubled the memory a thumbnail's source takes. Not thread-safe, as no image stream is.
+ * {@link java.io.InputStream} keep a second copy of every byte read (in memory, or in a
+ * cache file), which doubled the memory a thumbnail's source takes. Not thread-safe, as
+ * no image stream is.
  */
 final class ByteArrayImageInputStream extends ImageInputStreamImpl {
 
@@ -24,7 +25,8 @@ final class ByteArrayImageInputStream extends ImageInputStreamImpl {
 	@Override
 	public int read(byte[] buffer, int offset, int length) {
 		if (offset < 0 || length < 0 || offset + length > buffer.length) {
-			throw new IndexOutOfBoundsException("offset " + offset + ", length " + length + ", buffer " + buffer.length);
+			throw new IndexOutOfBoundsException(
+					"offset " + offset + ", length " + length + ", buffer " + buffer.length);
 		}
 		this.bitOffset = 0;
 		if (length == 0) {

@@ -9,15 +9,19 @@ import javax.imageio.ImageReader;
 import javax.imageio.ImageTypeSpecifier;
 
 /**
- * The memory an image reader of the JDK holds while it decodes one image, besides the decoded raster: what
- * does not shrink with subsampling, because the readers work on rows of the image's full width. As the
- * readers allocate it (OpenJDK's {@code com.sun.imageio.plugins}):
+ * The memory an image reader of the JDK holds while it decodes one image, besides the
+ * decoded raster: what does not shrink with subsampling, because the readers work on rows
+ * of the image's full width. As the readers allocate it (OpenJDK's
+ * {@code com.sun.imageio.plugins}):
  * <ul>
- * <li>PNG: three rows of raw samples (the current row, the prior row for unfiltering, one row as a raster);</li>
- * <li>JPEG: libjpeg's strip of rows, or every coefficient of a progressive image (see {@link JpegFrame});</li>
- * <li>GIF: a row of indices; BMP and WBMP: a row of the file's pixels, and one being converted;</li>
- * <li>any other reader (TIFF's strips and tiles, other plugins): as much as the whole image decoded, as it may
- * hold a strip or tile as large as the image.</li>
+ * <li>PNG: three rows of raw samples (the current row, the prior row for unfiltering, one
+ * row as a raster);</li>
+ * <li>JPEG: libjpeg's strip of rows, or every coefficient of a progressive image (see
+ * {@link JpegFrame});</li>
+ * <li>GIF: a row of indices; BMP and WBMP: a row of the file's pixels, and one being
+ * converted;</li>
+ * <li>any other reader (TIFF's strips and tiles, other plugins): as much as the whole
+ * image decoded, as it may hold a strip or tile as large as the image.</li>
  * </ul>
  */
 final class DecoderMemory {
@@ -52,7 +56,8 @@ final class DecoderMemory {
 	}
 
 	/**
-	 * The bytes per pixel of a raster of an image type, rounded up to whole bytes (a 1-bit image counts one).
+	 * The bytes per pixel of a raster of an image type, rounded up to whole bytes (a
+	 * 1-bit image counts one).
 	 * @param type the image type
 	 * @return the bytes
 	 */
@@ -72,10 +77,12 @@ final class DecoderMemory {
 	private static long jpegBytes(byte[] source, int width, int height, int bytesPerPixel) {
 		JpegFrame frame = JpegFrame.read(source);
 		if (frame == null) {
-			// Headers the check cannot read: assume the costly case, every coefficient of every component.
+			// Headers the check cannot read: assume the costly case, every coefficient of
+			// every component.
 			return (long) width * height * bytesPerPixel * 2;
 		}
-		// The decoder's strip or coefficients, and the reader's row of the full width for colour conversion.
+		// The decoder's strip or coefficients, and the reader's row of the full width for
+		// colour conversion.
 		return frame.decoderBytes(width, height) + (long) width * bytesPerPixel;
 	}
 

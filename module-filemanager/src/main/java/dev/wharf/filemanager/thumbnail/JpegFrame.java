@@ -7,12 +7,13 @@ import net.coobird.thumbnailator.util.exif.Orientation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a JPEG's headers tell about the memory its decoding takes: the size, the components and their sampling
- * factors (from the frame header, SOF), and whether the decoder must hold every coefficient of the image at once.
- * libjpeg, which the JDK's reader uses, does that (in native memory, two bytes per sample) for progressive
- * files and for sequential files whose first scan does not carry every component; otherwise it works on
- * a strip of rows. Also where the EXIF data is (the first APP1 segment that starts with {@code Exif}), for the
- * orientation. Immutable.
+ * What a JPEG's headers tell about the memory its decoding takes: the size, the
+ * components and their sampling factors (from the frame header, SOF), and whether the
+ * decoder must hold every coefficient of the image at once. libjpeg, which the JDK's
+ * reader uses, does that (in native memory, two bytes per sample) for progressive files
+ * and for sequential files whose first scan does not carry every component; otherwise it
+ * works on a strip of rows. Also where the EXIF data is (the first APP1 segment that
+ * starts with {@code Exif}), for the orientation. Immutable.
  */
 final class JpegFrame {
 
@@ -142,8 +143,8 @@ final class JpegFrame {
 					return null;
 				}
 				int scanComponents = jpeg[i + 4] & 0xFF;
-				return new JpegFrame(width, height, horizontal, vertical, progressive || scanComponents < horizontal.length,
-						exifOffset, exifLength);
+				return new JpegFrame(width, height, horizontal, vertical,
+						progressive || scanComponents < horizontal.length, exifOffset, exifLength);
 			}
 			i += 2 + length;
 		}
@@ -168,7 +169,8 @@ final class JpegFrame {
 			maxHorizontal = Math.max(maxHorizontal, this.horizontal[c]);
 			maxVertical = Math.max(maxVertical, this.vertical[c]);
 		}
-		// Every path keeps a strip: a band of 8 x (v + 2) rows of each component (context rows for upsampling).
+		// Every path keeps a strip: a band of 8 x (v + 2) rows of each component (context
+		// rows for upsampling).
 		long bytes = (long) width * this.horizontal.length * 8 * (maxVertical + 2);
 		if (this.wholeImage) {
 			for (int c = 0; c < this.horizontal.length; c++) {
@@ -191,7 +193,8 @@ final class JpegFrame {
 			return null;
 		}
 		try {
-			return ExifUtils.getOrientationFromExif(Arrays.copyOfRange(jpeg, this.exifOffset, this.exifOffset + this.exifLength));
+			return ExifUtils
+				.getOrientationFromExif(Arrays.copyOfRange(jpeg, this.exifOffset, this.exifOffset + this.exifLength));
 		}
 		catch (RuntimeException ex) {
 			// Truncated or malformed EXIF data: no rotation, as with ImageIO's reader.

@@ -2,7 +2,10 @@ package dev.wharf.filemanager.thumbnail;
 
 import org.springframework.http.HttpStatus;
 
-/** The outcome of making a thumbnail: a JPEG, or a reason why the file gets none (also cached). */
+/**
+ * The outcome of making a thumbnail: a JPEG, or a reason why the file gets none (also
+ * cached).
+ */
 public sealed interface Thumbnail {
 
 	/** Bytes this outcome costs in the cache. */
@@ -10,6 +13,7 @@ public sealed interface Thumbnail {
 
 	/**
 	 * A JPEG thumbnail.
+	 *
 	 * @param jpeg its bytes
 	 */
 	record Image(byte[] jpeg) implements Thumbnail {
@@ -23,6 +27,7 @@ public sealed interface Thumbnail {
 
 	/**
 	 * The file gets no thumbnail.
+	 *
 	 * @param status the HTTP status to answer (415 not an image, 422 unusable image)
 	 * @param message why, for the client
 	 */

@@ -40,19 +40,23 @@ import reactor.core.scheduler.Scheduler;
 import reactor.util.concurrent.Queues;
 
 /**
- * Thumbnails for {@code cat?thumbnail=true}: made by {@link ImageThumbnailer} on a bounded, named pool
- * (reading the source there too, so memory is bounded by the pool size times the source limit and the
- * decoding budget), kept in the file's mount ({@link ThumbnailStore}, if given) and in a memory cache
- * bounded in bytes in front of it, both keyed by mount, path, size and modification time, so a changed file
- * gets a new thumbnail and nothing stale is served. Refusals (not an image, an image bomb) are cached in
- * memory only. Concurrent requests for the same thumbnail share one computation. When the pool and its queue
- * are full, requests get 503 with {@code Retry-After}.
+ * Thumbnails for {@code cat?thumbnail=true}: made by {@link ImageThumbnailer} on a
+ * bounded, named pool (reading the source there too, so memory is bounded by the pool
+ * size times the source limit and the decoding budget), kept in the file's mount
+ * ({@link ThumbnailStore}, if given) and in a memory cache bounded in bytes in front of
+ * it, both keyed by mount, path, size and modification time, so a changed file gets a new
+ * thumbnail and nothing stale is served. Refusals (not an image, an image bomb) are
+ * cached in memory only. Concurrent requests for the same thumbnail share one
+ * computation. When the pool and its queue are full, requests get 503 with
+ * {@code Retry-After}.
  *
- * <p>{@link #prefetch} makes the thumbnail of a file just uploaded in the background, one at a time, so its
- * first view finds it made; it only queues the file (at most {@value #MAX_PREFETCHES}, and drops it when the
- * queue is full), so an upload's answer never waits for it. Counts where thumbnails came from in
- * {@code wharf.filemanager.thumbnails} (tag {@code source}: {@code made}, {@code memory}, {@code mount}).
- * Thread-safe.
+ * <p>
+ * {@link #prefetch} makes the thumbnail of a file just uploaded in the background, one at
+ * a time, so its first view finds it made; it only queues the file (at most
+ * {@value #MAX_PREFETCHES}, and drops it when the queue is full), so an upload's answer
+ * never waits for it. Counts where thumbnails came from in
+ * {@code wharf.filemanager.thumbnails} (tag {@code source}: {@code made}, {@code memory},
+ * {@code mount}). Thread-safe.
  */
 public final class ThumbnailService implements AutoCloseable {
 
@@ -93,8 +97,8 @@ public final class ThumbnailService implements AutoCloseable {
 	 * @param thumbnailer makes the thumbnails
 	 * @param maxSourceBytes the largest image file read
 	 * @param cacheBytes the memory cache's size; 0 for none
-	 * @param store where thumbnails are kept in their mounts, or {@code null} for nowhere; owned (and closed)
-	 * by this service
+	 * @param store where thumbnails are kept in their mounts, or {@code null} for
+	 * nowhere; owned (and closed) by this service
 	 * @param workers where thumbnails are made; owned (and disposed) by this service
 	 * @param meters where the counts go
 	 */
@@ -112,7 +116,8 @@ public final class ThumbnailService implements AutoCloseable {
 		this.made = counter(meters, "made");
 		this.fromMemory = counter(meters, "memory");
 		this.fromMount = counter(meters, "mount");
-		// One at a time, after the requests already queued: a burst of uploads never takes the whole pool.
+		// One at a time, after the requests already queued: a burst of uploads never
+		// takes the whole pool.
 		this.prefetches.asFlux()
 			.concatMap(prefetch -> prefetch.storage()
 				.stat(prefetch.path())
@@ -132,8 +137,8 @@ public final class ThumbnailService implements AutoCloseable {
 	}
 
 	/**
-	 * Answers a thumbnail request: {@code 304} if the client's copy is current, the JPEG, or a 4xx saying why
-	 * the file has none.
+	 * Answers a thumbnail request: {@code 304} if the client's copy is current, the JPEG,
+	 * or a 4xx saying why the file has none.
 	 * @param exchange the exchange
 	 * @param mount the mount
 	 * @param storage the user's view of the mount
@@ -143,8 +148,8 @@ public final class ThumbnailService implements AutoCloseable {
 	public Mono<Void> respond(ServerWebExchange exchange, Mount mount, Storage storage, FileEntry entry) {
 		ServerHttpResponse response = exchange.getResponse();
 		HttpHeaders headers = response.getHeaders();
-		String etag = "\"t" + Long.toHexString(entry.size()) + '-' + Long.toHexString(entry.lastModified().toEpochMilli())
-				+ '-' + this.size + '"';
+		String etag = "\"t" + Long.toHexString(entry.size()) + '-'
+				+ Long.toHexString(entry.lastModified().toEpochMilli()) + '-' + this.size + '"';
 		headers.set(HttpHeaders.ETAG, etag);
 		headers.setLastModified(entry.lastModified());
 		headers.set(HttpHeaders.CACHE_CONTROL, "private, no-cache");
@@ -169,7 +174,8 @@ public final class ThumbnailService implements AutoCloseable {
 	}
 
 	/**
-	 * The thumbnail of a file: from the memory cache, kept in the mount, or made now (and then kept).
+	 * The thumbnail of a file: from the memory cache, kept in the mount, or made now (and
+	 * then kept).
 	 * @param mount the file's mount
 	 * @param storage the user's view of the mount
 	 * @param entry the file
@@ -193,8 +199,8 @@ public final class ThumbnailService implements AutoCloseable {
 	}
 
 	/**
-	 * Makes the thumbnail of a file that was just written, in the background, unless it is not named as an
-	 * image, is too large, or too many wait already. Returns at once.
+	 * Makes the thumbnail of a file that was just written, in the background, unless it
+	 * is not named as an image, is too large, or too many wait already. Returns at once.
 	 * @param mount the file's mount
 	 * @param storage the user's view of the mount
 	 * @param path the file
@@ -233,9 +239,8 @@ public final class ThumbnailService implements AutoCloseable {
 
 	private Mono<Thumbnail> make(Storage storage, FileEntry entry) {
 		if (entry.size() > this.maxSourceBytes) {
-			return Mono.just(new Thumbnail.Refused(HttpStatus.UNPROCESSABLE_CONTENT,
-					"Image file too large to preview (" + (entry.size() >> 20) + " MB; at most "
-							+ (this.maxSourceBytes >> 20) + " MB)"));
+			return Mono.just(new Thumbnail.Refused(HttpStatus.UNPROCESSABLE_CONTENT, "Image file too large to preview ("
+					+ (entry.size() >> 20) + " MB; at most " + (this.maxSourceBytes >> 20) + " MB)"));
 		}
 		return storage.localFile(entry.path())
 			.map(Optional::of)
@@ -250,8 +255,9 @@ public final class ThumbnailService implements AutoCloseable {
 	}
 
 	/**
-	 * A local file read at once on the worker, in one copy, rather than as buffers handed over from the mount's
-	 * threads; through the storage after all if it fails (it changed meanwhile), which reports why.
+	 * A local file read at once on the worker, in one copy, rather than as buffers handed
+	 * over from the mount's threads; through the storage after all if it fails (it
+	 * changed meanwhile), which reports why.
 	 */
 	private byte[] readLocal(Storage storage, StoragePath path, Path file) {
 		try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
@@ -268,8 +274,10 @@ public final class ThumbnailService implements AutoCloseable {
 	}
 
 	private byte[] readAll(Storage storage, StoragePath path) {
-		DataBuffer joined = DataBufferUtils.join(storage.read(path, ByteRange.of(0, this.maxSourceBytes)),
-				(int) Math.min(Integer.MAX_VALUE, this.maxSourceBytes)).block(READ_TIMEOUT);
+		DataBuffer joined = DataBufferUtils
+			.join(storage.read(path, ByteRange.of(0, this.maxSourceBytes)),
+					(int) Math.min(Integer.MAX_VALUE, this.maxSourceBytes))
+			.block(READ_TIMEOUT);
 		return (joined != null) ? bytes(joined) : new byte[0];
 	}
 

@@ -28,19 +28,23 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Thumbnails kept in their mount, under the reserved folder {@code .wharf/thumbnails/} (never listed, never
- * addressable by any protocol), so they outlive a restart and every replica that shares the mount shares them.
- * A thumbnail's name is a digest of what it shows: the file's path, size and modification time, and the
- * thumbnail's size; a changed file has a new name, so nothing stale is ever read. The names are spread over 256
+ * Thumbnails kept in their mount, under the reserved folder {@code .wharf/thumbnails/}
+ * (never listed, never addressable by any protocol), so they outlive a restart and every
+ * replica that shares the mount shares them. A thumbnail's name is a digest of what it
+ * shows: the file's path, size and modification time, and the thumbnail's size; a changed
+ * file has a new name, so nothing stale is ever read. The names are spread over 256
  * folders by their first two hex digits ({@code .wharf/thumbnails/3f/3f0c….jpg}).
  *
- * <p>Old names stay behind when a file changes, moves or goes: a sweep walks one of the 256 folders of every
- * mount per interval (one folder's listing, at most {@value #MAX_DELETIONS_PER_SWEEP} deletions) and deletes
- * thumbnails made longer than the expiry ago, whether orphaned or not (a live one is made again on its next
- * view). Written through the mount's own storage, as Wharf's state is, since a user who may read a file may
- * see its thumbnail even without write access; never in a mount that logs in as each user
- * ({@link Storage#needsUserCredentials()}), which has no storage of its own to write to. Failures only cost a
- * thumbnail made again: they are logged at debug level. Thread-safe; non-blocking.
+ * <p>
+ * Old names stay behind when a file changes, moves or goes: a sweep walks one of the 256
+ * folders of every mount per interval (one folder's listing, at most
+ * {@value #MAX_DELETIONS_PER_SWEEP} deletions) and deletes thumbnails made longer than
+ * the expiry ago, whether orphaned or not (a live one is made again on its next view).
+ * Written through the mount's own storage, as Wharf's state is, since a user who may read
+ * a file may see its thumbnail even without write access; never in a mount that logs in
+ * as each user ({@link Storage#needsUserCredentials()}), which has no storage of its own
+ * to write to. Failures only cost a thumbnail made again: they are logged at debug level.
+ * Thread-safe; non-blocking.
  */
 public final class ThumbnailStore implements AutoCloseable {
 
@@ -56,7 +60,9 @@ public final class ThumbnailStore implements AutoCloseable {
 	/** A file larger than this is not a thumbnail of ours. */
 	private static final int MAX_BYTES = 1 << 20;
 
-	/** Changes whenever thumbnails are made differently, so older ones are no longer read. */
+	/**
+	 * Changes whenever thumbnails are made differently, so older ones are no longer read.
+	 */
 	private static final String VERSION = "1";
 
 	private static final Log logger = LogFactory.getLog(ThumbnailStore.class);
@@ -84,13 +90,10 @@ public final class ThumbnailStore implements AutoCloseable {
 		this.expiry = expiry;
 		this.clock = clock;
 		List<Mount> swept = List.copyOf(mounts);
-		this.sweeper = Flux.interval(sweepInterval, sweepInterval)
-			.onBackpressureDrop()
-			.concatMap(tick -> {
-				int shard = Math.floorMod(this.nextShard.getAndIncrement(), SHARDS);
-				return Flux.fromIterable(swept).concatMap(mount -> sweep(mount, shard)).then();
-			}, 1)
-			.subscribe();
+		this.sweeper = Flux.interval(sweepInterval, sweepInterval).onBackpressureDrop().concatMap(tick -> {
+			int shard = Math.floorMod(this.nextShard.getAndIncrement(), SHARDS);
+			return Flux.fromIterable(swept).concatMap(mount -> sweep(mount, shard)).then();
+		}, 1).subscribe();
 	}
 
 	/**
@@ -139,11 +142,13 @@ public final class ThumbnailStore implements AutoCloseable {
 		String name = name(file);
 		StoragePath folder = FOLDER.resolve(name.substring(0, 2));
 		StoragePath location = folder.resolve(name + ".jpg");
-		Mono<FileEntry> write = Mono.defer(() -> storage.write(location,
-				Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(jpeg)), WriteOptions.replace().withExpectedLength(jpeg.length)));
-		return write.onErrorResume(NotFoundException.class,
-				missing -> storage.capabilities().contains(Capability.DIRECTORIES)
-						? storage.createDirectories(folder).then(write) : Mono.error(missing))
+		Mono<FileEntry> write = Mono
+			.defer(() -> storage.write(location, Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(jpeg)),
+					WriteOptions.replace().withExpectedLength(jpeg.length)));
+		return write
+			.onErrorResume(NotFoundException.class,
+					missing -> storage.capabilities().contains(Capability.DIRECTORIES)
+							? storage.createDirectories(folder).then(write) : Mono.error(missing))
 			.then()
 			.onErrorResume(error -> {
 				logger.debug("Cannot keep a thumbnail in mount '" + mount.name() + "'", error);
@@ -166,7 +171,8 @@ public final class ThumbnailStore implements AutoCloseable {
 		return storage.list(FOLDER.resolve(shardName(shard)))
 			.filter(entry -> !entry.isDirectory() && entry.lastModified().isBefore(oldest))
 			.take(MAX_DELETIONS_PER_SWEEP)
-			.concatMap(entry -> storage.delete(entry.path(), false).thenReturn(1)
+			.concatMap(entry -> storage.delete(entry.path(), false)
+				.thenReturn(1)
 				.onErrorResume(NotFoundException.class, gone -> Mono.just(0)))
 			.reduce(0, Integer::sum)
 			.onErrorResume(error -> {

@@ -18,31 +18,42 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * libjpeg-turbo's TurboJPEG library ({@code libturbojpeg.so.0}, Debian's {@code libturbojpeg0}) through JNA:
- * decodes a JPEG already scaled down by 1/2, 1/4 or 1/8 in the inverse DCT, so the full-size image is never
- * made, and encodes a thumbnail, both with SIMD. The JDK's own JPEG reader can only subsample the full-size
- * image, which costs several times as much.
+ * libjpeg-turbo's TurboJPEG library ({@code libturbojpeg.so.0}, Debian's
+ * {@code libturbojpeg0}) through JNA: decodes a JPEG already scaled down by 1/2, 1/4 or
+ * 1/8 in the inverse DCT, so the full-size image is never made, and encodes a thumbnail,
+ * both with SIMD. The JDK's own JPEG reader can only subsample the full-size image, which
+ * costs several times as much.
  *
- * <p>Memory safety: every buffer handed to the library is allocated here at least at the size the call may
- * fill (a decoded image's rows times its pitch, as passed to the call; an encoded image at {@code tjBufSize}
- * with {@code TJFLAG_NOREALLOC}). Progressive images with more than 500 scans fail ({@code TJFLAG_LIMITSCANS})
- * instead of taking minutes. The header is read and checked by the caller ({@link JpegFrame}) before anything
- * is decoded. The handles and buffers of a call are a workspace, kept for the next call (at most one per CPU
- * idle, with buffers of at most {@value #MAX_KEPT_BUFFER} bytes; larger ones, handles that failed and
- * workspaces past that are freed at once): the thumbnail of a photo then allocates no native memory. A decoded
- * image's buffer is cleared before each decoding, so no pixel of an earlier image can show in another.
- * Blocking and CPU-bound: never call it on an event loop. Thread-safe: a workspace serves one call at a time.
+ * <p>
+ * Memory safety: every buffer handed to the library is allocated here at least at the
+ * size the call may fill (a decoded image's rows times its pitch, as passed to the call;
+ * an encoded image at {@code tjBufSize} with {@code TJFLAG_NOREALLOC}). Progressive
+ * images with more than 500 scans fail ({@code TJFLAG_LIMITSCANS}) instead of taking
+ * minutes. The header is read and checked by the caller ({@link JpegFrame}) before
+ * anything is decoded. The handles and buffers of a call are a workspace, kept for the
+ * next call (at most one per CPU idle, with buffers of at most {@value #MAX_KEPT_BUFFER}
+ * bytes; larger ones, handles that failed and workspaces past that are freed at once):
+ * the thumbnail of a photo then allocates no native memory. A decoded image's buffer is
+ * cleared before each decoding, so no pixel of an earlier image can show in another.
+ * Blocking and CPU-bound: never call it on an event loop. Thread-safe: a workspace serves
+ * one call at a time.
  */
 final class TurboJpeg {
 
-	/** The library's name, as JNA finds it ({@code libturbojpeg.so}, or its versioned {@code .so.0}). */
+	/**
+	 * The library's name, as JNA finds it ({@code libturbojpeg.so}, or its versioned
+	 * {@code .so.0}).
+	 */
 	static final String LIBRARY = "turbojpeg";
 
 	private static final Log logger = LogFactory.getLog(TurboJpeg.class);
 
 	private static final int TJSAMP_420 = 2;
 
-	/** Red, green and blue of a pixel in one int, as {@code TYPE_INT_RGB} holds them: B, G, R, X bytes in memory here. */
+	/**
+	 * Red, green and blue of a pixel in one int, as {@code TYPE_INT_RGB} holds them: B,
+	 * G, R, X bytes in memory here.
+	 */
 	private static final int TJPF_INT_RGB = (ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN) ? 3 : 5;
 
 	private static final int TJFLAG_NOREALLOC = 1024;
@@ -51,7 +62,10 @@ final class TurboJpeg {
 
 	private static final int TJERR_WARNING = 0;
 
-	/** The largest buffer a workspace keeps between calls: a photo's file, its scaled pixels, its thumbnail. */
+	/**
+	 * The largest buffer a workspace keeps between calls: a photo's file, its scaled
+	 * pixels, its thumbnail.
+	 */
 	static final long MAX_KEPT_BUFFER = 1 << 20;
 
 	private static final Object LOCK = new Object();
@@ -110,15 +124,17 @@ final class TurboJpeg {
 	}
 
 	/**
-	 * Decodes a JPEG scaled down, as {@code TYPE_INT_RGB} pixels in native memory, and hands them to a function
-	 * that must not keep them: the memory serves the next call once it returns.
+	 * Decodes a JPEG scaled down, as {@code TYPE_INT_RGB} pixels in native memory, and
+	 * hands them to a function that must not keep them: the memory serves the next call
+	 * once it returns.
 	 * @param jpeg the file's bytes
-	 * @param width the scaled width: the image's width times a scaling factor the library has, rounded up
+	 * @param width the scaled width: the image's width times a scaling factor the library
+	 * has, rounded up
 	 * @param height the scaled height, likewise
 	 * @param use what to make of the pixels ({@code width} a row)
 	 * @param <T> what it makes
-	 * @return what it made, or {@code null} if the library failed (a warning, such as a truncated file whose end
-	 * is grey, is no failure)
+	 * @return what it made, or {@code null} if the library failed (a warning, such as a
+	 * truncated file whose end is grey, is no failure)
 	 */
 	<T> @Nullable T decode(byte[] jpeg, int width, int height, Function<IntBuffer, T> use) {
 		long count = (long) width * height;
@@ -133,7 +149,8 @@ final class TurboJpeg {
 			}
 			Memory source = workspace.source.of(jpeg.length);
 			source.write(0, jpeg, 0, jpeg.length);
-			// The library writes at most height rows of pitch bytes (it picks the largest scaled size within these).
+			// The library writes at most height rows of pitch bytes (it picks the largest
+			// scaled size within these).
 			Memory pixels = workspace.pixels.of(count * 4);
 			pixels.clear(count * 4);
 			int status = this.api.tjDecompress2(handle, source, new NativeLong(jpeg.length), pixels, width, width * 4,
@@ -177,7 +194,8 @@ final class TurboJpeg {
 			Memory output = workspace.encoded.of(capacity);
 			PointerByReference jpeg = new PointerByReference(output);
 			NativeLongByReference size = new NativeLongByReference(new NativeLong(capacity));
-			// NOREALLOC: the library writes into our buffer, sized for the worst case, and never swaps in its own.
+			// NOREALLOC: the library writes into our buffer, sized for the worst case,
+			// and never swaps in its own.
 			if (this.api.tjCompress2(handle, source, width, width * 4, height, TJPF_INT_RGB, jpeg, size, TJSAMP_420,
 					quality, TJFLAG_NOREALLOC) != 0) {
 				logger.debug("TurboJPEG could not encode a thumbnail: " + this.api.tjGetErrorStr2(handle));
@@ -201,7 +219,10 @@ final class TurboJpeg {
 		return (workspace != null) ? workspace : new Workspace();
 	}
 
-	/** Keeps a workspace for the next call, its large buffers freed, or frees it all if enough are kept. */
+	/**
+	 * Keeps a workspace for the next call, its large buffers freed, or frees it all if
+	 * enough are kept.
+	 */
 	private void give(Workspace workspace) {
 		workspace.trim();
 		if (!this.idle.offer(workspace)) {
@@ -215,8 +236,8 @@ final class TurboJpeg {
 	}
 
 	/**
-	 * The handles and buffers of one call at a time. Not thread-safe: taken from the idle ones by one call and
-	 * given back when it returns.
+	 * The handles and buffers of one call at a time. Not thread-safe: taken from the idle
+	 * ones by one call and given back when it returns.
 	 */
 	private final class Workspace implements AutoCloseable {
 
@@ -246,7 +267,10 @@ final class TurboJpeg {
 			return this.compressor;
 		}
 
-		/** Frees the decompressor after a failure, rather than trusting its state to the next image. */
+		/**
+		 * Frees the decompressor after a failure, rather than trusting its state to the
+		 * next image.
+		 */
 		void dropDecompressor() {
 			Pointer handle = this.decompressor;
 			this.decompressor = null;
@@ -284,7 +308,10 @@ final class TurboJpeg {
 
 	}
 
-	/** Native memory that grows to the largest size asked since it was last freed. Not thread-safe. */
+	/**
+	 * Native memory that grows to the largest size asked since it was last freed. Not
+	 * thread-safe.
+	 */
 	private static final class Buffer {
 
 		private @Nullable Memory memory;
@@ -317,7 +344,10 @@ final class TurboJpeg {
 
 	}
 
-	/** The functions of the TurboJPEG API used here, as in {@code turbojpeg.h} (API version 2; kept in 3). */
+	/**
+	 * The functions of the TurboJPEG API used here, as in {@code turbojpeg.h} (API
+	 * version 2; kept in 3).
+	 */
 	interface Api extends Library {
 
 		@Nullable Pointer tjInitDecompress();

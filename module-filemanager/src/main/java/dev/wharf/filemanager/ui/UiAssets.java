@@ -14,13 +14,16 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The UI's files, read once from the jar. They are addressed as {@code assets/<fingerprint>/<name>}, where
- * the fingerprint is a digest of all of them: any change to any file gives every file a new address, so a
- * browser may keep them forever and still never mixes two versions. One fingerprint for the whole set
- * (rather than one per file) lets the ES modules import each other by plain relative names. The page
- * itself ({@code index.html}) is revalidated on every load and names the current fingerprint.
+ * The UI's files, read once from the jar. They are addressed as
+ * {@code assets/<fingerprint>/<name>}, where the fingerprint is a digest of all of them:
+ * any change to any file gives every file a new address, so a browser may keep them
+ * forever and still never mixes two versions. One fingerprint for the whole set (rather
+ * than one per file) lets the ES modules import each other by plain relative names. The
+ * page itself ({@code index.html}) is revalidated on every load and names the current
+ * fingerprint.
  *
- * <p>Immutable and thread-safe.
+ * <p>
+ * Immutable and thread-safe.
  */
 public final class UiAssets {
 
@@ -61,7 +64,8 @@ public final class UiAssets {
 		this.fingerprint = HexFormat.of().formatHex(digest.digest(), 0, 8);
 		String html = new String(template, StandardCharsets.UTF_8);
 		this.page = html.replace(PLACEHOLDER, "assets/" + this.fingerprint).getBytes(StandardCharsets.UTF_8);
-		// The same page with the visitors' module; it is served one level below the UI's root (/s/<id>).
+		// The same page with the visitors' module; it is served one level below the UI's
+		// root (/s/<id>).
 		this.sharePage = html.replace(PLACEHOLDER + MAIN, PLACEHOLDER + SHARE_MAIN)
 			.replace(PLACEHOLDER, "../assets/" + this.fingerprint)
 			.getBytes(StandardCharsets.UTF_8);

@@ -19,15 +19,18 @@ import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
 /**
- * Serves the UI: {@code GET|HEAD /} is the page ({@code no-cache}, so a new version is picked up at once),
- * {@code /assets/<fingerprint>/<name>} the files it loads (cached for a year, {@code immutable}); an
- * asset with another fingerprint is 404, never today's file under yesterday's name. Every answer carries a
- * strict Content-Security-Policy: scripts and styles only from this origin, nothing inline, no framing.
+ * Serves the UI: {@code GET|HEAD /} is the page ({@code no-cache}, so a new version is
+ * picked up at once), {@code /assets/<fingerprint>/<name>} the files it loads (cached for
+ * a year, {@code immutable}); an asset with another fingerprint is 404, never today's
+ * file under yesterday's name. Every answer carries a strict Content-Security-Policy:
+ * scripts and styles only from this origin, nothing inline, no framing.
  *
- * <p>All addresses in the page are relative and its routes live in the URL's fragment, so the UI works at
- * the root, under {@code spring.webflux.base-path}, and behind a reverse proxy that maps a sub-path to
- * Wharf's root. The application root without its trailing slash is redirected to it (relative addresses
- * need it). Other paths go on down the filter chain.
+ * <p>
+ * All addresses in the page are relative and its routes live in the URL's fragment, so
+ * the UI works at the root, under {@code spring.webflux.base-path}, and behind a reverse
+ * proxy that maps a sub-path to Wharf's root. The application root without its trailing
+ * slash is redirected to it (relative addresses need it). Other paths go on down the
+ * filter chain.
  */
 public final class UiFilter implements WebFilter, Ordered {
 
@@ -35,8 +38,9 @@ public final class UiFilter implements WebFilter, Ordered {
 	public static final int ORDER = ApiDispatcher.ORDER + 1;
 
 	/**
-	 * The page's policy. {@code blob:} images are the previews of files being uploaded; {@code frame-src}
-	 * and {@code media-src} are PDF, audio and video previews, loaded from the API.
+	 * The page's policy. {@code blob:} images are the previews of files being uploaded;
+	 * {@code frame-src} and {@code media-src} are PDF, audio and video previews, loaded
+	 * from the API.
 	 */
 	static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; "
 			+ "img-src 'self' blob: data:; media-src 'self'; frame-src 'self'; connect-src 'self'; "
@@ -44,7 +48,9 @@ public final class UiFilter implements WebFilter, Ordered {
 
 	private static final String ASSETS = "/assets/";
 
-	/** The page's and the assets' types are the ones every module sends such files with. */
+	/**
+	 * The page's and the assets' types are the ones every module sends such files with.
+	 */
 	private static final MediaTypeRegistry TYPES = MediaTypeRegistry.defaults();
 
 	private static final String IMMUTABLE = headerValue(
@@ -100,7 +106,8 @@ public final class UiFilter implements WebFilter, Ordered {
 	}
 
 	/**
-	 * Answers with a page of the UI, with the headers every page gets (no caching, the strict policy).
+	 * Answers with a page of the UI, with the headers every page gets (no caching, the
+	 * strict policy).
 	 * @param exchange the exchange
 	 * @param status the status
 	 * @param content the page

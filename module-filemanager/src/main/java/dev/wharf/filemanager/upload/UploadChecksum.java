@@ -16,10 +16,10 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * The tus checksum extension: {@code Upload-Checksum: <algorithm> <base64 digest>} over one {@code PATCH}
- * body. The body's bytes are digested as they stream to the storage, and the stream fails at its end if
- * the digest differs, so the chunk is discarded and never counted (460 Checksum Mismatch, as the tus
- * specification says).
+ * The tus checksum extension: {@code Upload-Checksum: <algorithm> <base64 digest>} over
+ * one {@code PATCH} body. The body's bytes are digested as they stream to the storage,
+ * and the stream fails at its end if the digest differs, so the chunk is discarded and
+ * never counted (460 Checksum Mismatch, as the tus specification says).
  */
 final class UploadChecksum {
 
@@ -82,8 +82,9 @@ final class UploadChecksum {
 						digest.update(chunk);
 					}
 				}
-			}).concatWith(Mono.defer(() -> MessageDigest.isEqual(digest.digest(), this.expected) ? Mono.empty()
-					: Mono.error(new ApiException(MISMATCH, "Checksum Mismatch"))));
+			})
+				.concatWith(Mono.defer(() -> MessageDigest.isEqual(digest.digest(), this.expected) ? Mono.empty()
+						: Mono.error(new ApiException(MISMATCH, "Checksum Mismatch"))));
 		});
 	}
 

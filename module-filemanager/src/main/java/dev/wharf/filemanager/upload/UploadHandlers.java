@@ -33,28 +33,30 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Resumable uploads, tus 1.0.0 core protocol with the creation, expiration, checksum and termination
- * extensions:
+ * Resumable uploads, tus 1.0.0 core protocol with the creation, expiration, checksum and
+ * termination extensions:
  * <ul>
  * <li>{@code OPTIONS /api/files/upload}: what the server supports (no login needed);</li>
- * <li>{@code POST /api/files/upload?path=/data/big.iso} with {@code Upload-Length}: 201 and
- * {@code Location: /api/files/upload/<mount>/<id>};</li>
+ * <li>{@code POST /api/files/upload?path=/data/big.iso} with {@code Upload-Length}: 201
+ * and {@code Location: /api/files/upload/<mount>/<id>};</li>
  * <li>{@code HEAD} on that URL: {@code Upload-Offset} and {@code Upload-Length};</li>
- * <li>{@code PATCH} with {@code Content-Type: application/offset+octet-stream}, {@code Upload-Offset}
- * (409 if it is not the current offset) and optionally {@code Upload-Checksum: sha1 <base64>} (460 on
- * mismatch): 204 with the new offset; the last byte publishes the file atomically at its path, after which
- * {@code HEAD} answers with the full length until the upload expires (a client that lost the last answer
+ * <li>{@code PATCH} with {@code Content-Type: application/offset+octet-stream},
+ * {@code Upload-Offset} (409 if it is not the current offset) and optionally
+ * {@code Upload-Checksum: sha1 <base64>} (460 on mismatch): 204 with the new offset; the
+ * last byte publishes the file atomically at its path, after which {@code HEAD} answers
+ * with the full length until the upload expires (a client that lost the last answer
  * learns it is done);</li>
  * <li>{@code DELETE} on that URL: abandons the upload.</li>
  * </ul>
- * The state lives in the mount ({@link UploadStore}), so uploads survive restarts and any replica can
- * continue them. An upload belongs to its creator (others get 404) and needs write access to the mount.
- * Only one {@code PATCH} per upload runs at a time, on all replicas together: it holds a lock ({@link Locks},
- * in Redis with several replicas) that ends {@link #LOCK_TIME} after its last renewal, renewed while the body
- * arrives, so a replica that dies lets go of it soon; a second {@code PATCH} meanwhile gets 409, as for any
- * offset it cannot know, and a tus client asks the offset with {@code HEAD} and resumes. (Below the lock, the
- * chunks' create-only writes still keep two writers from both succeeding.) Expired uploads are removed every
- * {@code sweepInterval}.
+ * The state lives in the mount ({@link UploadStore}), so uploads survive restarts and any
+ * replica can continue them. An upload belongs to its creator (others get 404) and needs
+ * write access to the mount. Only one {@code PATCH} per upload runs at a time, on all
+ * replicas together: it holds a lock ({@link Locks}, in Redis with several replicas) that
+ * ends {@link #LOCK_TIME} after its last renewal, renewed while the body arrives, so a
+ * replica that dies lets go of it soon; a second {@code PATCH} meanwhile gets 409, as for
+ * any offset it cannot know, and a tus client asks the offset with {@code HEAD} and
+ * resumes. (Below the lock, the chunks' create-only writes still keep two writers from
+ * both succeeding.) Expired uploads are removed every {@code sweepInterval}.
  */
 public final class UploadHandlers implements AutoCloseable {
 
@@ -64,7 +66,9 @@ public final class UploadHandlers implements AutoCloseable {
 	/** The creation endpoint. */
 	public static final String ENDPOINT = "/api/files/upload";
 
-	/** How long a {@code PATCH}'s lock outlives its last renewal (a third of it apart). */
+	/**
+	 * How long a {@code PATCH}'s lock outlives its last renewal (a third of it apart).
+	 */
 	static final Duration LOCK_TIME = Duration.ofSeconds(10);
 
 	private static final String TUS_RESUMABLE = "Tus-Resumable";
@@ -126,7 +130,8 @@ public final class UploadHandlers implements AutoCloseable {
 	}
 
 	/**
-	 * The handler of {@value #ENDPOINT}: {@code OPTIONS} for anyone, {@code POST} for a caller.
+	 * The handler of {@value #ENDPOINT}: {@code OPTIONS} for anyone, {@code POST} for a
+	 * caller.
 	 * @param protect wraps a handler so it runs only for an established caller
 	 * @return the handler
 	 */
@@ -137,8 +142,8 @@ public final class UploadHandlers implements AutoCloseable {
 	}
 
 	/**
-	 * The handler of upload URLs: {@code OPTIONS} for anyone, {@code HEAD}, {@code PATCH} and {@code DELETE}
-	 * for the upload's owner.
+	 * The handler of upload URLs: {@code OPTIONS} for anyone, {@code HEAD}, {@code PATCH}
+	 * and {@code DELETE} for the upload's owner.
 	 * @param protect wraps a handler so it runs only for an established caller
 	 * @return the handler
 	 */
@@ -169,7 +174,8 @@ public final class UploadHandlers implements AutoCloseable {
 			throw ApiException.badRequest("Upload-Length is required (deferred lengths are not supported)");
 		}
 		if (length > this.maxUploadBytes) {
-			throw new ApiException(HttpStatus.CONTENT_TOO_LARGE, "File too large (at most " + this.maxUploadBytes + " bytes)");
+			throw new ApiException(HttpStatus.CONTENT_TOO_LARGE,
+					"File too large (at most " + this.maxUploadBytes + " bytes)");
 		}
 		String metadata = headers.getFirst(UPLOAD_METADATA);
 		if (metadata != null && (metadata.length() > MAX_METADATA_LENGTH || !isPrintableAscii(metadata))) {
@@ -185,20 +191,24 @@ public final class UploadHandlers implements AutoCloseable {
 		StoragePath shownFolder = target.virtual(folderPath);
 		Mono<Void> checks = storage.stat(folderPath)
 			.onErrorMap(NotFoundException.class, missing -> new NotFoundException("Folder not found: " + shownFolder))
-			.flatMap(folder -> folder.isDirectory() ? storage.stat(target.path())
-				.flatMap(existing -> existing.isDirectory()
-						? Mono.<Void>error(new ApiException(HttpStatus.CONFLICT, "Is a folder: " + target))
-						: Mono.<Void>empty())
-				.onErrorResume(NotFoundException.class, free -> Mono.empty())
-					: Mono.error(new ApiException(HttpStatus.CONFLICT, "Not a folder: " + shownFolder)));
+			.flatMap(
+					folder -> folder.isDirectory()
+							? storage.stat(target.path())
+								.flatMap(existing -> existing.isDirectory()
+										? Mono.<Void>error(
+												new ApiException(HttpStatus.CONFLICT, "Is a folder: " + target))
+										: Mono.<Void>empty())
+								.onErrorResume(NotFoundException.class, free -> Mono.empty())
+							: Mono.error(new ApiException(HttpStatus.CONFLICT, "Not a folder: " + shownFolder)));
 		return checks
 			.then(this.store.create(storage, caller.name(), target.path(), length, (metadata != null) ? metadata : ""))
 			.flatMap(state -> {
 				ServerHttpResponse response = exchange.getResponse();
 				response.setStatusCode(HttpStatus.CREATED);
 				response.getHeaders().set(TUS_RESUMABLE, VERSION);
-				response.getHeaders().set(HttpHeaders.LOCATION, request.getPath().contextPath().value() + ENDPOINT + "/"
-						+ mount.name() + "/" + state.id());
+				response.getHeaders()
+					.set(HttpHeaders.LOCATION,
+							request.getPath().contextPath().value() + ENDPOINT + "/" + mount.name() + "/" + state.id());
 				response.getHeaders().setDate(UPLOAD_EXPIRES, Instant.now().plus(this.expiry).toEpochMilli());
 				response.getHeaders().set(HttpHeaders.CACHE_CONTROL, "no-store");
 				return response.setComplete();
@@ -247,8 +257,8 @@ public final class UploadHandlers implements AutoCloseable {
 		HttpHeaders headers = exchange.getRequest().getHeaders();
 		String contentType = headers.getFirst(HttpHeaders.CONTENT_TYPE);
 		if (contentType == null || !contentType.trim().equalsIgnoreCase(OFFSET_CONTENT_TYPE)) {
-			return Mono.error(new ApiException(HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-					"Content-Type must be " + OFFSET_CONTENT_TYPE));
+			return Mono.error(
+					new ApiException(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Content-Type must be " + OFFSET_CONTENT_TYPE));
 		}
 		long offset = number(headers, UPLOAD_OFFSET);
 		if (offset < 0) {
@@ -261,7 +271,8 @@ public final class UploadHandlers implements AutoCloseable {
 		UploadChecksum checksum = UploadChecksum.parse(headers.getFirst("Upload-Checksum"));
 		String lock = "upload:" + mountRoot.requireMount().name() + '/' + state.id();
 		String target = mountRoot.requireMount().name() + ":" + state.target();
-		// The answer goes out once the lock is released: a client's next PATCH must not find this one's lock.
+		// The answer goes out once the lock is released: a client's next PATCH must not
+		// find this one's lock.
 		return this.locks.whileLocked(lock, LOCK_TIME, () -> this.store.progress(storage, state).flatMap(progress -> {
 			if (progress.offset() != offset) {
 				exchange.getResponse().getHeaders().set(UPLOAD_OFFSET, Long.toString(progress.offset()));
@@ -269,14 +280,15 @@ public final class UploadHandlers implements AutoCloseable {
 						"Upload-Offset is " + offset + " but the upload is at " + progress.offset()));
 			}
 			if (progress.complete()) {
-				// The last PATCH again, its answer having been lost: the file was made already.
+				// The last PATCH again, its answer having been lost: the file was made
+				// already.
 				return Mono.just(offset);
 			}
 			return this.store.append(storage, state, offset, exchange.getRequest().getBody(), checksum)
-				.flatMap(end -> ((end == state.length()) ? this.audit.record(exchange, caller, "upload", target,
-						this.store.progress(storage, state)
-							.flatMap(done -> this.store.complete(storage, state, done))
-							.doOnNext(file -> this.thumbnails.prefetch(mountRoot.requireMount(), storage, state.target())))
+				.flatMap(end -> ((end == state.length()) ? this.audit
+					.record(exchange, caller, "upload", target, this.store.progress(storage, state)
+						.flatMap(done -> this.store.complete(storage, state, done))
+						.doOnNext(file -> this.thumbnails.prefetch(mountRoot.requireMount(), storage, state.target())))
 						: Mono.empty())
 					.thenReturn(end));
 		}), () -> new ApiException(HttpStatus.CONFLICT,
@@ -340,7 +352,8 @@ public final class UploadHandlers implements AutoCloseable {
 		return Flux.fromIterable(this.tree.mounts())
 			.filter(mount -> !mount.storage().needsUserCredentials())
 			.concatMap(mount -> this.store.sweep(mount.storage()).onErrorResume(error -> {
-				logger.warn("Could not remove expired uploads from mount '" + mount.name() + "': " + error.getMessage());
+				logger
+					.warn("Could not remove expired uploads from mount '" + mount.name() + "': " + error.getMessage());
 				return Mono.just(0);
 			}))
 			.reduce(0, Integer::sum)

@@ -10,10 +10,10 @@ import dev.wharf.core.storage.InvalidContentException;
 import dev.wharf.core.storage.StoragePath;
 
 /**
- * What is known about a resumable upload from its creation, stored in the mount beside its data as a few
- * {@code key=value} lines (no value can hold a line break: paths refuse control characters, headers cannot
- * carry them). The offset is not stored: it is the sum of the chunks written so far, so it can never
- * disagree with the data.
+ * What is known about a resumable upload from its creation, stored in the mount beside
+ * its data as a few {@code key=value} lines (no value can hold a line break: paths refuse
+ * control characters, headers cannot carry them). The offset is not stored: it is the sum
+ * of the chunks written so far, so it can never disagree with the data.
  *
  * @param id the upload's random id
  * @param user who started it; nobody else can see or continue it
@@ -55,7 +55,8 @@ record UploadState(String id, String user, StoragePath target, long length, Inst
 		try {
 			return new UploadState(require(values, "id"), require(values, "user"),
 					StoragePath.parse(require(values, "target")), Long.parseLong(require(values, "length")),
-					Instant.ofEpochMilli(Long.parseLong(require(values, "created"))), values.getOrDefault("metadata", ""));
+					Instant.ofEpochMilli(Long.parseLong(require(values, "created"))),
+					values.getOrDefault("metadata", ""));
 		}
 		catch (NumberFormatException ex) {
 			throw new InvalidContentException("Corrupt upload state file", ex);

@@ -25,22 +25,27 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Keeps resumable uploads inside their mount, under the reserved folder {@code .wharf/uploads/<id>/}: an
- * {@code info} file ({@link UploadState}) and the data as chunks named after their offset
- * ({@code c0000000000000000}, …). Every chunk is written atomically and never replaced (a second writer of
- * the same offset fails), so the offset of an upload is simply where the chain of chunks ends: it survives
- * a restart and is the same on every replica, and a chunk cut off by a dropped connection leaves nothing.
- * A {@code PATCH} body without a checksum is cut into chunks of at most about {@code segmentSize} bytes, so
- * a long transfer that breaks keeps what arrived before; with a checksum it is one chunk, kept only if the
- * digest matches. When the last byte arrives, the chunks become the target file in one atomic write
- * ({@link Storage#concatenate}, which an {@code s3} mount does on the server by copying the chunks into the
- * parts of one multipart upload) or one move, for a single chunk: until then nothing exists at the target. Then the chunks go and a
- * {@code done} marker stays beside {@code info} until the upload expires, so a client whose last response
- * was lost (the connection broke after the server had everything) learns from {@code HEAD} that the upload
- * is complete instead of being told that it never existed.
+ * Keeps resumable uploads inside their mount, under the reserved folder
+ * {@code .wharf/uploads/<id>/}: an {@code info} file ({@link UploadState}) and the data
+ * as chunks named after their offset ({@code c0000000000000000}, …). Every chunk is
+ * written atomically and never replaced (a second writer of the same offset fails), so
+ * the offset of an upload is simply where the chain of chunks ends: it survives a restart
+ * and is the same on every replica, and a chunk cut off by a dropped connection leaves
+ * nothing. A {@code PATCH} body without a checksum is cut into chunks of at most about
+ * {@code segmentSize} bytes, so a long transfer that breaks keeps what arrived before;
+ * with a checksum it is one chunk, kept only if the digest matches. When the last byte
+ * arrives, the chunks become the target file in one atomic write
+ * ({@link Storage#concatenate}, which an {@code s3} mount does on the server by copying
+ * the chunks into the parts of one multipart upload) or one move, for a single chunk:
+ * until then nothing exists at the target. Then the chunks go and a {@code done} marker
+ * stays beside {@code info} until the upload expires, so a client whose last response was
+ * lost (the connection broke after the server had everything) learns from {@code HEAD}
+ * that the upload is complete instead of being told that it never existed.
  *
- * <p>Works on any storage, also one without folders or listing (chunks are found by offset, not by
- * listing); only {@link #sweep} needs {@link Capability#LIST}. Thread-safe; non-blocking.
+ * <p>
+ * Works on any storage, also one without folders or listing (chunks are found by offset,
+ * not by listing); only {@link #sweep} needs {@link Capability#LIST}. Thread-safe;
+ * non-blocking.
  */
 final class UploadStore {
 
@@ -63,7 +68,8 @@ final class UploadStore {
 	/**
 	 * Creates the store.
 	 * @param expiry how long an upload lives after its last chunk
-	 * @param segmentSize the size after which a {@code PATCH} body is cut into a new chunk
+	 * @param segmentSize the size after which a {@code PATCH} body is cut into a new
+	 * chunk
 	 * @param clock the time source
 	 */
 	UploadStore(Duration expiry, long segmentSize, Clock clock) {
@@ -77,12 +83,13 @@ final class UploadStore {
 			UploadState state = new UploadState(Secrets.random(ID_BYTES), user, target, length, this.clock.instant(),
 					metadata);
 			StoragePath folder = folder(state.id());
-			Mono<?> folders = storage.capabilities().contains(Capability.DIRECTORIES) ? storage.createDirectories(folder)
-					: Mono.empty();
+			Mono<?> folders = storage.capabilities().contains(Capability.DIRECTORIES)
+					? storage.createDirectories(folder) : Mono.empty();
 			byte[] info = state.toBytes();
-			return folders.then(storage.write(folder.resolve(INFO),
-					Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(info)),
-					new WriteOptions(WriteMode.CREATE_NEW, info.length))).thenReturn(state);
+			return folders
+				.then(storage.write(folder.resolve(INFO), Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(info)),
+						new WriteOptions(WriteMode.CREATE_NEW, info.length)))
+				.thenReturn(state);
 		});
 	}
 
@@ -94,25 +101,27 @@ final class UploadStore {
 		if (!Secrets.looksLikeSecret(id, ID_BYTES)) {
 			return Mono.empty();
 		}
-		return DataBufferUtils.join(storage.read(folder(id).resolve(INFO), ByteRange.all()), 64 * 1024)
-			.map(buffer -> {
-				try {
-					byte[] bytes = new byte[buffer.readableByteCount()];
-					buffer.read(bytes);
-					return UploadState.parse(bytes);
-				}
-				finally {
-					DataBufferUtils.release(buffer);
-				}
-			})
-			.onErrorResume(NotFoundException.class, missing -> Mono.empty());
+		return DataBufferUtils.join(storage.read(folder(id).resolve(INFO), ByteRange.all()), 64 * 1024).map(buffer -> {
+			try {
+				byte[] bytes = new byte[buffer.readableByteCount()];
+				buffer.read(bytes);
+				return UploadState.parse(bytes);
+			}
+			finally {
+				DataBufferUtils.release(buffer);
+			}
+		}).onErrorResume(NotFoundException.class, missing -> Mono.empty());
 	}
 
-	/** Where the chunks end, and when the upload was last active; for a complete upload, its length. */
+	/**
+	 * Where the chunks end, and when the upload was last active; for a complete upload,
+	 * its length.
+	 */
 	Mono<Progress> progress(Storage storage, UploadState state) {
 		StoragePath folder = folder(state.id());
 		Mono<Progress> receiving = chunk(storage, folder, 0)
-			.expand(entry -> (entry.size() == 0) ? Mono.empty() : chunk(storage, folder, offsetOf(entry) + entry.size()))
+			.expand(entry -> (entry.size() == 0) ? Mono.empty()
+					: chunk(storage, folder, offsetOf(entry) + entry.size()))
 			.filter(entry -> entry.size() > 0)
 			.collectList()
 			.map(chunks -> {
@@ -133,8 +142,8 @@ final class UploadStore {
 
 	/**
 	 * Appends a {@code PATCH} body at an offset.
-	 * @return the new offset (also when the body broke off: what arrived in complete chunks counts); fails
-	 * if nothing could be kept
+	 * @return the new offset (also when the body broke off: what arrived in complete
+	 * chunks counts); fails if nothing could be kept
 	 */
 	Mono<Long> append(Storage storage, UploadState state, long offset, Flux<DataBuffer> body,
 			@Nullable UploadChecksum checksum) {
@@ -155,7 +164,8 @@ final class UploadStore {
 				}
 				return false;
 			}, false, 8)
-				.concatMap(window -> writeChunk(storage, folder, position[0], window).doOnNext(end -> position[0] = end))
+				.concatMap(
+						window -> writeChunk(storage, folder, position[0], window).doOnNext(end -> position[0] = end))
 				.then(Mono.fromSupplier(() -> position[0]));
 		});
 	}
@@ -164,7 +174,8 @@ final class UploadStore {
 		StoragePath path = chunkPath(folder, offset);
 		return storage.write(path, content, WriteOptions.createNew()).flatMap(entry -> {
 			if (entry.size() == 0) {
-				// An empty chunk would end the chain early; nothing was sent, so nothing is kept.
+				// An empty chunk would end the chain early; nothing was sent, so nothing
+				// is kept.
 				return storage.delete(path, false).thenReturn(offset);
 			}
 			return Mono.just(offset + entry.size());
@@ -172,8 +183,9 @@ final class UploadStore {
 	}
 
 	/**
-	 * Makes the target file from the chunks, marks the upload complete and removes the chunks. A failure
-	 * after the file was made leaves the upload to be completed again (the same bytes) or to expire.
+	 * Makes the target file from the chunks, marks the upload complete and removes the
+	 * chunks. A failure after the file was made leaves the upload to be completed again
+	 * (the same bytes) or to expire.
 	 * @return the new file
 	 */
 	Mono<FileEntry> complete(Storage storage, UploadState state, Progress progress) {
@@ -183,7 +195,8 @@ final class UploadStore {
 			publish = storage.move(chunks.get(0).path(), state.target(), true);
 		}
 		else {
-			// One write of the chunks' bytes; an object store assembles them on its server instead.
+			// One write of the chunks' bytes; an object store assembles them on its
+			// server instead.
 			publish = storage.concatenate(chunks.stream().map(FileEntry::path).toList(), state.target(),
 					new WriteOptions(WriteMode.REPLACE, state.length()));
 		}
@@ -225,14 +238,17 @@ final class UploadStore {
 		return storage.list(UPLOADS)
 			.onErrorResume(NotFoundException.class, none -> Flux.empty())
 			.concatMap(folder -> load(storage, folder.name())
-				.flatMap(state -> progress(storage, state)
-					.flatMap(progress -> progress.expires().isBefore(now) ? delete(storage, state).thenReturn(1) : Mono.just(0)))
+				.flatMap(state -> progress(storage, state).flatMap(progress -> progress.expires().isBefore(now)
+						? delete(storage, state).thenReturn(1) : Mono.just(0)))
 				.switchIfEmpty(Mono.defer(() -> abandoned(storage, folder, now)))
 				.onErrorResume(error -> abandoned(storage, folder, now)))
 			.reduce(0, Integer::sum);
 	}
 
-	/** A folder without a readable state file is removed once it is older than an upload may live. */
+	/**
+	 * A folder without a readable state file is removed once it is older than an upload
+	 * may live.
+	 */
 	private Mono<Integer> abandoned(Storage storage, FileEntry folder, Instant now) {
 		if (folder.lastModified().plus(this.expiry).isAfter(now)) {
 			return Mono.just(0);
@@ -263,7 +279,8 @@ final class UploadStore {
 	 * @param offset the bytes received
 	 * @param chunks the chunks, in order (none once complete)
 	 * @param expires when it will be removed unless more arrives
-	 * @param complete whether the file was made and the upload only remains to answer {@code HEAD}
+	 * @param complete whether the file was made and the upload only remains to answer
+	 * {@code HEAD}
 	 */
 	record Progress(long offset, List<FileEntry> chunks, Instant expires, boolean complete) {
 	}

@@ -31,14 +31,16 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * {@code GET /api/files/zip?path=…&path=…}: the given files and folders as one zip, streamed as it is
- * written ({@link ZipWriter}), named {@code <name>.zip} for one path and {@code download.zip} otherwise.
- * {@code path=/} zips every mount the user may see. The paths are checked before anything is sent (400,
- * 404); after that, an unreadable entry only lands in {@code error.log} inside the zip. A bounded number
- * of zips are written at once, each on its own worker thread (zipping blocks on the storage and on the
- * client); past that, 503 with {@code Retry-After}, and past one user's share of them, 429. A zip holds its
- * slot until its last byte is handed to the connection; a client that stops reading loses it to the HTTP
- * server's write timeout ({@code wharf.http.write-timeout}).
+ * {@code GET /api/files/zip?path=…&path=…}: the given files and folders as one zip,
+ * streamed as it is written ({@link ZipWriter}), named {@code <name>.zip} for one path
+ * and {@code download.zip} otherwise. {@code path=/} zips every mount the user may see.
+ * The paths are checked before anything is sent (400, 404); after that, an unreadable
+ * entry only lands in {@code error.log} inside the zip. A bounded number of zips are
+ * written at once, each on its own worker thread (zipping blocks on the storage and on
+ * the client); past that, 503 with {@code Retry-After}, and past one user's share of
+ * them, 429. A zip holds its slot until its last byte is handed to the connection; a
+ * client that stops reading loses it to the HTTP server's write timeout
+ * ({@code wharf.http.write-timeout}).
  */
 public final class ZipHandler implements AuthenticatedHandler, AutoCloseable {
 
@@ -87,7 +89,9 @@ public final class ZipHandler implements AuthenticatedHandler, AutoCloseable {
 		String fileName = (paths.size() == 1 && !locations.isEmpty() && !this.tree.locate(caller, paths.get(0)).isTop())
 				? name(locations.get(0)) + ".zip" : "download.zip";
 		return Flux.fromIterable(locations)
-			.concatMap(location -> location.requireStorage().stat(location.path()).map(entry -> new Pending(location, entry)))
+			.concatMap(location -> location.requireStorage()
+				.stat(location.path())
+				.map(entry -> new Pending(location, entry)))
 			.collectList()
 			.flatMap(found -> {
 				List<ZipItem> items = new ArrayList<>();
@@ -104,12 +108,15 @@ public final class ZipHandler implements AuthenticatedHandler, AutoCloseable {
 		ServerHttpResponse response = exchange.getResponse();
 		HttpHeaders headers = response.getHeaders();
 		headers.setContentType(MediaType.parseMediaType("application/zip"));
-		headers.setContentDisposition(ContentDisposition.attachment().filename(fileName, StandardCharsets.UTF_8).build());
+		headers
+			.setContentDisposition(ContentDisposition.attachment().filename(fileName, StandardCharsets.UTF_8).build());
 		headers.set(HttpHeaders.CACHE_CONTROL, "private, no-store");
 		headers.set(ApiResponses.X_CONTENT_TYPE_OPTIONS, ApiResponses.NOSNIFF);
 		ZipWriter writer = new ZipWriter(items);
-		// The slot is taken when the body is subscribed and given back however it ends; a refusal is the
-		// body's first signal, so it arrives before anything is sent and becomes a 429 or 503.
+		// The slot is taken when the body is subscribed and given back however it ends; a
+		// refusal is the
+		// body's first signal, so it arrives before anything is sent and becomes a 429 or
+		// 503.
 		Flux<DataBuffer> body = Flux.using(() -> this.slots.take(caller.name()),
 				slot -> DataBufferUtils.outputStreamPublisher(out -> {
 					try {
@@ -128,10 +135,11 @@ public final class ZipHandler implements AuthenticatedHandler, AutoCloseable {
 	}
 
 	/**
-	 * The top-level name of an item in the zip. A name that starts like a drive ({@code C:} or {@code c:x}, legal
-	 * in storage) would unpack outside the target folder on Windows, and the zip format forbids it (APPNOTE
-	 * 4.4.17: no drive letter, no leading slash), so its colon becomes {@code _}. Storage names hold no
-	 * {@code /}, {@code \}, {@code .} or {@code ..}, so nothing else can leave the folder.
+	 * The top-level name of an item in the zip. A name that starts like a drive
+	 * ({@code C:} or {@code c:x}, legal in storage) would unpack outside the target
+	 * folder on Windows, and the zip format forbids it (APPNOTE 4.4.17: no drive letter,
+	 * no leading slash), so its colon becomes {@code _}. Storage names hold no {@code /},
+	 * {@code \}, {@code .} or {@code ..}, so nothing else can leave the folder.
 	 */
 	static String entryName(Location location) {
 		String name = name(location);

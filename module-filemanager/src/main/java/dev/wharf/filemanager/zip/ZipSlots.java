@@ -8,8 +8,9 @@ import dev.wharf.filemanager.http.ApiException;
 import org.springframework.http.HttpStatus;
 
 /**
- * The zips being written: at most a number at once, and at most a share of them for any one user, so that one
- * user (a read-only one too) cannot take every slot and keep everyone else at 503. Thread-safe.
+ * The zips being written: at most a number at once, and at most a share of them for any
+ * one user, so that one user (a read-only one too) cannot take every slot and keep
+ * everyone else at 503. Thread-safe.
  */
 final class ZipSlots {
 
@@ -36,7 +37,8 @@ final class ZipSlots {
 	 * Takes a slot.
 	 * @param user who asks
 	 * @return the slot, to be released when the zip ends however it ends
-	 * @throws ApiException 429 if the user has all the slots one user may have, 503 if every slot is taken
+	 * @throws ApiException 429 if the user has all the slots one user may have, 503 if
+	 * every slot is taken
 	 */
 	synchronized Slot take(String user) {
 		int mine = this.byUser.getOrDefault(user, 0);
@@ -46,7 +48,8 @@ final class ZipSlots {
 					RETRY_AFTER);
 		}
 		if (this.taken >= this.total) {
-			throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "Too many zips are being made, try again", RETRY_AFTER);
+			throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, "Too many zips are being made, try again",
+					RETRY_AFTER);
 		}
 		this.taken++;
 		this.byUser.put(user, mine + 1);

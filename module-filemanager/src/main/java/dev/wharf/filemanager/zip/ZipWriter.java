@@ -29,20 +29,23 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 
 /**
- * Writes a zip of files and folders to a stream, on a worker thread (it blocks on the storage and on the
- * client). A file or folder that cannot be read does not break the download: it is left out (or, if it
- * failed part-way, kept incomplete) and named in a final {@value #ERROR_LOG} entry; so is a link back into a
- * folder the walk is in (a link loop, see {@link FolderChain}), which would make the zip endless. Entry names
- * are the validated names of the storage, joined with {@code /}: never absolute, never {@code ..}, never a
- * backslash. Files whose content is already compressed are stored without compressing again. Large files
- * and archives use ZIP64 automatically.
+ * Writes a zip of files and folders to a stream, on a worker thread (it blocks on the
+ * storage and on the client). A file or folder that cannot be read does not break the
+ * download: it is left out (or, if it failed part-way, kept incomplete) and named in a
+ * final {@value #ERROR_LOG} entry; so is a link back into a folder the walk is in (a link
+ * loop, see {@link FolderChain}), which would make the zip endless. Entry names are the
+ * validated names of the storage, joined with {@code /}: never absolute, never
+ * {@code ..}, never a backslash. Files whose content is already compressed are stored
+ * without compressing again. Large files and archives use ZIP64 automatically.
  *
- * <p>Names are UTF-8 with the language encoding flag set, and every entry says it was made on Unix (with
- * mode {@code 644} for files and {@code 755} for folders) and carries the Info-ZIP Unicode Path extra field:
- * Info-ZIP's {@code unzip} converts the names of entries made on MS-DOS from the DOS code page whatever the
- * flag says, which garbles every non-ASCII name, and older tools read only the extra field.
- * {@link java.util.zip.ZipOutputStream} can set neither the host nor the mode, so the zip is written with
- * Commons Compress.
+ * <p>
+ * Names are UTF-8 with the language encoding flag set, and every entry says it was made
+ * on Unix (with mode {@code 644} for files and {@code 755} for folders) and carries the
+ * Info-ZIP Unicode Path extra field: Info-ZIP's {@code unzip} converts the names of
+ * entries made on MS-DOS from the DOS code page whatever the flag says, which garbles
+ * every non-ASCII name, and older tools read only the extra field.
+ * {@link java.util.zip.ZipOutputStream} can set neither the host nor the mode, so the zip
+ * is written with Commons Compress.
  */
 final class ZipWriter {
 
@@ -146,7 +149,8 @@ final class ZipWriter {
 			Iterator<DataBuffer> buffers = content.iterator();
 			DataBuffer first;
 			try {
-				// The first buffer is read before the entry is started, so a file that cannot be opened
+				// The first buffer is read before the entry is started, so a file that
+				// cannot be opened
 				// leaves no empty entry behind.
 				first = buffers.hasNext() ? buffers.next() : null;
 			}
@@ -155,8 +159,10 @@ final class ZipWriter {
 				return;
 			}
 			ZipArchiveEntry entry = entry(name, file.lastModified().toEpochMilli(), UnixStat.FILE_FLAG | FILE_MODE);
-			// Streamed, so the headers get the sizes of the data that was actually written. The size announced
-			// here, and zlib's worst case for the compressed size, only decide whether the local header needs a
+			// Streamed, so the headers get the sizes of the data that was actually
+			// written. The size announced
+			// here, and zlib's worst case for the compressed size, only decide whether
+			// the local header needs a
 			// ZIP64 field, which cannot be added once the entry has started.
 			entry.setSize(file.size());
 			entry.setCompressedSize(worstCaseDeflated(file.size()));
@@ -181,7 +187,10 @@ final class ZipWriter {
 		}
 	}
 
-	/** zlib's {@code deflateBound} for non-default parameters, the bound that holds at every level. */
+	/**
+	 * zlib's {@code deflateBound} for non-default parameters, the bound that holds at
+	 * every level.
+	 */
 	private static long worstCaseDeflated(long size) {
 		return size + (size >> 5) + (size >> 7) + (size >> 11) + 7;
 	}
@@ -202,13 +211,17 @@ final class ZipWriter {
 		}
 	}
 
-	/** Whether a file's type (core's registry, as the file manager and static sites send it) is compressed already. */
+	/**
+	 * Whether a file's type (core's registry, as the file manager and static sites send
+	 * it) is compressed already.
+	 */
 	private static boolean isCompressed(String name) {
 		return MediaTypeRegistry.isAlreadyCompressed(MediaTypeRegistry.defaults().forName(name));
 	}
 
 	private static String message(Throwable error) {
-		Throwable cause = (error.getCause() != null && error instanceof IllegalStateException) ? error.getCause() : error;
+		Throwable cause = (error.getCause() != null && error instanceof IllegalStateException) ? error.getCause()
+				: error;
 		String message = cause.getMessage();
 		return (message != null) ? message : cause.getClass().getSimpleName();
 	}

@@ -1,5 +1,6 @@
 /**
- * Folders and files downloaded as one zip, streamed, with failures listed in an error.log entry.
+ * Folders and files downloaded as one zip, streamed, with failures listed in an error.log
+ * entry.
  */
 @NullMarked
 package dev.wharf.filemanager.zip;

@@ -13,16 +13,19 @@ class CallerResolverTests {
 
 	@Test
 	void findsTheSessionCookieAmongOthers() {
-		assertThat(CallerResolver.sessionCookie(MockServerHttpRequest.get("/").header("Cookie", "a=1; auth=secret; b=2").build()))
+		assertThat(CallerResolver
+			.sessionCookie(MockServerHttpRequest.get("/").header("Cookie", "a=1; auth=secret; b=2").build()))
 			.isEqualTo("secret");
 		assertThat(CallerResolver.sessionCookie(MockServerHttpRequest.get("/").header("Cookie", "auth=first").build()))
 			.isEqualTo("first");
-		assertThat(CallerResolver.sessionCookie(MockServerHttpRequest.get("/").header("Cookie", "xauth=1; authx=2").build()))
+		assertThat(CallerResolver
+			.sessionCookie(MockServerHttpRequest.get("/").header("Cookie", "xauth=1; authx=2").build())).isNull();
+		assertThat(CallerResolver.sessionCookie(MockServerHttpRequest.get("/").header("Cookie", "auth=").build()))
 			.isNull();
-		assertThat(CallerResolver.sessionCookie(MockServerHttpRequest.get("/").header("Cookie", "auth=").build())).isNull();
 		assertThat(CallerResolver.sessionCookie(MockServerHttpRequest.get("/").build())).isNull();
-		assertThat(CallerResolver.sessionCookie(MockServerHttpRequest.get("/").header("Cookie", "a=1").header("Cookie", "auth=two")
-			.build())).isEqualTo("two");
+		assertThat(CallerResolver
+			.sessionCookie(MockServerHttpRequest.get("/").header("Cookie", "a=1").header("Cookie", "auth=two").build()))
+			.isEqualTo("two");
 	}
 
 	@Test

@@ -57,7 +57,8 @@ class RecentSignInTests {
 
 	Caller session(String name) {
 		Instant now = this.clock.instant();
-		return new Caller(new User(name, Set.of(Role.USER), Map.of()), new Session("key", name, now, now, null, null), null);
+		return new Caller(new User(name, Set.of(Role.USER), Map.of()), new Session("key", name, now, now, null, null),
+				null);
 	}
 
 	@Test
@@ -82,7 +83,8 @@ class RecentSignInTests {
 		assertThat(rule.rule()).contains("or a sign-in with SSO in the last 10 minutes");
 		assertThat(RecentSignIn.NEVER.isPossible()).isFalse();
 		assertThat(RecentSignIn.NEVER.allows(session("olivia"))).isFalse();
-		assertThat(RecentSignIn.NEVER.rule()).isEqualTo("Minting a token needs the account's name and password (HTTP Basic)");
+		assertThat(RecentSignIn.NEVER.rule())
+			.isEqualTo("Minting a token needs the account's name and password (HTTP Basic)");
 		assertThat(new RecentSignIn(this.users, Duration.ZERO, "SSO", this.clock).allows(session("olivia"))).isFalse();
 	}
 

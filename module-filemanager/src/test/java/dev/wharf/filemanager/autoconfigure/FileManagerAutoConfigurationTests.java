@@ -68,19 +68,24 @@ class FileManagerAutoConfigurationTests {
 	void badSettingsStopStartUpNamingTheProperty() {
 		runner().withPropertyValues("wharf.filemanager.mounts=nothere").run(context -> {
 			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause().isInstanceOf(InvalidConfigurationException.class)
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidConfigurationException.class)
 				.hasMessageContaining("wharf.filemanager.mounts");
 		});
 		runner().withPropertyValues("wharf.filemanager.thumbnails.size=5").run(context -> {
 			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("wharf.filemanager.thumbnails.size");
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("wharf.filemanager.thumbnails.size");
 		});
 		runner().withPropertyValues("wharf.filemanager.max-upload-size=0").run(context -> {
 			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("wharf.filemanager.max-upload-size");
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("wharf.filemanager.max-upload-size");
 		});
 		for (String perUser : new String[] { "-1", "5" }) {
-			runner().withPropertyValues("wharf.filemanager.max-concurrent-zips=4", "wharf.filemanager.max-zips-per-user=" + perUser)
+			runner()
+				.withPropertyValues("wharf.filemanager.max-concurrent-zips=4",
+						"wharf.filemanager.max-zips-per-user=" + perUser)
 				.run(context -> {
 					assertThat(context).hasFailed();
 					assertThat(context.getStartupFailure()).rootCause()
@@ -91,13 +96,17 @@ class FileManagerAutoConfigurationTests {
 
 	@Test
 	void oneUserMayHaveHalfTheZipSlotsUnlessConfigured() {
-		runner().run(context -> assertThat(context.getBean(FileManagerProperties.class).effectiveZipsPerUser()).isEqualTo(2));
+		runner().run(context -> assertThat(context.getBean(FileManagerProperties.class).effectiveZipsPerUser())
+			.isEqualTo(2));
 		runner().withPropertyValues("wharf.filemanager.max-concurrent-zips=1")
-			.run(context -> assertThat(context.getBean(FileManagerProperties.class).effectiveZipsPerUser()).isEqualTo(1));
+			.run(context -> assertThat(context.getBean(FileManagerProperties.class).effectiveZipsPerUser())
+				.isEqualTo(1));
 		runner().withPropertyValues("wharf.filemanager.max-concurrent-zips=3")
-			.run(context -> assertThat(context.getBean(FileManagerProperties.class).effectiveZipsPerUser()).isEqualTo(1));
+			.run(context -> assertThat(context.getBean(FileManagerProperties.class).effectiveZipsPerUser())
+				.isEqualTo(1));
 		runner().withPropertyValues("wharf.filemanager.max-zips-per-user=4")
-			.run(context -> assertThat(context.getBean(FileManagerProperties.class).effectiveZipsPerUser()).isEqualTo(4));
+			.run(context -> assertThat(context.getBean(FileManagerProperties.class).effectiveZipsPerUser())
+				.isEqualTo(4));
 	}
 
 }

@@ -11,8 +11,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code mkdir}, {@code touch}, {@code rm}, {@code mv} and {@code cp}, over real HTTP, within and across
- * mounts, and their audit lines.
+ * {@code mkdir}, {@code touch}, {@code rm}, {@code mv} and {@code cp}, over real HTTP,
+ * within and across mounts, and their audit lines.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ChangeTests extends FileManagerTestBase {
@@ -43,7 +43,8 @@ class ChangeTests extends FileManagerTestBase {
 		assertThat(post("/api/files/mkdir?path=" + folder).status()).isEqualTo(409);
 		assertThat(post("/api/files/mkdir?path=" + folder + "/a/b").status()).isEqualTo(404);
 		assertThat(post("/api/files/touch?path=" + folder + "/empty.txt").status()).isEqualTo(200);
-		assertThat(this.api.get("/api/files/cat?path=" + folder + "/empty.txt").browser(this.cookie).send().body()).isEmpty();
+		assertThat(this.api.get("/api/files/cat?path=" + folder + "/empty.txt").browser(this.cookie).send().body())
+			.isEmpty();
 		assertThat(post("/api/files/touch?path=" + folder + "/empty.txt").status()).isEqualTo(409);
 		assertThat(post("/api/files/mkdir?path=/newmount").status()).isEqualTo(404);
 		assertThat(post("/api/files/mkdir?path=/scratch").status()).isEqualTo(403);
@@ -122,8 +123,9 @@ class ChangeTests extends FileManagerTestBase {
 		post("/api/files/touch?path=" + path);
 		post("/api/files/rm?path=" + path);
 		post("/api/files/rm?path=/ro/denied");
-		assertThat(output.getOut()).contains("audit protocol=http user=alice action=touch target=scratch:" + path.substring(8)
-				+ " outcome=success client=127.0.0.1")
+		assertThat(output.getOut())
+			.contains("audit protocol=http user=alice action=touch target=scratch:" + path.substring(8)
+					+ " outcome=success client=127.0.0.1")
 			.contains("user=alice action=delete target=scratch:" + path.substring(8) + " outcome=success")
 			.contains("user=alice action=delete target=ro:/denied outcome=denied");
 	}

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code GET|HEAD /api/files/cat}, over real HTTP, on the local mount (zero-copy) and a memory mount.
+ * {@code GET|HEAD /api/files/cat}, over real HTTP, on the local mount (zero-copy) and a
+ * memory mount.
  */
 class DownloadTests extends FileManagerTestBase {
 
@@ -52,24 +53,42 @@ class DownloadTests extends FileManagerTestBase {
 	@ValueSource(strings = { "data", "scratch" })
 	void servesOneRangeAnd416PastTheEnd(String mount) {
 		String path = upload(mount, unique("range") + ".bin");
-		Answer part = this.api.get("/api/files/cat?path=" + path).browser(this.cookie).header("Range", "bytes=10-19").send();
+		Answer part = this.api.get("/api/files/cat?path=" + path)
+			.browser(this.cookie)
+			.header("Range", "bytes=10-19")
+			.send();
 		assertThat(part.status()).isEqualTo(206);
 		assertThat(part.body()).isEqualTo(Arrays.copyOfRange(CONTENT, 10, 20));
 		assertThat(part.header("Content-Range")).isEqualTo("bytes 10-19/" + CONTENT.length);
-		Answer suffix = this.api.get("/api/files/cat?path=" + path).browser(this.cookie).header("Range", "bytes=-5").send();
+		Answer suffix = this.api.get("/api/files/cat?path=" + path)
+			.browser(this.cookie)
+			.header("Range", "bytes=-5")
+			.send();
 		assertThat(suffix.body()).isEqualTo(Arrays.copyOfRange(CONTENT, CONTENT.length - 5, CONTENT.length));
-		Answer open = this.api.get("/api/files/cat?path=" + path).browser(this.cookie).header("Range", "bytes=99990-").send();
+		Answer open = this.api.get("/api/files/cat?path=" + path)
+			.browser(this.cookie)
+			.header("Range", "bytes=99990-")
+			.send();
 		assertThat(open.body()).isEqualTo(Arrays.copyOfRange(CONTENT, 99_990, CONTENT.length));
-		Answer past = this.api.get("/api/files/cat?path=" + path).browser(this.cookie).header("Range", "bytes=100000-").send();
+		Answer past = this.api.get("/api/files/cat?path=" + path)
+			.browser(this.cookie)
+			.header("Range", "bytes=100000-")
+			.send();
 		assertThat(past.status()).isEqualTo(416);
 		assertThat(past.header("Content-Range")).isEqualTo("bytes */" + CONTENT.length);
-		// Several ranges (the overlapping-ranges attack) get the whole file, as RFC 9110 allows.
-		Answer many = this.api.get("/api/files/cat?path=" + path).browser(this.cookie)
-			.header("Range", "bytes=0-,0-,0-,0-").send();
+		// Several ranges (the overlapping-ranges attack) get the whole file, as RFC 9110
+		// allows.
+		Answer many = this.api.get("/api/files/cat?path=" + path)
+			.browser(this.cookie)
+			.header("Range", "bytes=0-,0-,0-,0-")
+			.send();
 		assertThat(many.status()).isEqualTo(200);
 		assertThat(many.body()).hasSize(CONTENT.length);
-		Answer stale = this.api.get("/api/files/cat?path=" + path).browser(this.cookie).header("Range", "bytes=0-9")
-			.header("If-Range", "\"other\"").send();
+		Answer stale = this.api.get("/api/files/cat?path=" + path)
+			.browser(this.cookie)
+			.header("Range", "bytes=0-9")
+			.header("If-Range", "\"other\"")
+			.send();
 		assertThat(stale.status()).isEqualTo(200);
 	}
 
@@ -77,12 +96,21 @@ class DownloadTests extends FileManagerTestBase {
 	void answers304ToAFreshCopy() {
 		String path = upload("scratch", unique("cond") + ".bin");
 		Answer first = this.api.get("/api/files/cat?path=" + path).browser(this.cookie).send();
-		assertThat(this.api.get("/api/files/cat?path=" + path).browser(this.cookie).header("If-None-Match", first.header("ETag"))
-			.send().status()).isEqualTo(304);
-		assertThat(this.api.get("/api/files/cat?path=" + path).browser(this.cookie)
-			.header("If-Modified-Since", first.header("Last-Modified")).send().status()).isEqualTo(304);
-		assertThat(this.api.get("/api/files/cat?path=" + path).browser(this.cookie)
-			.header("If-Modified-Since", "Thu, 01 Jan 2004 00:00:00 GMT").send().status()).isEqualTo(200);
+		assertThat(this.api.get("/api/files/cat?path=" + path)
+			.browser(this.cookie)
+			.header("If-None-Match", first.header("ETag"))
+			.send()
+			.status()).isEqualTo(304);
+		assertThat(this.api.get("/api/files/cat?path=" + path)
+			.browser(this.cookie)
+			.header("If-Modified-Since", first.header("Last-Modified"))
+			.send()
+			.status()).isEqualTo(304);
+		assertThat(this.api.get("/api/files/cat?path=" + path)
+			.browser(this.cookie)
+			.header("If-Modified-Since", "Thu, 01 Jan 2004 00:00:00 GMT")
+			.send()
+			.status()).isEqualTo(200);
 	}
 
 	@Test
@@ -108,13 +136,16 @@ class DownloadTests extends FileManagerTestBase {
 			String path = "/scratch/" + unique("x") + name;
 			this.api.post("/api/files/save?path=" + path).browser(this.cookie).body("x").send();
 			assertThat(this.api.get("/api/files/cat?path=" + path).browser(this.cookie).send().header("Content-Type"))
-				.as(name).isEqualTo("text/plain");
+				.as(name)
+				.isEqualTo("text/plain");
 		}
 		String png = "/scratch/" + unique("image") + ".png";
 		this.api.post("/api/files/save?path=" + png).browser(this.cookie).body("x").send();
 		assertThat(this.api.get("/api/files/cat?path=" + png).browser(this.cookie).send().header("Content-Type"))
 			.isEqualTo("image/png");
-		Answer named = this.api.get("/api/files/cat?path=" + html + "&name=r%C3%A9sum%C3%A9.html").browser(this.cookie).send();
+		Answer named = this.api.get("/api/files/cat?path=" + html + "&name=r%C3%A9sum%C3%A9.html")
+			.browser(this.cookie)
+			.send();
 		assertThat(named.header("Content-Disposition")).startsWith("attachment;")
 			.contains("filename*=UTF-8''r%C3%A9sum%C3%A9.html");
 	}

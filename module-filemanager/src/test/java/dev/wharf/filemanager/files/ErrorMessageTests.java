@@ -8,9 +8,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The error messages of every file endpoint name paths as the client gave them, with the mount's folder
- * ({@code /data/…}), on a local mount ({@code data}) and a memory mount ({@code scratch}) alike: a path
- * inside the mount ({@code /tus}) would send the user looking for a folder at the top level.
+ * The error messages of every file endpoint name paths as the client gave them, with the
+ * mount's folder ({@code /data/…}), on a local mount ({@code data}) and a memory mount
+ * ({@code scratch}) alike: a path inside the mount ({@code /tus}) would send the user
+ * looking for a folder at the top level.
  */
 class ErrorMessageTests extends FileManagerTestBase {
 
@@ -43,7 +44,8 @@ class ErrorMessageTests extends FileManagerTestBase {
 			expect(get("/api/files/cat?thumbnail=true&path=" + folder + "/nope.png"), 404,
 					"Not found: " + folder + "/nope.png");
 			expect(get("/api/files/search?q=x&path=" + folder + "/nope"), 404, "Not found: " + folder + "/nope");
-			expect(get("/api/files/search?q=x&path=" + folder + "/file.txt"), 409, "Not a folder: " + folder + "/file.txt");
+			expect(get("/api/files/search?q=x&path=" + folder + "/file.txt"), 409,
+					"Not a folder: " + folder + "/file.txt");
 			expect(get("/api/files/zip?path=" + folder + "/nope"), 404, "Not found: " + folder + "/nope");
 		}
 		expect(get("/api/files/ls?path=/nomount/x"), 404, "Not found: /nomount/x");
@@ -54,10 +56,13 @@ class ErrorMessageTests extends FileManagerTestBase {
 		for (String folder : new String[] { this.data, this.scratch }) {
 			expect(post("/api/files/mkdir?path=" + folder + "/sub"), 409, "Already exists: " + folder + "/sub");
 			expect(post("/api/files/mkdir?path=" + folder + "/nope/new"), 404, "Not found: " + folder + "/nope");
-			expect(post("/api/files/touch?path=" + folder + "/file.txt"), 409, "Already exists: " + folder + "/file.txt");
+			expect(post("/api/files/touch?path=" + folder + "/file.txt"), 409,
+					"Already exists: " + folder + "/file.txt");
 			expect(post("/api/files/touch?path=" + folder + "/nope/new.txt"), 404, "Not found: " + folder + "/nope");
-			expect(this.api.post("/api/files/save?path=" + folder + "/nope/new.txt").browser(this.cookie).body("x").send(),
-					404, "Not found: " + folder + "/nope");
+			expect(this.api.post("/api/files/save?path=" + folder + "/nope/new.txt")
+				.browser(this.cookie)
+				.body("x")
+				.send(), 404, "Not found: " + folder + "/nope");
 			expect(this.api.post("/api/files/save?path=" + folder + "/sub").browser(this.cookie).body("x").send(), 409,
 					"Is a folder: " + folder + "/sub");
 		}
@@ -67,10 +72,12 @@ class ErrorMessageTests extends FileManagerTestBase {
 	void removingMovingAndCopying() {
 		for (String folder : new String[] { this.data, this.scratch }) {
 			expect(post("/api/files/rm?path=" + folder + "/nope"), 404, "Not found: " + folder + "/nope");
-			expect(post("/api/files/mv?from=" + folder + "/nope&to=" + folder + "/moved"), 404, "Not found: " + folder + "/nope");
+			expect(post("/api/files/mv?from=" + folder + "/nope&to=" + folder + "/moved"), 404,
+					"Not found: " + folder + "/nope");
 			expect(post("/api/files/mv?from=" + folder + "/file.txt&to=" + folder + "/other.txt"), 409,
 					"Already exists: " + folder + "/other.txt");
-			expect(post("/api/files/cp?from=" + folder + "/nope&to=" + folder + "/copied"), 404, "Not found: " + folder + "/nope");
+			expect(post("/api/files/cp?from=" + folder + "/nope&to=" + folder + "/copied"), 404,
+					"Not found: " + folder + "/nope");
 			expect(post("/api/files/cp?from=" + folder + "/file.txt&to=" + folder + "/other.txt"), 409,
 					"Already exists: " + folder + "/other.txt");
 			expect(post("/api/files/cp?from=" + folder + "/sub&to=" + folder + "/sub/inner"), 409,
@@ -95,8 +102,11 @@ class ErrorMessageTests extends FileManagerTestBase {
 	}
 
 	private Answer tus(String path) {
-		return this.api.post("/api/files/upload?path=" + path).browser(this.cookie).header("Tus-Resumable", "1.0.0")
-			.header("Upload-Length", "10").send();
+		return this.api.post("/api/files/upload?path=" + path)
+			.browser(this.cookie)
+			.header("Tus-Resumable", "1.0.0")
+			.header("Upload-Length", "10")
+			.send();
 	}
 
 	private Answer get(String target) {

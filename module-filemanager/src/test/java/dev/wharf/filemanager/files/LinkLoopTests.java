@@ -21,15 +21,20 @@ import tools.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Folders whose links lead back into themselves, as real symbolic links in the local mount: zip, copy (within a
- * mount and to another) and search walk each tree once, leave every link loop out and name it (in
- * {@code error.log}, in the copy's error, in the search's {@code errors}), and finish; delete removes the links
- * without following them. Without loop detection each walk went round until the path was 128 names deep,
- * with two loops in a tree for ever. A link out of the mount's root is still refused by every walk.
+ * Folders whose links lead back into themselves, as real symbolic links in the local
+ * mount: zip, copy (within a mount and to another) and search walk each tree once, leave
+ * every link loop out and name it (in {@code error.log}, in the copy's error, in the
+ * search's {@code errors}), and finish; delete removes the links without following them.
+ * Without loop detection each walk went round until the path was 128 names deep, with two
+ * loops in a tree for ever. A link out of the mount's root is still refused by every
+ * walk.
  */
 class LinkLoopTests extends FileManagerTestBase {
 
-	/** One tree: its real files and its links (relative targets), what a walk sees of it, and its loops. */
+	/**
+	 * One tree: its real files and its links (relative targets), what a walk sees of it,
+	 * and its loops.
+	 */
 	enum Layout {
 
 		/** {@code self -> .} */
@@ -45,11 +50,12 @@ class LinkLoopTests extends FileManagerTestBase {
 				Map.of("a/b", "a")),
 
 		/**
-		 * {@code x/toy -> ../y} and {@code y/tox -> ../x}: each folder is walked once where it is and once through
-		 * the other's link, whose own link then leads back.
+		 * {@code x/toy -> ../y} and {@code y/tox -> ../x}: each folder is walked once
+		 * where it is and once through the other's link, whose own link then leads back.
 		 */
 		MUTUAL(List.of("x/x.txt", "y/y.txt"), Map.of("x/toy", "../y", "y/tox", "../x"),
-				List.of("x/toy/y.txt", "x/x.txt", "y/tox/x.txt", "y/y.txt"), Map.of("x/toy/tox", "x", "y/tox/toy", "y"));
+				List.of("x/toy/y.txt", "x/x.txt", "y/tox/x.txt", "y/y.txt"),
+				Map.of("x/toy/tox", "x", "y/tox/toy", "y"));
 
 		final List<String> files;
 
@@ -66,10 +72,15 @@ class LinkLoopTests extends FileManagerTestBase {
 			this.loops = loops;
 		}
 
-		/** The content of a walked file: its real path's, as written by {@link #create}. */
+		/**
+		 * The content of a walked file: its real path's, as written by {@link #create}.
+		 */
 		String content(String walkedPath) {
 			String name = walkedPath.substring(walkedPath.lastIndexOf('/') + 1);
-			return this.files.stream().filter(file -> file.endsWith("/" + name) || file.equals(name)).findFirst().orElseThrow();
+			return this.files.stream()
+				.filter(file -> file.endsWith("/" + name) || file.equals(name))
+				.findFirst()
+				.orElseThrow();
 		}
 
 	}
@@ -106,18 +117,25 @@ class LinkLoopTests extends FileManagerTestBase {
 		Answer answer = this.api.get("/api/files/zip?path=/data/" + tree).browser(this.cookie).send();
 		assertThat(answer.status()).isEqualTo(200);
 		Map<String, byte[]> entries = Zips.entries(answer.body());
-		List<String> files = entries.keySet().stream().filter(name -> !name.endsWith("/") && !name.equals("error.log")).toList();
+		List<String> files = entries.keySet()
+			.stream()
+			.filter(name -> !name.endsWith("/") && !name.equals("error.log"))
+			.toList();
 		assertThat(files).containsExactlyElementsOf(layout.walked.stream().map(file -> tree + "/" + file).toList());
 		for (String file : layout.walked) {
-			assertThat(new String(entries.get(tree + "/" + file), StandardCharsets.UTF_8)).isEqualTo(layout.content(file));
+			assertThat(new String(entries.get(tree + "/" + file), StandardCharsets.UTF_8))
+				.isEqualTo(layout.content(file));
 		}
 		for (String loop : layout.loops.keySet()) {
 			assertThat(entries).doesNotContainKeys(tree + "/" + loop + "/", tree + "/" + loop);
 		}
 		assertThat(entries).containsKey("error.log");
-		assertThat(new String(entries.get("error.log"), StandardCharsets.UTF_8).lines()).containsExactlyInAnyOrderElementsOf(
-				layout.loops.entrySet().stream().map(loop -> tree + "/" + loop.getKey()
-						+ ": skipped, a link loop: it leads back to " + under(tree, loop.getValue()) + "/").toList());
+		assertThat(new String(entries.get("error.log"), StandardCharsets.UTF_8).lines())
+			.containsExactlyInAnyOrderElementsOf(layout.loops.entrySet()
+				.stream()
+				.map(loop -> tree + "/" + loop.getKey() + ": skipped, a link loop: it leads back to "
+						+ under(tree, loop.getValue()) + "/")
+				.toList());
 	}
 
 	@ParameterizedTest
@@ -125,7 +143,9 @@ class LinkLoopTests extends FileManagerTestBase {
 	void copyWithinTheMountCopiesAllButTheLoopsAndNamesThem(Layout layout) throws IOException {
 		String tree = create(layout);
 		String copy = tree + "-copy";
-		Answer answer = this.api.post("/api/files/cp?from=/data/" + tree + "&to=/data/" + copy).browser(this.cookie).send();
+		Answer answer = this.api.post("/api/files/cp?from=/data/" + tree + "&to=/data/" + copy)
+			.browser(this.cookie)
+			.send();
 		assertThat(answer.status()).as(answer.text()).isEqualTo(409);
 		assertLoopsNamed(answer.message(), tree, layout);
 		Path copied = ROOT.resolve("data").resolve(copy);
@@ -139,7 +159,9 @@ class LinkLoopTests extends FileManagerTestBase {
 	@EnumSource(Layout.class)
 	void copyToAnotherMountCopiesAllButTheLoopsAndNamesThem(Layout layout) throws IOException {
 		String tree = create(layout);
-		Answer answer = this.api.post("/api/files/cp?from=/data/" + tree + "&to=/scratch/" + tree).browser(this.cookie).send();
+		Answer answer = this.api.post("/api/files/cp?from=/data/" + tree + "&to=/scratch/" + tree)
+			.browser(this.cookie)
+			.send();
 		assertThat(answer.status()).as(answer.text()).isEqualTo(409);
 		assertLoopsNamed(answer.message(), tree, layout);
 		assertThat(filesBelow("/scratch/" + tree)).containsExactlyInAnyOrderElementsOf(layout.walked);
@@ -153,10 +175,14 @@ class LinkLoopTests extends FileManagerTestBase {
 		assertThat(answer.status()).isEqualTo(200);
 		JsonNode json = answer.json();
 		assertThat(json.path("results").valueStream().map(result -> result.path("path").stringValue()))
-			.containsExactlyInAnyOrderElementsOf(layout.walked.stream().map(file -> "/data/" + tree + "/" + file).toList());
-		assertThat(json.path("errors").valueStream().map(JsonNode::stringValue)).containsExactlyInAnyOrderElementsOf(
-				layout.loops.entrySet().stream().map(loop -> "/data/" + tree + "/" + loop.getKey()
-						+ "/: not searched, a link loop: it leads back to /data/" + under(tree, loop.getValue()) + "/").toList());
+			.containsExactlyInAnyOrderElementsOf(
+					layout.walked.stream().map(file -> "/data/" + tree + "/" + file).toList());
+		assertThat(json.path("errors").valueStream().map(JsonNode::stringValue))
+			.containsExactlyInAnyOrderElementsOf(layout.loops.entrySet()
+				.stream()
+				.map(loop -> "/data/" + tree + "/" + loop.getKey()
+						+ "/: not searched, a link loop: it leads back to /data/" + under(tree, loop.getValue()) + "/")
+				.toList());
 	}
 
 	@Test
@@ -164,7 +190,10 @@ class LinkLoopTests extends FileManagerTestBase {
 		String tree = unique("plain");
 		Files.createDirectories(ROOT.resolve("data").resolve(tree).resolve("sub"));
 		Files.writeString(ROOT.resolve("data").resolve(tree).resolve("sub/a.txt"), "a");
-		JsonNode json = this.api.get("/api/files/search?path=/data/" + tree + "&q=.txt").browser(this.cookie).send().json();
+		JsonNode json = this.api.get("/api/files/search?path=/data/" + tree + "&q=.txt")
+			.browser(this.cookie)
+			.send()
+			.json();
 		assertThat(json.path("results").size()).isEqualTo(1);
 		assertThat(json.has("errors")).isFalse();
 	}
@@ -177,7 +206,8 @@ class LinkLoopTests extends FileManagerTestBase {
 		Files.createSymbolicLink(folder.resolve("self"), Path.of("."));
 		Files.createSymbolicLink(folder.resolve("x/up"), Path.of(".."));
 		Files.createSymbolicLink(folder.resolve("out"), ROOT.resolve("outside"));
-		assertThat(this.api.post("/api/files/rm?path=/data/" + tree).browser(this.cookie).send().status()).isEqualTo(200);
+		assertThat(this.api.post("/api/files/rm?path=/data/" + tree).browser(this.cookie).send().status())
+			.isEqualTo(200);
 		assertThat(Files.exists(folder, java.nio.file.LinkOption.NOFOLLOW_LINKS)).isFalse();
 		assertThat(Files.readString(ROOT.resolve("outside").resolve("secret.txt"))).isEqualTo(CANARY);
 	}
@@ -195,8 +225,10 @@ class LinkLoopTests extends FileManagerTestBase {
 		assertThat(new String(entries.get("error.log"), StandardCharsets.UTF_8))
 			.isEqualTo(tree + "/out: skipped, neither a file nor a folder\n");
 		assertThat(new String(zip.body(), StandardCharsets.ISO_8859_1)).doesNotContain(CANARY);
-		assertThat(this.api.post("/api/files/cp?from=/data/" + tree + "&to=/scratch/" + tree).browser(this.cookie).send().status())
-			.isEqualTo(200);
+		assertThat(this.api.post("/api/files/cp?from=/data/" + tree + "&to=/scratch/" + tree)
+			.browser(this.cookie)
+			.send()
+			.status()).isEqualTo(200);
 		assertThat(filesBelow("/scratch/" + tree)).containsExactly("inside.txt");
 		Answer search = this.api.get("/api/files/search?path=/data/" + tree + "&q=secret").browser(this.cookie).send();
 		assertThat(search.json().path("results").size()).isZero();
@@ -205,8 +237,8 @@ class LinkLoopTests extends FileManagerTestBase {
 
 	private static void assertLoopsNamed(String message, String tree, Layout layout) {
 		for (Map.Entry<String, String> loop : layout.loops.entrySet()) {
-			assertThat(message)
-				.contains("/data/" + tree + "/" + loop.getKey() + " leads back to /data/" + under(tree, loop.getValue()));
+			assertThat(message).contains(
+					"/data/" + tree + "/" + loop.getKey() + " leads back to /data/" + under(tree, loop.getValue()));
 		}
 		assertThat(message).startsWith("Copied all but ").contains("a link loop");
 	}

@@ -18,7 +18,8 @@ class ListTests extends FileManagerTestBase {
 	@Test
 	void theFilestashBenchmarkRequestListsTheMountsAsFolders() {
 		String cookie = alice();
-		// Exactly as Filestash's benchmark sends it: encoded path, cookie, X-Requested-With.
+		// Exactly as Filestash's benchmark sends it: encoded path, cookie,
+		// X-Requested-With.
 		Answer answer = this.api.get("/api/files/ls?path=%2F")
 			.header("Cookie", cookie)
 			.header("X-Requested-With", "XmlHttpRequest")
@@ -55,7 +56,8 @@ class ListTests extends FileManagerTestBase {
 		assertThat(file.path("type").stringValue()).isEqualTo("file");
 		assertThat(file.path("size").longValue()).isEqualTo(5);
 		assertThat(file.path("time").longValue()).isGreaterThan(before);
-		// Nothing else is reported about an entry (Filestash leaks inode, uid, gid as "metadata").
+		// Nothing else is reported about an entry (Filestash leaks inode, uid, gid as
+		// "metadata").
 		assertThat(file.propertyNames()).containsExactlyInAnyOrder("name", "type", "size", "time");
 		assertThat(answer.json().path("permissions").path("can_delete").booleanValue()).isTrue();
 	}
@@ -77,11 +79,17 @@ class ListTests extends FileManagerTestBase {
 		Answer first = this.api.get("/api/files/ls?path=/scratch/" + folder).browser(cookie).send();
 		String etag = first.header("ETag");
 		assertThat(etag).startsWith("\"");
-		Answer again = this.api.get("/api/files/ls?path=/scratch/" + folder).browser(cookie).header("If-None-Match", etag).send();
+		Answer again = this.api.get("/api/files/ls?path=/scratch/" + folder)
+			.browser(cookie)
+			.header("If-None-Match", etag)
+			.send();
 		assertThat(again.status()).isEqualTo(304);
 		assertThat(again.body()).isEmpty();
 		this.api.post("/api/files/touch?path=/scratch/" + folder + "/new").browser(cookie).send();
-		Answer changed = this.api.get("/api/files/ls?path=/scratch/" + folder).browser(cookie).header("If-None-Match", etag).send();
+		Answer changed = this.api.get("/api/files/ls?path=/scratch/" + folder)
+			.browser(cookie)
+			.header("If-None-Match", etag)
+			.send();
 		assertThat(changed.status()).isEqualTo(200);
 		assertThat(changed.header("ETag")).isNotEqualTo(etag);
 	}
@@ -123,7 +131,8 @@ class ListTests extends FileManagerTestBase {
 
 	@Test
 	void pathsOutsideTheApiAreLeftToTheRestOfTheApplication() {
-		// Paths outside /api/ belong to the web UI ("/") and the rest of the application, not to the file API.
+		// Paths outside /api/ belong to the web UI ("/") and the rest of the application,
+		// not to the file API.
 		Answer other = this.api.get("/elsewhere").send();
 		assertThat(other.status()).isEqualTo(404);
 		assertThat(other.text()).doesNotContain("\"status\":\"error\"");

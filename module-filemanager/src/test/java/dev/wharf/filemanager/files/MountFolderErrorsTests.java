@@ -26,7 +26,8 @@ class MountFolderErrorsTests {
 		assertThat(MountFolderErrors.name("/a b/c changed while it was sent", "/data", path))
 			.isEqualTo("/data/a b/c changed while it was sent");
 		assertThat(MountFolderErrors.name("Already exists: /", "/data", path)).isEqualTo("Already exists: /data");
-		assertThat(MountFolderErrors.name("Cannot replace the file /x with a folder", "/data", path, StoragePath.parse("/x")))
+		assertThat(MountFolderErrors.name("Cannot replace the file /x with a folder", "/data", path,
+				StoragePath.parse("/x")))
 			.isEqualTo("Cannot replace the file /data/x with a folder");
 	}
 
@@ -34,7 +35,8 @@ class MountFolderErrorsTests {
 	void namesPathsFromAShareRootAndNoFolderAboveIt() {
 		StoragePath root = StoragePath.parse("/projects/shared");
 		StoragePath path = StoragePath.parse("/projects/shared/a/b");
-		assertThat(MountFolderErrors.name("Not found: /projects/shared/a/b", root, "", path)).isEqualTo("Not found: /a/b");
+		assertThat(MountFolderErrors.name("Not found: /projects/shared/a/b", root, "", path))
+			.isEqualTo("Not found: /a/b");
 		assertThat(MountFolderErrors.name("Not found: /projects/shared/a", root, "", path)).isEqualTo("Not found: /a");
 		assertThat(MountFolderErrors.name("Not found: /projects/shared", root, "", path)).isEqualTo("Not found: /");
 		assertThat(MountFolderErrors.name("Not found: /projects", root, "", path)).isEqualTo("Not found: /");
@@ -44,24 +46,27 @@ class MountFolderErrorsTests {
 	@Test
 	void leavesAloneWhatIsNoPathOfTheCall() {
 		StoragePath path = StoragePath.parse("/a");
-		// A sibling whose name starts like the call's path, a path the call was not given, a slash inside words.
+		// A sibling whose name starts like the call's path, a path the call was not
+		// given, a slash inside words.
 		assertThat(MountFolderErrors.name("Not found: /ab", "/data", path)).isEqualTo("Not found: /ab");
 		assertThat(MountFolderErrors.name("Link leads out of the mount: /etc/passwd", "/data", path))
 			.isEqualTo("Link leads out of the mount: /etc/passwd");
 		assertThat(MountFolderErrors.name("I/O error on /a", "/data", path)).isEqualTo("I/O error on /data/a");
-		assertThat(MountFolderErrors.name("Mount 'data' is full (32 KiB)", "/data", path)).isEqualTo("Mount 'data' is full (32 KiB)");
+		assertThat(MountFolderErrors.name("Mount 'data' is full (32 KiB)", "/data", path))
+			.isEqualTo("Mount 'data' is full (32 KiB)");
 	}
 
 	@Test
 	void keepsTheKindOfError() {
-		MountFolderErrors storage = new MountFolderErrors(new MemoryStorage("scratch", 1 << 20), StoragePath.parse("/scratch"));
+		MountFolderErrors storage = new MountFolderErrors(new MemoryStorage("scratch", 1 << 20),
+				StoragePath.parse("/scratch"));
 		StoragePath folder = StoragePath.parse("/f");
 		storage.createDirectory(folder).block();
-		assertThatExceptionOfType(AlreadyExistsException.class).isThrownBy(() -> storage.createDirectory(folder).block())
+		assertThatExceptionOfType(AlreadyExistsException.class)
+			.isThrownBy(() -> storage.createDirectory(folder).block())
 			.withMessage("Already exists: /scratch/f");
 		assertThatExceptionOfType(NotFoundException.class)
-			.isThrownBy(() -> storage.write(StoragePath.parse("/g/h"), Flux.empty(), WriteOptions.replace())
-				.block())
+			.isThrownBy(() -> storage.write(StoragePath.parse("/g/h"), Flux.empty(), WriteOptions.replace()).block())
 			.withMessage("Not found: /scratch/g");
 	}
 

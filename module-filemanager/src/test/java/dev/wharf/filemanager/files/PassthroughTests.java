@@ -10,9 +10,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A passthrough mount ({@code pass}) logs in to its backend as the user: a session keeps the login (in
- * memory) and every storage call carries it, also those made on worker threads (zip, thumbnails, search).
- * An API token carries no password, so such a mount refuses it.
+ * A passthrough mount ({@code pass}) logs in to its backend as the user: a session keeps
+ * the login (in memory) and every storage call carries it, also those made on worker
+ * threads (zip, thumbnails, search). An API token carries no password, so such a mount
+ * refuses it.
  */
 class PassthroughTests extends FileManagerTestBase {
 
@@ -23,7 +24,8 @@ class PassthroughTests extends FileManagerTestBase {
 		assertThat(this.api.post("/api/files/save?path=/pass/" + name).browser(cookie).body("through").send().status())
 			.isEqualTo(200);
 		assertThat(this.api.get("/api/files/ls?path=/pass/").browser(cookie).send().names()).contains(name);
-		assertThat(this.api.get("/api/files/cat?path=/pass/" + name).browser(cookie).send().text()).isEqualTo("through");
+		assertThat(this.api.get("/api/files/cat?path=/pass/" + name).browser(cookie).send().text())
+			.isEqualTo("through");
 		assertThat(this.api.get("/api/files/search?q=" + name).browser(cookie).send().text()).contains("/pass/" + name);
 		Answer zip = this.api.get("/api/files/zip?path=/pass/" + name).browser(cookie).send();
 		try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(zip.body()))) {
@@ -32,8 +34,10 @@ class PassthroughTests extends FileManagerTestBase {
 		}
 		assertThat(this.api.get("/api/files/cat?thumbnail=true&path=/pass/" + name).browser(cookie).send().status())
 			.isEqualTo(415);
-		assertThat(this.api.post("/api/files/cp?from=/pass/" + name + "&to=/scratch/" + name).browser(cookie).send().status())
-			.isEqualTo(200);
+		assertThat(this.api.post("/api/files/cp?from=/pass/" + name + "&to=/scratch/" + name)
+			.browser(cookie)
+			.send()
+			.status()).isEqualTo(200);
 	}
 
 	@Test

@@ -37,10 +37,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The file manager over an {@code s3} mount on a real S3 server (S3Proxy keeping objects as files, on
- * 127.0.0.1): what a browser does (save, mkdir, ls, cat with a range, cp, mv, search, zip, rm, a resumable
- * upload) lands as objects in the bucket, and a download whose server dies ends short of its length instead
- * of looking complete. The context is its own and closed after the class, so no mount outlives its server.
+ * The file manager over an {@code s3} mount on a real S3 server (S3Proxy keeping objects
+ * as files, on 127.0.0.1): what a browser does (save, mkdir, ls, cat with a range, cp,
+ * mv, search, zip, rm, a resumable upload) lands as objects in the bucket, and a download
+ * whose server dies ends short of its length instead of looking complete. The context is
+ * its own and closed after the class, so no mount outlives its server.
  */
 @SpringBootTest(classes = FileManagerTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 @DirtiesContext
@@ -72,7 +73,8 @@ class S3MountTests {
 		registry.add("wharf.storage.mounts.objects.prefix", () -> "team");
 		registry.add("wharf.storage.mounts.objects.part-size", () -> "5MB");
 		registry.add("wharf.storage.mounts.scratch.type", () -> "memory");
-		// Resumable uploads keep pieces of S3's smallest part size, so that they are copied on the server.
+		// Resumable uploads keep pieces of S3's smallest part size, so that they are
+		// copied on the server.
 		registry.add("wharf.filemanager.uploads.segment-size", () -> "5MB");
 		String hash = PasswordHashing.hash(PASSWORD);
 		registry.add("wharf.security.users[0].name", () -> "alice");
@@ -115,8 +117,9 @@ class S3MountTests {
 			.send();
 		assertThat(saved.status()).as(saved.text()).isEqualTo(200);
 		assertThat(object(folder + "/photo.bin")).isEqualTo(photo);
-		s3.client().putObject(b -> b.bucket(BUCKET).key("team/" + folder + "/notes.txt"),
-				RequestBody.fromString("written by someone else"));
+		s3.client()
+			.putObject(b -> b.bucket(BUCKET).key("team/" + folder + "/notes.txt"),
+					RequestBody.fromString("written by someone else"));
 
 		Answer listing = this.api.get("/api/files/ls?path=/objects/" + folder).browser(this.cookie).send();
 		assertThat(listing.status()).isEqualTo(200);
@@ -124,8 +127,10 @@ class S3MountTests {
 		assertThat(listing.json().get("results").get(1).get("size").asLong()).isEqualTo(photo.length);
 		assertThat(this.api.get("/api/files/ls?path=/").browser(this.cookie).send().names()).contains("objects");
 
-		assertThat(this.api.get("/api/files/cat?path=/objects/" + folder + "/notes.txt").browser(this.cookie).send().text())
-			.isEqualTo("written by someone else");
+		assertThat(this.api.get("/api/files/cat?path=/objects/" + folder + "/notes.txt")
+			.browser(this.cookie)
+			.send()
+			.text()).isEqualTo("written by someone else");
 		Answer range = this.api.get("/api/files/cat?path=/objects/" + folder + "/photo.bin")
 			.browser(this.cookie)
 			.header("Range", "bytes=6000000-6000099")
@@ -137,15 +142,14 @@ class S3MountTests {
 		assertThat(found.status()).isEqualTo(200);
 		assertThat(found.json().path("results").toString()).contains(folder + "/notes.txt");
 
-		assertThat(post("/api/files/cp?from=/objects/" + folder + "/photo.bin&to=/objects/" + folder + "/copy.bin").status())
-			.isEqualTo(200);
+		assertThat(post("/api/files/cp?from=/objects/" + folder + "/photo.bin&to=/objects/" + folder + "/copy.bin")
+			.status()).isEqualTo(200);
 		assertThat(post("/api/files/cp?from=/objects/" + folder + "/notes.txt&to=/scratch/" + folder + ".txt").status())
 			.isEqualTo(200);
-		assertThat(post("/api/files/mv?from=/objects/" + folder + "/notes.txt&to=/objects/" + folder + "/moved.txt").status())
-			.isEqualTo(200);
-		assertThat(post("/api/files/mv?from=/objects/" + folder + "/moved.txt&to=/objects/" + folder + "/copy.bin").status())
-			.as("never replaces")
-			.isEqualTo(409);
+		assertThat(post("/api/files/mv?from=/objects/" + folder + "/notes.txt&to=/objects/" + folder + "/moved.txt")
+			.status()).isEqualTo(200);
+		assertThat(post("/api/files/mv?from=/objects/" + folder + "/moved.txt&to=/objects/" + folder + "/copy.bin")
+			.status()).as("never replaces").isEqualTo(409);
 		assertThat(object(folder + "/copy.bin")).isEqualTo(photo);
 		assertThat(exists(folder + "/notes.txt")).isFalse();
 		assertThat(new String(object(folder + "/moved.txt"))).isEqualTo("written by someone else");
@@ -154,14 +158,17 @@ class S3MountTests {
 		assertThat(post("/api/files/mv?from=/objects/" + folder + "&to=/objects/" + folder + "-renamed").status())
 			.isEqualTo(200);
 
-		Answer zip = this.api.get("/api/files/zip?path=/objects/" + folder + "-renamed").header("Cookie", this.cookie).send();
+		Answer zip = this.api.get("/api/files/zip?path=/objects/" + folder + "-renamed")
+			.header("Cookie", this.cookie)
+			.send();
 		assertThat(zip.status()).isEqualTo(200);
 		assertThat(unzip(zip.body())).containsExactly(folder + "-renamed/", folder + "-renamed/copy.bin",
 				folder + "-renamed/moved.txt", folder + "-renamed/photo.bin");
 
 		assertThat(post("/api/files/rm?path=/objects/" + folder + "-renamed").status()).isEqualTo(200);
 		assertThat(exists(folder)).isFalse();
-		assertThat(this.api.get("/api/files/ls?path=/objects/" + folder + "-renamed").browser(this.cookie).send().status())
+		assertThat(
+				this.api.get("/api/files/ls?path=/objects/" + folder + "-renamed").browser(this.cookie).send().status())
 			.isEqualTo(404);
 	}
 
@@ -170,12 +177,15 @@ class S3MountTests {
 		String name = "upload-" + System.nanoTime() + ".bin";
 		byte[] file = StorageTestSupport.randomBytes(13, 0, 12 * MB + 4321);
 		String location = create(name, file.length);
-		// Pieces of 5 MB, 1 MB (a short PATCH) and the rest: S3 copies what it can, Wharf streams the others.
-		assertThat(tusPatch(location, 0, Arrays.copyOf(file, 5 * MB)).header("Upload-Offset")).isEqualTo(Integer.toString(5 * MB));
+		// Pieces of 5 MB, 1 MB (a short PATCH) and the rest: S3 copies what it can, Wharf
+		// streams the others.
+		assertThat(tusPatch(location, 0, Arrays.copyOf(file, 5 * MB)).header("Upload-Offset"))
+			.isEqualTo(Integer.toString(5 * MB));
 		assertThat(tusPatch(location, 5 * MB, Arrays.copyOfRange(file, 5 * MB, 6 * MB)).header("Upload-Offset"))
 			.isEqualTo(Integer.toString(6 * MB));
 		assertThat(exists(name)).as("nothing at the target before the last byte").isFalse();
-		assertThat(this.api.get("/api/files/ls?path=/objects/").browser(this.cookie).send().names()).doesNotContain(name)
+		assertThat(this.api.get("/api/files/ls?path=/objects/").browser(this.cookie).send().names())
+			.doesNotContain(name)
 			.noneMatch((listed) -> listed.startsWith(".wharf"));
 		Answer last = tusPatch(location, 6 * MB, Arrays.copyOfRange(file, 6 * MB, file.length));
 		assertThat(last.status()).as(last.text()).isEqualTo(204);
@@ -188,15 +198,19 @@ class S3MountTests {
 	@Test
 	void aDownloadWhoseServerDiesEndsShortOfItsLength() throws Exception {
 		String name = "large-" + System.nanoTime() + ".bin";
-		// Far more than the 20-odd MB that the SDK's window and the sockets' buffers hold on their way.
+		// Far more than the 20-odd MB that the SDK's window and the sockets' buffers hold
+		// on their way.
 		byte[] file = StorageTestSupport.randomBytes(17, 0, 96 * MB);
-		assertThat(this.api.post("/api/files/save?path=/objects/" + name).browser(this.cookie).body(file).send().status())
+		assertThat(
+				this.api.post("/api/files/save?path=/objects/" + name).browser(this.cookie).body(file).send().status())
 			.isEqualTo(200);
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/api/files/cat?path=/objects/" + name))
+		HttpRequest request = HttpRequest
+			.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/api/files/cat?path=/objects/" + name))
 			.header("Cookie", this.cookie)
 			.header("X-Requested-With", "XmlHttpRequest")
 			.build();
-		HttpResponse<InputStream> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofInputStream());
+		HttpResponse<InputStream> response = HttpClient.newHttpClient()
+			.send(request, HttpResponse.BodyHandlers.ofInputStream());
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.headers().firstValueAsLong("Content-Length")).hasValue(file.length);
 		long[] received = { 0 };

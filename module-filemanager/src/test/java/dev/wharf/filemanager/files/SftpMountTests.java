@@ -31,10 +31,11 @@ import org.springframework.util.FileSystemUtils;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The file manager over an {@code sftp} mount served by a real OpenSSH {@code sshd} on 127.0.0.1: what a
- * browser does (save, ls, cat with a range, cp, mv, zip, rm) lands as real files in the server's folder, and a
- * server that dies gives 503 with {@code Retry-After} until it is back. The context is its own (another set of mounts) and is closed
- * after the class, so no mount outlives its server.
+ * The file manager over an {@code sftp} mount served by a real OpenSSH {@code sshd} on
+ * 127.0.0.1: what a browser does (save, ls, cat with a range, cp, mv, zip, rm) lands as
+ * real files in the server's folder, and a server that dies gives 503 with
+ * {@code Retry-After} until it is back. The context is its own (another set of mounts)
+ * and is closed after the class, so no mount outlives its server.
  */
 @SpringBootTest(classes = FileManagerTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 @DirtiesContext
@@ -69,7 +70,8 @@ class SftpMountTests {
 		registry.add(mount + "private-key", () -> "file:" + sshd.clientKey());
 		registry.add(mount + "known-hosts", sshd::knownHostsLine);
 		registry.add(mount + "root", SERVED::toString);
-		// A dead server must be noticed quickly on a busy machine, yet never by a healthy one.
+		// A dead server must be noticed quickly on a busy machine, yet never by a healthy
+		// one.
 		registry.add(mount + "connect-timeout", () -> "10s");
 		registry.add("wharf.storage.mounts.scratch.type", () -> "memory");
 		String hash = PasswordHashing.hash(PASSWORD);
@@ -114,7 +116,8 @@ class SftpMountTests {
 		assertThat(listing.json().get("results").get(1).get("type").asString()).isEqualTo("file");
 		assertThat(this.api.get("/api/files/ls?path=/").browser(this.cookie).send().names()).contains("remote");
 
-		assertThat(this.api.get("/api/files/cat?path=/remote/" + folder + "/notes.txt").browser(this.cookie).send().text())
+		assertThat(
+				this.api.get("/api/files/cat?path=/remote/" + folder + "/notes.txt").browser(this.cookie).send().text())
 			.isEqualTo("written by someone else");
 		Answer range = this.api.get("/api/files/cat?path=/remote/" + folder + "/photo.bin")
 			.browser(this.cookie)
@@ -123,13 +126,15 @@ class SftpMountTests {
 		assertThat(range.status()).isEqualTo(206);
 		assertThat(range.body()).isEqualTo(Arrays.copyOfRange(photo, 100, 200));
 
-		assertThat(post("/api/files/cp?from=/remote/" + folder + "/photo.bin&to=/remote/" + folder + "/copy.bin").status())
+		assertThat(
+				post("/api/files/cp?from=/remote/" + folder + "/photo.bin&to=/remote/" + folder + "/copy.bin").status())
 			.isEqualTo(200);
 		assertThat(post("/api/files/cp?from=/remote/" + folder + "/notes.txt&to=/scratch/" + folder + ".txt").status())
 			.isEqualTo(200);
-		assertThat(post("/api/files/mv?from=/remote/" + folder + "/notes.txt&to=/remote/" + folder + "/moved.txt").status())
-			.isEqualTo(200);
-		assertThat(post("/api/files/mv?from=/remote/" + folder + "/moved.txt&to=/remote/" + folder + "/copy.bin").status())
+		assertThat(post("/api/files/mv?from=/remote/" + folder + "/notes.txt&to=/remote/" + folder + "/moved.txt")
+			.status()).isEqualTo(200);
+		assertThat(
+				post("/api/files/mv?from=/remote/" + folder + "/moved.txt&to=/remote/" + folder + "/copy.bin").status())
 			.as("never replaces")
 			.isEqualTo(409);
 		assertThat(Files.readAllBytes(SERVED.resolve(folder).resolve("copy.bin"))).isEqualTo(photo);
@@ -152,17 +157,22 @@ class SftpMountTests {
 	@Test
 	void aReplacedFileIsNeverSeenHalfWrittenAndNoTemporaryFileIsListed() throws IOException {
 		String name = "report-" + System.nanoTime() + ".txt";
-		assertThat(this.api.post("/api/files/save?path=/remote/" + name).browser(this.cookie).body("first").send().status())
-			.isEqualTo(200);
+		assertThat(this.api.post("/api/files/save?path=/remote/" + name)
+			.browser(this.cookie)
+			.body("first")
+			.send()
+			.status()).isEqualTo(200);
 		byte[] second = StorageTestSupport.randomBytes(12, 0, 300_000);
-		assertThat(this.api.post("/api/files/save?path=/remote/" + name).browser(this.cookie).body(second).send().status())
+		assertThat(
+				this.api.post("/api/files/save?path=/remote/" + name).browser(this.cookie).body(second).send().status())
 			.isEqualTo(200);
-		assertThat(this.api.get("/api/files/cat?path=/remote/" + name).browser(this.cookie).send().body()).isEqualTo(second);
-		assertThat(this.api.get("/api/files/ls?path=/remote/").browser(this.cookie).send().names())
-			.contains(name)
+		assertThat(this.api.get("/api/files/cat?path=/remote/" + name).browser(this.cookie).send().body())
+			.isEqualTo(second);
+		assertThat(this.api.get("/api/files/ls?path=/remote/").browser(this.cookie).send().names()).contains(name)
 			.noneMatch((listed) -> listed.startsWith(".wharf"));
 		try (var files = Files.list(SERVED)) {
-			assertThat(files.map((file) -> file.getFileName().toString())).noneMatch((file) -> file.startsWith(".wharf-tmp"));
+			assertThat(files.map((file) -> file.getFileName().toString()))
+				.noneMatch((file) -> file.startsWith(".wharf-tmp"));
 		}
 	}
 
@@ -199,7 +209,8 @@ class SftpMountTests {
 	@Test
 	void aServerThatDiesGives503UntilItIsBack() throws Exception {
 		String name = "alive-" + System.nanoTime() + ".txt";
-		assertThat(this.api.post("/api/files/save?path=/remote/" + name).browser(this.cookie).body("here").send().status())
+		assertThat(
+				this.api.post("/api/files/save?path=/remote/" + name).browser(this.cookie).body("here").send().status())
 			.isEqualTo(200);
 		sshd.kill();
 		try {
@@ -215,7 +226,8 @@ class SftpMountTests {
 		finally {
 			sshd.start();
 		}
-		assertThat(this.api.get("/api/files/cat?path=/remote/" + name).browser(this.cookie).send().text()).isEqualTo("here");
+		assertThat(this.api.get("/api/files/cat?path=/remote/" + name).browser(this.cookie).send().text())
+			.isEqualTo("here");
 	}
 
 	private Answer post(String target) {

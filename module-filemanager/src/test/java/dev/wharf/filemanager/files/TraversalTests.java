@@ -15,23 +15,28 @@ import org.junit.jupiter.params.provider.MethodSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Path traversal through every parameter that names a path ({@code path}, {@code from}, {@code to}) of
- * every endpoint, sent raw on the wire (the client does not re-encode {@code %}; targets that are not even a
- * valid URI go through a plain socket). A canary file lies just outside the local mount's root; no answer may
- * contain it, nothing may be written outside, and every attempt must be refused with 400, 403 or 404 and the
- * API's JSON message, never a 5xx or an empty answer.
+ * Path traversal through every parameter that names a path ({@code path}, {@code from},
+ * {@code to}) of every endpoint, sent raw on the wire (the client does not re-encode
+ * {@code %}; targets that are not even a valid URI go through a plain socket). A canary
+ * file lies just outside the local mount's root; no answer may contain it, nothing may be
+ * written outside, and every attempt must be refused with 400, 403 or 404 and the API's
+ * JSON message, never a 5xx or an empty answer.
  */
 class TraversalTests extends FileManagerTestBase {
 
-	/** Raw (already encoded) query values that try to leave the mount or hide a reserved name. */
+	/**
+	 * Raw (already encoded) query values that try to leave the mount or hide a reserved
+	 * name.
+	 */
 	static final List<String> VECTORS = List.of("/data/../outside/secret.txt", "/data/%2e%2e/outside/secret.txt",
-			"%2Fdata%2F..%2Foutside%2Fsecret.txt", "/data/..%2Foutside%2Fsecret.txt", "/data/%2E%2E%2Foutside/secret.txt",
-			"/data/..%5Coutside%5Csecret.txt", "/data\\..\\outside\\secret.txt", "/data/%252e%252e/outside/secret.txt",
-			"/data/%c0%ae%c0%ae/outside/secret.txt", "/data/%e0%80%ae%e0%80%ae/outside/secret.txt",
-			"/data/%ef%bc%8e%ef%bc%8e/outside/secret.txt", "/data/./../outside/secret.txt", "/data/x/../../outside/secret.txt",
-			"/data/secret.txt%00.jpg", "/data/%00", "//outside/secret.txt", "/../outside/secret.txt", "..", "/..",
-			"/data/.wharf/uploads", "/data/.wharf-tmp-x", "/data/a%0d%0aSet-Cookie:x", "/data/%ff", "/data/%",
-			"/data/%zz", "/data/" + "a/".repeat(200), "/data/" + "a".repeat(300));
+			"%2Fdata%2F..%2Foutside%2Fsecret.txt", "/data/..%2Foutside%2Fsecret.txt",
+			"/data/%2E%2E%2Foutside/secret.txt", "/data/..%5Coutside%5Csecret.txt", "/data\\..\\outside\\secret.txt",
+			"/data/%252e%252e/outside/secret.txt", "/data/%c0%ae%c0%ae/outside/secret.txt",
+			"/data/%e0%80%ae%e0%80%ae/outside/secret.txt", "/data/%ef%bc%8e%ef%bc%8e/outside/secret.txt",
+			"/data/./../outside/secret.txt", "/data/x/../../outside/secret.txt", "/data/secret.txt%00.jpg", "/data/%00",
+			"//outside/secret.txt", "/../outside/secret.txt", "..", "/..", "/data/.wharf/uploads", "/data/.wharf-tmp-x",
+			"/data/a%0d%0aSet-Cookie:x", "/data/%ff", "/data/%", "/data/%zz", "/data/" + "a/".repeat(200),
+			"/data/" + "a".repeat(300));
 
 	private static String cookie;
 
@@ -96,7 +101,8 @@ class TraversalTests extends FileManagerTestBase {
 		assertThat(answer.message()).isNotEmpty();
 		assertThat(java.nio.file.Files.readString(ROOT.resolve("outside").resolve("secret.txt"))).isEqualTo(CANARY);
 		assertThat(java.nio.file.Files.exists(ROOT.resolve("outside").resolve("moved"))).isFalse();
-		assertThat(this.api.get("/api/files/cat?path=/data/victim.txt").browser(cookie).send().text()).isEqualTo("victim");
+		assertThat(this.api.get("/api/files/cat?path=/data/victim.txt").browser(cookie).send().text())
+			.isEqualTo("victim");
 	}
 
 }

@@ -9,8 +9,8 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link JsonBody}: its output is read back by Jackson's parser, and its bytes are the ones the API
- * has always sent (the entity tags clients hold depend on them).
+ * Tests for {@link JsonBody}: its output is read back by Jackson's parser, and its bytes
+ * are the ones the API has always sent (the entity tags clients hold depend on them).
  */
 class JsonBodyTests {
 
@@ -18,18 +18,20 @@ class JsonBodyTests {
 
 	@Test
 	void writesNestedStructuresWithRawValues() {
-		JsonBody json = JsonBody.write(4, out -> out.writeStartObject()
-			.writeNumberProperty("a", 1)
-			.writeArrayPropertyStart("list")
-			.writeString("x")
-			.writeStartObject()
-			.writeEndObject()
-			.writeNull()
-			.writeBoolean(true)
-			.writeEndArray()
-			.writeName("raw")
-			.writeRawValue(JsonBody.raw(8, raw -> raw.writeStartObject().writeBooleanProperty("k", false).writeEndObject()))
-			.writeEndObject());
+		JsonBody json = JsonBody.write(4,
+				out -> out.writeStartObject()
+					.writeNumberProperty("a", 1)
+					.writeArrayPropertyStart("list")
+					.writeString("x")
+					.writeStartObject()
+					.writeEndObject()
+					.writeNull()
+					.writeBoolean(true)
+					.writeEndArray()
+					.writeName("raw")
+					.writeRawValue(JsonBody.raw(8,
+							raw -> raw.writeStartObject().writeBooleanProperty("k", false).writeEndObject()))
+					.writeEndObject());
 		assertThat(new String(json.toByteArray(), StandardCharsets.UTF_8))
 			.isEqualTo("{\"a\":1,\"list\":[\"x\",{},null,true],\"raw\":{\"k\":false}}");
 		assertThat(json.length()).isEqualTo(json.toByteArray().length);
@@ -55,8 +57,9 @@ class JsonBodyTests {
 
 	@Test
 	void stringsAreEscapedAndEncodedAsUtf8AsTheApiAlwaysDid() {
-		String[] texts = { "plain", "quote \" and back\\slash", "line\nbreak\ttab\u0001\b\f\r\u001f\u007f/", "é ü 日本 😀",
-				"\u2028\u2029", "</script>", "unpaired \uD800 surrogate", "low \uDC00 then high at end \uD83D" };
+		String[] texts = { "plain", "quote \" and back\\slash", "line\nbreak\ttab\u0001\b\f\r\u001f\u007f/",
+				"é ü 日本 😀", "\u2028\u2029", "</script>", "unpaired \uD800 surrogate",
+				"low \uDC00 then high at end \uD83D" };
 		JsonBody json = JsonBody.write(8, out -> {
 			out.writeStartArray();
 			for (String text : texts) {
@@ -65,8 +68,10 @@ class JsonBodyTests {
 			out.writeEndArray();
 		});
 		byte[] bytes = json.toByteArray();
-		// Control characters as six-character escapes in lower case (not \n, \t), U+2028 and U+2029 escaped, DEL and '/' raw,
-		// unpaired surrogates escaped: byte for byte what the API sent before it wrote with Jackson.
+		// Control characters as six-character escapes in lower case (not \n, \t), U+2028
+		// and U+2029 escaped, DEL and '/' raw,
+		// unpaired surrogates escaped: byte for byte what the API sent before it wrote
+		// with Jackson.
 		assertThat(new String(bytes, StandardCharsets.UTF_8)).isEqualTo("[\"plain\",\"quote \\\" and back\\\\slash\","
 				+ "\"line\\u000abreak\\u0009tab\\u0001\\u0008\\u000c\\u000d\\u001f\u007f/\",\"é ü 日本 😀\","
 				+ "\"\\u2028\\u2029\",\"</script>\",\"unpaired \\ud800 surrogate\",\"low \\udc00 then high at end \\ud83d\"]");

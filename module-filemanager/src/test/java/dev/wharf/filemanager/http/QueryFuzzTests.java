@@ -15,16 +15,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Fuzzes the file manager's query parameters ({@link Query}), with the names its handlers read. A raw
- * query is split on {@code &} only, and a parameter's values are exactly the parts named {@code name} or
- * starting with {@code name=}, decoded once. Nothing else throws, where the decoding refuses an input
- * that is the error, and a parameter read once but sent twice is a 400. Values that a client encodes come
- * back unchanged, in order, whatever they hold.
+ * Fuzzes the file manager's query parameters ({@link Query}), with the names its handlers
+ * read. A raw query is split on {@code &} only, and a parameter's values are exactly the
+ * parts named {@code name} or starting with {@code name=}, decoded once. Nothing else
+ * throws, where the decoding refuses an input that is the error, and a parameter read
+ * once but sent twice is a 400. Values that a client encodes come back unchanged, in
+ * order, whatever they hold.
  */
 class QueryFuzzTests {
 
-	private static final String[] NAMES = { "path", "q", "name", "id", "days", "all", "write", "thumbnail",
-			"username", "password" };
+	private static final String[] NAMES = { "path", "q", "name", "id", "days", "all", "write", "thumbnail", "username",
+			"password" };
 
 	@FuzzTest(maxDuration = "5m")
 	void parse(FuzzedDataProvider data) {
@@ -37,7 +38,9 @@ class QueryFuzzTests {
 			assertThatExceptionOfType(InvalidStoragePathException.class).isThrownBy(() -> query.all(name));
 			return;
 		}
-		List<String> expected = rawValues.stream().map(value -> URLDecoder.decode(value, StandardCharsets.UTF_8)).toList();
+		List<String> expected = rawValues.stream()
+			.map(value -> URLDecoder.decode(value, StandardCharsets.UTF_8))
+			.toList();
 		assertThat(query.all(name)).as("query %s, parameter %s", raw, name).isEqualTo(expected);
 		if (expected.size() > 1) {
 			assertThatExceptionOfType(ApiException.class).isThrownBy(() -> query.optional(name));
@@ -56,14 +59,17 @@ class QueryFuzzTests {
 		for (int i = 0; i < count; i++) {
 			String value = data.consumeString(64);
 			if (!StandardCharsets.UTF_8.newEncoder().canEncode(value) || value.indexOf('\0') >= 0) {
-				// Not text a client can send as UTF-8 (or a NUL, which the strict decoding refuses).
+				// Not text a client can send as UTF-8 (or a NUL, which the strict
+				// decoding refuses).
 				return;
 			}
 			pairs.add(new String[] { NAMES[data.consumeInt(0, NAMES.length - 1)], value });
 		}
 		StringBuilder raw = new StringBuilder();
 		for (String[] pair : pairs) {
-			raw.append(raw.isEmpty() ? "" : "&").append(pair[0]).append('=')
+			raw.append(raw.isEmpty() ? "" : "&")
+				.append(pair[0])
+				.append('=')
 				.append(URLEncoder.encode(pair[1], StandardCharsets.UTF_8));
 		}
 		Query query = new Query(raw.toString());
@@ -73,7 +79,10 @@ class QueryFuzzTests {
 		}
 	}
 
-	/** The parameter's raw values, read the plain way: split on '&', keep "name" and "name=...". */
+	/**
+	 * The parameter's raw values, read the plain way: split on '&', keep "name" and
+	 * "name=...".
+	 */
 	private static List<String> rawValues(String raw, String name) {
 		List<String> values = new ArrayList<>();
 		for (String part : raw.split("&", -1)) {

@@ -21,16 +21,20 @@ class QueryTests {
 		assertThat(query.optional("missing")).isNull();
 		assertThat(query.optional("pat")).isNull();
 		assertThat(new Query(null).optional("path")).isNull();
-		assertThatThrownBy(() -> new Query("path=%c0%ae").optional("path")).isInstanceOf(InvalidStoragePathException.class);
-		assertThatThrownBy(() -> new Query("path=%zz").optional("path")).isInstanceOf(InvalidStoragePathException.class);
+		assertThatThrownBy(() -> new Query("path=%c0%ae").optional("path"))
+			.isInstanceOf(InvalidStoragePathException.class);
+		assertThatThrownBy(() -> new Query("path=%zz").optional("path"))
+			.isInstanceOf(InvalidStoragePathException.class);
 	}
 
 	@Test
 	void aSingleParameterGivenTwiceIsRefusedButRepeatableOnesAreKept() {
 		Query query = new Query("path=/a&path=/b&to=/c");
-		assertThatThrownBy(() -> query.optional("path")).isInstanceOf(ApiException.class).hasMessageContaining("more than once");
+		assertThatThrownBy(() -> query.optional("path")).isInstanceOf(ApiException.class)
+			.hasMessageContaining("more than once");
 		assertThat(query.all("path")).containsExactly("/a", "/b");
-		assertThatThrownBy(() -> query.required("from")).isInstanceOf(ApiException.class).hasMessageContaining("Missing");
+		assertThatThrownBy(() -> query.required("from")).isInstanceOf(ApiException.class)
+			.hasMessageContaining("Missing");
 	}
 
 }

@@ -16,16 +16,20 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Request targets with UTF-8 that is not percent-encoded, as curl and some libraries send it: the bytes are
- * read as UTF-8 (not as ISO-8859-1, which made {@code raw-ünï} into {@code raw-Ã¼nÃ¯} and {@code 日本} into an
- * empty 400), malformed UTF-8 is refused with the API's JSON 400, and so is a target that is no URI at all.
- * Sent by curl (which puts the URL's bytes on the wire as given) and through a plain socket.
+ * Request targets with UTF-8 that is not percent-encoded, as curl and some libraries send
+ * it: the bytes are read as UTF-8 (not as ISO-8859-1, which made {@code raw-ünï} into
+ * {@code raw-Ã¼nÃ¯} and {@code 日本} into an empty 400), malformed UTF-8 is refused with
+ * the API's JSON 400, and so is a target that is no URI at all. Sent by curl (which puts
+ * the URL's bytes on the wire as given) and through a plain socket.
  */
 class RawUtf8TargetTests extends FileManagerTestBase {
 
 	private static final List<String> NAMES = List.of("raw-ünï", "é", "日本", "emoji-\uD83D\uDE00");
 
-	/** Byte sequences that are not UTF-8: a lone continuation byte, a cut-off sequence, an overlong '/', a surrogate. */
+	/**
+	 * Byte sequences that are not UTF-8: a lone continuation byte, a cut-off sequence, an
+	 * overlong '/', a surrogate.
+	 */
 	private static final List<byte[]> NOT_UTF8 = List.of(new byte[] { (byte) 0xFF }, new byte[] { (byte) 0xC3 },
 			new byte[] { (byte) 0xC0, (byte) 0xAF }, new byte[] { (byte) 0xED, (byte) 0xA0, (byte) 0x80 });
 
@@ -40,14 +44,16 @@ class RawUtf8TargetTests extends FileManagerTestBase {
 	void prepare() {
 		this.token = this.api.token("alice", ALICE_PASSWORD);
 		this.folder = "/scratch/" + unique("raw");
-		assertThat(this.api.post("/api/files/mkdir?path=" + this.folder).bearer(this.token).send().status()).isEqualTo(200);
+		assertThat(this.api.post("/api/files/mkdir?path=" + this.folder).bearer(this.token).send().status())
+			.isEqualTo(200);
 	}
 
 	@Test
 	void curlCreatesTheNamesItSendsUnencoded() throws Exception {
 		Curl curl = Curl.require(this.temp);
 		for (String name : NAMES) {
-			byte[] url = bytes("http://127.0.0.1:" + this.port + "/api/files/mkdir?path=" + this.folder + "/curl-" + name + "/");
+			byte[] url = bytes(
+					"http://127.0.0.1:" + this.port + "/api/files/mkdir?path=" + this.folder + "/curl-" + name + "/");
 			Answer answer = curl.send(url, "-X", "POST", "-H", "Authorization: Bearer " + this.token);
 			assertThat(answer.status()).as(name + ": " + answer.text()).isEqualTo(200);
 		}
@@ -61,8 +67,10 @@ class RawUtf8TargetTests extends FileManagerTestBase {
 			Answer answer = this.api.post(target).bearer(this.token).sendRaw();
 			assertThat(answer.status()).as(name + ": " + answer.text()).isEqualTo(200);
 		}
-		assertThat(names()).containsExactlyInAnyOrder("socket-raw-ünï", "socket-é", "socket-日本", "socket-emoji-\uD83D\uDE00");
-		// The names work unencoded everywhere else too, such as saving a file; it is the file the encoded name reads.
+		assertThat(names()).containsExactlyInAnyOrder("socket-raw-ünï", "socket-é", "socket-日本",
+				"socket-emoji-\uD83D\uDE00");
+		// The names work unencoded everywhere else too, such as saving a file; it is the
+		// file the encoded name reads.
 		String file = this.folder + "/socket-日本/ファイル.txt";
 		Answer saved = this.api.post("/api/files/save?path=" + latin1(file)).bearer(this.token).body("内容").sendRaw();
 		assertThat(saved.status()).as(saved.text()).isEqualTo(200);
@@ -106,8 +114,10 @@ class RawUtf8TargetTests extends FileManagerTestBase {
 			assertThat(answer.json().path("status").stringValue()).isEqualTo("error");
 			assertThat(answer.message()).startsWith("Invalid request target: Illegal character in ");
 		}
-		// Well-formed escapes are still only decoded once, later: "%2525" is the name "%25".
-		assertThat(this.api.post("/api/files/mkdir?path=" + this.folder + "/%2525").bearer(this.token).sendRaw().status())
+		// Well-formed escapes are still only decoded once, later: "%2525" is the name
+		// "%25".
+		assertThat(
+				this.api.post("/api/files/mkdir?path=" + this.folder + "/%2525").bearer(this.token).sendRaw().status())
 			.isEqualTo(200);
 		assertThat(names()).containsExactly("%25");
 	}
@@ -127,7 +137,10 @@ class RawUtf8TargetTests extends FileManagerTestBase {
 		assertThat(answer.message()).isEqualTo(message);
 	}
 
-	/** Text as its UTF-8 bytes, one character per byte: what {@code sendRaw} puts on the wire unchanged. */
+	/**
+	 * Text as its UTF-8 bytes, one character per byte: what {@code sendRaw} puts on the
+	 * wire unchanged.
+	 */
 	private static String latin1(String text) {
 		return new String(bytes(text), StandardCharsets.ISO_8859_1);
 	}

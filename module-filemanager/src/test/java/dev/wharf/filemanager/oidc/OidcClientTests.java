@@ -39,11 +39,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * {@link OidcClient} against a provider made for each case on 127.0.0.1 (the JDK's HTTP server, ID tokens signed
- * by Nimbus), so that every way an answer can be wrong is tried: the authorization request's PKCE challenge,
- * nonce and state; ID tokens with another nonce, audience or issuer, expired, or signed by a key the provider
- * does not publish; a refused code; a discovery document of another issuer; a provider that cannot be reached.
- * (The whole flow against a real Spring Authorization Server: platform-app's {@code OidcSignInTests}.)
+ * {@link OidcClient} against a provider made for each case on 127.0.0.1 (the JDK's HTTP
+ * server, ID tokens signed by Nimbus), so that every way an answer can be wrong is tried:
+ * the authorization request's PKCE challenge, nonce and state; ID tokens with another
+ * nonce, audience or issuer, expired, or signed by a key the provider does not publish; a
+ * refused code; a discovery document of another issuer; a provider that cannot be
+ * reached. (The whole flow against a real Spring Authorization Server: platform-app's
+ * {@code OidcSignInTests}.)
  */
 class OidcClientTests {
 
@@ -79,11 +81,12 @@ class OidcClientTests {
 		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 10);
 		this.issuer = "http://127.0.0.1:" + this.server.getAddress().getPort();
 		this.discoveredIssuer.set(this.issuer);
-		this.server.createContext("/.well-known/openid-configuration", exchange -> answer(exchange, 200, "{\"issuer\":\""
-				+ this.discoveredIssuer.get() + "\",\"authorization_endpoint\":\"" + this.issuer + "/authorize\","
-				+ "\"token_endpoint\":\"" + this.issuer + "/token\",\"jwks_uri\":\"" + this.issuer + "/jwks\","
-				+ "\"id_token_signing_alg_values_supported\":[\"RS256\"]}"));
-		this.server.createContext("/jwks", exchange -> answer(exchange, 200, new JWKSet(this.publishedKey.toPublicJWK()).toString()));
+		this.server.createContext("/.well-known/openid-configuration", exchange -> answer(exchange, 200,
+				"{\"issuer\":\"" + this.discoveredIssuer.get() + "\",\"authorization_endpoint\":\"" + this.issuer
+						+ "/authorize\"," + "\"token_endpoint\":\"" + this.issuer + "/token\",\"jwks_uri\":\""
+						+ this.issuer + "/jwks\"," + "\"id_token_signing_alg_values_supported\":[\"RS256\"]}"));
+		this.server.createContext("/jwks",
+				exchange -> answer(exchange, 200, new JWKSet(this.publishedKey.toPublicJWK()).toString()));
 		this.server.createContext("/token", this::token);
 		this.server.start();
 	}
@@ -112,10 +115,12 @@ class OidcClientTests {
 		this.claims.get().accept(idToken);
 		try {
 			RSAKey key = this.signingKey.get();
-			SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(), idToken.build());
+			SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(),
+					idToken.build());
 			jwt.sign(new RSASSASigner(key));
-			answer(exchange, 200, "{\"access_token\":\"access\",\"token_type\":\"Bearer\",\"expires_in\":300,\"id_token\":\""
-					+ jwt.serialize() + "\"}");
+			answer(exchange, 200,
+					"{\"access_token\":\"access\",\"token_type\":\"Bearer\",\"expires_in\":300,\"id_token\":\""
+							+ jwt.serialize() + "\"}");
 		}
 		catch (Exception ex) {
 			answer(exchange, 500, "{}");
@@ -140,8 +145,10 @@ class OidcClientTests {
 	void theAuthorizationRequestCarriesStateNonceAndAnS256Challenge() throws Exception {
 		URI uri = client(this.issuer).authorizationUri(this.pending, REDIRECT).block();
 		assertThat(uri).isNotNull();
-		String challenge = Base64.getUrlEncoder().withoutPadding().encodeToString(MessageDigest.getInstance("SHA-256")
-			.digest(this.pending.verifier().getBytes(StandardCharsets.US_ASCII)));
+		String challenge = Base64.getUrlEncoder()
+			.withoutPadding()
+			.encodeToString(MessageDigest.getInstance("SHA-256")
+				.digest(this.pending.verifier().getBytes(StandardCharsets.US_ASCII)));
 		assertThat(uri.toString()).startsWith(this.issuer + "/authorize?")
 			.contains("response_type=code")
 			.contains("client_id=" + CLIENT_ID)
@@ -168,12 +175,11 @@ class OidcClientTests {
 	@Test
 	void idTokensThatAreNotForThisSignInAreRefused() throws Exception {
 		RSAKey stranger = new RSAKeyGenerator(2048).keyID("published").generate();
-		Map<String, Runnable> cases = Map.of(
-				"another nonce", () -> this.claims.set(c -> c.claim("nonce", "replayed")),
-				"no nonce", () -> this.claims.set(c -> c.claim("nonce", null)),
-				"another audience", () -> this.claims.set(c -> c.audience("someone-else")),
-				"another issuer", () -> this.claims.set(c -> c.issuer("http://127.0.0.1:1")),
-				"expired", () -> this.claims.set(c -> c.expirationTime(Date.from(Instant.now().minusSeconds(600)))
+		Map<String, Runnable> cases = Map.of("another nonce", () -> this.claims.set(c -> c.claim("nonce", "replayed")),
+				"no nonce", () -> this.claims.set(c -> c.claim("nonce", null)), "another audience",
+				() -> this.claims.set(c -> c.audience("someone-else")), "another issuer",
+				() -> this.claims.set(c -> c.issuer("http://127.0.0.1:1")), "expired",
+				() -> this.claims.set(c -> c.expirationTime(Date.from(Instant.now().minusSeconds(600)))
 					.issueTime(Date.from(Instant.now().minusSeconds(900)))),
 				"signed by an unpublished key", () -> this.signingKey.set(stranger));
 		for (Map.Entry<String, Runnable> wrong : cases.entrySet()) {
@@ -181,8 +187,10 @@ class OidcClientTests {
 			});
 			this.signingKey.set(this.publishedKey);
 			wrong.getValue().run();
-			assertThatThrownBy(() -> client(this.issuer).signIn(this.pending, "code", REDIRECT).block()).as(wrong.getKey())
-				.isInstanceOfSatisfying(OidcSignInException.class, ex -> assertThat(ex.outcome()).isEqualTo(Outcome.FAILED));
+			assertThatThrownBy(() -> client(this.issuer).signIn(this.pending, "code", REDIRECT).block())
+				.as(wrong.getKey())
+				.isInstanceOfSatisfying(OidcSignInException.class,
+						ex -> assertThat(ex.outcome()).isEqualTo(Outcome.FAILED));
 		}
 	}
 
@@ -190,20 +198,23 @@ class OidcClientTests {
 	void aRefusedCodeFailsAndAProviderErrorIsUnavailable() {
 		this.tokenStatus = 400;
 		assertThatThrownBy(() -> client(this.issuer).signIn(this.pending, "used", REDIRECT).block())
-			.isInstanceOfSatisfying(OidcSignInException.class, ex -> assertThat(ex.outcome()).isEqualTo(Outcome.FAILED));
+			.isInstanceOfSatisfying(OidcSignInException.class,
+					ex -> assertThat(ex.outcome()).isEqualTo(Outcome.FAILED));
 	}
 
 	@Test
 	void aDiscoveryDocumentOfAnotherIssuerOrNoProviderIsUnavailable() throws Exception {
 		this.discoveredIssuer.set("http://127.0.0.1:1");
 		assertThatThrownBy(() -> client(this.issuer).authorizationUri(this.pending, REDIRECT).block())
-			.isInstanceOfSatisfying(OidcSignInException.class, ex -> assertThat(ex.outcome()).isEqualTo(Outcome.UNAVAILABLE));
+			.isInstanceOfSatisfying(OidcSignInException.class,
+					ex -> assertThat(ex.outcome()).isEqualTo(Outcome.UNAVAILABLE));
 		int closed;
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 			closed = socket.getLocalPort();
 		}
 		assertThatThrownBy(() -> client("http://127.0.0.1:" + closed).authorizationUri(this.pending, REDIRECT).block())
-			.isInstanceOfSatisfying(OidcSignInException.class, ex -> assertThat(ex.outcome()).isEqualTo(Outcome.UNAVAILABLE));
+			.isInstanceOfSatisfying(OidcSignInException.class,
+					ex -> assertThat(ex.outcome()).isEqualTo(Outcome.UNAVAILABLE));
 	}
 
 }

@@ -25,7 +25,10 @@ class SearchTests extends FileManagerTestBase {
 		String root = "/scratch/" + unique("search");
 		this.api.post("/api/files/mkdir?path=" + root).browser(this.cookie).send();
 		this.api.post("/api/files/mkdir?path=" + root + "/Holiday-Photos").browser(this.cookie).send();
-		this.api.post("/api/files/save?path=" + root + "/Holiday-Photos/beach-HOLIDAY.jpg").browser(this.cookie).body("x").send();
+		this.api.post("/api/files/save?path=" + root + "/Holiday-Photos/beach-HOLIDAY.jpg")
+			.browser(this.cookie)
+			.body("x")
+			.send();
 		this.api.post("/api/files/save?path=" + root + "/other.txt").browser(this.cookie).body("x").send();
 		Answer answer = this.api.get("/api/files/search?path=" + root + "&q=holiday").browser(this.cookie).send();
 		assertThat(answer.status()).isEqualTo(200);
@@ -46,20 +49,29 @@ class SearchTests extends FileManagerTestBase {
 		assertThat(answer.json().path("results").valueStream().map(r -> r.path("path").stringValue()))
 			.containsExactlyInAnyOrder("/data/" + name, "/scratch/" + name);
 		String bob = this.api.login("bob", BOB_PASSWORD);
-		assertThat(this.api.get("/api/files/search?q=" + name).browser(bob).send().json().path("results")
-			.valueStream().map(r -> r.path("path").stringValue())).containsExactly("/data/" + name);
+		assertThat(this.api.get("/api/files/search?q=" + name)
+			.browser(bob)
+			.send()
+			.json()
+			.path("results")
+			.valueStream()
+			.map(r -> r.path("path").stringValue())).containsExactly("/data/" + name);
 	}
 
 	@Test
 	void badSearchesAreRefused() {
 		assertThat(this.api.get("/api/files/search?path=/").browser(this.cookie).send().status()).isEqualTo(400);
 		assertThat(this.api.get("/api/files/search?q=%20%20").browser(this.cookie).send().status()).isEqualTo(400);
-		assertThat(this.api.get("/api/files/search?q=" + "x".repeat(300)).browser(this.cookie).send().status()).isEqualTo(400);
-		assertThat(this.api.get("/api/files/search?q=x&path=/scratch/" + unique("none")).browser(this.cookie).send().status())
-			.isEqualTo(404);
+		assertThat(this.api.get("/api/files/search?q=" + "x".repeat(300)).browser(this.cookie).send().status())
+			.isEqualTo(400);
+		assertThat(this.api.get("/api/files/search?q=x&path=/scratch/" + unique("none"))
+			.browser(this.cookie)
+			.send()
+			.status()).isEqualTo(404);
 		String file = "/scratch/" + unique("file");
 		this.api.post("/api/files/touch?path=" + file).browser(this.cookie).send();
-		assertThat(this.api.get("/api/files/search?q=x&path=" + file).browser(this.cookie).send().status()).isEqualTo(409);
+		assertThat(this.api.get("/api/files/search?q=x&path=" + file).browser(this.cookie).send().status())
+			.isEqualTo(409);
 	}
 
 }

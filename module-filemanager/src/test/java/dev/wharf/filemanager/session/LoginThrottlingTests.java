@@ -18,9 +18,10 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Password guessing against {@code POST /api/session} and {@code /api/tokens} (HTTP Basic) is throttled per account
- * and client address (429 with {@code Retry-After}), not in one global bucket: the same account from
- * another address still logs in. Its own server, so its failures do not throttle other tests.
+ * Password guessing against {@code POST /api/session} and {@code /api/tokens} (HTTP
+ * Basic) is throttled per account and client address (429 with {@code Retry-After}), not
+ * in one global bucket: the same account from another address still logs in. Its own
+ * server, so its failures do not throttle other tests.
  */
 @SpringBootTest(classes = FileManagerTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 class LoginThrottlingTests {
@@ -46,10 +47,14 @@ class LoginThrottlingTests {
 	void guessingOneAccountFromOneAddressIsThrottledThere() throws InterruptedException {
 		Api api = new Api(this.port);
 		Answer throttled = null;
-		// Five failures are free; then each further one locks the account for this address, one second,
-		// then two, four… Guess until the lock is long enough (4 s) that a slow machine cannot outrun it.
+		// Five failures are free; then each further one locks the account for this
+		// address, one second,
+		// then two, four… Guess until the lock is long enough (4 s) that a slow machine
+		// cannot outrun it.
 		for (int i = 0; i < 40 && throttled == null; i++) {
-			Answer answer = api.post("/api/session").json("{\"username\":\"dave\",\"password\":\"guess" + i + "\"}").send();
+			Answer answer = api.post("/api/session")
+				.json("{\"username\":\"dave\",\"password\":\"guess" + i + "\"}")
+				.send();
 			assertThat(answer.status()).isIn(401, 429);
 			if (answer.status() == 429) {
 				int wait = Integer.parseInt(answer.header("Retry-After"));
@@ -57,7 +62,8 @@ class LoginThrottlingTests {
 					throttled = answer;
 				}
 				else {
-					// Waits as a client is told to (Retry-After): the throttle's time has to pass, nothing to poll.
+					// Waits as a client is told to (Retry-After): the throttle's time has
+					// to pass, nothing to poll.
 					Thread.sleep(wait * 1000L);
 				}
 			}
@@ -65,15 +71,20 @@ class LoginThrottlingTests {
 		assertThat(throttled).as("a guess was throttled").isNotNull();
 		assertThat(Integer.parseInt(throttled.header("Retry-After"))).isBetween(1, 900);
 		assertThat(throttled.message()).contains("Too many");
-		// While locked, even the right password is not checked from this address, and minting is locked too.
-		Answer right = api.post("/api/session").json("{\"username\":\"dave\",\"password\":\"" + PASSWORD + "\"}").send();
+		// While locked, even the right password is not checked from this address, and
+		// minting is locked too.
+		Answer right = api.post("/api/session")
+			.json("{\"username\":\"dave\",\"password\":\"" + PASSWORD + "\"}")
+			.send();
 		assertThat(right.status()).isEqualTo(429);
 		assertThat(api.post("/api/tokens").basic("dave", PASSWORD).send().status()).isEqualTo(429);
 		assertThat(api.get("/api/tokens").basic("dave", PASSWORD).send().status()).isEqualTo(429);
 		assertThat(api.request("DELETE", "/api/tokens?id=x").basic("dave", PASSWORD).send().status()).isEqualTo(429);
 		// Another address is another bucket: the owner still gets in.
 		Api elsewhere = new Api(this.port, "127.0.0.2");
-		Answer owner = elsewhere.post("/api/session").json("{\"username\":\"dave\",\"password\":\"" + PASSWORD + "\"}").send();
+		Answer owner = elsewhere.post("/api/session")
+			.json("{\"username\":\"dave\",\"password\":\"" + PASSWORD + "\"}")
+			.send();
 		assertThat(owner.status()).isEqualTo(200);
 	}
 

@@ -20,30 +20,40 @@ class SessionTests extends FileManagerTestBase {
 
 	@Test
 	void loginSetsAStrictHttpOnlyCookieAndNoSecretInTheBody() {
-		Answer answer = this.api.post("/api/session").json("{\"username\":\"alice\",\"password\":\"" + ALICE_PASSWORD + "\"}")
+		Answer answer = this.api.post("/api/session")
+			.json("{\"username\":\"alice\",\"password\":\"" + ALICE_PASSWORD + "\"}")
 			.send();
 		assertThat(answer.status()).isEqualTo(200);
 		String setCookie = answer.header("Set-Cookie");
-		assertThat(setCookie).startsWith("auth=").containsIgnoringCase("HttpOnly").contains("SameSite=Strict")
-			.contains("Path=/api/").doesNotContain("Secure");
+		assertThat(setCookie).startsWith("auth=")
+			.containsIgnoringCase("HttpOnly")
+			.contains("SameSite=Strict")
+			.contains("Path=/api/")
+			.doesNotContain("Secure");
 		String secret = setCookie.substring(5, setCookie.indexOf(';'));
 		assertThat(secret).hasSize(43);
-		assertThat(answer.text()).doesNotContain(secret).contains("\"is_authenticated\":true").contains("\"username\":\"alice\"");
+		assertThat(answer.text()).doesNotContain(secret)
+			.contains("\"is_authenticated\":true")
+			.contains("\"username\":\"alice\"");
 		assertThat(answer.header("Cache-Control")).isEqualTo("no-store");
 	}
 
 	@Test
 	void theCookieIsSecureWhenTheClientUsesTls() {
-		Answer answer = this.api.post("/api/session").header("X-Forwarded-Proto", "https")
-			.json("{\"username\":\"alice\",\"password\":\"" + ALICE_PASSWORD + "\"}").send();
+		Answer answer = this.api.post("/api/session")
+			.header("X-Forwarded-Proto", "https")
+			.json("{\"username\":\"alice\",\"password\":\"" + ALICE_PASSWORD + "\"}")
+			.send();
 		assertThat(answer.status()).isEqualTo(200);
 		assertThat(answer.header("Set-Cookie")).contains("Secure").contains("SameSite=Strict");
 	}
 
 	@Test
 	void aFormLoginWorksToo() {
-		Answer answer = this.api.post("/api/session").header("Content-Type", "application/x-www-form-urlencoded")
-			.body("username=alice&password=" + ALICE_PASSWORD).send();
+		Answer answer = this.api.post("/api/session")
+			.header("Content-Type", "application/x-www-form-urlencoded")
+			.body("username=alice&password=" + ALICE_PASSWORD)
+			.send();
 		assertThat(answer.status()).isEqualTo(200);
 	}
 
@@ -62,7 +72,8 @@ class SessionTests extends FileManagerTestBase {
 
 	@Test
 	void anAccountWithoutTheUserRoleCannotLogIn() {
-		Answer answer = this.api.post("/api/session").json("{\"username\":\"carol\",\"password\":\"" + CAROL_PASSWORD + "\"}")
+		Answer answer = this.api.post("/api/session")
+			.json("{\"username\":\"carol\",\"password\":\"" + CAROL_PASSWORD + "\"}")
 			.send();
 		assertThat(answer.status()).isEqualTo(403);
 		assertThat(answer.header("Set-Cookie")).isNull();
@@ -87,9 +98,14 @@ class SessionTests extends FileManagerTestBase {
 		assertThat(list.status()).isEqualTo(403);
 		assertThat(list.message()).isEqualTo(MISSING_HEADER);
 		String path = "/scratch/" + unique("csrf");
-		for (String type : new String[] { "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x" }) {
-			Answer forged = this.api.post("/api/files/save?path=" + path).header("Cookie", cookie)
-				.header("Origin", "https://evil.example").header("Content-Type", type).body("forged").send();
+		for (String type : new String[] { "text/plain", "application/x-www-form-urlencoded",
+				"multipart/form-data; boundary=x" }) {
+			Answer forged = this.api.post("/api/files/save?path=" + path)
+				.header("Cookie", cookie)
+				.header("Origin", "https://evil.example")
+				.header("Content-Type", type)
+				.body("forged")
+				.send();
 			assertThat(forged.status()).as(type).isEqualTo(403);
 			assertThat(forged.message()).as(type).isEqualTo(MISSING_HEADER);
 		}
@@ -101,13 +117,18 @@ class SessionTests extends FileManagerTestBase {
 		assertThat(logout.message()).isEqualTo(MISSING_HEADER);
 		assertThat(this.api.get("/api/files/cat?path=" + path).browser(cookie).send().status()).isEqualTo(404);
 		// The header's value matters, in any case.
-		Answer wrongValue = this.api.get("/api/files/ls?path=/").header("Cookie", cookie).header("X-Requested-With", "fetch")
+		Answer wrongValue = this.api.get("/api/files/ls?path=/")
+			.header("Cookie", cookie)
+			.header("X-Requested-With", "fetch")
 			.send();
 		assertThat(wrongValue.status()).isEqualTo(403);
 		assertThat(wrongValue.message()).isEqualTo(
 				"Wrong value of header X-Requested-With: XmlHttpRequest (required with cookie sessions, against CSRF)");
-		assertThat(this.api.get("/api/files/ls?path=/").header("Cookie", cookie).header("X-Requested-With", "XMLHttpRequest")
-			.send().status()).isEqualTo(200);
+		assertThat(this.api.get("/api/files/ls?path=/")
+			.header("Cookie", cookie)
+			.header("X-Requested-With", "XMLHttpRequest")
+			.send()
+			.status()).isEqualTo(200);
 	}
 
 	@Test
@@ -138,14 +159,18 @@ class SessionTests extends FileManagerTestBase {
 	@Test
 	void aLoginNeverKeepsACookieItWasGiven() {
 		String planted = alice();
-		Answer login = this.api.post("/api/session").browser(planted)
-			.json("{\"username\":\"alice\",\"password\":\"" + ALICE_PASSWORD + "\"}").send();
+		Answer login = this.api.post("/api/session")
+			.browser(planted)
+			.json("{\"username\":\"alice\",\"password\":\"" + ALICE_PASSWORD + "\"}")
+			.send();
 		String fresh = login.header("Set-Cookie");
 		assertThat(fresh).doesNotStartWith(planted + ";");
 		assertThat(this.api.get("/api/session").browser(planted).send().status()).isEqualTo(401);
 		// A login that carries a cookie must carry the header too.
-		Answer withCookie = this.api.post("/api/session").header("Cookie", planted)
-			.json("{\"username\":\"alice\",\"password\":\"" + ALICE_PASSWORD + "\"}").send();
+		Answer withCookie = this.api.post("/api/session")
+			.header("Cookie", planted)
+			.json("{\"username\":\"alice\",\"password\":\"" + ALICE_PASSWORD + "\"}")
+			.send();
 		assertThat(withCookie.status()).isEqualTo(403);
 		assertThat(withCookie.message()).isEqualTo(MISSING_HEADER);
 	}
@@ -158,15 +183,19 @@ class SessionTests extends FileManagerTestBase {
 		assertThat(forged.message()).isEqualTo(
 				"Missing header X-Requested-With: XmlHttpRequest (required for logins from a browser, against CSRF)");
 		assertThat(forged.header("Set-Cookie")).isNull();
-		Answer page = this.api.post("/api/session").header("Origin", "http://127.0.0.1:" + this.port)
-			.header("X-Requested-With", "XmlHttpRequest").json(body).send();
+		Answer page = this.api.post("/api/session")
+			.header("Origin", "http://127.0.0.1:" + this.port)
+			.header("X-Requested-With", "XmlHttpRequest")
+			.json(body)
+			.send();
 		assertThat(page.status()).isEqualTo(200);
 	}
 
 	@Test
 	void malformedOrUnknownCookiesAre401() {
 		assertThat(this.api.get("/api/files/ls?path=/").browser("auth=forged").send().status()).isEqualTo(401);
-		assertThat(this.api.get("/api/files/ls?path=/").browser("auth=" + "A".repeat(43)).send().status()).isEqualTo(401);
+		assertThat(this.api.get("/api/files/ls?path=/").browser("auth=" + "A".repeat(43)).send().status())
+			.isEqualTo(401);
 		assertThat(this.api.get("/api/files/ls?path=/").browser("other=1").send().status()).isEqualTo(401);
 		assertThat(this.api.get("/api/files/ls?path=/").send().status()).isEqualTo(401);
 	}

@@ -39,7 +39,12 @@ class TokenTests extends FileManagerTestBase {
 		Answer answer = this.api.get("/api/files/ls?path=/").bearer(token).send();
 		assertThat(answer.status()).isEqualTo(200);
 		assertThat(answer.names()).contains("data", "scratch");
-		assertThat(this.api.get("/api/session").bearer(token).send().json().path("result").path("authentication")
+		assertThat(this.api.get("/api/session")
+			.bearer(token)
+			.send()
+			.json()
+			.path("result")
+			.path("authentication")
 			.stringValue()).isEqualTo("token");
 	}
 
@@ -97,7 +102,8 @@ class TokenTests extends FileManagerTestBase {
 		assertThat(revoked.status()).as(revoked.text()).isEqualTo(200);
 		assertThat(this.api.get("/api/files/ls?path=/").bearer(token).send().status()).isEqualTo(401);
 		assertThat(curl.send(base, "-u", alice).text()).doesNotContain(id);
-		// The password is checked as for minting: a wrong one is a 401 without a browser prompt.
+		// The password is checked as for minting: a wrong one is a 401 without a browser
+		// prompt.
 		Answer wrong = curl.send(base, "-u", "alice:wrong");
 		assertThat(wrong.status()).isEqualTo(401);
 		assertThat(wrong.message()).isEqualTo("Invalid account");
@@ -114,7 +120,9 @@ class TokenTests extends FileManagerTestBase {
 		for (String method : new String[] { "GET", "POST", "DELETE" }) {
 			for (String authorization : new String[] { "Basic !!!", latin1,
 					"Basic " + Base64.getEncoder().encodeToString("no-colon".getBytes(StandardCharsets.UTF_8)) }) {
-				Answer answer = this.api.request(method, "/api/tokens?id=x").header("Authorization", authorization).send();
+				Answer answer = this.api.request(method, "/api/tokens?id=x")
+					.header("Authorization", authorization)
+					.send();
 				assertThat(answer.status()).as(method + " " + authorization).isEqualTo(400);
 				assertThat(answer.message()).isEqualTo("Malformed Basic credentials");
 			}
@@ -125,7 +133,8 @@ class TokenTests extends FileManagerTestBase {
 
 	@Test
 	void forgedOrOtherSchemesAre401() {
-		assertThat(this.api.get("/api/files/ls?path=/").bearer("wharf_" + "A".repeat(43)).send().status()).isEqualTo(401);
+		assertThat(this.api.get("/api/files/ls?path=/").bearer("wharf_" + "A".repeat(43)).send().status())
+			.isEqualTo(401);
 		assertThat(this.api.get("/api/files/ls?path=/").bearer("nonsense").send().status()).isEqualTo(401);
 		assertThat(this.api.get("/api/files/ls?path=/").basic("alice", ALICE_PASSWORD).send().status()).isEqualTo(401);
 	}

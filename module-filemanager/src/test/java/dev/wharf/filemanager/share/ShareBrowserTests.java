@@ -35,10 +35,11 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Share links end to end in Debian's headless Chromium, under a base path ({@code /files}) as behind a proxy's
- * sub-path: a user makes a password-protected link in the share dialog and a visitor opens it, gives the password
- * and downloads; an upload-only link takes a file and lists nothing; an expired link's page says so (410); and
- * every visitor's access is in the audit log.
+ * Share links end to end in Debian's headless Chromium, under a base path
+ * ({@code /files}) as behind a proxy's sub-path: a user makes a password-protected link
+ * in the share dialog and a visitor opens it, gives the password and downloads; an
+ * upload-only link takes a file and lists nothing; an expired link's page says so (410);
+ * and every visitor's access is in the audit log.
  */
 @SpringBootTest(classes = ShareTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 @ExtendWith(OutputCaptureExtension.class)
@@ -85,7 +86,8 @@ class ShareBrowserTests extends FileManagerTestBase {
 		String url = link.getDomProperty("value");
 		assertThat(url).startsWith(base() + "/s/");
 		assertThat(this.chromium.driver().findElement(By.cssSelector("#share-list .share-description")).getText())
-			.contains("read-only").contains("password");
+			.contains("read-only")
+			.contains("password");
 		this.chromium.click(By.xpath("//dialog//button[normalize-space()='Close']"));
 		this.chromium.click(By.id("logout"));
 		this.chromium.waitFor(By.id("username"));
@@ -100,10 +102,12 @@ class ShareBrowserTests extends FileManagerTestBase {
 		this.chromium.wait(driver -> Files.exists(downloaded) && downloaded.toFile().length() > 0);
 		assertThat(downloaded).hasContent("The quarterly report.");
 		String who = "share:" + url.substring(url.lastIndexOf('/') + 1, url.lastIndexOf('/') + 9);
-		assertThat(output.getOut()).contains("user=" + who + " action=share-proof target=- outcome=failure client=127.0.0.1")
+		assertThat(output.getOut())
+			.contains("user=" + who + " action=share-proof target=- outcome=failure client=127.0.0.1")
 			.contains("user=" + who + " action=share-proof target=- outcome=success client=127.0.0.1")
 			.contains("user=" + who + " action=share-list target=data:/" + name + " outcome=success client=127.0.0.1")
-			.contains("user=" + who + " action=share-download target=data:/" + name + "/report.txt outcome=success client=127.0.0.1");
+			.contains("user=" + who + " action=share-download target=data:/" + name
+					+ "/report.txt outcome=success client=127.0.0.1");
 	}
 
 	@Test
@@ -123,13 +127,15 @@ class ShareBrowserTests extends FileManagerTestBase {
 		this.chromium.click(By.id("share"));
 		By row = By.cssSelector("#share-list [data-id=\"" + revoked + "\"]");
 		assertThat(this.chromium.waitFor(row).getText()).contains("0 of 4 downloads");
-		assertThat(this.chromium.driver().findElement(By.cssSelector("#share-list [data-id=\"" + revoked + "\"] .share-link"))
+		assertThat(this.chromium.driver()
+			.findElement(By.cssSelector("#share-list [data-id=\"" + revoked + "\"] .share-link"))
 			.getDomProperty("value")).isEqualTo(base() + "/s/" + revoked);
 		this.chromium.waitFor(By.cssSelector("#share-list [data-id=\"" + kept + "\"]"));
 		this.chromium.driver().findElement(row).findElement(By.className("share-revoke")).click();
 		this.chromium.wait(ExpectedConditions.invisibilityOfElementLocated(row));
 		this.chromium.click(By.xpath("//dialog//button[normalize-space()='Close']"));
-		// Logging out ends the session: its cookie (path /files/api/) is not one the page can delete.
+		// Logging out ends the session: its cookie (path /files/api/) is not one the page
+		// can delete.
 		this.chromium.click(By.id("logout"));
 		this.chromium.waitFor(By.id("username"));
 		assertThat(this.api.get(BASE + "/api/files/ls?path=/&share=" + revoked).send().status()).isEqualTo(404);
@@ -149,7 +155,8 @@ class ShareBrowserTests extends FileManagerTestBase {
 		this.chromium.driver().get(base() + "/s/" + id);
 		this.chromium.waitFor(By.id("share-drop"));
 		this.chromium.driver().findElement(By.id("share-upload")).sendKeys(file.toString());
-		this.chromium.wait(ExpectedConditions.textToBePresentInElementLocated(By.id("share-uploads"), "invoice.txt: uploaded"));
+		this.chromium
+			.wait(ExpectedConditions.textToBePresentInElementLocated(By.id("share-uploads"), "invoice.txt: uploaded"));
 		assertThat(folder.resolve("invoice.txt")).hasContent("An invoice.");
 		assertThat(this.chromium.driver().findElements(By.id("share-listing"))).isEmpty();
 		assertThat(this.chromium.driver().getPageSource()).doesNotContain("private.txt");
@@ -166,7 +173,8 @@ class ShareBrowserTests extends FileManagerTestBase {
 		this.clock.advance(Duration.ofHours(2));
 		this.chromium.driver().manage().deleteAllCookies();
 		this.chromium.driver().get(base() + "/s/" + id);
-		this.chromium.wait(ExpectedConditions.textToBePresentInElementLocated(By.id("share-error"), "This share link has expired"));
+		this.chromium.wait(ExpectedConditions.textToBePresentInElementLocated(By.id("share-error"),
+				"This share link has expired"));
 		int status = HttpClient.newHttpClient()
 			.send(HttpRequest.newBuilder(URI.create(base() + "/s/" + id)).build(), BodyHandlers.discarding())
 			.statusCode();
@@ -178,10 +186,14 @@ class ShareBrowserTests extends FileManagerTestBase {
 	}
 
 	private String share(String path, String options) {
-		String cookie = Api.cookie(this.api.post(BASE + "/api/session").header(Api.XRW, "XmlHttpRequest")
-			.json("{\"username\":\"alice\",\"password\":\"" + ALICE_PASSWORD + "\"}").send());
-		Answer made = this.api.post(BASE + "/api/share").browser(cookie)
-			.json("{\"path\":\"" + path + "\"," + options + "}").send();
+		String cookie = Api.cookie(this.api.post(BASE + "/api/session")
+			.header(Api.XRW, "XmlHttpRequest")
+			.json("{\"username\":\"alice\",\"password\":\"" + ALICE_PASSWORD + "\"}")
+			.send());
+		Answer made = this.api.post(BASE + "/api/share")
+			.browser(cookie)
+			.json("{\"path\":\"" + path + "\"," + options + "}")
+			.send();
 		assertThat(made.status()).as(made.text()).isEqualTo(200);
 		return made.json().path("result").path("id").stringValue();
 	}

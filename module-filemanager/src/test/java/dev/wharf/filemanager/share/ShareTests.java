@@ -35,11 +35,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Share links through the API: making, listing, changing and revoking them; what visitors may do with each kind
- * (read-only, upload-only, read-write), that they act as the share and only below its root, every answer a link
- * can give (404 unknown or revoked, 410 expired or used up, 401 without the password's proof, 403 with a wrong
- * one or for what the link does not allow), the creator's rights checked on every request, and the audit lines.
- * Expiry is tested by moving the server's clock.
+ * Share links through the API: making, listing, changing and revoking them; what visitors
+ * may do with each kind (read-only, upload-only, read-write), that they act as the share
+ * and only below its root, every answer a link can give (404 unknown or revoked, 410
+ * expired or used up, 401 without the password's proof, 403 with a wrong one or for what
+ * the link does not allow), the creator's rights checked on every request, and the audit
+ * lines. Expiry is tested by moving the server's clock.
  */
 @SpringBootTest(classes = ShareTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 @ExtendWith(OutputCaptureExtension.class)
@@ -66,24 +67,34 @@ class ShareTests extends FileManagerTestBase {
 	@Test
 	void aShareIsMadeWithAServerIdListedChangedAndRevoked() {
 		String folder = folderWith("/scratch", "a.txt", "hello");
-		Answer made = this.api.post("/api/share").browser(this.alice)
-			.json("{\"path\":\"" + folder + "\",\"can_read\":true,\"max_downloads\":5}").send();
+		Answer made = this.api.post("/api/share")
+			.browser(this.alice)
+			.json("{\"path\":\"" + folder + "\",\"can_read\":true,\"max_downloads\":5}")
+			.send();
 		assertThat(made.status()).as(made.text()).isEqualTo(200);
 		String id = made.json().path("result").path("id").stringValue();
 		assertThat(id).hasSize(Share.ID_CHARS).matches("[A-Za-z0-9_-]+");
 		assertThat(made.json().path("result").path("path").stringValue()).isEqualTo(folder);
 		Answer listed = this.api.get("/api/share?path=" + folder).browser(this.alice).send();
 		assertThat(listed.json().path("results").findValuesAsString("id")).containsExactly(id);
-		assertThat(this.api.get("/api/share?path=/data").browser(this.alice).send().json().path("results")
+		assertThat(this.api.get("/api/share?path=/data")
+			.browser(this.alice)
+			.send()
+			.json()
+			.path("results")
 			.findValuesAsString("id")).doesNotContain(id);
-		Answer changed = this.api.post("/api/share/" + id).browser(this.alice)
-			.json("{\"can_read\":true,\"can_write\":true,\"password\":\"s3cret\"}").send();
+		Answer changed = this.api.post("/api/share/" + id)
+			.browser(this.alice)
+			.json("{\"can_read\":true,\"can_write\":true,\"password\":\"s3cret\"}")
+			.send();
 		assertThat(changed.status()).as(changed.text()).isEqualTo(200);
 		assertThat(changed.json().path("result").path("can_write").booleanValue()).isTrue();
 		assertThat(changed.json().path("result").path("password").stringValue()).isEqualTo("{{PASSWORD}}");
 		assertThat(changed.json().path("result").path("max_downloads").intValue()).as("kept").isEqualTo(5);
 		assertThat(changed.text()).doesNotContain("s3cret").doesNotContain("bcrypt");
-		Answer moved = this.api.post("/api/share/" + id).browser(this.alice).json("{\"path\":\"/data" + folder.substring(8) + "\"}")
+		Answer moved = this.api.post("/api/share/" + id)
+			.browser(this.alice)
+			.json("{\"path\":\"/data" + folder.substring(8) + "\"}")
 			.send();
 		assertThat(moved.status()).as("the same path in another mount").isEqualTo(400);
 		assertThat(moved.message()).contains("cannot change");
@@ -98,12 +109,16 @@ class ShareTests extends FileManagerTestBase {
 	@Test
 	void clientsCannotChooseIds() {
 		String folder = folderWith("/scratch", "a.txt", "x");
-		Answer named = this.api.post("/api/share/" + Share.newId()).browser(this.alice)
-			.json("{\"path\":\"" + folder + "\",\"can_read\":true}").send();
+		Answer named = this.api.post("/api/share/" + Share.newId())
+			.browser(this.alice)
+			.json("{\"path\":\"" + folder + "\",\"can_read\":true}")
+			.send();
 		assertThat(named.status()).isEqualTo(400);
 		assertThat(named.message()).contains("ids are made by the server");
-		Answer inBody = this.api.post("/api/share").browser(this.alice)
-			.json("{\"id\":\"mine\",\"path\":\"" + folder + "\"}").send();
+		Answer inBody = this.api.post("/api/share")
+			.browser(this.alice)
+			.json("{\"id\":\"mine\",\"path\":\"" + folder + "\"}")
+			.send();
 		assertThat(inBody.status()).isEqualTo(400);
 		assertThat(inBody.message()).contains("ids are made by the server");
 		assertThat(this.api.get("/api/share").browser(this.alice).send().text()).doesNotContain("mine");
@@ -131,10 +146,20 @@ class ShareTests extends FileManagerTestBase {
 		assertThat(create(this.alice, path, "\"max_downloads\":-1").status()).isEqualTo(400);
 		assertThat(this.api.post("/api/share").json("{\"path\":\"" + path + "\"}").send().status()).as("nobody")
 			.isEqualTo(401);
-		assertThat(this.api.get("/api/files/ls?path=/data").browser(this.alice).send().json().path("permissions")
-			.path("can_share").booleanValue()).isTrue();
-		assertThat(this.api.get("/api/files/ls?path=/pass").browser(this.alice).send().json().path("permissions")
-			.path("can_share").booleanValue()).isFalse();
+		assertThat(this.api.get("/api/files/ls?path=/data")
+			.browser(this.alice)
+			.send()
+			.json()
+			.path("permissions")
+			.path("can_share")
+			.booleanValue()).isTrue();
+		assertThat(this.api.get("/api/files/ls?path=/pass")
+			.browser(this.alice)
+			.send()
+			.json()
+			.path("permissions")
+			.path("can_share")
+			.booleanValue()).isFalse();
 	}
 
 	@Test
@@ -151,7 +176,8 @@ class ShareTests extends FileManagerTestBase {
 		assertThat(ls(id, "/sub").json().path("results").findValuesAsString("name")).containsExactly("b.txt");
 		assertThat(visit("GET", "cat", "/a.txt", id).text()).isEqualTo("hello");
 		Answer whole = visit("GET", "zip", "/", id);
-		assertThat(whole.header("Content-Disposition")).contains(folder.substring(folder.lastIndexOf('/') + 1) + ".zip");
+		assertThat(whole.header("Content-Disposition"))
+			.contains(folder.substring(folder.lastIndexOf('/') + 1) + ".zip");
 		Answer zip = visit("GET", "zip", "/sub", id);
 		assertThat(zip.status()).isEqualTo(200);
 		List<String> names = new ArrayList<>();
@@ -166,9 +192,16 @@ class ShareTests extends FileManagerTestBase {
 		assertThat(save.message()).isEqualTo("This share link is read-only");
 		assertThat(visit("POST", "mkdir", "/d", id).status()).isEqualTo(403);
 		assertThat(visit("POST", "rm", "/a.txt", id).status()).isEqualTo(403);
-		assertThat(this.api.get("/api/files/ls?path=" + folder).browser(this.alice).send().json().path("results")
+		assertThat(this.api.get("/api/files/ls?path=" + folder)
+			.browser(this.alice)
+			.send()
+			.json()
+			.path("results")
 			.findValuesAsString("name")).containsExactly("a.txt", "sub");
-		assertThat(this.api.get("/api/files/ls?path=/scratch&share=" + id).send().json().path("results")
+		assertThat(this.api.get("/api/files/ls?path=/scratch&share=" + id)
+			.send()
+			.json()
+			.path("results")
 			.findValuesAsString("name")).as("/scratch is a path below the share, not the mount").isEmpty();
 	}
 
@@ -204,7 +237,11 @@ class ShareTests extends FileManagerTestBase {
 		assertThat(this.api.post("/api/files/mv?from=/a.txt&to=/new/a.txt&share=" + id).send().status()).isEqualTo(200);
 		Answer root = visit("POST", "rm", "/", id);
 		assertThat(root.status()).isEqualTo(403);
-		assertThat(this.api.get("/api/files/ls?path=" + folder + "/new").browser(this.alice).send().json().path("results")
+		assertThat(this.api.get("/api/files/ls?path=" + folder + "/new")
+			.browser(this.alice)
+			.send()
+			.json()
+			.path("results")
 			.findValuesAsString("name")).containsExactly("a.txt");
 	}
 
@@ -216,9 +253,9 @@ class ShareTests extends FileManagerTestBase {
 		Files.createDirectories(data.resolve(outside).resolve("inner"));
 		String id = id(create(this.alice, "/data/" + outside + "/inner", "\"can_read\":true,\"can_write\":true"));
 		List<String> vectors = List.of("/../../" + outside + ".txt", "/%2e%2e/%2e%2e/" + outside + ".txt",
-				"%2F..%2F..%2F" + outside + ".txt", "/..%2F..%2F" + outside + ".txt", "..", "/..", "/x/../../../" + outside + ".txt",
-				"//" + outside + ".txt", "/..%5C..%5C" + outside + ".txt", "/%c0%ae%c0%ae/" + outside + ".txt",
-				"/data/" + outside + ".txt", "/" + outside + ".txt%00");
+				"%2F..%2F..%2F" + outside + ".txt", "/..%2F..%2F" + outside + ".txt", "..", "/..",
+				"/x/../../../" + outside + ".txt", "//" + outside + ".txt", "/..%5C..%5C" + outside + ".txt",
+				"/%c0%ae%c0%ae/" + outside + ".txt", "/data/" + outside + ".txt", "/" + outside + ".txt%00");
 		List<String> answers = new ArrayList<>();
 		for (String vector : vectors) {
 			for (String[] request : List.of(new String[] { "GET", "ls" }, new String[] { "GET", "cat" },
@@ -228,7 +265,9 @@ class ShareTests extends FileManagerTestBase {
 				Answer answer = this.api.request(request[0], target).body("overwritten").send();
 				answers.add(request[1] + " " + vector + " -> " + answer.status());
 				assertThat(answer.status()).as(request[1] + " " + vector).isIn(400, 403, 404, 409);
-				assertThat(answer.text()).as("nothing above the share").doesNotContain(CANARY).doesNotContain(outside + "/inner");
+				assertThat(answer.text()).as("nothing above the share")
+					.doesNotContain(CANARY)
+					.doesNotContain(outside + "/inner");
 			}
 		}
 		assertThat(Files.readString(data.resolve(outside + ".txt"))).isEqualTo(CANARY);
@@ -264,23 +303,31 @@ class ShareTests extends FileManagerTestBase {
 		assertThat(wrong.json().path("status").stringValue()).isEqualTo("error");
 		assertThat(wrong.message()).isEqualTo("Wrong password");
 		assertThat(wrong.header("Set-Cookie")).isNull();
-		assertThat(this.api.post("/api/share/" + id + "/proof").json("{\"type\":\"password\",\"value\":\"open sesame\"}")
-			.send().status()).as("without X-Requested-With").isEqualTo(403);
+		assertThat(this.api.post("/api/share/" + id + "/proof")
+			.json("{\"type\":\"password\",\"value\":\"open sesame\"}")
+			.send()
+			.status()).as("without X-Requested-With").isEqualTo(403);
 		Answer right = proof(id, "open sesame", "10.0.0.2");
 		assertThat(right.status()).isEqualTo(200);
 		String cookie = right.header("Set-Cookie");
 		assertThat(cookie).containsIgnoringCase("HttpOnly").contains("SameSite=Strict").doesNotContain(id);
 		String proofCookie = cookie.substring(0, cookie.indexOf(';'));
-		assertThat(this.api.get("/api/files/ls?path=/&share=" + id).browser(proofCookie).send().status()).isEqualTo(200);
+		assertThat(this.api.get("/api/files/ls?path=/&share=" + id).browser(proofCookie).send().status())
+			.isEqualTo(200);
 		assertThat(this.api.get("/api/files/ls?path=/&share=" + id).header("Cookie", proofCookie).send().status())
-			.as("the cookie without X-Requested-With").isEqualTo(403);
+			.as("the cookie without X-Requested-With")
+			.isEqualTo(403);
 		assertThat(this.api.get("/api/files/cat?path=/a.txt&share=" + id).header("Cookie", proofCookie).send().text())
-			.as("a download link").isEqualTo("secret content");
-		assertThat(this.api.get("/api/files/ls?path=/&share=" + id).browser(proofCookie.substring(0, proofCookie.length() - 2) + "xx")
-			.send().status()).as("a forged proof").isEqualTo(401);
+			.as("a download link")
+			.isEqualTo("secret content");
+		assertThat(this.api.get("/api/files/ls?path=/&share=" + id)
+			.browser(proofCookie.substring(0, proofCookie.length() - 2) + "xx")
+			.send()
+			.status()).as("a forged proof").isEqualTo(401);
 		this.api.post("/api/share/" + id).browser(this.alice).json("{\"password\":\"changed\"}").send();
 		assertThat(this.api.get("/api/files/ls?path=/&share=" + id).browser(proofCookie).send().status())
-			.as("a proof of the old password").isEqualTo(401);
+			.as("a proof of the old password")
+			.isEqualTo(401);
 		for (int i = 0; i <= LoginThrottle.FREE_PER_ACCOUNT_AND_ADDRESS; i++) {
 			assertThat(proof(id, "guess " + i, "10.0.0.3").status()).isEqualTo(403);
 		}
@@ -312,7 +359,8 @@ class ShareTests extends FileManagerTestBase {
 		String folder = folderWith("/scratch", "a.txt", "x");
 		String id = id(create(this.alice, folder, "\"can_read\":true,\"max_downloads\":2"));
 		assertThat(visit("HEAD", "cat", "/a.txt", id).status()).as("not a download").isEqualTo(200);
-		assertThat(this.api.get("/api/files/cat?thumbnail=true&path=/a.txt&share=" + id).send().status()).as("a thumbnail")
+		assertThat(this.api.get("/api/files/cat?thumbnail=true&path=/a.txt&share=" + id).send().status())
+			.as("a thumbnail")
 			.isEqualTo(415);
 		assertThat(visit("GET", "cat", "/a.txt", id).status()).isEqualTo(200);
 		assertThat(visit("GET", "zip", "/", id).status()).isEqualTo(200);
@@ -320,8 +368,15 @@ class ShareTests extends FileManagerTestBase {
 		assertThat(usedUp.status()).isEqualTo(410);
 		assertThat(usedUp.message()).isEqualTo("This share link's downloads are used up");
 		assertThat(ls(id, "/").status()).isEqualTo(410);
-		assertThat(this.api.get("/api/share").browser(this.alice).send().json().path("results").findValues("downloads")
-			.stream().map(node -> node.intValue()).toList()).contains(2);
+		assertThat(this.api.get("/api/share")
+			.browser(this.alice)
+			.send()
+			.json()
+			.path("results")
+			.findValues("downloads")
+			.stream()
+			.map(node -> node.intValue())
+			.toList()).contains(2);
 	}
 
 	@Test
@@ -334,7 +389,8 @@ class ShareTests extends FileManagerTestBase {
 		assertThat(ls(readWrite, "/").status()).isEqualTo(200);
 		this.users.put(ShareTestApplication.dora(MountAccess.READ_ONLY), ShareTestApplication.DORA_PASSWORD);
 		assertThat(ls(readWrite, "/").status()).as("more than dora may now grant").isEqualTo(404);
-		assertThat(this.api.post("/api/files/save?path=/x.txt&share=" + readWrite).body("x").send().status()).isEqualTo(404);
+		assertThat(this.api.post("/api/files/save?path=/x.txt&share=" + readWrite).body("x").send().status())
+			.isEqualTo(404);
 		assertThat(ls(read, "/").status()).as("what dora still holds").isEqualTo(200);
 		this.users.remove("dora");
 		assertThat(ls(read, "/").status()).isEqualTo(404);
@@ -355,8 +411,10 @@ class ShareTests extends FileManagerTestBase {
 			reader.send("GET /api/files/cat?path=/big.bin&share=" + id + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
 			assertThat(reader.readHead().contentLength()).isEqualTo(size);
 			assertThat(reader.body().readNBytes(64 * 1024)).hasSize(64 * 1024);
-			assertThat(this.api.request("DELETE", "/api/share/" + id).browser(this.alice).send().status()).isEqualTo(200);
-			// About 6 MB/s: the whole file would take ten seconds; the link's watch cuts it within about one.
+			assertThat(this.api.request("DELETE", "/api/share/" + id).browser(this.alice).send().status())
+				.isEqualTo(200);
+			// About 6 MB/s: the whole file would take ten seconds; the link's watch cuts
+			// it within about one.
 			assertThatThrownBy(() -> reader.readSlowly(size - 64 * 1024, 64 * 1024, Duration.ofMillis(10)))
 				.isInstanceOf(AssertionError.class)
 				.hasMessageContaining("the server closed the connection");
@@ -372,19 +430,25 @@ class ShareTests extends FileManagerTestBase {
 		assertThat(visit("POST", "save", "/b.txt", id).status()).isEqualTo(403);
 		this.api.request("DELETE", "/api/share/" + id).browser(this.alice).send();
 		ls(id, "/");
-		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(output.getOut())
-			.contains("user=alice action=share-create target=\"" + who + " scratch:" + folder.substring(8) + "\" outcome=success")
-			.contains("user=" + who + " action=share-download target=scratch:" + folder.substring(8) + "/a.txt outcome=success client=127.0.0.1")
-			.contains("user=" + who + " action=share-upload target=- outcome=denied client=127.0.0.1")
-			.contains("user=alice action=share-revoke target=" + who + " outcome=success")
-			.contains("user=" + who + " action=share-list target=- outcome=refused_404 client=127.0.0.1"));
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(output.getOut())
+				.contains("user=alice action=share-create target=\"" + who + " scratch:" + folder.substring(8)
+						+ "\" outcome=success")
+				.contains("user=" + who + " action=share-download target=scratch:" + folder.substring(8)
+						+ "/a.txt outcome=success client=127.0.0.1")
+				.contains("user=" + who + " action=share-upload target=- outcome=denied client=127.0.0.1")
+				.contains("user=alice action=share-revoke target=" + who + " outcome=success")
+				.contains("user=" + who + " action=share-list target=- outcome=refused_404 client=127.0.0.1"));
 		assertThat(output.getOut()).doesNotContain(id);
 	}
 
 	private String folderWith(String mount, String name, String content) {
 		String folder = mount + "/" + unique("shared");
 		assertThat(this.api.post("/api/files/mkdir?path=" + folder).browser(this.alice).send().status()).isEqualTo(200);
-		Answer saved = this.api.post("/api/files/save?path=" + folder + "/" + name).browser(this.alice).body(content).send();
+		Answer saved = this.api.post("/api/files/save?path=" + folder + "/" + name)
+			.browser(this.alice)
+			.body(content)
+			.send();
 		assertThat(saved.status()).as(saved.text()).isEqualTo(200);
 		return folder;
 	}
@@ -407,9 +471,11 @@ class ShareTests extends FileManagerTestBase {
 	}
 
 	private Answer proof(String id, String password, String client) {
-		return this.api.post("/api/share/" + id + "/proof").header(Api.XRW, "XmlHttpRequest")
+		return this.api.post("/api/share/" + id + "/proof")
+			.header(Api.XRW, "XmlHttpRequest")
 			.header("X-Forwarded-For", client)
-			.json("{\"type\":\"password\",\"value\":\"" + password + "\"}").send();
+			.json("{\"type\":\"password\",\"value\":\"" + password + "\"}")
+			.send();
 	}
 
 }

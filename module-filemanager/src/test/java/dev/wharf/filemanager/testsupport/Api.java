@@ -25,9 +25,10 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A client for the file API in tests. Request targets go on the wire exactly as written (a
- * {@link URI} with Reactor Netty sends the raw path and query, so traversal vectors are not re-encoded);
- * {@link #raw} talks through a plain socket for what no client library sends (cut-off bodies).
+ * A client for the file API in tests. Request targets go on the wire exactly as written
+ * (a {@link URI} with Reactor Netty sends the raw path and query, so traversal vectors
+ * are not re-encoded); {@link #raw} talks through a plain socket for what no client
+ * library sends (cut-off bodies).
  */
 public final class Api {
 
@@ -51,15 +52,16 @@ public final class Api {
 	}
 
 	/**
-	 * A client for a server that connects from a given local address, such as {@code 127.0.0.2}, so the
-	 * server sees another client.
+	 * A client for a server that connects from a given local address, such as
+	 * {@code 127.0.0.2}, so the server sees another client.
 	 * @param port the server's port on 127.0.0.1
 	 * @param localAddress the address to connect from, or {@code null} for any
 	 */
 	public Api(int port, @Nullable String localAddress) {
 		this.port = port;
 		HttpClient client = HttpClient.create().responseTimeout(TIMEOUT);
-		this.client = (localAddress != null) ? client.bindAddress(() -> new InetSocketAddress(localAddress, 0)) : client;
+		this.client = (localAddress != null) ? client.bindAddress(() -> new InetSocketAddress(localAddress, 0))
+				: client;
 	}
 
 	/** The server's port. */
@@ -89,7 +91,8 @@ public final class Api {
 	 * @return the cookie, ready for a {@code Cookie} header
 	 */
 	public String login(String user, String password) {
-		Answer answer = post("/api/session").json("{\"username\":\"" + user + "\",\"password\":\"" + password + "\"}").send();
+		Answer answer = post("/api/session").json("{\"username\":\"" + user + "\",\"password\":\"" + password + "\"}")
+			.send();
 		assertThat(answer.status()).as(answer.text()).isEqualTo(200);
 		return cookie(answer);
 	}
@@ -114,9 +117,11 @@ public final class Api {
 	}
 
 	/**
-	 * Sends raw bytes on a new connection and reads what comes back until the server closes or a timeout.
+	 * Sends raw bytes on a new connection and reads what comes back until the server
+	 * closes or a timeout.
 	 * @param bytes the request, as it goes on the wire
-	 * @param closeAfterSending whether to close right after sending (a client that went away)
+	 * @param closeAfterSending whether to close right after sending (a client that went
+	 * away)
 	 * @return what the server answered, as text
 	 */
 	public String raw(byte[] bytes, boolean closeAfterSending) throws Exception {
@@ -191,13 +196,14 @@ public final class Api {
 		}
 
 		/**
-		 * Sends it through a plain socket, byte for byte as written, for targets that are not even a valid URI
-		 * (a bare {@code %}, a backslash); the connection is closed after the answer.
+		 * Sends it through a plain socket, byte for byte as written, for targets that are
+		 * not even a valid URI (a bare {@code %}, a backslash); the connection is closed
+		 * after the answer.
 		 */
 		public Answer sendRaw() throws Exception {
 			byte[] content = this.body;
-			StringBuilder head = new StringBuilder(this.method + " " + this.target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-					+ "Connection: close\r\n");
+			StringBuilder head = new StringBuilder(
+					this.method + " " + this.target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + "Connection: close\r\n");
 			this.headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
 			head.append("Content-Length: ").append((content != null) ? content.length : 0).append("\r\n\r\n");
 			byte[] headBytes = head.toString().getBytes(StandardCharsets.ISO_8859_1);
@@ -227,9 +233,10 @@ public final class Api {
 				.uri(URI.create("http://127.0.0.1:" + Api.this.port + this.target));
 			HttpClient.ResponseReceiver<?> receiver = (content != null)
 					? sender.send(ByteBufFlux.fromInbound(Mono.just(Unpooled.wrappedBuffer(content)))) : sender;
-			Answer answer = receiver.responseSingle((response, bytes) -> bytes.asByteArray()
-				.defaultIfEmpty(new byte[0])
-				.map(data -> new Answer(response.status().code(), headers(response.responseHeaders()), data)))
+			Answer answer = receiver
+				.responseSingle((response, bytes) -> bytes.asByteArray()
+					.defaultIfEmpty(new byte[0])
+					.map(data -> new Answer(response.status().code(), headers(response.responseHeaders()), data)))
 				.block(TIMEOUT);
 			assertThat(answer).isNotNull();
 			return answer;

@@ -22,9 +22,10 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * Debian's headless Chromium, driven by Selenium through Debian's chromedriver (never a downloaded one; both are
- * required, so a machine without them fails the test rather than skipping it), downloading into a given folder
- * without asking. Waits are bounded by {@link #WAIT}. Not thread-safe; one per test class, closed after it.
+ * Debian's headless Chromium, driven by Selenium through Debian's chromedriver (never a
+ * downloaded one; both are required, so a machine without them fails the test rather than
+ * skipping it), downloading into a given folder without asking. Waits are bounded by
+ * {@link #WAIT}. Not thread-safe; one per test class, closed after it.
  */
 public final class Chromium implements AutoCloseable {
 
@@ -55,8 +56,8 @@ public final class Chromium implements AutoCloseable {
 		options.setBinary(chromium.toFile());
 		options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
 				"--disable-component-update", "--no-first-run", "--window-size=1280,900");
-		options.setExperimentalOption("prefs", Map.of("download.default_directory", downloads.toString(),
-				"download.prompt_for_download", false));
+		options.setExperimentalOption("prefs",
+				Map.of("download.default_directory", downloads.toString(), "download.prompt_for_download", false));
 		ChromeDriver browser = new ChromeDriver(service, options);
 		browser.manage().timeouts().scriptTimeout(WAIT);
 		return new Chromium(service, browser);
@@ -94,8 +95,9 @@ public final class Chromium implements AutoCloseable {
 	}
 
 	/**
-	 * One browser for a test class ({@code @RegisterExtension static final}): started before the class's
-	 * {@code @BeforeAll} methods, downloading into a folder of its own, closed after the class.
+	 * One browser for a test class ({@code @RegisterExtension static final}): started
+	 * before the class's {@code @BeforeAll} methods, downloading into a folder of its
+	 * own, closed after the class.
 	 */
 	public static final class PerClass implements BeforeAllCallback, AfterAllCallback {
 

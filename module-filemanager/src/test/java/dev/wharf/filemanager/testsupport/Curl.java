@@ -17,10 +17,11 @@ import dev.wharf.filemanager.testsupport.Api.Answer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The real {@code curl} against the test server. The URL is handed over in a config file ({@code -K}), so its
- * bytes reach the wire exactly as given (curl sends non-ASCII bytes unencoded, as several clients do), whatever
- * the JVM's encoding of process arguments; {@code --globoff} and {@code --path-as-is} keep curl from reading
- * or normalising the URL.
+ * The real {@code curl} against the test server. The URL is handed over in a config file
+ * ({@code -K}), so its bytes reach the wire exactly as given (curl sends non-ASCII bytes
+ * unencoded, as several clients do), whatever the JVM's encoding of process arguments;
+ * {@code --globoff} and {@code --path-as-is} keep curl from reading or normalising the
+ * URL.
  */
 public final class Curl {
 
@@ -76,7 +77,8 @@ public final class Curl {
 		for (int i = 1; i < lines.length; i++) {
 			int colon = lines[i].indexOf(':');
 			if (colon > 0) {
-				map.merge(lines[i].substring(0, colon).trim(), lines[i].substring(colon + 1).trim(), (a, b) -> a + ", " + b);
+				map.merge(lines[i].substring(0, colon).trim(), lines[i].substring(colon + 1).trim(),
+						(a, b) -> a + ", " + b);
 			}
 		}
 		return new Answer(Integer.parseInt(lines[0].split(" ")[1]), map, Files.readAllBytes(body));

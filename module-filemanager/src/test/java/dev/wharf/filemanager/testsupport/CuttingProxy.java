@@ -13,15 +13,19 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A TCP relay on 127.0.0.1 to a local port that breaks one connection as a network failure would: the
- * first connection to send more than {@code cutAfter} bytes towards the server goes silent once that many
- * bytes have passed, and after {@code stall} it is reset on the client's side and closed on the server's;
- * every other connection is relayed untouched. (Without the stall the server would get the bytes and the
- * end of the connection at once, which no slow link does: a real failure leaves the server time to keep
- * what arrived.) A browser test points the browser at {@link #port()} to see how the UI and the server cope
- * with a request broken mid-body, whatever the browser's own network emulation does.
+ * A TCP relay on 127.0.0.1 to a local port that breaks one connection as a network
+ * failure would: the first connection to send more than {@code cutAfter} bytes towards
+ * the server goes silent once that many bytes have passed, and after {@code stall} it is
+ * reset on the client's side and closed on the server's; every other connection is
+ * relayed untouched. (Without the stall the server would get the bytes and the end of the
+ * connection at once, which no slow link does: a real failure leaves the server time to
+ * keep what arrived.) A browser test points the browser at {@link #port()} to see how the
+ * UI and the server cope with a request broken mid-body, whatever the browser's own
+ * network emulation does.
  *
- * <p>Blocking sockets, two daemon threads per connection: a test tool for a handful of connections.
+ * <p>
+ * Blocking sockets, two daemon threads per connection: a test tool for a handful of
+ * connections.
  */
 public final class CuttingProxy implements AutoCloseable {
 
@@ -96,7 +100,8 @@ public final class CuttingProxy implements AutoCloseable {
 		byte[] buffer = new byte[8192];
 		long sent = 0;
 		try {
-			// Not closed here: closing a socket's stream closes the socket, and the other direction may go on.
+			// Not closed here: closing a socket's stream closes the socket, and the other
+			// direction may go on.
 			InputStream in = from.getInputStream();
 			OutputStream out = to.getOutputStream();
 			int read;
@@ -104,9 +109,11 @@ public final class CuttingProxy implements AutoCloseable {
 				if (towardsServer && sent + read > this.cutAfter && this.cut.compareAndSet(false, true)) {
 					out.write(buffer, 0, (int) (this.cutAfter - sent));
 					out.flush();
-					// The stall is what the test asks for: a route that hangs before it goes away.
+					// The stall is what the test asks for: a route that hangs before it
+					// goes away.
 					Thread.sleep(this.stall.toMillis());
-					// A reset for the client (as when a route goes away), an end of stream mid-body for the server.
+					// A reset for the client (as when a route goes away), an end of
+					// stream mid-body for the server.
 					from.setSoLinger(true, 0);
 					from.close();
 					to.close();
@@ -118,7 +125,8 @@ public final class CuttingProxy implements AutoCloseable {
 			to.shutdownOutput();
 		}
 		catch (IOException ex) {
-			// The other direction closed both sockets, or a peer went away: either way this direction is done.
+			// The other direction closed both sockets, or a peer went away: either way
+			// this direction is done.
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

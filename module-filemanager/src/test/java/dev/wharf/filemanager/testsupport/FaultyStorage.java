@@ -14,9 +14,10 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * A memory storage whose disk "fails" for some files: reading a file whose name starts with
- * {@code unreadable} fails with an I/O error (at once, or after the first bytes for names starting with
- * {@code unreadable-late}, as a disk that fails part-way). Root can read any local file, so a real unreadable file cannot be made in CI.
+ * A memory storage whose disk "fails" for some files: reading a file whose name starts
+ * with {@code unreadable} fails with an I/O error (at once, or after the first bytes for
+ * names starting with {@code unreadable-late}, as a disk that fails part-way). Root can
+ * read any local file, so a real unreadable file cannot be made in CI.
  */
 final class FaultyStorage extends ForwardingStorage {
 

@@ -17,11 +17,12 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The file manager on a random port, shared by the test classes that extend this (one context, started
- * once). Mounts: {@code data} (local disk, with a canary file outside its root), {@code scratch} (memory),
- * {@code ro} (memory, read-only for alice), {@code faulty} (reads of {@code unreadable*} fail) and
- * {@code pass} (needs the user's login). Users: alice (rights on every mount), bob ({@code data} read-only),
- * carol (build-cache role only). Tests use fresh names so they do not disturb each other.
+ * The file manager on a random port, shared by the test classes that extend this (one
+ * context, started once). Mounts: {@code data} (local disk, with a canary file outside
+ * its root), {@code scratch} (memory), {@code ro} (memory, read-only for alice),
+ * {@code faulty} (reads of {@code unreadable*} fail) and {@code pass} (needs the user's
+ * login). Users: alice (rights on every mount), bob ({@code data} read-only), carol
+ * (build-cache role only). Tests use fresh names so they do not disturb each other.
  */
 @SpringBootTest(classes = FileManagerTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 public abstract class FileManagerTestBase {
@@ -41,7 +42,10 @@ public abstract class FileManagerTestBase {
 	/** Where resumable uploads are cut into chunks. */
 	public static final int SEGMENT = 64 * 1024;
 
-	/** The folder of this JVM's shared server: {@code data/} (the local mount), {@code outside/}, {@code state/}. */
+	/**
+	 * The folder of this JVM's shared server: {@code data/} (the local mount),
+	 * {@code outside/}, {@code state/}.
+	 */
 	protected static final Path ROOT = createRoot();
 
 	/** A secret outside the local mount's root that no answer may ever contain. */
@@ -71,9 +75,11 @@ public abstract class FileManagerTestBase {
 		registry.add("wharf.filemanager.max-upload-size", () -> MAX_UPLOAD + "B");
 		registry.add("wharf.filemanager.uploads.segment-size", () -> SEGMENT + "B");
 		registry.add("wharf.filemanager.max-concurrent-zips", () -> "2");
-		// Below what any test JVM's heap allows (a quarter of it shared by the threads), so answers do not vary.
+		// Below what any test JVM's heap allows (a quarter of it shared by the threads),
+		// so answers do not vary.
 		registry.add("wharf.filemanager.thumbnails.max-decoded-size", () -> "16MB");
-		// As behind a TLS-terminating proxy: X-Forwarded-Proto says whether the client used https.
+		// As behind a TLS-terminating proxy: X-Forwarded-Proto says whether the client
+		// used https.
 		registry.add("server.forward-headers-strategy", () -> "framework");
 	}
 

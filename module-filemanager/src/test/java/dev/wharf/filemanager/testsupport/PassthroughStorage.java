@@ -18,9 +18,10 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * A mount that "logs in to its backend as the user", as an SFTP mount in passthrough mode will: every call
- * needs the caller's {@link Credentials} in its Reactor context (with the password {@value #PASSWORD}) and
- * fails with access denied otherwise, wherever the call is subscribed.
+ * A mount that "logs in to its backend as the user", as an SFTP mount in passthrough mode
+ * will: every call needs the caller's {@link Credentials} in its Reactor context (with
+ * the password {@value #PASSWORD}) and fails with access denied otherwise, wherever the
+ * call is subscribed.
  */
 final class PassthroughStorage implements Storage {
 

@@ -17,9 +17,10 @@ import org.springframework.context.annotation.Import;
 import reactor.core.publisher.Mono;
 
 /**
- * The file manager for share link tests: {@link FileManagerTestApplication} with a clock tests move (for expiry)
- * and a user directory tests change (to remove a link's creator or lower their rights). Users as in
- * {@link FileManagerTestBase}, plus dora ({@code data} and {@code scratch} read-write), whose rights tests change.
+ * The file manager for share link tests: {@link FileManagerTestApplication} with a clock
+ * tests move (for expiry) and a user directory tests change (to remove a link's creator
+ * or lower their rights). Users as in {@link FileManagerTestBase}, plus dora
+ * ({@code data} and {@code scratch} read-write), whose rights tests change.
  */
 @SpringBootConfiguration
 @Import(FileManagerTestApplication.class)
@@ -36,10 +37,12 @@ public class ShareTestApplication {
 	@Bean
 	TestUsers testUsers() {
 		TestUsers users = new TestUsers();
-		users.put(new User("alice", Set.of(Role.USER), Map.of("data", MountAccess.READ_WRITE, "scratch", MountAccess.READ_WRITE,
-				"ro", MountAccess.READ_ONLY, "faulty", MountAccess.READ_WRITE, "pass", MountAccess.READ_WRITE)),
+		users.put(new User("alice", Set.of(Role.USER),
+				Map.of("data", MountAccess.READ_WRITE, "scratch", MountAccess.READ_WRITE, "ro", MountAccess.READ_ONLY,
+						"faulty", MountAccess.READ_WRITE, "pass", MountAccess.READ_WRITE)),
 				FileManagerTestBase.ALICE_PASSWORD);
-		users.put(new User("bob", Set.of(Role.USER), Map.of("data", MountAccess.READ_ONLY)), FileManagerTestBase.BOB_PASSWORD);
+		users.put(new User("bob", Set.of(Role.USER), Map.of("data", MountAccess.READ_ONLY)),
+				FileManagerTestBase.BOB_PASSWORD);
 		users.put(dora(MountAccess.READ_WRITE), DORA_PASSWORD);
 		return users;
 	}

@@ -9,7 +9,8 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
 /**
- * Reads zips the file manager sent, as a streaming client would, with {@link ZipInputStream}.
+ * Reads zips the file manager sent, as a streaming client would, with
+ * {@link ZipInputStream}.
  */
 public final class Zips {
 

@@ -29,7 +29,8 @@ class AreaShrinkTests {
 
 	@Test
 	void halvingAveragesEachSquareOfFourPixels() {
-		// Black and white columns, then rows of red and blue: every 2 x 2 square holds both of each pair.
+		// Black and white columns, then rows of red and blue: every 2 x 2 square holds
+		// both of each pair.
 		int[] columns = new int[8 * 4];
 		for (int i = 0; i < columns.length; i++) {
 			columns[i] = (i % 2 == 0) ? 0x000000 : 0xFFFFFF;
@@ -44,9 +45,11 @@ class AreaShrinkTests {
 
 	@Test
 	void everyPixelCountsByTheAreaItCovers() {
-		// Three pixels into two: the middle one is split, so each result is (2 x its own + 1 x the middle) / 3.
+		// Three pixels into two: the middle one is split, so each result is (2 x its own
+		// + 1 x the middle) / 3.
 		int[] pixels = { 0x000000, 0x0000FF, 0x0000C0 };
-		assertThat(AreaShrink.shrink(IntBuffer.wrap(pixels), 3, 1, 2, 1)).containsExactly(0x000055, 0x0000C0 * 2 / 3 + 0x55);
+		assertThat(AreaShrink.shrink(IntBuffer.wrap(pixels), 3, 1, 2, 1)).containsExactly(0x000055,
+				0x0000C0 * 2 / 3 + 0x55);
 	}
 
 	@Test
@@ -80,8 +83,10 @@ class AreaShrinkTests {
 						}
 					}
 					double mean = sum / (scaleX * scaleY);
-					// Weights in 1/256ths, rounded twice: within two levels of the exact mean.
-					assertThat((double) ((shrunk[y * targetWidth + x] >> shift) & 0xFF)).as("(%d, %d) >> %d", x, y, shift)
+					// Weights in 1/256ths, rounded twice: within two levels of the exact
+					// mean.
+					assertThat((double) ((shrunk[y * targetWidth + x] >> shift) & 0xFF))
+						.as("(%d, %d) >> %d", x, y, shift)
 						.isCloseTo(mean, within(2.0));
 				}
 			}

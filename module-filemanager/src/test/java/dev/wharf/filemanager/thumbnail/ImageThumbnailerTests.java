@@ -21,7 +21,10 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  */
 class ImageThumbnailerTests {
 
-	/** What p128 gives one thumbnail: a quarter of its 40 MB heap, shared by its two threads. */
+	/**
+	 * What p128 gives one thumbnail: a quarter of its 40 MB heap, shared by its two
+	 * threads.
+	 */
 	static final long P128_BUDGET = 5 << 20;
 
 	private final ImageThumbnailer thumbnailer = new ImageThumbnailer(200, 100_000_000, 16 << 20, true);
@@ -63,7 +66,8 @@ class ImageThumbnailerTests {
 
 	@Test
 	void aPanoramaIsDecodedSubsampledByItsLongSideWithinTheSmallProfilesBudget() throws IOException {
-		// The budget a thumbnail thread gets under p128 (a quarter of a 40 MB heap, shared by two threads).
+		// The budget a thumbnail thread gets under p128 (a quarter of a 40 MB heap,
+		// shared by two threads).
 		ImageThumbnailer small = new ImageThumbnailer(200, 100_000_000, P128_BUDGET, true);
 		for (String format : new String[] { "jpg", "png" }) {
 			byte[] panorama = Images.panorama(30_000, 700, format);
@@ -73,7 +77,8 @@ class ImageThumbnailerTests {
 				assertThat(plan.subsampling()).as(format).isEqualTo(8);
 			}
 			else {
-				// Twice the thumbnail's width (800) at most: about 1700 x 40 pixels, not 30000 x 700.
+				// Twice the thumbnail's width (800) at most: about 1700 x 40 pixels, not
+				// 30000 x 700.
 				assertThat(ceilDiv(30_000, plan.subsampling())).as(format).isBetween(800, 1600);
 				assertThat(ceilDiv(700, plan.subsampling())).as(format).isLessThanOrEqualTo(40);
 			}
@@ -90,8 +95,10 @@ class ImageThumbnailerTests {
 		assertThat(bomb.length).isLessThan(300 * 1024);
 		ImageThumbnailer small = new ImageThumbnailer(200, 100_000_000, P128_BUDGET, true);
 		warmUp(small);
-		// Three rows of 66 million RGBA pixels (the PNG reader's, whatever the subsampling); 800 x 1 pixels decoded
-		// (4 bytes) and copied to be resized (4 bytes); the thumbnail and its opaque copy (4 bytes each).
+		// Three rows of 66 million RGBA pixels (the PNG reader's, whatever the
+		// subsampling); 800 x 1 pixels decoded
+		// (4 bytes) and copied to be resized (4 bytes); the thumbnail and its opaque copy
+		// (4 bytes each).
 		assertThat(small.plan(bomb).bytes()).isEqualTo(3 * 264_000_000L + 800 * (4 + 4) + 2 * 800 * 4);
 		ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
 		long before = threads.getCurrentThreadAllocatedBytes();
@@ -117,13 +124,15 @@ class ImageThumbnailerTests {
 		Thumbnail outcome = small.make(png);
 		long allocated = threads.getCurrentThreadAllocatedBytes() - before;
 		assertThat(outcome).isInstanceOf(Thumbnail.Image.class);
-		// The text's 264 MB would be inflated into memory if the reader read the metadata.
+		// The text's 264 MB would be inflated into memory if the reader read the
+		// metadata.
 		assertThat(allocated).isLessThan(2L << 20);
 	}
 
 	@Test
 	void aLowerPixelBudgetRefusesBigRealImages() {
-		Thumbnail outcome = new ImageThumbnailer(200, 1_000_000, 16 << 20, true).make(Images.image(2000, 1000, "jpg", false));
+		Thumbnail outcome = new ImageThumbnailer(200, 1_000_000, 16 << 20, true)
+			.make(Images.image(2000, 1000, "jpg", false));
 		assertThat(outcome).isInstanceOf(Thumbnail.Refused.class);
 	}
 
@@ -137,7 +146,10 @@ class ImageThumbnailerTests {
 		assertThat(this.thumbnailer.make(truncated)).isInstanceOf(Thumbnail.Refused.class);
 	}
 
-	/** Loads and initialises ImageIO's readers and writers, whose first use allocates by itself. */
+	/**
+	 * Loads and initialises ImageIO's readers and writers, whose first use allocates by
+	 * itself.
+	 */
 	private static void warmUp(ImageThumbnailer thumbnailer) {
 		assertThat(thumbnailer.make(Images.image(16, 16, "png", false))).isInstanceOf(Thumbnail.Image.class);
 	}

@@ -15,8 +15,8 @@ import java.util.zip.Deflater;
 import javax.imageio.ImageIO;
 
 /**
- * Images for thumbnail tests, made in the test: real JPEGs and PNGs, and image bombs whose headers declare
- * sizes whose pixels would not fit in memory.
+ * Images for thumbnail tests, made in the test: real JPEGs and PNGs, and image bombs
+ * whose headers declare sizes whose pixels would not fit in memory.
  */
 final class Images {
 
@@ -25,17 +25,19 @@ final class Images {
 
 	/** A real image file of a given size and format ({@code jpg}, {@code png}). */
 	static byte[] image(int width, int height, String format, boolean alpha) {
-		BufferedImage image = new BufferedImage(width, height, alpha ? BufferedImage.TYPE_INT_ARGB : BufferedImage.TYPE_INT_RGB);
+		BufferedImage image = new BufferedImage(width, height,
+				alpha ? BufferedImage.TYPE_INT_ARGB : BufferedImage.TYPE_INT_RGB);
 		Graphics2D graphics = image.createGraphics();
-		graphics.setPaint(new GradientPaint(0, 0, Color.RED, width, height, alpha ? new Color(0, 0, 255, 0) : Color.BLUE));
+		graphics
+			.setPaint(new GradientPaint(0, 0, Color.RED, width, height, alpha ? new Color(0, 0, 255, 0) : Color.BLUE));
 		graphics.fillRect(0, 0, width, height);
 		graphics.dispose();
 		return encode(image, format);
 	}
 
 	/**
-	 * A real panorama: sky, a sun and a ridge of hills across the whole width, as a camera's stitched
-	 * panorama would show.
+	 * A real panorama: sky, a sun and a ridge of hills across the whole width, as a
+	 * camera's stitched panorama would show.
 	 * @param width the width, such as 30000
 	 * @param height the height, such as 700
 	 * @param format {@code jpg} or {@code png}
@@ -80,19 +82,22 @@ final class Images {
 	}
 
 	/**
-	 * A JPEG with an EXIF segment (APP1, after the JFIF one) whose only entry is an orientation, as cameras
-	 * write it.
+	 * A JPEG with an EXIF segment (APP1, after the JFIF one) whose only entry is an
+	 * orientation, as cameras write it.
 	 * @param jpeg a JPEG that starts with a JFIF segment (as ImageIO writes them)
 	 * @param orientation 1 to 8 (6: shown turned a quarter clockwise)
 	 */
 	static byte[] withExifOrientation(byte[] jpeg, int orientation) {
 		ByteBuffer tiff = ByteBuffer.allocate(26);
-		// Big-endian TIFF header, the first IFD at 8: one entry (Orientation, SHORT, 1 value), no next IFD.
+		// Big-endian TIFF header, the first IFD at 8: one entry (Orientation, SHORT, 1
+		// value), no next IFD.
 		tiff.put(new byte[] { 'M', 'M', 0, 42 }).putInt(8).putShort((short) 1);
 		tiff.putShort((short) 0x0112).putShort((short) 3).putInt(1).putShort((short) orientation).putShort((short) 0);
 		tiff.putInt(0);
-		byte[] exif = ByteBuffer.allocate(6 + tiff.capacity()).put(new byte[] { 'E', 'x', 'i', 'f', 0, 0 })
-			.put(tiff.array()).array();
+		byte[] exif = ByteBuffer.allocate(6 + tiff.capacity())
+			.put(new byte[] { 'E', 'x', 'i', 'f', 0, 0 })
+			.put(tiff.array())
+			.array();
 		if ((jpeg[2] & 0xFF) != 0xFF || (jpeg[3] & 0xFF) != 0xE0) {
 			throw new IllegalArgumentException("No JFIF segment after the start of the image");
 		}
@@ -108,14 +113,21 @@ final class Images {
 	}
 
 	/**
-	 * A valid PNG of {@code width} x 1 pixels, RGBA with 8 bits a sample, whose one row is zeros: it compresses
-	 * about a thousand to one, so 66 million pixels (264 MB of samples) fit in about 256 KB.
+	 * A valid PNG of {@code width} x 1 pixels, RGBA with 8 bits a sample, whose one row
+	 * is zeros: it compresses about a thousand to one, so 66 million pixels (264 MB of
+	 * samples) fit in about 256 KB.
 	 */
 	static byte[] thinPng(int width) {
 		ByteArrayOutputStream png = new ByteArrayOutputStream();
 		png.writeBytes(new byte[] { (byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n' });
-		ByteBuffer header = ByteBuffer.allocate(13).putInt(width).putInt(1).put((byte) 8).put((byte) 6)
-			.put((byte) 0).put((byte) 0).put((byte) 0);
+		ByteBuffer header = ByteBuffer.allocate(13)
+			.putInt(width)
+			.putInt(1)
+			.put((byte) 8)
+			.put((byte) 6)
+			.put((byte) 0)
+			.put((byte) 0)
+			.put((byte) 0);
 		chunk(png, "IHDR", header.array());
 		// The filter byte of the row (0, none), then its samples: all zero.
 		byte[] data = zeros(1 + 4L * width);
@@ -148,7 +160,8 @@ final class Images {
 	}
 
 	/**
-	 * A real 16 x 16 PNG with a compressed text chunk (zTXt) whose text inflates from about 256 KB to 264 MB.
+	 * A real 16 x 16 PNG with a compressed text chunk (zTXt) whose text inflates from
+	 * about 256 KB to 264 MB.
 	 */
 	static byte[] pngWithInflatingText() {
 		byte[] image = image(16, 16, "png", false);
@@ -159,19 +172,29 @@ final class Images {
 		text.write(0);
 		text.writeBytes(zeros(264_000_000L));
 		ByteArrayOutputStream png = new ByteArrayOutputStream();
-		// The signature (8 bytes) and IHDR (25), then the text, then the rest of the image.
+		// The signature (8 bytes) and IHDR (25), then the text, then the rest of the
+		// image.
 		png.write(image, 0, 33);
 		chunk(png, "zTXt", text.toByteArray());
 		png.write(image, 33, image.length - 33);
 		return png.toByteArray();
 	}
 
-	/** A PNG whose header declares 65535 × 65535 pixels (4.3 gigapixels) with a few bytes of data. */
+	/**
+	 * A PNG whose header declares 65535 × 65535 pixels (4.3 gigapixels) with a few bytes
+	 * of data.
+	 */
 	static byte[] pngBomb() {
 		ByteArrayOutputStream png = new ByteArrayOutputStream();
 		png.writeBytes(new byte[] { (byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n' });
-		ByteBuffer header = ByteBuffer.allocate(13).putInt(65535).putInt(65535).put((byte) 8).put((byte) 2)
-			.put((byte) 0).put((byte) 0).put((byte) 0);
+		ByteBuffer header = ByteBuffer.allocate(13)
+			.putInt(65535)
+			.putInt(65535)
+			.put((byte) 8)
+			.put((byte) 2)
+			.put((byte) 0)
+			.put((byte) 0)
+			.put((byte) 0);
 		chunk(png, "IHDR", header.array());
 		Deflater deflater = new Deflater();
 		deflater.setInput(new byte[1024]);
@@ -183,12 +206,15 @@ final class Images {
 		return png.toByteArray();
 	}
 
-	/** A real JPEG whose frame header (SOF0) was changed to declare 65500 × 65500 pixels. */
+	/**
+	 * A real JPEG whose frame header (SOF0) was changed to declare 65500 × 65500 pixels.
+	 */
 	static byte[] jpegBomb() {
 		byte[] jpeg = image(16, 16, "jpg", false);
 		for (int i = 2; i + 8 < jpeg.length; i++) {
 			if ((jpeg[i] & 0xFF) == 0xFF && (jpeg[i + 1] & 0xFF) == 0xC0) {
-				// Marker, length (2), precision (1), then height and width (2 bytes each).
+				// Marker, length (2), precision (1), then height and width (2 bytes
+				// each).
 				jpeg[i + 5] = (byte) 0xFF;
 				jpeg[i + 6] = (byte) 0xDC;
 				jpeg[i + 7] = (byte) 0xFF;

@@ -26,7 +26,8 @@ class JpegFrameTests {
 		JpegFrame baseline = JpegFrame.read(jpeg(false));
 		assertThat(baseline).isNotNull();
 		assertThat(baseline.wholeImage()).isFalse();
-		// YCbCr with the chroma halved both ways (ImageIO's default): 2 x 2, 1 x 1, 1 x 1.
+		// YCbCr with the chroma halved both ways (ImageIO's default): 2 x 2, 1 x 1, 1 x
+		// 1.
 		assertThat(baseline.horizontal()).containsExactly(2, 1, 1);
 		assertThat(baseline.vertical()).containsExactly(2, 1, 1);
 		// A strip of 8 x (2 + 2) rows of three components.
@@ -34,8 +35,10 @@ class JpegFrameTests {
 		JpegFrame progressive = JpegFrame.read(jpeg(true));
 		assertThat(progressive).isNotNull();
 		assertThat(progressive.wholeImage()).isTrue();
-		// Plus every coefficient: 200 x 150 blocks of luma, 100 x 75 of each chroma, 128 bytes a block.
-		assertThat(progressive.decoderBytes(1600, 1200)).isEqualTo(1600L * 3 * 8 * 4 + (200 * 150 + 2 * 100 * 75) * 128L);
+		// Plus every coefficient: 200 x 150 blocks of luma, 100 x 75 of each chroma, 128
+		// bytes a block.
+		assertThat(progressive.decoderBytes(1600, 1200))
+			.isEqualTo(1600L * 3 * 8 * 4 + (200 * 150 + 2 * 100 * 75) * 128L);
 	}
 
 	@Test
@@ -57,11 +60,13 @@ class JpegFrameTests {
 		// libjpeg-turbo also holds a copy of the file.
 		long files = baseline.scaled() ? progressiveJpeg.length - baselineJpeg.length : 0;
 		assertThat(progressive.bytes() - baseline.bytes()).isEqualTo((200 * 150 + 2 * 100 * 75) * 128L + files);
-		// Under p128's budget the baseline image fits, the progressive one (5.8 MB of coefficients) does not.
+		// Under p128's budget the baseline image fits, the progressive one (5.8 MB of
+		// coefficients) does not.
 		ImageThumbnailer small = new ImageThumbnailer(200, 100_000_000, ImageThumbnailerTests.P128_BUDGET, true);
 		assertThat(small.make(jpeg(false))).isInstanceOf(Thumbnail.Image.class);
-		assertThat(small.make(jpeg(true))).isInstanceOfSatisfying(Thumbnail.Refused.class, refused -> assertThat(
-				refused.message()).isEqualTo("Image too large to preview: 1600 x 1200 pixels need 7 MB to decode (at most 5 MB)"));
+		assertThat(small.make(jpeg(true))).isInstanceOfSatisfying(Thumbnail.Refused.class,
+				refused -> assertThat(refused.message())
+					.isEqualTo("Image too large to preview: 1600 x 1200 pixels need 7 MB to decode (at most 5 MB)"));
 	}
 
 	private static byte[] jpeg(boolean progressive) {

@@ -22,8 +22,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * JPEG thumbnails decoded scaled down by libjpeg-turbo ({@link TurboJpeg}), compared with ImageIO's, which
- * is what a machine without the library, or with {@code native-jpeg: false}, gets. Needs the library
+ * JPEG thumbnails decoded scaled down by libjpeg-turbo ({@link TurboJpeg}), compared with
+ * ImageIO's, which is what a machine without the library, or with
+ * {@code native-jpeg: false}, gets. Needs the library
  * ({@code apt-get install libturbojpeg0}).
  */
 class ScaledJpegTests {
@@ -60,8 +61,8 @@ class ScaledJpegTests {
 	}
 
 	@ParameterizedTest(name = "{0} x {1}: decoded at 1/{2}, thumbnail {3} x {4}")
-	@CsvSource({ "1920, 1080, 4, 356, 200", "4000, 3000, 8, 267, 200", "800, 600, 2, 267, 200", "1600, 1200, 4, 267, 200",
-			"300, 250, 1, 240, 200", "150, 100, 1, 150, 100", "30000, 700, 8, 800, 19" })
+	@CsvSource({ "1920, 1080, 4, 356, 200", "4000, 3000, 8, 267, 200", "800, 600, 2, 267, 200",
+			"1600, 1200, 4, 267, 200", "300, 250, 1, 240, 200", "150, 100, 1, 150, 100", "30000, 700, 8, 800, 19" })
 	void aJpegIsDecodedAtTheSmallestScaleThatCoversTheThumbnail(int width, int height, int scale, int thumbnailWidth,
 			int thumbnailHeight) throws IOException {
 		byte[] photo = (width > 10_000) ? Images.panorama(width, height, "jpg") : photo(width, height);
@@ -69,11 +70,13 @@ class ScaledJpegTests {
 		assertThat(plan.scaled()).isTrue();
 		assertThat(plan.subsampling()).isEqualTo(scale);
 		assertThat(this.scaled.jpegScale(width, height)).isEqualTo(scale);
-		// The decoded image covers the thumbnail, and the next factor's would not (or there is none).
+		// The decoded image covers the thumbnail, and the next factor's would not (or
+		// there is none).
 		assertThat(ceilDiv(width, scale)).isGreaterThanOrEqualTo(thumbnailWidth);
 		assertThat(ceilDiv(height, scale)).isGreaterThanOrEqualTo(thumbnailHeight);
 		if (scale < 8) {
-			assertThat(ceilDiv(width, scale * 2) < thumbnailWidth || ceilDiv(height, scale * 2) < thumbnailHeight).isTrue();
+			assertThat(ceilDiv(width, scale * 2) < thumbnailWidth || ceilDiv(height, scale * 2) < thumbnailHeight)
+				.isTrue();
 		}
 		BufferedImage thumbnail = decode(this.scaled.make(photo));
 		assertThat(thumbnail.getWidth()).isEqualTo(thumbnailWidth);
@@ -89,7 +92,8 @@ class ScaledJpegTests {
 		BufferedImage scaledThumbnail = decode(this.scaled.make(photo));
 		BufferedImage imageIoThumbnail = decode(this.imageIo.make(photo));
 		for (int[] point : new int[][] { { 30, 30 }, { 230, 30 }, { 30, 170 }, { 230, 170 }, { 133, 100 } }) {
-			assertThat(distance(scaledThumbnail.getRGB(point[0], point[1]), imageIoThumbnail.getRGB(point[0], point[1])))
+			assertThat(
+					distance(scaledThumbnail.getRGB(point[0], point[1]), imageIoThumbnail.getRGB(point[0], point[1])))
 				.as("colour at %s", Arrays.toString(point))
 				.isLessThan(24);
 		}
@@ -99,8 +103,10 @@ class ScaledJpegTests {
 
 	@ParameterizedTest(name = "EXIF orientation {0}")
 	@CsvSource({ "1, 267, 200, 30, 30", "3, 267, 200, 236, 170", "6, 200, 267, 170, 30", "8, 200, 267, 30, 236" })
-	void theExifOrientationTurnsTheThumbnail(int orientation, int width, int height, int redX, int redY) throws IOException {
-		// Red is the image's top left quadrant; the orientation says where it must be shown.
+	void theExifOrientationTurnsTheThumbnail(int orientation, int width, int height, int redX, int redY)
+			throws IOException {
+		// Red is the image's top left quadrant; the orientation says where it must be
+		// shown.
 		byte[] photo = quadrants(1600, 1200, orientation);
 		for (ImageThumbnailer thumbnailer : new ImageThumbnailer[] { this.scaled, this.imageIo }) {
 			BufferedImage thumbnail = decode(thumbnailer.make(photo));
@@ -124,7 +130,8 @@ class ScaledJpegTests {
 
 	@Test
 	void aJpegOverTheBudgetForTheLibraryGoesToImageIo() throws IOException {
-		// 2.3 MB of file: the library's copy of it and its strip do not fit 2 MB, ImageIO's subsampled reading does.
+		// 2.3 MB of file: the library's copy of it and its strip do not fit 2 MB,
+		// ImageIO's subsampled reading does.
 		byte[] photo = photo(4000, 3000);
 		ImageThumbnailer small = new ImageThumbnailer(200, 100_000_000, 2 << 20, turbo);
 		ImageThumbnailer.Plan plan = small.plan(photo);
@@ -161,7 +168,8 @@ class ScaledJpegTests {
 			assertThat(last).isNotNull();
 		}
 		assertThat(turbo.idleWorkspaces()).isBetween(1, Runtime.getRuntime().availableProcessors());
-		// Asked for more than the image has, the library fills its 16 x 16 at the start of each row: the rest of the
+		// Asked for more than the image has, the library fills its 16 x 16 at the start
+		// of each row: the rest of the
 		// workspace's buffer, which held the white image, must be blank, not white.
 		int[] decoded = turbo.decode(blackJpeg, 64, 64, buffer -> {
 			int[] copy = new int[64 * 64];
@@ -178,7 +186,10 @@ class ScaledJpegTests {
 		assertThat(turbo.idleWorkspaces()).isBetween(1, Runtime.getRuntime().availableProcessors());
 	}
 
-	/** A photo-like JPEG (gradients, shapes and grain): its entropy-coded data is as large as a camera's. */
+	/**
+	 * A photo-like JPEG (gradients, shapes and grain): its entropy-coded data is as large
+	 * as a camera's.
+	 */
 	static byte[] photo(int width, int height) {
 		BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
 		Graphics2D graphics = image.createGraphics();
@@ -194,15 +205,15 @@ class ScaledJpegTests {
 		int[] pixels = ((DataBufferInt) image.getRaster().getDataBuffer()).getData();
 		for (int i = 0; i < pixels.length; i++) {
 			int grain = (int) (random.nextGaussian() * 6);
-			pixels[i] = (clamp(((pixels[i] >> 16) & 0xFF) + grain) << 16) | (clamp(((pixels[i] >> 8) & 0xFF) + grain) << 8)
-					| clamp((pixels[i] & 0xFF) + grain);
+			pixels[i] = (clamp(((pixels[i] >> 16) & 0xFF) + grain) << 16)
+					| (clamp(((pixels[i] >> 8) & 0xFF) + grain) << 8) | clamp((pixels[i] & 0xFF) + grain);
 		}
 		return Images.encode(image, "jpg");
 	}
 
 	/**
-	 * A JPEG in four quadrants, red, green, yellow and blue (top left to bottom right), with an EXIF orientation
-	 * if one is given.
+	 * A JPEG in four quadrants, red, green, yellow and blue (top left to bottom right),
+	 * with an EXIF orientation if one is given.
 	 */
 	static byte[] quadrants(int width, int height, @Nullable Integer orientation) {
 		BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);

@@ -13,10 +13,11 @@ import dev.wharf.filemanager.autoconfigure.FileManagerProperties;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Makes thumbnails in a JVM of its own, started with a JVM profile's options by {@link SmallHeapThumbnailTests}:
- * first holds as much heap as a running Wharf keeps live, then makes a thumbnail of every file given, all at
- * once on as many threads as the file manager starts there, with the budget it computes there. Prints one line
- * per file: {@code <name> OK <width>x<height>} or {@code <name> REFUSED <status> <message>}.
+ * Makes thumbnails in a JVM of its own, started with a JVM profile's options by
+ * {@link SmallHeapThumbnailTests}: first holds as much heap as a running Wharf keeps
+ * live, then makes a thumbnail of every file given, all at once on as many threads as the
+ * file manager starts there, with the budget it computes there. Prints one line per file:
+ * {@code <name> OK <width>x<height>} or {@code <name> REFUSED <status> <message>}.
  */
 public final class SmallHeapThumbnails {
 
@@ -33,8 +34,8 @@ public final class SmallHeapThumbnails {
 			live[i] = new byte[1 << 20];
 		}
 		// The file manager's defaults, evaluated in this JVM (its heap, its processors).
-		FileManagerProperties.Thumbnails properties = new FileManagerProperties.Thumbnails(200, DataSize.ofMegabytes(32),
-				100_000_000, null, DataSize.ofMegabytes(50), 0, true, false);
+		FileManagerProperties.Thumbnails properties = new FileManagerProperties.Thumbnails(200,
+				DataSize.ofMegabytes(32), 100_000_000, null, DataSize.ofMegabytes(50), 0, true, false);
 		ImageThumbnailer thumbnailer = new ImageThumbnailer(properties.size(), properties.maxPixels(),
 				properties.effectiveMaxDecodedBytes(), properties.nativeJpeg());
 		ExecutorService threads = Executors.newFixedThreadPool(properties.effectiveThreads());
@@ -42,7 +43,8 @@ public final class SmallHeapThumbnails {
 			List<Future<String>> results = new ArrayList<>();
 			for (int i = 1; i < args.length; i++) {
 				Path file = Path.of(args[i]);
-				results.add(threads.submit(() -> file.getFileName() + " " + describe(thumbnailer.make(Files.readAllBytes(file)))));
+				results.add(threads
+					.submit(() -> file.getFileName() + " " + describe(thumbnailer.make(Files.readAllBytes(file)))));
 			}
 			for (Future<String> result : results) {
 				System.out.println(result.get());

@@ -24,8 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code GET /api/files/cat?thumbnail=true}, over real HTTP; thumbnails kept in the local mount's reserved
- * folder, and made in the background after an upload (a save or a resumable upload).
+ * {@code GET /api/files/cat?thumbnail=true}, over real HTTP; thumbnails kept in the local
+ * mount's reserved folder, and made in the background after an upload (a save or a
+ * resumable upload).
  */
 class ThumbnailHttpTests extends FileManagerTestBase {
 
@@ -40,7 +41,8 @@ class ThumbnailHttpTests extends FileManagerTestBase {
 
 	private String save(byte[] content, String extension) {
 		String path = "/data/" + unique("image") + "." + extension;
-		assertThat(this.api.post("/api/files/save?path=" + path).browser(this.cookie).body(content).send().status()).isEqualTo(200);
+		assertThat(this.api.post("/api/files/save?path=" + path).browser(this.cookie).body(content).send().status())
+			.isEqualTo(200);
 		return path;
 	}
 
@@ -54,21 +56,29 @@ class ThumbnailHttpTests extends FileManagerTestBase {
 		BufferedImage thumbnail = ImageIO.read(new ByteArrayInputStream(answer.body()));
 		assertThat(thumbnail.getHeight()).isEqualTo(200);
 		assertThat(thumbnail.getWidth()).isBetween(266, 267);
-		assertThat(this.api.get("/api/files/cat?thumbnail=true&path=" + path).header("Cookie", this.cookie)
-			.header("If-None-Match", answer.header("ETag")).send().status()).isEqualTo(304);
-		assertThat(answer.header("ETag")).isNotEqualTo(this.api.get("/api/files/cat?path=" + path).browser(this.cookie).send()
-			.header("ETag"));
+		assertThat(this.api.get("/api/files/cat?thumbnail=true&path=" + path)
+			.header("Cookie", this.cookie)
+			.header("If-None-Match", answer.header("ETag"))
+			.send()
+			.status()).isEqualTo(304);
+		assertThat(answer.header("ETag"))
+			.isNotEqualTo(this.api.get("/api/files/cat?path=" + path).browser(this.cookie).send().header("ETag"));
 	}
 
 	@Test
 	void anImageBombIsRefusedQuickly() {
-		Answer png = this.api.get("/api/files/cat?thumbnail=true&path=" + save(Images.pngBomb(), "png")).browser(this.cookie).send();
+		Answer png = this.api.get("/api/files/cat?thumbnail=true&path=" + save(Images.pngBomb(), "png"))
+			.browser(this.cookie)
+			.send();
 		assertThat(png.status()).isEqualTo(422);
 		assertThat(png.message()).contains("too large");
-		Answer jpeg = this.api.get("/api/files/cat?thumbnail=true&path=" + save(Images.jpegBomb(), "jpg")).browser(this.cookie).send();
+		Answer jpeg = this.api.get("/api/files/cat?thumbnail=true&path=" + save(Images.jpegBomb(), "jpg"))
+			.browser(this.cookie)
+			.send();
 		assertThat(jpeg.status()).isEqualTo(422);
 		assertThat(jpeg.header("Content-Type")).isEqualTo("application/json");
-		// One row of 66 million pixels: within the pixel budget, but its rows alone need more than the decoding
+		// One row of 66 million pixels: within the pixel budget, but its rows alone need
+		// more than the decoding
 		// budget (16 MB on the test server).
 		Answer thin = this.api.get("/api/files/cat?thumbnail=true&path=" + save(Images.thinPng(66_000_000), "png"))
 			.browser(this.cookie)
@@ -94,20 +104,29 @@ class ThumbnailHttpTests extends FileManagerTestBase {
 		byte[] photo = Images.image(1600, 1200, "jpg", false);
 		String saved = save(photo, "jpg");
 		Path kept = awaitKeptThumbnail(saved);
-		Answer answer = this.api.get("/api/files/cat?thumbnail=true&path=" + saved).header("Cookie", this.cookie).send();
+		Answer answer = this.api.get("/api/files/cat?thumbnail=true&path=" + saved)
+			.header("Cookie", this.cookie)
+			.send();
 		assertThat(answer.status()).isEqualTo(200);
 		assertThat(answer.body()).isEqualTo(Files.readAllBytes(kept));
 		// A resumable upload (tus), in two pieces.
 		String uploaded = "/data/" + unique("resumable") + ".png";
 		byte[] png = Images.image(900, 600, "png", false);
-		Answer created = this.api.post("/api/files/upload?path=" + uploaded).browser(this.cookie)
-			.header("Tus-Resumable", "1.0.0").header("Upload-Length", Integer.toString(png.length)).send();
+		Answer created = this.api.post("/api/files/upload?path=" + uploaded)
+			.browser(this.cookie)
+			.header("Tus-Resumable", "1.0.0")
+			.header("Upload-Length", Integer.toString(png.length))
+			.send();
 		assertThat(created.status()).as(created.text()).isEqualTo(201);
 		int half = png.length / 2;
 		for (int[] piece : new int[][] { { 0, half }, { half, png.length } }) {
-			Answer patched = this.api.request("PATCH", created.header("Location")).browser(this.cookie)
-				.header("Tus-Resumable", "1.0.0").header("Content-Type", "application/offset+octet-stream")
-				.header("Upload-Offset", Integer.toString(piece[0])).body(Arrays.copyOfRange(png, piece[0], piece[1])).send();
+			Answer patched = this.api.request("PATCH", created.header("Location"))
+				.browser(this.cookie)
+				.header("Tus-Resumable", "1.0.0")
+				.header("Content-Type", "application/offset+octet-stream")
+				.header("Upload-Offset", Integer.toString(piece[0]))
+				.body(Arrays.copyOfRange(png, piece[0], piece[1]))
+				.send();
 			assertThat(patched.status()).as(patched.text()).isEqualTo(204);
 		}
 		BufferedImage thumbnail = ImageIO.read(awaitKeptThumbnail(uploaded).toFile());
@@ -124,7 +143,8 @@ class ThumbnailHttpTests extends FileManagerTestBase {
 		assertThat(listing.status()).isEqualTo(200);
 		assertThat(listing.text()).contains(saved.substring(folder.length())).doesNotContain(".wharf");
 		String reserved = "/data/" + DATA.relativize(kept).toString();
-		for (String target : new String[] { "/api/files/cat?path=" + reserved, "/api/files/ls?path=/data/.wharf/thumbnails/" }) {
+		for (String target : new String[] { "/api/files/cat?path=" + reserved,
+				"/api/files/ls?path=/data/.wharf/thumbnails/" }) {
 			Answer refused = this.api.get(target).browser(this.cookie).send();
 			assertThat(refused.status()).as(target).isEqualTo(400);
 			assertThat(refused.message()).contains("reserved");
@@ -140,7 +160,8 @@ class ThumbnailHttpTests extends FileManagerTestBase {
 			FileEntry entry = new FileEntry(StoragePath.parse(path.substring("/data".length())), EntryType.FILE,
 					attributes.size(), attributes.lastModifiedTime().toInstant());
 			StoragePath location = new ThumbnailStore(200, List.of(), Duration.ofDays(1), Duration.ofDays(1),
-					Clock.systemUTC()).location(entry);
+					Clock.systemUTC())
+				.location(entry);
 			found[0] = DATA.resolve(location.toString().substring(1));
 			assertThat(found[0]).isRegularFile();
 		});
@@ -150,10 +171,12 @@ class ThumbnailHttpTests extends FileManagerTestBase {
 	@Test
 	void aFileThatIsNotAnImageGetsA415() {
 		Answer answer = this.api.get("/api/files/cat?thumbnail=true&path=" + save("plain text".getBytes(), "txt"))
-			.browser(this.cookie).send();
+			.browser(this.cookie)
+			.send();
 		assertThat(answer.status()).isEqualTo(415);
 		assertThat(answer.message()).isEqualTo("Not an image that can be previewed");
-		assertThat(this.api.get("/api/files/cat?thumbnail=true&path=/data/").browser(this.cookie).send().status()).isEqualTo(409);
+		assertThat(this.api.get("/api/files/cat?thumbnail=true&path=/data/").browser(this.cookie).send().status())
+			.isEqualTo(409);
 	}
 
 }

@@ -34,9 +34,9 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * Tests for {@link ThumbnailService}: the memory cache, shared computations, a full pool, thumbnails kept in
- * the mount ({@link ThumbnailStore}: across a restart, invalidated by a change, invisible, swept), and the
- * background making after an upload.
+ * Tests for {@link ThumbnailService}: the memory cache, shared computations, a full pool,
+ * thumbnails kept in the mount ({@link ThumbnailStore}: across a restart, invalidated by
+ * a change, invisible, swept), and the background making after an upload.
  */
 class ThumbnailServiceTests {
 
@@ -50,7 +50,10 @@ class ThumbnailServiceTests {
 
 	private final Sinks.Empty<Void> gate = Sinks.empty();
 
-	/** The user's view of the mount: counts reads and stats; a stat of {@code /gate.jpg} waits for the gate. */
+	/**
+	 * The user's view of the mount: counts reads and stats; a stat of {@code /gate.jpg}
+	 * waits for the gate.
+	 */
 	private final Storage storage = (Storage) Proxy.newProxyInstance(getClass().getClassLoader(),
 			new Class<?>[] { Storage.class }, (proxy, method, args) -> {
 				if (method.getName().equals("read")) {
@@ -112,7 +115,8 @@ class ThumbnailServiceTests {
 	}
 
 	private boolean kept(ThumbnailStore store, FileEntry entry) {
-		return this.memory.stat(store.location(entry)).onErrorResume(NotFoundException.class, missing -> Mono.empty())
+		return this.memory.stat(store.location(entry))
+			.onErrorResume(NotFoundException.class, missing -> Mono.empty())
 			.blockOptional(TIMEOUT)
 			.isPresent();
 	}
@@ -136,7 +140,8 @@ class ThumbnailServiceTests {
 		// Concurrent requests share one computation.
 		List<Thumbnail> thumbnails = Flux.merge(requests).collectList().block(TIMEOUT);
 		assertThat(thumbnails).hasSize(8).allSatisfy(t -> assertThat(t).isInstanceOf(Thumbnail.Image.class));
-		assertThat(this.service.thumbnail(this.mount, this.storage, entry).block(TIMEOUT)).isInstanceOf(Thumbnail.Image.class);
+		assertThat(this.service.thumbnail(this.mount, this.storage, entry).block(TIMEOUT))
+			.isInstanceOf(Thumbnail.Image.class);
 		assertThat(this.reads.get()).isEqualTo(1);
 		assertThat(this.service.cachedCount()).isEqualTo(1);
 		assertThat(count("made")).isEqualTo(1);
@@ -156,14 +161,17 @@ class ThumbnailServiceTests {
 	@Test
 	void refusalsAreCachedAndTooLargeFilesAreNotEvenRead() {
 		FileEntry bomb = write("/bomb.png", Images.pngBomb());
-		assertThat(this.service.thumbnail(this.mount, this.storage, bomb).block(TIMEOUT)).isInstanceOf(Thumbnail.Refused.class);
-		assertThat(this.service.thumbnail(this.mount, this.storage, bomb).block(TIMEOUT)).isInstanceOf(Thumbnail.Refused.class);
+		assertThat(this.service.thumbnail(this.mount, this.storage, bomb).block(TIMEOUT))
+			.isInstanceOf(Thumbnail.Refused.class);
+		assertThat(this.service.thumbnail(this.mount, this.storage, bomb).block(TIMEOUT))
+			.isInstanceOf(Thumbnail.Refused.class);
 		assertThat(this.reads.get()).isEqualTo(1);
 		this.service.close();
 		this.service = new ThumbnailService(new ImageThumbnailer(200, 100_000_000, 16 << 20, true), 1000, 8 << 20, null,
 				Schedulers.newBoundedElastic(1, 1, "test-small"), this.meters);
 		FileEntry large = write("/large.jpg", Images.image(1000, 1000, "jpg", false));
-		assertThat(this.service.thumbnail(this.mount, this.storage, large).block(TIMEOUT)).isInstanceOf(Thumbnail.Refused.class);
+		assertThat(this.service.thumbnail(this.mount, this.storage, large).block(TIMEOUT))
+			.isInstanceOf(Thumbnail.Refused.class);
 		assertThat(this.reads.get()).isEqualTo(1);
 	}
 
@@ -188,7 +196,8 @@ class ThumbnailServiceTests {
 		StoragePath kept = store.location(entry);
 		assertThat(kept.toString()).matches("/\\.wharf/thumbnails/[0-9a-f]{2}/[0-9a-f]{32}\\.jpg")
 			.startsWith("/.wharf/thumbnails/" + kept.name().substring(0, 2) + "/");
-		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(this.memory.stat(kept).block(TIMEOUT).size()).isEqualTo(made.length));
+		await().atMost(TIMEOUT)
+			.untilAsserted(() -> assertThat(this.memory.stat(kept).block(TIMEOUT).size()).isEqualTo(made.length));
 		// A restart: a new service, its memory cache empty. The source is not read again.
 		this.service.close();
 		this.service = service(8 << 20, store());
@@ -227,7 +236,8 @@ class ThumbnailServiceTests {
 		FileEntry entry = write("/seen.jpg", Images.image(800, 600, "jpg", false));
 		this.service.thumbnail(this.mount, this.storage, entry).block(TIMEOUT);
 		awaitKept(store, entry);
-		// What every protocol lists (ls, FTP's LIST, the static sites) and how every protocol parses a path.
+		// What every protocol lists (ls, FTP's LIST, the static sites) and how every
+		// protocol parses a path.
 		assertThat(this.memory.list(StoragePath.root()).map(FileEntry::name).collectList().block(TIMEOUT))
 			.containsExactly("seen.jpg");
 		assertThatExceptionOfType(InvalidStoragePathException.class)
@@ -252,7 +262,8 @@ class ThumbnailServiceTests {
 		assertThat(store.sweep(this.mount, shard).block(TIMEOUT)).isEqualTo(1);
 		assertThatExceptionOfType(NotFoundException.class).isThrownBy(() -> this.memory.stat(kept).block(TIMEOUT));
 		// The file itself stays; its thumbnail is made again when next asked for.
-		assertThat(this.service.thumbnail(this.mount, this.storage, entry).block(TIMEOUT)).isInstanceOf(Thumbnail.Image.class);
+		assertThat(this.service.thumbnail(this.mount, this.storage, entry).block(TIMEOUT))
+			.isInstanceOf(Thumbnail.Image.class);
 		assertThat(count("made")).isEqualTo(2);
 	}
 
@@ -293,7 +304,8 @@ class ThumbnailServiceTests {
 			assertThat(kept(store, entry)).isTrue();
 		});
 		// The first view finds it made; the text file was never even looked at.
-		assertThat(this.service.thumbnail(this.mount, this.storage, entry).block(TIMEOUT)).isInstanceOf(Thumbnail.Image.class);
+		assertThat(this.service.thumbnail(this.mount, this.storage, entry).block(TIMEOUT))
+			.isInstanceOf(Thumbnail.Image.class);
 		assertThat(count("made")).isEqualTo(1);
 		assertThat(count("memory")).isEqualTo(1);
 		assertThat(this.reads.get()).isEqualTo(1);
@@ -307,7 +319,8 @@ class ThumbnailServiceTests {
 		for (int i = 0; i < uploads; i++) {
 			write("/burst-" + i + ".png", Images.image(16, 16, "png", false));
 		}
-		// The first waits (its stat does not answer), the rest queue until the queue is full, then are dropped:
+		// The first waits (its stat does not answer), the rest queue until the queue is
+		// full, then are dropped:
 		// each call returns at once.
 		assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
 			this.service.prefetch(this.mount, this.storage, StoragePath.parse("/gate.jpg"));
@@ -317,9 +330,11 @@ class ThumbnailServiceTests {
 		});
 		assertThat(this.stats.get()).isEqualTo(1);
 		this.gate.tryEmitEmpty();
-		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(count("made")).isGreaterThanOrEqualTo(ThumbnailService.MAX_PREFETCHES));
+		await().atMost(TIMEOUT)
+			.untilAsserted(() -> assertThat(count("made")).isGreaterThanOrEqualTo(ThumbnailService.MAX_PREFETCHES));
 		await().during(Duration.ofMillis(300)).atMost(TIMEOUT).untilAsserted(() -> {
-			assertThat(count("made")).isBetween((double) ThumbnailService.MAX_PREFETCHES, ThumbnailService.MAX_PREFETCHES + 2.0);
+			assertThat(count("made")).isBetween((double) ThumbnailService.MAX_PREFETCHES,
+					ThumbnailService.MAX_PREFETCHES + 2.0);
 			assertThat(this.stats.get()).isEqualTo((int) count("made"));
 		});
 	}

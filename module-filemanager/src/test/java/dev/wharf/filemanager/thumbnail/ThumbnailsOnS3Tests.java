@@ -36,10 +36,11 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Thumbnails kept in an {@code s3} mount (S3Proxy on 127.0.0.1) by two replicas, each with its own storage on
- * the same bucket and folder and no memory cache: what one makes the other reads from the bucket instead of
- * making it again, the reserved folder is never listed nor addressable, and a replica's sweep deletes expired
- * thumbnails through S3's listing.
+ * Thumbnails kept in an {@code s3} mount (S3Proxy on 127.0.0.1) by two replicas, each
+ * with its own storage on the same bucket and folder and no memory cache: what one makes
+ * the other reads from the bucket instead of making it again, the reserved folder is
+ * never listed nor addressable, and a replica's sweep deletes expired thumbnails through
+ * S3's listing.
  */
 class ThumbnailsOnS3Tests {
 
@@ -89,8 +90,10 @@ class ThumbnailsOnS3Tests {
 
 	@Test
 	void aThumbnailOneReplicaMadeIsReadByTheOtherFromTheBucketAndNeverListed() {
-		FileEntry written = this.first.storage.write(StoragePath.parse("/photo.jpg"),
-				content(Images.image(1920, 1080, "jpg", false)), WriteOptions.replace()).block(TIMEOUT);
+		FileEntry written = this.first.storage
+			.write(StoragePath.parse("/photo.jpg"), content(Images.image(1920, 1080, "jpg", false)),
+					WriteOptions.replace())
+			.block(TIMEOUT);
 		byte[] made = ((Thumbnail.Image) this.first.service.thumbnail(this.first.mount, this.first.storage, written)
 			.block(TIMEOUT)).jpeg();
 		assertThat(this.first.count("made")).isEqualTo(1);
@@ -115,8 +118,9 @@ class ThumbnailsOnS3Tests {
 
 	@Test
 	void aReplicasSweepDeletesExpiredThumbnailsThroughTheListing() {
-		FileEntry written = this.first.storage.write(StoragePath.parse("/old.jpg"),
-				content(Images.image(800, 600, "jpg", false)), WriteOptions.replace()).block(TIMEOUT);
+		FileEntry written = this.first.storage
+			.write(StoragePath.parse("/old.jpg"), content(Images.image(800, 600, "jpg", false)), WriteOptions.replace())
+			.block(TIMEOUT);
 		this.first.service.thumbnail(this.first.mount, this.first.storage, written).block(TIMEOUT);
 		await().atMost(TIMEOUT).until(() -> keptKeys().size() == 1);
 		String key = keptKeys().get(0);
@@ -128,7 +132,10 @@ class ThumbnailsOnS3Tests {
 		assertThat(this.first.storage.stat(StoragePath.parse("/old.jpg")).block(TIMEOUT)).isNotNull();
 	}
 
-	/** One replica: its own storage on the bucket's folder, its own store and service, no memory cache. */
+	/**
+	 * One replica: its own storage on the bucket's folder, its own store and service, no
+	 * memory cache.
+	 */
 	private final class Replica implements AutoCloseable {
 
 		final Storage storage;

@@ -43,9 +43,9 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The UI in Debian's headless Chromium, driven by Selenium through Debian's chromedriver (never a
- * downloaded one), served under a base path ({@code /files}) as behind a reverse proxy's sub-path. One
- * browser for the class; each test logs in and out itself.
+ * The UI in Debian's headless Chromium, driven by Selenium through Debian's chromedriver
+ * (never a downloaded one), served under a base path ({@code /files}) as behind a reverse
+ * proxy's sub-path. One browser for the class; each test logs in and out itself.
  */
 class BrowserTests extends FileManagerTestBase {
 
@@ -71,8 +71,9 @@ class BrowserTests extends FileManagerTestBase {
 
 	@Test
 	void basePathWithoutItsSlashIsRedirected() throws Exception {
-		HttpResponse<Void> response = HttpClient.newHttpClient().send(
-				HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + BASE)).build(), BodyHandlers.discarding());
+		HttpResponse<Void> response = HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + BASE)).build(),
+					BodyHandlers.discarding());
 		assertThat(response.statusCode()).isEqualTo(301);
 		assertThat(response.headers().firstValue("Location")).hasValue(BASE + "/");
 	}
@@ -115,7 +116,8 @@ class BrowserTests extends FileManagerTestBase {
 		wait(driver -> Boolean.TRUE.equals(script(
 				"const img = document.querySelector('.entry img.thumb'); return !!img && img.complete && img.naturalWidth > 0")));
 
-		// A folder dropped on the listing (files picked by Chromium with their relative paths, dropped as a synthetic DataTransfer).
+		// A folder dropped on the listing (files picked by Chromium with their relative
+		// paths, dropped as a synthetic DataTransfer).
 		WebElement picker = (WebElement) script("const input = document.createElement('input'); input.type = 'file';"
 				+ " input.webkitdirectory = true; input.id = 'test-picker'; document.body.append(input); return input;");
 		picker.sendKeys(album.toString());
@@ -162,10 +164,12 @@ class BrowserTests extends FileManagerTestBase {
 		// Search below the folder and preview a text file found.
 		waitFor(By.id("search")).sendKeys("readme", Keys.ENTER);
 		click(entry("/data/" + name + "/docs/readme.txt"));
-		wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("dialog .preview-text"), "Read me, please."));
+		wait(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("dialog .preview-text"),
+				"Read me, please."));
 		click(By.xpath("//dialog//button[normalize-space()='Close']"));
 
-		// Back to the folder, into docs, in the grid view (thumbnails there too), and download everything as a zip.
+		// Back to the folder, into docs, in the grid view (thumbnails there too), and
+		// download everything as a zip.
 		click(By.linkText(name));
 		click(entry("/data/" + name + "/docs"));
 		click(By.id("view"));
@@ -180,7 +184,8 @@ class BrowserTests extends FileManagerTestBase {
 		wait(driver -> Files.exists(zip));
 		assertThat(zipEntries(zip)).contains("readme.txt", "photo.png", "renamed/sub/b.txt");
 
-		// Back up through the breadcrumbs, then log out: the session is over on the server too.
+		// Back up through the breadcrumbs, then log out: the session is over on the
+		// server too.
 		click(By.linkText(name));
 		wait(ExpectedConditions.textToBe(By.cssSelector(".crumbs [aria-current]"), name));
 		click(By.id("logout"));
@@ -197,10 +202,14 @@ class BrowserTests extends FileManagerTestBase {
 		byte[] content = new byte[MAX_UPLOAD - 1024];
 		new Random(42).nextBytes(content);
 		Path big = Files.write(local.resolve("big.bin"), content);
-		// The browser talks through a relay that breaks the first connection to carry more than a few
-		// segments of a body, as a network failure would (Chromium's own upload throttling is not reliable
-		// across versions: without it the whole file went through before the page could abort it). Chromium
-		// may send the request again by itself when the broken connection was a reused one; the server then
+		// The browser talks through a relay that breaks the first connection to carry
+		// more than a few
+		// segments of a body, as a network failure would (Chromium's own upload
+		// throttling is not reliable
+		// across versions: without it the whole file went through before the page could
+		// abort it). Chromium
+		// may send the request again by itself when the broken connection was a reused
+		// one; the server then
 		// answers 409 and the page asks where to resume, as after any other failure.
 		try (CuttingProxy proxy = new CuttingProxy(this.port, 5L * SEGMENT, Duration.ofSeconds(2))) {
 			open(proxy.port());
@@ -208,7 +217,8 @@ class BrowserTests extends FileManagerTestBase {
 			click(entry("/data"));
 			click(entry("/data/" + name));
 			waitFor(By.id("new-folder"));
-			// Record the offset of every PATCH, to see the upload continue rather than start again.
+			// Record the offset of every PATCH, to see the upload continue rather than
+			// start again.
 			script("window.offsets = []; const set = XMLHttpRequest.prototype.setRequestHeader;"
 					+ " XMLHttpRequest.prototype.setRequestHeader = function (k, v) { if (k === 'Upload-Offset') offsets.push(Number(v));"
 					+ " return set.call(this, k, v); };");
@@ -249,7 +259,10 @@ class BrowserTests extends FileManagerTestBase {
 		waitFor(By.id("copy"));
 	}
 
-	/** Selects an entry, copies or moves it into a sibling folder chosen in the picker, and waits for the news. */
+	/**
+	 * Selects an entry, copies or moves it into a sibling folder chosen in the picker,
+	 * and waits for the news.
+	 */
 	private static void transfer(String path, String verb, String folder, String done) {
 		select(path);
 		click(By.id(verb.toLowerCase(Locale.ROOT)));
@@ -284,7 +297,10 @@ class BrowserTests extends FileManagerTestBase {
 		return names;
 	}
 
-	/** The main view at desktop and phone width, for the README (copied to docs/images/ by hand). */
+	/**
+	 * The main view at desktop and phone width, for the README (copied to docs/images/ by
+	 * hand).
+	 */
 	private static void saveScreenshots() throws IOException {
 		Path target = Path.of("target", "screenshots");
 		Files.createDirectories(target);

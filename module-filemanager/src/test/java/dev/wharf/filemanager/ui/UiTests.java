@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The UI's page and assets over HTTP at the application root: caching, content types, the
- * Content-Security-Policy, and that every module the page loads is served under the current fingerprint.
+ * Content-Security-Policy, and that every module the page loads is served under the
+ * current fingerprint.
  */
 class UiTests extends FileManagerTestBase {
 
@@ -39,18 +40,21 @@ class UiTests extends FileManagerTestBase {
 		HttpHeaders headers = page.getResponseHeaders();
 		assertThat(headers.getFirst(HttpHeaders.CONTENT_TYPE)).isEqualTo("text/html; charset=utf-8");
 		assertThat(headers.getCacheControl()).isEqualTo("no-cache");
-		assertThat(headers.getFirst("Content-Security-Policy")).contains("default-src 'none'", "script-src 'self';",
-				"frame-ancestors 'none'").doesNotContain("unsafe");
+		assertThat(headers.getFirst("Content-Security-Policy"))
+			.contains("default-src 'none'", "script-src 'self';", "frame-ancestors 'none'")
+			.doesNotContain("unsafe");
 		assertThat(headers.getFirst("X-Content-Type-Options")).isEqualTo("nosniff");
 		String html = page.getResponseBody();
-		assertThat(html).doesNotContain("{{assets}}").containsPattern("<script type=\"module\" src=\"assets/[0-9a-f]{16}/app.js\">");
+		assertThat(html).doesNotContain("{{assets}}")
+			.containsPattern("<script type=\"module\" src=\"assets/[0-9a-f]{16}/app.js\">");
 		assertThat(Pattern.compile("<script(?![^>]*\\bsrc=)").matcher(html).find()).isFalse();
 		assertThat(html).doesNotContainPattern("\\son[a-z]+=");
 	}
 
 	@Test
 	void everyAssetIsCachedForAYearAndEveryImportResolves() {
-		// The file manager's page and a share link's (the page of an unknown link is the same page, with 404).
+		// The file manager's page and a share link's (the page of an unknown link is the
+		// same page, with 404).
 		EntityExchangeResult<String> sharePage = get("/s/" + "x".repeat(24));
 		assertThat(sharePage.getStatus()).isEqualTo(HttpStatus.NOT_FOUND);
 		assertThat(sharePage.getResponseBody()).contains("\"../assets/");
@@ -94,10 +98,17 @@ class UiTests extends FileManagerTestBase {
 
 	@Test
 	void sessionCookieFollowsTheProxysPrefix() {
-		String cookie = this.client.post().uri("/api/session").header("X-Forwarded-Prefix", "/files")
+		String cookie = this.client.post()
+			.uri("/api/session")
+			.header("X-Forwarded-Prefix", "/files")
 			.header("Content-Type", "application/json")
 			.bodyValue("{\"username\":\"alice\",\"password\":\"" + ALICE_PASSWORD + "\"}")
-			.exchange().expectStatus().isOk().returnResult(String.class).getResponseHeaders().getFirst("Set-Cookie");
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.returnResult(String.class)
+			.getResponseHeaders()
+			.getFirst("Set-Cookie");
 		assertThat(cookie).contains("; Path=/files/api/;");
 	}
 

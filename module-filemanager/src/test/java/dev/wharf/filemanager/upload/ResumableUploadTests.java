@@ -19,8 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Resumable uploads (tus 1.0.0 with the creation, checksum, expiration and termination extensions), over
- * real HTTP.
+ * Resumable uploads (tus 1.0.0 with the creation, checksum, expiration and termination
+ * extensions), over real HTTP.
  */
 class ResumableUploadTests extends FileManagerTestBase {
 
@@ -34,8 +34,12 @@ class ResumableUploadTests extends FileManagerTestBase {
 	}
 
 	private String create(String path, long length) {
-		Answer created = this.api.post("/api/files/upload?path=" + path).browser(this.cookie).header("Tus-Resumable", "1.0.0")
-			.header("Upload-Length", Long.toString(length)).header("Upload-Metadata", "filename ZmlsZS5iaW4=").send();
+		Answer created = this.api.post("/api/files/upload?path=" + path)
+			.browser(this.cookie)
+			.header("Tus-Resumable", "1.0.0")
+			.header("Upload-Length", Long.toString(length))
+			.header("Upload-Metadata", "filename ZmlsZS5iaW4=")
+			.send();
 		assertThat(created.status()).as(created.text()).isEqualTo(201);
 		assertThat(created.header("Tus-Resumable")).isEqualTo("1.0.0");
 		assertThat(created.header("Upload-Expires")).isNotNull();
@@ -43,9 +47,13 @@ class ResumableUploadTests extends FileManagerTestBase {
 	}
 
 	private Answer patch(String location, long offset, byte[] bytes) {
-		return this.api.request("PATCH", location).browser(this.cookie).header("Tus-Resumable", "1.0.0")
-			.header("Content-Type", "application/offset+octet-stream").header("Upload-Offset", Long.toString(offset))
-			.body(bytes).send();
+		return this.api.request("PATCH", location)
+			.browser(this.cookie)
+			.header("Tus-Resumable", "1.0.0")
+			.header("Content-Type", "application/offset+octet-stream")
+			.header("Upload-Offset", Long.toString(offset))
+			.body(bytes)
+			.send();
 	}
 
 	private long offset(String location) {
@@ -78,12 +86,14 @@ class ResumableUploadTests extends FileManagerTestBase {
 		assertThat(first.status()).isEqualTo(204);
 		assertThat(first.header("Upload-Offset")).isEqualTo("100000");
 		assertThat(this.api.get("/api/files/cat?path=" + path).browser(this.cookie).send().status()).isEqualTo(404);
-		assertThat(this.api.get("/api/files/ls?path=/data/").browser(this.cookie).send().text()).doesNotContain(".wharf");
+		assertThat(this.api.get("/api/files/ls?path=/data/").browser(this.cookie).send().text())
+			.doesNotContain(".wharf");
 		Answer last = patch(location, 100_000, Arrays.copyOfRange(FILE, 100_000, FILE.length));
 		assertThat(last.status()).isEqualTo(204);
 		assertThat(last.header("Upload-Offset")).isEqualTo(Integer.toString(FILE.length));
 		assertThat(this.api.get("/api/files/cat?path=" + path).browser(this.cookie).send().body()).isEqualTo(FILE);
-		// Done: a client that lost that answer asks again and learns the upload is complete; sending the last
+		// Done: a client that lost that answer asks again and learns the upload is
+		// complete; sending the last
 		// piece again changes nothing.
 		Answer done = this.api.request("HEAD", location).browser(this.cookie).header("Tus-Resumable", "1.0.0").send();
 		assertThat(done.status()).isEqualTo(200);
@@ -116,7 +126,8 @@ class ResumableUploadTests extends FileManagerTestBase {
 			await().atMost(Duration.ofSeconds(30)).until(() -> offset(location) >= 2L * SEGMENT);
 		}
 		assertThat(this.api.get("/api/files/cat?path=" + path).browser(this.cookie).send().status()).isEqualTo(404);
-		// The connection dropped: resume from where the server says, once it has let go of the broken request
+		// The connection dropped: resume from where the server says, once it has let go
+		// of the broken request
 		// (until then it answers 409, as for any offset it cannot know).
 		Answer resumed = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
 			long offset = offset(location);
@@ -168,21 +179,38 @@ class ResumableUploadTests extends FileManagerTestBase {
 		String path = "/scratch/" + unique("checked");
 		String location = create(path, 10);
 		byte[] good = "0123456789".getBytes(StandardCharsets.US_ASCII);
-		String wrong = Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-1").digest("other".getBytes()));
-		Answer mismatch = this.api.request("PATCH", location).browser(this.cookie).header("Tus-Resumable", "1.0.0")
-			.header("Content-Type", "application/offset+octet-stream").header("Upload-Offset", "0")
-			.header("Upload-Checksum", "sha1 " + wrong).body(good).send();
+		String wrong = Base64.getEncoder()
+			.encodeToString(MessageDigest.getInstance("SHA-1").digest("other".getBytes()));
+		Answer mismatch = this.api.request("PATCH", location)
+			.browser(this.cookie)
+			.header("Tus-Resumable", "1.0.0")
+			.header("Content-Type", "application/offset+octet-stream")
+			.header("Upload-Offset", "0")
+			.header("Upload-Checksum", "sha1 " + wrong)
+			.body(good)
+			.send();
 		assertThat(mismatch.status()).isEqualTo(460);
 		assertThat(offset(location)).isZero();
 		String right = Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-256").digest(good));
-		Answer matched = this.api.request("PATCH", location).browser(this.cookie).header("Tus-Resumable", "1.0.0")
-			.header("Content-Type", "application/offset+octet-stream").header("Upload-Offset", "0")
-			.header("Upload-Checksum", "sha256 " + right).body(good).send();
+		Answer matched = this.api.request("PATCH", location)
+			.browser(this.cookie)
+			.header("Tus-Resumable", "1.0.0")
+			.header("Content-Type", "application/offset+octet-stream")
+			.header("Upload-Offset", "0")
+			.header("Upload-Checksum", "sha256 " + right)
+			.body(good)
+			.send();
 		assertThat(matched.status()).isEqualTo(204);
-		assertThat(this.api.get("/api/files/cat?path=" + path).browser(this.cookie).send().text()).isEqualTo("0123456789");
-		Answer unknown = this.api.request("PATCH", create("/scratch/" + unique("x"), 1)).browser(this.cookie)
-			.header("Tus-Resumable", "1.0.0").header("Content-Type", "application/offset+octet-stream")
-			.header("Upload-Offset", "0").header("Upload-Checksum", "crc99 AAAA").body("x").send();
+		assertThat(this.api.get("/api/files/cat?path=" + path).browser(this.cookie).send().text())
+			.isEqualTo("0123456789");
+		Answer unknown = this.api.request("PATCH", create("/scratch/" + unique("x"), 1))
+			.browser(this.cookie)
+			.header("Tus-Resumable", "1.0.0")
+			.header("Content-Type", "application/offset+octet-stream")
+			.header("Upload-Offset", "0")
+			.header("Upload-Checksum", "crc99 AAAA")
+			.body("x")
+			.send();
 		assertThat(unknown.status()).isEqualTo(400);
 	}
 
@@ -191,23 +219,46 @@ class ResumableUploadTests extends FileManagerTestBase {
 		String location = create("/scratch/" + unique("errors"), 10);
 		assertThat(patch(location, 5, "x".getBytes()).status()).isEqualTo(409);
 		assertThat(patch(location, 0, "too long, past the length".getBytes()).status()).isEqualTo(413);
-		assertThat(this.api.request("PATCH", location).browser(this.cookie).header("Tus-Resumable", "1.0.0")
-			.header("Content-Type", "application/octet-stream").header("Upload-Offset", "0").body("x").send().status())
-			.isEqualTo(415);
+		assertThat(this.api.request("PATCH", location)
+			.browser(this.cookie)
+			.header("Tus-Resumable", "1.0.0")
+			.header("Content-Type", "application/octet-stream")
+			.header("Upload-Offset", "0")
+			.body("x")
+			.send()
+			.status()).isEqualTo(415);
 		Answer noVersion = this.api.request("HEAD", location).browser(this.cookie).send();
 		assertThat(noVersion.status()).isEqualTo(412);
 		assertThat(noVersion.header("Tus-Version")).isEqualTo("1.0.0");
-		assertThat(this.api.post("/api/files/upload?path=/scratch/x").browser(this.cookie).header("Tus-Resumable", "1.0.0")
-			.send().status()).isEqualTo(400);
-		assertThat(this.api.post("/api/files/upload?path=/scratch/x").browser(this.cookie).header("Tus-Resumable", "1.0.0")
-			.header("Upload-Length", Integer.toString(MAX_UPLOAD + 1)).send().status()).isEqualTo(413);
-		assertThat(this.api.post("/api/files/upload?path=/scratch/" + unique("no") + "/x").browser(this.cookie)
-			.header("Tus-Resumable", "1.0.0").header("Upload-Length", "1").send().status()).isEqualTo(404);
-		assertThat(this.api.post("/api/files/upload?path=/ro/x").browser(this.cookie).header("Tus-Resumable", "1.0.0")
-			.header("Upload-Length", "1").send().status()).isEqualTo(403);
+		assertThat(this.api.post("/api/files/upload?path=/scratch/x")
+			.browser(this.cookie)
+			.header("Tus-Resumable", "1.0.0")
+			.send()
+			.status()).isEqualTo(400);
+		assertThat(this.api.post("/api/files/upload?path=/scratch/x")
+			.browser(this.cookie)
+			.header("Tus-Resumable", "1.0.0")
+			.header("Upload-Length", Integer.toString(MAX_UPLOAD + 1))
+			.send()
+			.status()).isEqualTo(413);
+		assertThat(this.api.post("/api/files/upload?path=/scratch/" + unique("no") + "/x")
+			.browser(this.cookie)
+			.header("Tus-Resumable", "1.0.0")
+			.header("Upload-Length", "1")
+			.send()
+			.status()).isEqualTo(404);
+		assertThat(this.api.post("/api/files/upload?path=/ro/x")
+			.browser(this.cookie)
+			.header("Tus-Resumable", "1.0.0")
+			.header("Upload-Length", "1")
+			.send()
+			.status()).isEqualTo(403);
 		assertThat(offset(location)).isZero();
-		assertThat(this.api.request("HEAD", "/api/files/upload/scratch/not-an-id").browser(this.cookie)
-			.header("Tus-Resumable", "1.0.0").send().status()).isEqualTo(404);
+		assertThat(this.api.request("HEAD", "/api/files/upload/scratch/not-an-id")
+			.browser(this.cookie)
+			.header("Tus-Resumable", "1.0.0")
+			.send()
+			.status()).isEqualTo(404);
 	}
 
 	@Test
@@ -219,11 +270,17 @@ class ResumableUploadTests extends FileManagerTestBase {
 		String id = location.substring(location.lastIndexOf('/') + 1);
 		Path folder = ROOT.resolve("data").resolve(".wharf").resolve("uploads").resolve(id);
 		assertThat(folder.resolve("info")).exists();
-		assertThat(this.api.request("DELETE", location).browser(this.cookie).header("Tus-Resumable", "1.0.0").send().status())
-			.isEqualTo(204);
+		assertThat(this.api.request("DELETE", location)
+			.browser(this.cookie)
+			.header("Tus-Resumable", "1.0.0")
+			.send()
+			.status()).isEqualTo(204);
 		assertThat(Files.exists(folder)).isFalse();
-		assertThat(this.api.request("HEAD", location).browser(this.cookie).header("Tus-Resumable", "1.0.0").send().status())
-			.isEqualTo(404);
+		assertThat(this.api.request("HEAD", location)
+			.browser(this.cookie)
+			.header("Tus-Resumable", "1.0.0")
+			.send()
+			.status()).isEqualTo(404);
 	}
 
 	@Test

@@ -40,18 +40,23 @@ class UploadStoreTests {
 		assertThat(this.store.append(this.storage, state, 0, body, null).block(TIMEOUT)).isEqualTo(2700);
 		UploadStore.Progress progress = this.store.progress(this.storage, state).block(TIMEOUT);
 		assertThat(progress.offset()).isEqualTo(2700);
-		// Segments close after the buffer that reaches 1000 bytes: 1200, 1200, then the last 300.
+		// Segments close after the buffer that reaches 1000 bytes: 1200, 1200, then the
+		// last 300.
 		assertThat(progress.chunks()).extracting(entry -> entry.size()).containsExactly(1200L, 1200L, 300L);
-		this.store.append(this.storage, state, 2700, content(Arrays.copyOfRange(file, 2700, file.length)), null).block(TIMEOUT);
+		this.store.append(this.storage, state, 2700, content(Arrays.copyOfRange(file, 2700, file.length)), null)
+			.block(TIMEOUT);
 		progress = this.store.progress(this.storage, state).block(TIMEOUT);
 		this.store.complete(this.storage, state, progress).block(TIMEOUT);
 		assertThat(bytes(this.storage.read(StoragePath.parse("/target.bin"), ByteRange.all()))).isEqualTo(file);
-		// Complete: the chunks are gone, the upload answers with its full length until it expires.
+		// Complete: the chunks are gone, the upload answers with its full length until it
+		// expires.
 		progress = this.store.progress(this.storage, state).block(TIMEOUT);
 		assertThat(progress.complete()).isTrue();
 		assertThat(progress.offset()).isEqualTo(file.length);
 		assertThat(progress.chunks()).isEmpty();
-		assertThat(this.storage.list(UploadStore.UPLOADS.resolve(state.id())).map(entry -> entry.name()).collectList()
+		assertThat(this.storage.list(UploadStore.UPLOADS.resolve(state.id()))
+			.map(entry -> entry.name())
+			.collectList()
 			.block(TIMEOUT)).containsExactlyInAnyOrder("info", "done");
 		assertThat(this.store.sweep(this.storage).block(TIMEOUT)).isZero();
 		UploadStore later = new UploadStore(Duration.ofHours(1), 1000,
@@ -65,7 +70,8 @@ class UploadStoreTests {
 	void aChunkIsNeverWrittenTwice() {
 		UploadState state = this.store.create(this.storage, "u", StoragePath.parse("/t"), 10, "").block(TIMEOUT);
 		this.store.append(this.storage, state, 0, content("abc"), null).block(TIMEOUT);
-		// A second writer at the same offset (another replica, a retried request) cannot both succeed.
+		// A second writer at the same offset (another replica, a retried request) cannot
+		// both succeed.
 		assertThatThrownBy(() -> this.store.append(this.storage, state, 0, content("xyz"), null).block(TIMEOUT))
 			.isInstanceOf(dev.wharf.core.storage.AlreadyExistsException.class);
 		assertThat(this.store.progress(this.storage, state).block(TIMEOUT).offset()).isEqualTo(3);
@@ -74,18 +80,24 @@ class UploadStoreTests {
 	@Test
 	void expiredAndBrokenUploadsAreSweptAndOthersKept() {
 		Instant now = Instant.now();
-		UploadStore past = new UploadStore(Duration.ofHours(1), 1000, Clock.fixed(now.minus(Duration.ofHours(3)), ZoneOffset.UTC));
+		UploadStore past = new UploadStore(Duration.ofHours(1), 1000,
+				Clock.fixed(now.minus(Duration.ofHours(3)), ZoneOffset.UTC));
 		UploadState old = past.create(this.storage, "u", StoragePath.parse("/old"), 10, "").block(TIMEOUT);
 		UploadState fresh = this.store.create(this.storage, "u", StoragePath.parse("/fresh"), 10, "").block(TIMEOUT);
 		this.storage.createDirectory(UploadStore.UPLOADS.resolve("AAAAAAAAAAAAAAAAAAAAAA")).block(TIMEOUT);
-		this.storage.write(UploadStore.UPLOADS.resolve("AAAAAAAAAAAAAAAAAAAAAA").resolve("info"), content("garbage"),
-				WriteOptions.replace()).block(TIMEOUT);
-		UploadStore later = new UploadStore(Duration.ofHours(1), 1000, Clock.fixed(now.plus(Duration.ofMinutes(30)), ZoneOffset.UTC));
+		this.storage
+			.write(UploadStore.UPLOADS.resolve("AAAAAAAAAAAAAAAAAAAAAA").resolve("info"), content("garbage"),
+					WriteOptions.replace())
+			.block(TIMEOUT);
+		UploadStore later = new UploadStore(Duration.ofHours(1), 1000,
+				Clock.fixed(now.plus(Duration.ofMinutes(30)), ZoneOffset.UTC));
 		assertThat(later.sweep(this.storage).block(TIMEOUT)).isEqualTo(1);
 		assertThat(this.store.load(this.storage, old.id()).block(TIMEOUT)).isNull();
 		assertThat(this.store.load(this.storage, fresh.id()).block(TIMEOUT)).isNotNull();
-		// A folder without a readable state goes once it is older than an upload may live.
-		UploadStore muchLater = new UploadStore(Duration.ofHours(1), 1000, Clock.fixed(now.plus(Duration.ofHours(2)), ZoneOffset.UTC));
+		// A folder without a readable state goes once it is older than an upload may
+		// live.
+		UploadStore muchLater = new UploadStore(Duration.ofHours(1), 1000,
+				Clock.fixed(now.plus(Duration.ofHours(2)), ZoneOffset.UTC));
 		assertThat(muchLater.sweep(this.storage).block(TIMEOUT)).isEqualTo(2);
 		assertThat(this.storage.list(UploadStore.UPLOADS).collectList().block(TIMEOUT)).isEmpty();
 	}

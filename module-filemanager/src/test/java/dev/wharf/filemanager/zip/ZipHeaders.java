@@ -11,9 +11,9 @@ import org.jspecify.annotations.Nullable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Reads a zip's headers byte by byte as APPNOTE describes them, without any zip library, so tests check what
- * is actually written (the library that writes a zip would read back its own mistakes). Small archives only:
- * no ZIP64 end record, no archive comment.
+ * Reads a zip's headers byte by byte as APPNOTE describes them, without any zip library,
+ * so tests check what is actually written (the library that writes a zip would read back
+ * its own mistakes). Small archives only: no ZIP64 end record, no archive comment.
  */
 final class ZipHeaders {
 
@@ -29,7 +29,8 @@ final class ZipHeaders {
 	/**
 	 * One central or local file header.
 	 *
-	 * @param madeBy "version made by" (the host in its high byte); 0 in a local header, which has none
+	 * @param madeBy "version made by" (the host in its high byte); 0 in a local header,
+	 * which has none
 	 * @param flags the general purpose bit flags
 	 * @param externalAttributes the external file attributes; 0 in a local header
 	 * @param localHeaderOffset where the entry's local header starts; 0 in a local header
@@ -57,8 +58,8 @@ final class ZipHeaders {
 			int nameLength = u16(zip, offset + 28);
 			int extraLength = u16(zip, offset + 30);
 			int commentLength = u16(zip, offset + 32);
-			headers.add(new Header(u16(zip, offset + 4), u16(zip, offset + 8), u32(zip, offset + 38), u32(zip, offset + 42),
-					new String(zip, offset + 46, nameLength, StandardCharsets.UTF_8),
+			headers.add(new Header(u16(zip, offset + 4), u16(zip, offset + 8), u32(zip, offset + 38),
+					u32(zip, offset + 42), new String(zip, offset + 46, nameLength, StandardCharsets.UTF_8),
 					extras(zip, offset + 46 + nameLength, extraLength)));
 			offset += 46 + nameLength + extraLength + commentLength;
 		}
@@ -71,7 +72,8 @@ final class ZipHeaders {
 		assertThat(u32(zip, offset)).as("local header signature").isEqualTo(LOCAL_SIGNATURE);
 		int nameLength = u16(zip, offset + 26);
 		int extraLength = u16(zip, offset + 28);
-		return new Header(0, u16(zip, offset + 6), 0, 0, new String(zip, offset + 30, nameLength, StandardCharsets.UTF_8),
+		return new Header(0, u16(zip, offset + 6), 0, 0,
+				new String(zip, offset + 30, nameLength, StandardCharsets.UTF_8),
 				extras(zip, offset + 30 + nameLength, extraLength));
 	}
 

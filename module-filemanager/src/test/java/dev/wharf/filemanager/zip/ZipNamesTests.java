@@ -19,10 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Non-ASCII names in a zip downloaded from the running file manager, as Debian's {@code unzip} (Info-ZIP),
- * Python's {@code zipfile} and the headers themselves show them. Info-ZIP trusts the UTF-8 flag only for
- * entries made on Unix; entries said to be made on MS-DOS get their names converted from the OEM code page,
- * which garbles them. So every entry says it was made on Unix, with Unix mode bits, and carries the Info-ZIP
+ * Non-ASCII names in a zip downloaded from the running file manager, as Debian's
+ * {@code unzip} (Info-ZIP), Python's {@code zipfile} and the headers themselves show
+ * them. Info-ZIP trusts the UTF-8 flag only for entries made on Unix; entries said to be
+ * made on MS-DOS get their names converted from the OEM code page, which garbles them. So
+ * every entry says it was made on Unix, with Unix mode bits, and carries the Info-ZIP
  * Unicode Path extra field as well.
  */
 class ZipNamesTests extends FileManagerTestBase {
@@ -83,8 +84,8 @@ class ZipNamesTests extends FileManagerTestBase {
 		String output = run(python, "-c", script, this.zip.toString());
 		// In the zip's order: a folder's own entry, then its children sorted by name.
 		assertThat(output.lines()).containsExactly("3|0o40755|" + this.folder + "/",
-				"3|0o40755|" + this.folder + "/" + FOLDER + "/", "3|0o100644|" + this.folder + "/" + FOLDER + "/" + NESTED,
-				"3|0o100644|" + this.folder + "/" + FILE);
+				"3|0o40755|" + this.folder + "/" + FOLDER + "/",
+				"3|0o100644|" + this.folder + "/" + FOLDER + "/" + NESTED, "3|0o100644|" + this.folder + "/" + FILE);
 	}
 
 	@Test

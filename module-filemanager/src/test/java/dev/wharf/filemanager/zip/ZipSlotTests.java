@@ -32,12 +32,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Zip slots against clients that stop reading, over real sockets: a zip holds its slot while it streams, so
- * before the HTTP write timeout two connections that never read kept every other user's zip at 503 for as long
- * as they stayed open. Now a connection whose response bytes stop moving for {@code wharf.http.write-timeout}
- * is closed and its slot given back, one user may hold only half the slots (429 past that), and a slow reader
- * that keeps reading is never cut. Its own server: two zip slots (so one per user), a write timeout of
- * {@value #WRITE_TIMEOUT_SECONDS} s; bob and carol may only read.
+ * Zip slots against clients that stop reading, over real sockets: a zip holds its slot
+ * while it streams, so before the HTTP write timeout two connections that never read kept
+ * every other user's zip at 503 for as long as they stayed open. Now a connection whose
+ * response bytes stop moving for {@code wharf.http.write-timeout} is closed and its slot
+ * given back, one user may hold only half the slots (429 past that), and a slow reader
+ * that keeps reading is never cut. Its own server: two zip slots (so one per user), a
+ * write timeout of {@value #WRITE_TIMEOUT_SECONDS} s; bob and carol may only read.
  */
 @SpringBootTest(classes = FileManagerTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 class ZipSlotTests {
@@ -46,7 +47,10 @@ class ZipSlotTests {
 
 	private static final Duration WRITE_TIMEOUT = Duration.ofSeconds(WRITE_TIMEOUT_SECONDS);
 
-	/** Several times what the socket buffers hold (a few MB on loopback), stored as it is (.jpg). */
+	/**
+	 * Several times what the socket buffers hold (a few MB on loopback), stored as it is
+	 * (.jpg).
+	 */
 	private static final int FILE_SIZE = 4 * 1024 * 1024;
 
 	private static final int FILES = 3;
@@ -101,14 +105,17 @@ class ZipSlotTests {
 			Answer refused = zip("carol", "small");
 			assertThat(refused.status()).as("both slots are held").isEqualTo(503);
 			assertThat(refused.header("Retry-After")).isNotNull();
-			await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+			await().atMost(Duration.ofSeconds(30))
+				.pollInterval(Duration.ofMillis(250))
 				.untilAsserted(() -> assertThat(zip("carol", "small").status()).isEqualTo(200));
 			assertThat(Duration.ofNanos(System.nanoTime() - stalledAt)).isGreaterThanOrEqualTo(WRITE_TIMEOUT);
 			assertThat(Zips.entries(zip("carol", "small").body())).containsOnlyKeys("small/", "small/note.txt");
-			// Each stalled user gets 429 while the server still holds their zip: once they get a zip again, the
+			// Each stalled user gets 429 while the server still holds their zip: once
+			// they get a zip again, the
 			// server gave up theirs, with its client still not reading.
 			for (String user : new String[] { "alice", "bob" }) {
-				await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+				await().atMost(Duration.ofSeconds(30))
+					.pollInterval(Duration.ofMillis(250))
 					.untilAsserted(() -> assertThat(zip(user, "small").status()).isEqualTo(200));
 			}
 			for (RawHttp stalled : new RawHttp[] { alice, bob }) {
@@ -128,8 +135,10 @@ class ZipSlotTests {
 			assertThat(bob.status()).as("the other slot is bob's to take").isEqualTo(200);
 			assertThat(Zips.entries(bob.body())).containsOnlyKeys("small/", "small/note.txt");
 		}
-		// Her connection is gone: the server notices at its next write and gives the slot back.
-		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+		// Her connection is gone: the server notices at its next write and gives the slot
+		// back.
+		await().atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(250))
 			.untilAsserted(() -> assertThat(zip("alice", "small").status()).isEqualTo(200));
 	}
 
@@ -139,7 +148,8 @@ class ZipSlotTests {
 		byte[] zip;
 		try (RawHttp reader = RawHttp.openWithReceiveBuffer(this.port, 1024 * 1024)) {
 			request(reader, "alice", "big");
-			// 256 KB, then a pause: far slower than loopback, but moving within every write timeout.
+			// 256 KB, then a pause: far slower than loopback, but moving within every
+			// write timeout.
 			zip = readChunked(reader.paced(256 * 1024, Duration.ofMillis(100)));
 		}
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("slower than the timeout")
@@ -157,10 +167,14 @@ class ZipSlotTests {
 		return reader;
 	}
 
-	/** Sends the GET of a folder's zip and reads the head, which must say 200 and chunked. */
+	/**
+	 * Sends the GET of a folder's zip and reads the head, which must say 200 and chunked.
+	 */
 	private void request(RawHttp reader, String user, String folder) throws IOException {
-		Response head = reader.send("GET /api/files/zip?path=/data/" + folder + " HTTP/1.1\r\nHost: x\r\nCookie: "
-				+ cookie(user) + "\r\n" + Api.XRW + ": XmlHttpRequest\r\n\r\n").readHead();
+		Response head = reader
+			.send("GET /api/files/zip?path=/data/" + folder + " HTTP/1.1\r\nHost: x\r\nCookie: " + cookie(user) + "\r\n"
+					+ Api.XRW + ": XmlHttpRequest\r\n\r\n")
+			.readHead();
 		assertThat(head.status()).isEqualTo(200);
 		assertThat(head.header("transfer-encoding")).isEqualToIgnoringCase("chunked");
 	}

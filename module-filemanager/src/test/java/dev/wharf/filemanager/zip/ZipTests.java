@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code GET /api/files/zip}, over real HTTP, read back with {@link java.util.zip.ZipInputStream}.
+ * {@code GET /api/files/zip}, over real HTTP, read back with
+ * {@link java.util.zip.ZipInputStream}.
  */
 class ZipTests extends FileManagerTestBase {
 
@@ -32,7 +33,8 @@ class ZipTests extends FileManagerTestBase {
 	}
 
 	private void save(String path, byte[] content) {
-		assertThat(this.api.post("/api/files/save?path=" + path).browser(this.cookie).body(content).send().status()).isEqualTo(200);
+		assertThat(this.api.post("/api/files/save?path=" + path).browser(this.cookie).body(content).send().status())
+			.isEqualTo(200);
 	}
 
 	@Test
@@ -79,7 +81,9 @@ class ZipTests extends FileManagerTestBase {
 		String name = unique("same");
 		save("/data/" + name, "from data".getBytes(StandardCharsets.UTF_8));
 		save("/scratch/" + name, "from scratch".getBytes(StandardCharsets.UTF_8));
-		Answer answer = this.api.get("/api/files/zip?path=/data/" + name + "&path=/scratch/" + name).browser(this.cookie).send();
+		Answer answer = this.api.get("/api/files/zip?path=/data/" + name + "&path=/scratch/" + name)
+			.browser(this.cookie)
+			.send();
 		assertThat(answer.header("Content-Disposition")).contains("download.zip");
 		Map<String, byte[]> entries = unzip(answer.body());
 		assertThat(entries.keySet()).containsExactly(name, name + " (2)");
@@ -100,7 +104,8 @@ class ZipTests extends FileManagerTestBase {
 		String folder = unique("types");
 		this.api.post("/api/files/mkdir?path=/data/" + folder).browser(this.cookie).send();
 		byte[] zeros = new byte[64 * 1024];
-		// The type is core's registry's, the one the file manager and static sites send the file with.
+		// The type is core's registry's, the one the file manager and static sites send
+		// the file with.
 		List<String> compressed = List.of("photo.jpg", "song.MP3", "letter.docx", "backup.tar.gz", "book.epub",
 				"pkg.deb");
 		List<String> plain = List.of("notes.txt", "sound.wav", "data.bin", "Makefile");

@@ -26,9 +26,10 @@ import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 
 /**
- * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for the FTP and FTPS server.
- * On unless {@code wharf.ftp.enabled=false}. Every {@code wharf.ftp} value is checked at start-up; a bad one stops
- * it with a message naming the property.
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} for the FTP and FTPS server. On unless
+ * {@code wharf.ftp.enabled=false}. Every {@code wharf.ftp} value is checked at start-up;
+ * a bad one stops it with a message naming the property.
  */
 @AutoConfiguration(afterName = { "dev.wharf.core.autoconfigure.SecurityAutoConfiguration",
 		"org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration" })
@@ -46,7 +47,8 @@ public final class FtpAutoConfiguration {
 
 	static FtpServerConfig config(FtpProperties properties, MountRegistry mounts, @Nullable SslBundles sslBundles) {
 		if (properties.port() < 0 || properties.port() > 65535) {
-			throw new InvalidConfigurationException(PREFIX + "port", Integer.toString(properties.port()), "must be 0 to 65535 (0 picks a free port)");
+			throw new InvalidConfigurationException(PREFIX + "port", Integer.toString(properties.port()),
+					"must be 0 to 65535 (0 picks a free port)");
 		}
 		resolve("address", properties.address());
 		PassivePortRange passivePorts;
@@ -80,7 +82,8 @@ public final class FtpAutoConfiguration {
 		positive("idle-timeout", properties.idleTimeout());
 		positive("data-timeout", properties.dataTimeout());
 		if (properties.maxLogins() < 1) {
-			throw new InvalidConfigurationException(PREFIX + "max-logins", Integer.toString(properties.maxLogins()), "must be at least 1");
+			throw new InvalidConfigurationException(PREFIX + "max-logins", Integer.toString(properties.maxLogins()),
+					"must be at least 1");
 		}
 		if (properties.maxLoginsPerAddress() < 1) {
 			throw new InvalidConfigurationException(PREFIX + "max-logins-per-address",
@@ -89,7 +92,8 @@ public final class FtpAutoConfiguration {
 		FtpProperties.Tls tls = properties.tls();
 		FtpTls ftpTls = tls(tls, sslBundles);
 		if (tls.required() && ftpTls == null) {
-			throw new InvalidConfigurationException(PREFIX + "tls.required", "true", "needs tls.mode explicit or implicit");
+			throw new InvalidConfigurationException(PREFIX + "tls.required", "true",
+					"needs tls.mode explicit or implicit");
 		}
 		return new FtpServerConfig(properties.address(), properties.port(), passivePorts, external, served,
 				properties.idleTimeout(), properties.dataTimeout(), properties.maxLogins(),

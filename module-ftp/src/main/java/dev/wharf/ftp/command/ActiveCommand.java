@@ -11,9 +11,10 @@ import dev.wharf.ftp.session.SessionContext;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@code PORT} and {@code EPRT} (RFC 2428): the server will connect to the client for the next transfer. Only
- * the client's own address and ports from 1024 up are accepted, so the server cannot be used to reach a third
- * host (the FTP bounce attack, RFC 2577 section 3). Addresses must be literals: no name is ever looked up.
+ * {@code PORT} and {@code EPRT} (RFC 2428): the server will connect to the client for the
+ * next transfer. Only the client's own address and ports from 1024 up are accepted, so
+ * the server cannot be used to reach a third host (the FTP bounce attack, RFC 2577
+ * section 3). Addresses must be literals: no name is ever looked up.
  */
 final class ActiveCommand extends WharfCommand {
 
@@ -100,7 +101,8 @@ final class ActiveCommand extends WharfCommand {
 		if (delimiter < 33 || delimiter > 126 || argument.charAt(argument.length() - 1) != delimiter) {
 			return null;
 		}
-		String[] parts = argument.substring(1, argument.length() - 1).split(Pattern.quote(String.valueOf(delimiter)), -1);
+		String[] parts = argument.substring(1, argument.length() - 1)
+			.split(Pattern.quote(String.valueOf(delimiter)), -1);
 		if (parts.length != 3 || !parts[2].matches("\\d{1,5}")) {
 			return null;
 		}

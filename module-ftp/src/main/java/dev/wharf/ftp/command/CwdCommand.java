@@ -7,9 +7,9 @@ import dev.wharf.ftp.session.CommandLine;
 import dev.wharf.ftp.session.Reply;
 
 /**
- * {@code CWD} and {@code CDUP}: change the working folder to an existing folder. {@code CWD ..} is {@code CDUP};
- * other paths with {@code ..} are refused like every bad path, and neither goes above {@code /} (refused, not
- * clamped).
+ * {@code CWD} and {@code CDUP}: change the working folder to an existing folder.
+ * {@code CWD ..} is {@code CDUP}; other paths with {@code ..} are refused like every bad
+ * path, and neither goes above {@code /} (refused, not clamped).
  */
 final class CwdCommand extends WharfCommand {
 

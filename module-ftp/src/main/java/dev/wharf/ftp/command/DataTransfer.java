@@ -14,9 +14,10 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * What every command that uses a data connection shares: the checks before it ({@code PASV}/{@code PORT} first,
- * {@code PROT P} where TLS is required), the {@code 150} reply, opening and closing the connection, and running
- * the whole transfer as an abortable operation.
+ * What every command that uses a data connection shares: the checks before it
+ * ({@code PASV}/{@code PORT} first, {@code PROT P} where TLS is required), the
+ * {@code 150} reply, opening and closing the connection, and running the whole transfer
+ * as an abortable operation.
  */
 final class DataTransfer {
 
@@ -61,17 +62,19 @@ final class DataTransfer {
 	}
 
 	/**
-	 * Opens the data connection and replies {@code 150}, runs the transfer, closes the connection (gracefully on
-	 * success, at once otherwise) and gives the final reply, without holding a thread. {@code ABOR} or a closed
-	 * control connection stop it at any point.
+	 * Opens the data connection and replies {@code 150}, runs the transfer, closes the
+	 * connection (gracefully on success, at once otherwise) and gives the final reply,
+	 * without holding a thread. {@code ABOR} or a closed control connection stop it at
+	 * any point.
 	 * @param session the session
-	 * @param preparation checks made before {@code 150}; an emitted reply ends the command with it, empty goes on
+	 * @param preparation checks made before {@code 150}; an emitted reply ends the
+	 * command with it, empty goes on
 	 * @param opening the text of the {@code 150} reply
 	 * @param transfer the transfer over the open connection, emitting the final reply
 	 * @param path the path concerned, for error replies
 	 */
-	void start(FtpSession session, Mono<Reply> preparation, String opening,
-			Function<DataChannel, Mono<Reply>> transfer, String path) {
+	void start(FtpSession session, Mono<Reply> preparation, String opening, Function<DataChannel, Mono<Reply>> transfer,
+			String path) {
 		ReplyingOperation.start(session, true, operation -> whole(session, operation, preparation, opening, transfer),
 				error -> Replies.forTransferError(error, path));
 	}
@@ -79,11 +82,14 @@ final class DataTransfer {
 	private static Mono<Reply> whole(FtpSession session, AsyncOperation operation, Mono<Reply> preparation,
 			String opening, Function<DataChannel, Mono<Reply>> transfer) {
 		SessionDataConnection data = session.context().data();
-		// A reply or error before the transfer gives up the set-up before the reply goes out: the next command may
+		// A reply or error before the transfer gives up the set-up before the reply goes
+		// out: the next command may
 		// already set up another one.
 		return preparation.doOnNext(refused -> data.closeDataConnection()).switchIfEmpty(Mono.defer(() -> {
-			// 150 goes out once the data connection is open (as vsftpd does), so a client that races ahead to its
-			// next transfer never finds its passive ports still waiting; a client that connects only after 150
+			// 150 goes out once the data connection is open (as vsftpd does), so a client
+			// that races ahead to its
+			// next transfer never finds its passive ports still waiting; a client that
+			// connects only after 150
 			// gets it after a short grace.
 			AtomicBoolean announced = new AtomicBoolean();
 			Runnable announce = () -> {
@@ -91,7 +97,8 @@ final class DataTransfer {
 					operation.whileRunning(() -> session.reply(Reply.of(150, opening)));
 				}
 			};
-			Disposable grace = Schedulers.parallel().schedule(announce, ANNOUNCE_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+			Disposable grace = Schedulers.parallel()
+				.schedule(announce, ANNOUNCE_GRACE.toMillis(), TimeUnit.MILLISECONDS);
 			Mono<DataChannel> opened = data.open()
 				.doOnNext(channel -> announce.run())
 				.doFinally(signal -> grace.dispose())

@@ -38,8 +38,9 @@ final class DeleteCommand extends WharfCommand {
 			if (!this.folder && entry.isDirectory()) {
 				return Mono.just(Reply.of(550, path + ": Is a folder; use RMD."));
 			}
-			return this.audit.recorded(session.userName(), session.clientAddress(), "delete", auditTarget(in),
-					in.mount().storage().delete(in.path(), false))
+			return this.audit
+				.recorded(session.userName(), session.clientAddress(), "delete", auditTarget(in),
+						in.mount().storage().delete(in.path(), false))
 				.then(Mono.fromSupplier(() -> Reply.of(250, path + ": Deleted.")));
 		}));
 	}

@@ -7,8 +7,8 @@ import dev.wharf.ftp.session.CommandLine;
 import dev.wharf.ftp.session.Reply;
 
 /**
- * {@code FEAT} (RFC 2389): answered before login too, and listing only what this server really offers with its
- * configuration.
+ * {@code FEAT} (RFC 2389): answered before login too, and listing only what this server
+ * really offers with its configuration.
  */
 final class FeatCommand extends WharfCommand {
 

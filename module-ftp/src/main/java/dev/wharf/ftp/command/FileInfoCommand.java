@@ -8,7 +8,9 @@ import dev.wharf.ftp.session.CommandLine;
 import dev.wharf.ftp.session.Reply;
 import reactor.core.publisher.Mono;
 
-/** {@code SIZE}, {@code MDTM} and {@code MLST} (RFC 3659): what is known about one path. */
+/**
+ * {@code SIZE}, {@code MDTM} and {@code MLST} (RFC 3659): what is known about one path.
+ */
 final class FileInfoCommand extends WharfCommand {
 
 	/** Which of the three commands. */
@@ -40,8 +42,7 @@ final class FileInfoCommand extends WharfCommand {
 		String path = location.virtualPath().toString();
 		Mono<Listings.Listed> listed;
 		if (location instanceof MountLocation.InMount in) {
-			listed = in.mount().storage().stat(in.path())
-				.map(entry -> new Listings.Listed(path, entry, in.mount()));
+			listed = in.mount().storage().stat(in.path()).map(entry -> new Listings.Listed(path, entry, in.mount()));
 		}
 		else if (location instanceof MountLocation.Top && this.kind == Kind.MLST) {
 			session.reply(Reply.lines(250, List.of("Listing /", " Type=dir;Perm=el; /", "End")));
@@ -58,10 +59,12 @@ final class FileInfoCommand extends WharfCommand {
 	private Reply answer(Listings.Listed listed, String path, List<String> facts) {
 		FileEntry entry = listed.entry();
 		return switch (this.kind) {
-			case SIZE -> entry.isFile() ? Reply.of(213, Long.toString(entry.size())) : Reply.of(550, path + ": Not a plain file.");
+			case SIZE -> entry.isFile() ? Reply.of(213, Long.toString(entry.size()))
+					: Reply.of(550, path + ": Not a plain file.");
 			case MDTM -> entry.isFile() ? Reply.of(213, Listings.time(entry.lastModified()))
 					: Reply.of(550, path + ": Not a plain file.");
-			case MLST -> Reply.lines(250, List.of("Listing " + path, " " + Listings.facts(listed, facts) + path, "End"));
+			case MLST ->
+				Reply.lines(250, List.of("Listing " + path, " " + Listings.facts(listed, facts) + path, "End"));
 		};
 	}
 

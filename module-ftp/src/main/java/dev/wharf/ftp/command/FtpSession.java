@@ -11,9 +11,10 @@ import dev.wharf.ftp.session.SessionContext;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One control connection as Wharf's commands see it: where replies go, who is logged in, their mounts, and the
- * state that one command leaves for the next ({@code REST}, {@code RNFR}, {@code USER}). The FTP engine
- * implements it over its own session. Safe to use from any thread; a session's commands run one at a time.
+ * One control connection as Wharf's commands see it: where replies go, who is logged in,
+ * their mounts, and the state that one command leaves for the next ({@code REST},
+ * {@code RNFR}, {@code USER}). The FTP engine implements it over its own session. Safe to
+ * use from any thread; a session's commands run one at a time.
  */
 public interface FtpSession {
 
@@ -32,7 +33,10 @@ public interface FtpSession {
 		reply(Reply.of(code, text));
 	}
 
-	/** Wharf's state of the session: the command queue, the running operation, the data connection set-up. */
+	/**
+	 * Wharf's state of the session: the command queue, the running operation, the data
+	 * connection set-up.
+	 */
 	SessionContext context();
 
 	/** The logged-in user, or {@code null} before login. */
@@ -97,7 +101,10 @@ public interface FtpSession {
 	 */
 	void setRenameFrom(MountLocation.InMount source);
 
-	/** Forgets what the previous command left for this one ({@code REST}'s offset, {@code RNFR}'s source). */
+	/**
+	 * Forgets what the previous command left for this one ({@code REST}'s offset,
+	 * {@code RNFR}'s source).
+	 */
 	void resetState();
 
 	/** The facts {@code OPTS MLST} chose, as sent, or {@code null} if it was not sent. */

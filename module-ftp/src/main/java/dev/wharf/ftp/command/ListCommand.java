@@ -16,8 +16,8 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * {@code LIST}, {@code NLST} and {@code MLSD}: a folder's entries over the data connection, streamed in
- * batches of lines.
+ * {@code LIST}, {@code NLST} and {@code MLSD}: a folder's entries over the data
+ * connection, streamed in batches of lines.
  */
 final class ListCommand extends WharfCommand {
 
@@ -50,7 +50,8 @@ final class ListCommand extends WharfCommand {
 		if (!this.transfers.ready(session)) {
 			return;
 		}
-		String argument = (this.kind == Kind.MLSD) ? request.argument() : ListingEntries.withoutOptions(request.argument());
+		String argument = (this.kind == Kind.MLSD) ? request.argument()
+				: ListingEntries.withoutOptions(request.argument());
 		MountLocation location = (argument == null) ? session.files().locate((String) null) : locate(session, argument);
 		if (location == null) {
 			this.transfers.giveUp(session);
@@ -64,15 +65,19 @@ final class ListCommand extends WharfCommand {
 			case NLST -> Listings::name;
 			case MLSD -> listed -> Listings.facts(listed, facts) + listed.name() + "\r\n";
 		};
-		// The path is checked before 150, so a missing folder gets 550 and no data connection.
+		// The path is checked before 150, so a missing folder gets 550 and no data
+		// connection.
 		AtomicReference<Flux<Listings.Listed>> entries = new AtomicReference<>(Flux.empty());
 		Mono<Reply> checks = ListingEntries.prepare(location, this.kind == Kind.MLSD)
 			.doOnNext(entries::set)
 			.then(Mono.<Reply>empty())
-			.onErrorResume(ListingEntries.NotAFolder.class, notAFolder -> Mono.just(Reply.of(501, path + ": Not a folder.")));
+			.onErrorResume(ListingEntries.NotAFolder.class,
+					notAFolder -> Mono.just(Reply.of(501, path + ": Not a folder.")));
 		this.transfers.start(session, checks, "Here comes the listing of " + path + ".",
-				channel -> channel.send(listing(entries).map(format).buffer(LINES_PER_BUFFER).map(ListCommand::toBuffer))
-					.map(bytes -> Reply.of(226, "Listing sent.")), path);
+				channel -> channel
+					.send(listing(entries).map(format).buffer(LINES_PER_BUFFER).map(ListCommand::toBuffer))
+					.map(bytes -> Reply.of(226, "Listing sent.")),
+				path);
 	}
 
 	private static Flux<Listings.Listed> listing(AtomicReference<Flux<Listings.Listed>> entries) {

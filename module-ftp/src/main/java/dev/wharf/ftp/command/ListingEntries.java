@@ -14,10 +14,10 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * The entries a listing command shows for a path: a folder's children, a file itself, or the virtual root's
- * mount folders. Streams without holding the whole folder in memory; entries that are neither files nor
- * folders (such as links out of a mount) are left out. Arguments are paths, not patterns: {@code *} is an
- * ordinary character.
+ * The entries a listing command shows for a path: a folder's children, a file itself, or
+ * the virtual root's mount folders. Streams without holding the whole folder in memory;
+ * entries that are neither files nor folders (such as links out of a mount) are left out.
+ * Arguments are paths, not patterns: {@code *} is an ordinary character.
  */
 final class ListingEntries {
 
@@ -27,8 +27,8 @@ final class ListingEntries {
 	}
 
 	/**
-	 * Drops {@code ls}-style options ({@code -l}, {@code -la}) that clients put before the path of {@code LIST}
-	 * and {@code NLST}.
+	 * Drops {@code ls}-style options ({@code -l}, {@code -la}) that clients put before
+	 * the path of {@code LIST} and {@code NLST}.
 	 * @param argument the argument
 	 * @return the path, or {@code null} for the working folder
 	 */
@@ -46,12 +46,12 @@ final class ListingEntries {
 	}
 
 	/**
-	 * Checks a location and prepares what to list there: a folder's children, a file itself, or the mount
-	 * folders of the virtual root.
+	 * Checks a location and prepares what to list there: a folder's children, a file
+	 * itself, or the mount folders of the virtual root.
 	 * @param location the location
 	 * @param foldersOnly whether a file is an error ({@code MLSD})
-	 * @return the entries to stream, once the location is known to exist; fails with a storage error, or with
-	 * {@link NotAFolder}
+	 * @return the entries to stream, once the location is known to exist; fails with a
+	 * storage error, or with {@link NotAFolder}
 	 */
 	static Mono<Flux<Listings.Listed>> prepare(MountLocation location, boolean foldersOnly) {
 		if (location instanceof MountLocation.Top root) {
@@ -62,7 +62,9 @@ final class ListingEntries {
 		}
 		return in.mount().storage().stat(in.path()).flatMap(entry -> {
 			if (entry.isDirectory()) {
-				return Mono.just(in.mount().storage().list(in.path())
+				return Mono.just(in.mount()
+					.storage()
+					.list(in.path())
 					.filter(child -> child.type() != EntryType.OTHER)
 					.map(child -> new Listings.Listed(child.name(), child, in.mount())));
 			}
@@ -74,10 +76,12 @@ final class ListingEntries {
 	}
 
 	private static Mono<Listings.Listed> mountFolder(UserMount mount) {
-		return mount.storage().stat(StoragePath.root())
+		return mount.storage()
+			.stat(StoragePath.root())
 			.map(FileEntry::lastModified)
 			.onErrorReturn(Instant.EPOCH)
-			.map(modified -> new Listings.Listed(mount.name(), new FileEntry(StoragePath.root(), EntryType.DIRECTORY, 0, modified), mount));
+			.map(modified -> new Listings.Listed(mount.name(),
+					new FileEntry(StoragePath.root(), EntryType.DIRECTORY, 0, modified), mount));
 	}
 
 	/** {@code MLSD} of a file. */

@@ -18,9 +18,10 @@ import dev.wharf.core.storage.FileEntry;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The lines of directory listings: {@code LIST} (the {@code ls -l} form clients parse), {@code NLST} (names)
- * and the facts of {@code MLSD}/{@code MLST} (RFC 3659). Times are in UTC. Names come from the storage layer,
- * which never lists a name with a control character, so a name cannot break a line.
+ * The lines of directory listings: {@code LIST} (the {@code ls -l} form clients parse),
+ * {@code NLST} (names) and the facts of {@code MLSD}/{@code MLST} (RFC 3659). Times are
+ * in UTC. Names come from the storage layer, which never lists a name with a control
+ * character, so a name cannot break a line.
  */
 final class Listings {
 
@@ -83,7 +84,8 @@ final class Listings {
 	}
 
 	/**
-	 * The facts of an entry, as {@code MLSD} and {@code MLST} show them, ending with a space.
+	 * The facts of an entry, as {@code MLSD} and {@code MLST} show them, ending with a
+	 * space.
 	 * @param listed the entry
 	 * @param facts the chosen facts, from {@link #FACTS}
 	 * @return such as {@code Type=file;Size=3;Modify=20260101120000;Perm=radfw; }
@@ -93,7 +95,8 @@ final class Listings {
 		StringBuilder line = new StringBuilder(64);
 		for (String fact : facts) {
 			switch (fact) {
-				case "Type" -> line.append("Type=").append(entry.isFile() ? "file" : entry.isDirectory() ? "dir" : "OS.unix=other");
+				case "Type" -> line.append("Type=")
+					.append(entry.isFile() ? "file" : entry.isDirectory() ? "dir" : "OS.unix=other");
 				case "Size" -> line.append("Size=").append(entry.size());
 				case "Modify" -> line.append("Modify=").append(FACT_TIME.format(entry.lastModified()));
 				case "Perm" -> line.append("Perm=").append(permissions(listed));
@@ -110,10 +113,11 @@ final class Listings {
 	}
 
 	/**
-	 * Reads a time in the form of {@code MDTM} and {@code Modify=} (RFC 3659 section 2.3), UTC, with optional
-	 * fractions of a second, which are kept.
+	 * Reads a time in the form of {@code MDTM} and {@code Modify=} (RFC 3659 section
+	 * 2.3), UTC, with optional fractions of a second, which are kept.
 	 * @param text such as {@code 20240131235959} or {@code 20240131235959.123}
-	 * @return the time, or {@code null} if the text is not such a time or names no real date
+	 * @return the time, or {@code null} if the text is not such a time or names no real
+	 * date
 	 */
 	static @Nullable Instant parseTime(String text) {
 		if (!TIME_VALUE.matcher(text).matches()) {
@@ -132,7 +136,10 @@ final class Listings {
 		}
 	}
 
-	/** RFC 3659 section 7.5.5 permissions, from the user's rights and the mount's abilities. */
+	/**
+	 * RFC 3659 section 7.5.5 permissions, from the user's rights and the mount's
+	 * abilities.
+	 */
 	private static String permissions(Listed listed) {
 		boolean writable = listed.mount().access().canWrite();
 		Set<Capability> abilities = listed.mount().storage().capabilities();

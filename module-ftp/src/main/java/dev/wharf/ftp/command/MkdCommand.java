@@ -26,9 +26,11 @@ final class MkdCommand extends WharfCommand {
 			return;
 		}
 		String path = in.virtualPath().toString();
-		respond(session, path, this.audit.recorded(session.userName(), session.clientAddress(), "mkdir", auditTarget(in),
-				in.mount().storage().createDirectory(in.path()))
-			.map(created -> Reply.of(257, Replies.quoted(path) + " created.")));
+		respond(session, path,
+				this.audit
+					.recorded(session.userName(), session.clientAddress(), "mkdir", auditTarget(in),
+							in.mount().storage().createDirectory(in.path()))
+					.map(created -> Reply.of(257, Replies.quoted(path) + " created.")));
 	}
 
 }

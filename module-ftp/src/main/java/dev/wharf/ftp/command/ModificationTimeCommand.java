@@ -11,12 +11,14 @@ import dev.wharf.ftp.session.Reply;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Sets a file's or folder's modification time, so that mirroring clients (lftp, rclone) keep the original times
- * instead of falling back to comparing sizes: {@code MFMT YYYYMMDDHHMMSS path} (draft-somers-ftp-mfxx, answered
- * {@code 213 Modify=YYYYMMDDHHMMSS; path}) and the two forms of {@code SITE UTIME} lftp knows,
- * {@code SITE UTIME YYYYMMDDHHMMSS path} and {@code SITE UTIME path atime mtime ctime UTC}. Times are UTC. Needs
- * write access to the mount, and a mount that keeps times ({@link Capability#MODIFICATION_TIME}); other mounts
- * answer {@code 504}. {@link SiteCommand} hands {@code SITE UTIME} here.
+ * Sets a file's or folder's modification time, so that mirroring clients (lftp, rclone)
+ * keep the original times instead of falling back to comparing sizes:
+ * {@code MFMT YYYYMMDDHHMMSS path} (draft-somers-ftp-mfxx, answered
+ * {@code 213 Modify=YYYYMMDDHHMMSS; path}) and the two forms of {@code SITE UTIME} lftp
+ * knows, {@code SITE UTIME YYYYMMDDHHMMSS path} and
+ * {@code SITE UTIME path atime mtime ctime UTC}. Times are UTC. Needs write access to the
+ * mount, and a mount that keeps times ({@link Capability#MODIFICATION_TIME}); other
+ * mounts answer {@code 504}. {@link SiteCommand} hands {@code SITE UTIME} here.
  */
 final class ModificationTimeCommand extends WharfCommand {
 
@@ -47,8 +49,10 @@ final class ModificationTimeCommand extends WharfCommand {
 		String argument = request.argument();
 		Change change = (this.kind == Kind.MFMT) ? mfmt(argument) : siteUtime(argument);
 		if (change == null) {
-			session.reply(501, "Syntax: " + ((this.kind == Kind.MFMT) ? "MFMT YYYYMMDDHHMMSS path"
-					: "SITE UTIME YYYYMMDDHHMMSS path") + " (UTC).");
+			session.reply(501,
+					"Syntax: "
+							+ ((this.kind == Kind.MFMT) ? "MFMT YYYYMMDDHHMMSS path" : "SITE UTIME YYYYMMDDHHMMSS path")
+							+ " (UTC).");
 			return;
 		}
 		MountLocation.InMount in = inMount(session, change.path());
@@ -60,10 +64,11 @@ final class ModificationTimeCommand extends WharfCommand {
 			session.reply(504, path + ": This mount does not keep modification times.");
 			return;
 		}
-		respond(session, path, this.audit
-			.recorded(session.userName(), session.clientAddress(), "set-time", auditTarget(in),
-					in.mount().storage().setLastModified(in.path(), change.time()))
-			.map(entry -> reply(entry.lastModified(), path)));
+		respond(session, path,
+				this.audit
+					.recorded(session.userName(), session.clientAddress(), "set-time", auditTarget(in),
+							in.mount().storage().setLastModified(in.path(), change.time()))
+					.map(entry -> reply(entry.lastModified(), path)));
 	}
 
 	private Reply reply(Instant time, String path) {
@@ -85,7 +90,10 @@ final class ModificationTimeCommand extends WharfCommand {
 		return (time != null && !path.isEmpty()) ? new Change(time, path) : null;
 	}
 
-	/** {@code SITE UTIME time path} or {@code SITE UTIME path atime mtime ctime UTC}; {@code null} if it is malformed. */
+	/**
+	 * {@code SITE UTIME time path} or {@code SITE UTIME path atime mtime ctime UTC};
+	 * {@code null} if it is malformed.
+	 */
 	private static @Nullable Change siteUtime(@Nullable String argument) {
 		if (argument == null) {
 			return null;
@@ -95,7 +103,8 @@ final class ModificationTimeCommand extends WharfCommand {
 		if (first != null) {
 			return first;
 		}
-		// The five-argument form names the file first; its name may hold spaces, so the times are taken from the end.
+		// The five-argument form names the file first; its name may hold spaces, so the
+		// times are taken from the end.
 		List<String> words = List.of(rest.split(" "));
 		if (words.size() < 5 || !words.get(words.size() - 1).equalsIgnoreCase("UTC")) {
 			return null;

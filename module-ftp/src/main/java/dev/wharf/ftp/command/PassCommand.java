@@ -11,12 +11,13 @@ import dev.wharf.ftp.session.Reply;
 import reactor.core.publisher.Mono;
 
 /**
- * {@code PASS}: logs in through Wharf's {@link Authenticator}, shared with every protocol: the password is
- * checked off the command threads, failures are throttled per account and per address without sleeping
- * anywhere, and every attempt is audited. The password may also be one of the user's API tokens (for users who
- * sign in through OIDC and have no password). A throttled client, or one whose login cannot be checked now (the
- * directory is down), is told when to retry and disconnected (421); after {@value #MAX_FAILURES} failures in one
- * connection the connection is closed too.
+ * {@code PASS}: logs in through Wharf's {@link Authenticator}, shared with every
+ * protocol: the password is checked off the command threads, failures are throttled per
+ * account and per address without sleeping anywhere, and every attempt is audited. The
+ * password may also be one of the user's API tokens (for users who sign in through OIDC
+ * and have no password). A throttled client, or one whose login cannot be checked now
+ * (the directory is down), is told when to retry and disconnected (421); after
+ * {@value #MAX_FAILURES} failures in one connection the connection is closed too.
  */
 final class PassCommand extends WharfCommand {
 
@@ -33,7 +34,8 @@ final class PassCommand extends WharfCommand {
 	 * Creates the command.
 	 * @param authenticator logs users in
 	 * @param fileSystems builds each user's view of the mounts
-	 * @param passthrough whether a mount logs in to its backend as the user, so the login must be kept
+	 * @param passthrough whether a mount logs in to its backend as the user, so the login
+	 * must be kept
 	 */
 	PassCommand(Authenticator authenticator, StorageFileSystemFactory fileSystems, boolean passthrough) {
 		this.authenticator = authenticator;
@@ -55,8 +57,7 @@ final class PassCommand extends WharfCommand {
 		}
 		String password = (request.argument() != null) ? request.argument() : "";
 		session.setUserArgument(null);
-		Mono<Reply> login = this.authenticator
-			.loginWithPasswordOrToken("ftp", name, password, session.clientAddress())
+		Mono<Reply> login = this.authenticator.loginWithPasswordOrToken("ftp", name, password, session.clientAddress())
 			.map(result -> outcome(session, name, password, result));
 		ReplyingOperation.start(session, false, login, error -> Reply.closing(421, "Login failed; closing."));
 	}

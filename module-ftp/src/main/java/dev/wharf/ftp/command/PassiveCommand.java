@@ -10,9 +10,10 @@ import dev.wharf.ftp.session.SessionContext;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@code PASV} and {@code EPSV} (RFC 2428): promise a passive port to this session. Only a connection from the
- * client's own address is accepted on it. {@code PASV} announces the configured external address, or the address
- * the client reached; {@code EPSV} announces only the port. {@code EPSV ALL} turns the other set-up commands off.
+ * {@code PASV} and {@code EPSV} (RFC 2428): promise a passive port to this session. Only
+ * a connection from the client's own address is accepted on it. {@code PASV} announces
+ * the configured external address, or the address the client reached; {@code EPSV}
+ * announces only the port. {@code EPSV ALL} turns the other set-up commands off.
  */
 final class PassiveCommand extends WharfCommand {
 
@@ -23,7 +24,8 @@ final class PassiveCommand extends WharfCommand {
 	/**
 	 * Creates the command.
 	 * @param extended whether this is {@code EPSV}
-	 * @param externalAddress the address {@code PASV} announces, or {@code null} for the control connection's
+	 * @param externalAddress the address {@code PASV} announces, or {@code null} for the
+	 * control connection's
 	 */
 	PassiveCommand(boolean extended, @Nullable InetAddress externalAddress) {
 		this.extended = extended;

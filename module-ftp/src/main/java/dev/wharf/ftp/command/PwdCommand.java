@@ -8,7 +8,8 @@ final class PwdCommand extends WharfCommand {
 	@Override
 	public void execute(FtpSession session, CommandLine request) {
 		session.resetState();
-		session.reply(257, Replies.quoted(session.files().workingDirectoryPath().toString()) + " is the current directory.");
+		session.reply(257,
+				Replies.quoted(session.files().workingDirectoryPath().toString()) + " is the current directory.");
 	}
 
 }

@@ -7,8 +7,9 @@ import dev.wharf.ftp.session.Reply;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@code RNFR} and {@code RNTO}: move or rename within one mount. An existing file at the target is replaced
- * (as a POSIX rename does), an existing folder never; the mount must be able to move entries.
+ * {@code RNFR} and {@code RNTO}: move or rename within one mount. An existing file at the
+ * target is replaced (as a POSIX rename does), an existing folder never; the mount must
+ * be able to move entries.
  */
 final class RenameCommand extends WharfCommand {
 
@@ -59,9 +60,12 @@ final class RenameCommand extends WharfCommand {
 			return;
 		}
 		String path = target.virtualPath().toString();
-		respond(session, path, this.audit.recorded(session.userName(), session.clientAddress(), "move", auditTarget(from) + " -> " + auditTarget(target),
-				from.mount().storage().move(from.path(), target.path(), true))
-			.map(moved -> Reply.of(250, "Renamed to " + path + ".")));
+		respond(session, path,
+				this.audit
+					.recorded(session.userName(), session.clientAddress(), "move",
+							auditTarget(from) + " -> " + auditTarget(target),
+							from.mount().storage().move(from.path(), target.path(), true))
+					.map(moved -> Reply.of(250, "Renamed to " + path + ".")));
 	}
 
 }

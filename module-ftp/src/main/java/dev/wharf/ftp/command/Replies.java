@@ -9,7 +9,8 @@ import dev.wharf.ftp.data.TransferInterruptedException;
 import dev.wharf.ftp.session.Reply;
 
 /**
- * Replies several commands send, and the one mapping from storage errors to FTP reply codes.
+ * Replies several commands send, and the one mapping from storage errors to FTP reply
+ * codes.
  */
 public final class Replies {
 
@@ -21,13 +22,17 @@ public final class Replies {
 		return Reply.of(426, "Transfer aborted.");
 	}
 
-	/** The reply to an {@code ABOR} that stopped a transfer, after the transfer's {@code 426}. */
+	/**
+	 * The reply to an {@code ABOR} that stopped a transfer, after the transfer's
+	 * {@code 426}.
+	 */
 	public static Reply abortDone() {
 		return Reply.of(226, "ABOR command successful.");
 	}
 
 	/**
-	 * Quotes a path for a {@code 257} reply, doubling quotes inside it (RFC 959 appendix II).
+	 * Quotes a path for a {@code 257} reply, doubling quotes inside it (RFC 959 appendix
+	 * II).
 	 * @param path the path
 	 * @return the quoted path
 	 */
@@ -70,7 +75,8 @@ public final class Replies {
 	 * The reply for a failed transfer.
 	 * @param error what failed
 	 * @param path the path concerned
-	 * @return a storage error's reply, {@code 425} if the data connection could not be opened, otherwise {@code 426}
+	 * @return a storage error's reply, {@code 425} if the data connection could not be
+	 * opened, otherwise {@code 426}
 	 */
 	public static Reply forTransferError(Throwable error, String path) {
 		if (TransferInterruptedException.in(error) != null) {
@@ -88,7 +94,10 @@ public final class Replies {
 		return Reply.of(451, path + ": Local error in processing.");
 	}
 
-	/** The data connection could not be opened (no client connection in time, or active mode unreachable). */
+	/**
+	 * The data connection could not be opened (no client connection in time, or active
+	 * mode unreachable).
+	 */
 	static final class DataConnectionNotOpened extends IOException {
 
 		private static final long serialVersionUID = 1L;

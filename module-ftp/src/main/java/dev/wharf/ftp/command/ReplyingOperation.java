@@ -15,10 +15,10 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 
 /**
- * A command's work as a {@link Mono} of its final reply, run without holding a command thread. The reply is
- * written when the work completed, including its clean-up (a data connection is closed before {@code 226}).
- * An abortable operation that {@code ABOR} or a closed control connection stops writes nothing: the caller
- * replies for it.
+ * A command's work as a {@link Mono} of its final reply, run without holding a command
+ * thread. The reply is written when the work completed, including its clean-up (a data
+ * connection is closed before {@code 226}). An abortable operation that {@code ABOR} or a
+ * closed control connection stops writes nothing: the caller replies for it.
  */
 final class ReplyingOperation extends AsyncOperation {
 
@@ -45,8 +45,7 @@ final class ReplyingOperation extends AsyncOperation {
 	 * @param work emits the reply, once
 	 * @param onError the reply for a failure
 	 */
-	static void start(FtpSession session, boolean abortable, Mono<Reply> work,
-			Function<Throwable, Reply> onError) {
+	static void start(FtpSession session, boolean abortable, Mono<Reply> work, Function<Throwable, Reply> onError) {
 		start(session, abortable, operation -> work, onError);
 	}
 
@@ -55,14 +54,16 @@ final class ReplyingOperation extends AsyncOperation {
 	 * {@link AsyncOperation#whileRunning}.
 	 * @param session the session
 	 * @param abortable whether {@code ABOR} may stop it
-	 * @param work makes the work, emitting the final reply once, for the operation that runs it
+	 * @param work makes the work, emitting the final reply once, for the operation that
+	 * runs it
 	 * @param onError the reply for a failure
 	 */
 	static void start(FtpSession session, boolean abortable, Function<AsyncOperation, Mono<Reply>> work,
 			Function<Throwable, Reply> onError) {
 		ReplyingOperation operation = new ReplyingOperation(session, abortable);
 		if (!operation.context.begin(operation)) {
-			// ABOR arrived before the transfer began: nothing starts, and the ABOR, queued next, answers 226.
+			// ABOR arrived before the transfer began: nothing starts, and the ABOR,
+			// queued next, answers 226.
 			operation.context.data().closeDataConnection();
 			session.reply(Replies.transferAborted());
 			return;
@@ -70,7 +71,8 @@ final class ReplyingOperation extends AsyncOperation {
 		AtomicReference<@Nullable Reply> reply = new AtomicReference<>();
 		Disposable running = work.apply(operation).subscribe(reply::set, error -> {
 			if (TransferInterruptedException.in(error) != null) {
-				// The client or the network ended the transfer: one line, the stack trace says nothing more.
+				// The client or the network ended the transfer: one line, the stack trace
+				// says nothing more.
 				logger.debug("FTP transfer ended early: " + Disconnects.describe(error));
 			}
 			else {

@@ -9,9 +9,10 @@ import dev.wharf.ftp.session.Reply;
 import reactor.core.publisher.Mono;
 
 /**
- * {@code RETR}: sends a file, from the offset of a preceding {@code REST}. Files of mounts that have them on
- * this host go out with the kernel's zero-copy {@code sendfile} (not under TLS); others stream through the
- * storage layer in large buffers. {@code TYPE A} transfers the bytes unchanged, as vsftpd does by default.
+ * {@code RETR}: sends a file, from the offset of a preceding {@code REST}. Files of
+ * mounts that have them on this host go out with the kernel's zero-copy {@code sendfile}
+ * (not under TLS); others stream through the storage layer in large buffers.
+ * {@code TYPE A} transfers the bytes unchanged, as vsftpd does by default.
  */
 final class RetrieveCommand extends WharfCommand {
 
@@ -50,16 +51,19 @@ final class RetrieveCommand extends WharfCommand {
 		});
 		this.transfers.start(session, checks, "Opening data connection for " + path + ".",
 				channel -> send(channel, in, offset)
-					.map(bytes -> Reply.of(226, "Transfer complete (" + bytes + " bytes).")), path);
+					.map(bytes -> Reply.of(226, "Transfer complete (" + bytes + " bytes).")),
+				path);
 	}
 
 	private static Mono<Long> send(DataChannel channel, MountLocation.InMount in, long offset) {
-		Mono<Long> streamed = Mono.defer(() -> channel
-			.send(in.mount().storage().read(in.path(), ByteRange.from(offset))));
+		Mono<Long> streamed = Mono
+			.defer(() -> channel.send(in.mount().storage().read(in.path(), ByteRange.from(offset))));
 		if (channel.isSecure() || !in.mount().storage().capabilities().contains(Capability.LOCAL_FILE)) {
 			return streamed;
 		}
-		return in.mount().storage().localFile(in.path())
+		return in.mount()
+			.storage()
+			.localFile(in.path())
 			.flatMap(file -> channel.sendFile(file, offset))
 			.switchIfEmpty(streamed);
 	}

@@ -4,7 +4,10 @@ import dev.wharf.ftp.session.CommandLine;
 import dev.wharf.ftp.session.Reply;
 import dev.wharf.ftp.session.SessionContext;
 
-/** Small commands that need no storage: {@code MODE}, {@code QUIT}, {@code ALLO}, {@code ABOR}. */
+/**
+ * Small commands that need no storage: {@code MODE}, {@code QUIT}, {@code ALLO},
+ * {@code ABOR}.
+ */
 final class SimpleCommands {
 
 	private SimpleCommands() {
@@ -30,7 +33,10 @@ final class SimpleCommands {
 
 	}
 
-	/** {@code QUIT}: says goodbye and closes once the reply is out, without waiting on a thread. */
+	/**
+	 * {@code QUIT}: says goodbye and closes once the reply is out, without waiting on a
+	 * thread.
+	 */
 	static final class Quit extends WharfCommand {
 
 		@Override
@@ -53,8 +59,9 @@ final class SimpleCommands {
 	}
 
 	/**
-	 * {@code ABOR} in its turn: after a transfer command it stopped before that began ({@code 226}, the transfer
-	 * having answered {@code 426}), or with no transfer to abort. A running transfer is aborted at once, out of turn.
+	 * {@code ABOR} in its turn: after a transfer command it stopped before that began
+	 * ({@code 226}, the transfer having answered {@code 426}), or with no transfer to
+	 * abort. A running transfer is aborted at once, out of turn.
 	 */
 	static final class Abort extends WharfCommand {
 

@@ -3,10 +3,11 @@ package dev.wharf.ftp.command;
 import dev.wharf.ftp.session.CommandLine;
 
 /**
- * {@code SITE}: {@code UTIME} sets modification times ({@link ModificationTimeCommand}); {@code CHMOD} is
- * answered {@code 202} (RFC 959: not implemented, superfluous at this site), because Wharf's mounts have no Unix
- * permission model, and mirroring clients (lftp's {@code mirror -R}) send it after each upload and count any
- * refusal as a failed transfer. Other {@code SITE} commands are not offered ({@code 502}).
+ * {@code SITE}: {@code UTIME} sets modification times ({@link ModificationTimeCommand});
+ * {@code CHMOD} is answered {@code 202} (RFC 959: not implemented, superfluous at this
+ * site), because Wharf's mounts have no Unix permission model, and mirroring clients
+ * (lftp's {@code mirror -R}) send it after each upload and count any refusal as a failed
+ * transfer. Other {@code SITE} commands are not offered ({@code 502}).
  */
 final class SiteCommand extends WharfCommand {
 

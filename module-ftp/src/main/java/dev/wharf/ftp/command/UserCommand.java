@@ -3,8 +3,9 @@ package dev.wharf.ftp.command;
 import dev.wharf.ftp.session.CommandLine;
 
 /**
- * {@code USER}: remembers the name for {@code PASS}. Every name gets the same {@code 331}, so names cannot be
- * probed (RFC 2577 section 7); there is no anonymous login.
+ * {@code USER}: remembers the name for {@code PASS}. Every name gets the same
+ * {@code 331}, so names cannot be probed (RFC 2577 section 7); there is no anonymous
+ * login.
  */
 final class UserCommand extends WharfCommand {
 

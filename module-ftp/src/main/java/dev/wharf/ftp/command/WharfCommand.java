@@ -8,8 +8,8 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
- * Base of Wharf's FTP commands: how a path argument is located, and how a reply is sent once storage work is
- * done.
+ * Base of Wharf's FTP commands: how a path argument is located, and how a reply is sent
+ * once storage work is done.
  */
 abstract class WharfCommand implements FtpCommand {
 
@@ -25,7 +25,8 @@ abstract class WharfCommand implements FtpCommand {
 	}
 
 	/**
-	 * Parses and locates a path argument, replying {@code 501} without one and {@code 553} for a bad one.
+	 * Parses and locates a path argument, replying {@code 501} without one and
+	 * {@code 553} for a bad one.
 	 * @param session the session
 	 * @param argument the argument
 	 * @return the location, or {@code null} if a reply was sent
@@ -45,8 +46,8 @@ abstract class WharfCommand implements FtpCommand {
 	}
 
 	/**
-	 * Locates a path that must lie inside a mount, replying {@code 550} for the virtual root and for names that
-	 * are no mount.
+	 * Locates a path that must lie inside a mount, replying {@code 550} for the virtual
+	 * root and for names that are no mount.
 	 * @param session the session
 	 * @param argument the argument
 	 * @return the location, or {@code null} if a reply was sent

@@ -14,11 +14,12 @@ import dev.wharf.ftp.filesystem.StorageFileSystemFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Wharf's FTP commands: everything that touches files, data connections or logins. The FTP engine adds the
- * commands it keeps from Apache FtpServer, which only change session state ({@code AUTH}, {@code PBSZ},
- * {@code PROT}, {@code TYPE}, {@code REST}, {@code OPTS}, ...). Not offered (answered {@code 502}): {@code SITE}
- * commands other than {@code UTIME} and {@code CHMOD}, {@code MD5}/{@code MMD5} (a whole download on the server),
- * {@code LANG}, {@code REIN}, {@code MODE Z}.
+ * Wharf's FTP commands: everything that touches files, data connections or logins. The
+ * FTP engine adds the commands it keeps from Apache FtpServer, which only change session
+ * state ({@code AUTH}, {@code PBSZ}, {@code PROT}, {@code TYPE}, {@code REST},
+ * {@code OPTS}, ...). Not offered (answered {@code 502}): {@code SITE} commands other
+ * than {@code UTIME} and {@code CHMOD}, {@code MD5}/{@code MMD5} (a whole download on the
+ * server), {@code LANG}, {@code REIN}, {@code MODE Z}.
  */
 public final class WharfCommands {
 
@@ -28,7 +29,8 @@ public final class WharfCommands {
 	/**
 	 * Builds the commands.
 	 * @param settings what the commands depend on
-	 * @return the commands by name, immutable; each is thread-safe and shared by every session
+	 * @return the commands by name, immutable; each is thread-safe and shared by every
+	 * session
 	 */
 	public static Map<String, FtpCommand> of(Settings settings) {
 		DataTransfer transfers = new DataTransfer(settings.tlsRequired());
@@ -71,9 +73,9 @@ public final class WharfCommands {
 	}
 
 	/**
-	 * FTP's way into the audit log: protocol {@code ftp}; a failed change is named by its storage error's kind
-	 * ({@code not_found}, ...) or {@code failure}, one that {@code ABOR} or a closed connection stopped
-	 * {@code aborted}.
+	 * FTP's way into the audit log: protocol {@code ftp}; a failed change is named by its
+	 * storage error's kind ({@code not_found}, ...) or {@code failure}, one that
+	 * {@code ABOR} or a closed connection stopped {@code aborted}.
 	 * @param log the audit log
 	 * @return the recorder
 	 */

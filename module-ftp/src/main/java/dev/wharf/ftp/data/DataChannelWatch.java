@@ -12,10 +12,11 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Watches one data connection for what Reactor Netty's streams do not tell apart: a TLS peer's
- * {@code close_notify} (without it, an encrypted upload may have been cut short), a connection that stalled
- * for longer than the data timeout, and a connection reset. Runs on the channel's event loop; the fields are
- * read from other threads once the channel is closed.
+ * Watches one data connection for what Reactor Netty's streams do not tell apart: a TLS
+ * peer's {@code close_notify} (without it, an encrypted upload may have been cut short),
+ * a connection that stalled for longer than the data timeout, and a connection reset.
+ * Runs on the channel's event loop; the fields are read from other threads once the
+ * channel is closed.
  */
 final class DataChannelWatch extends ChannelInboundHandlerAdapter {
 
@@ -28,8 +29,9 @@ final class DataChannelWatch extends ChannelInboundHandlerAdapter {
 	private volatile @Nullable TransferInterruptedException failure;
 
 	/**
-	 * Starts reading for a TLS handshake: Reactor Netty reads only on demand, and a download never asks, but the
-	 * handler reads on by itself once started until the handshake is done.
+	 * Starts reading for a TLS handshake: Reactor Netty reads only on demand, and a
+	 * download never asks, but the handler reads on by itself once started until the
+	 * handshake is done.
 	 */
 	@Override
 	public void channelActive(ChannelHandlerContext ctx) throws Exception {
@@ -45,8 +47,10 @@ final class DataChannelWatch extends ChannelInboundHandlerAdapter {
 			this.closeNotifyReceived = true;
 		}
 		else if (event instanceof SslHandshakeCompletionEvent handshake && !handshake.isSuccess()) {
-			// Not always followed by exceptionCaught: when the handshake failed before the download began, the
-			// channel was closed quietly and the transfer "succeeded" with 226 though the client got nothing.
+			// Not always followed by exceptionCaught: when the handshake failed before
+			// the download began, the
+			// channel was closed quietly and the transfer "succeeded" with 226 though the
+			// client got nothing.
 			fail(new TransferInterruptedException("The TLS handshake failed: " + handshake.cause().getMessage(),
 					handshake.cause()));
 		}
@@ -59,12 +63,13 @@ final class DataChannelWatch extends ChannelInboundHandlerAdapter {
 	}
 
 	/**
-	 * Records a failure, except after the peer's {@code close_notify}: the TLS stream was then complete, and a
-	 * reset that follows is a client closing with unread data (such as TLS 1.3 session tickets it never asked
-	 * for). A client going away ({@link Disconnects#isOrdinary}) closes the connection here with one line at
-	 * DEBUG: the transfer learns of it from {@link #failure()}. Passed on, it reached Reactor Netty after the
-	 * transfer had ended, which logged a warning for every data connection a client reset or whose TLS handshake
-	 * it refused.
+	 * Records a failure, except after the peer's {@code close_notify}: the TLS stream was
+	 * then complete, and a reset that follows is a client closing with unread data (such
+	 * as TLS 1.3 session tickets it never asked for). A client going away
+	 * ({@link Disconnects#isOrdinary}) closes the connection here with one line at DEBUG:
+	 * the transfer learns of it from {@link #failure()}. Passed on, it reached Reactor
+	 * Netty after the transfer had ended, which logged a warning for every data
+	 * connection a client reset or whose TLS handshake it refused.
 	 */
 	@Override
 	public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {

@@ -34,17 +34,23 @@ import reactor.netty.tcp.TcpClient;
 import reactor.netty.tcp.TcpServer;
 
 /**
- * Every data connection of the FTP server: a few Netty event loops shared by all transfers (no thread per
- * transfer), the passive ports, and connections to clients in active mode.
+ * Every data connection of the FTP server: a few Netty event loops shared by all
+ * transfers (no thread per transfer), the passive ports, and connections to clients in
+ * active mode.
  *
- * <p>A passive port is not tied to one session: it listens while sessions wait on it and serves every session
- * whose client asked for it, matching an incoming connection to the session by the client's address. So ten
- * ports serve hundreds of concurrent transfers; only two sessions from the same address cannot wait on the same
- * port at the same time. Connections from an address that no session is waiting for are closed at once. A port
- * that no session waits on stops listening (a burst of transfers from one address must not leave hundreds of
- * ports open after it), and listens again for the next session that asks.
+ * <p>
+ * A passive port is not tied to one session: it listens while sessions wait on it and
+ * serves every session whose client asked for it, matching an incoming connection to the
+ * session by the client's address. So ten ports serve hundreds of concurrent transfers;
+ * only two sessions from the same address cannot wait on the same port at the same time.
+ * Connections from an address that no session is waiting for are closed at once. A port
+ * that no session waits on stops listening (a burst of transfers from one address must
+ * not leave hundreds of ports open after it), and listens again for the next session that
+ * asks.
  *
- * <p>Thread-safe. {@link #reservePassive} may bind a socket and must not run on an event loop.
+ * <p>
+ * Thread-safe. {@link #reservePassive} may bind a socket and must not run on an event
+ * loop.
  */
 public final class DataConnections implements AutoCloseable {
 
@@ -57,13 +63,15 @@ public final class DataConnections implements AutoCloseable {
 	private final PassivePortRange ports;
 
 	/**
-	 * Whether data connections use Netty's native (epoll) transport. They use Java NIO instead: once the peer
-	 * closes, the epoll transport reads everything the kernel still holds for the connection whatever
-	 * {@code autoRead} says (its {@code EPOLLRDHUP} handling), so uploads that finished sending while the disk
-	 * lagged were read into memory at once: 300 concurrent {@code STOR}s to an ext4 folder held 60 MiB of read
-	 * buffers, exhausted direct memory and failed with {@code 426}. NIO reads only when asked, so an upload holds
-	 * what the storage asked for and the rest waits in the kernel. The 300-upload row ran at the same speed and CPU
-	 * time on both (docs/benchmarks/ftp.md).
+	 * Whether data connections use Netty's native (epoll) transport. They use Java NIO
+	 * instead: once the peer closes, the epoll transport reads everything the kernel
+	 * still holds for the connection whatever {@code autoRead} says (its
+	 * {@code EPOLLRDHUP} handling), so uploads that finished sending while the disk
+	 * lagged were read into memory at once: 300 concurrent {@code STOR}s to an ext4
+	 * folder held 60 MiB of read buffers, exhausted direct memory and failed with
+	 * {@code 426}. NIO reads only when asked, so an upload holds what the storage asked
+	 * for and the rest waits in the kernel. The 300-upload row ran at the same speed and
+	 * CPU time on both (docs/benchmarks/ftp.md).
 	 */
 	static final boolean NATIVE_TRANSPORT = false;
 
@@ -77,7 +85,8 @@ public final class DataConnections implements AutoCloseable {
 
 	private final Map<Integer, PassivePort> passivePorts = new ConcurrentHashMap<>();
 
-	// A quarter of direct memory, at most 16 MiB, for the read buffers of all uploads together.
+	// A quarter of direct memory, at most 16 MiB, for the read buffers of all uploads
+	// together.
 	private final ReceiveBudget receiveBudget = new ReceiveBudget(
 			Math.min(16L * 1024 * 1024, Math.max(1024L * 1024, PlatformDependent.maxDirectMemory() / 4)));
 
@@ -87,7 +96,8 @@ public final class DataConnections implements AutoCloseable {
 	 * Creates the data side; nothing is bound until a client asks.
 	 * @param bindAddress where passive ports listen, such as {@code 0.0.0.0}
 	 * @param ports the passive ports
-	 * @param timeout how long a client may take to connect, and a connection may go without progress
+	 * @param timeout how long a client may take to connect, and a connection may go
+	 * without progress
 	 * @param tls TLS for {@code PROT P} sessions, or {@code null}
 	 * @param eventLoops the number of event loop threads
 	 */
@@ -97,13 +107,16 @@ public final class DataConnections implements AutoCloseable {
 		this.ports = ports;
 		this.timeout = timeout;
 		this.tls = tls;
-		// One thread of its own accepts passive connections, so a burst of transfers cannot delay them.
+		// One thread of its own accepts passive connections, so a burst of transfers
+		// cannot delay them.
 		this.loops = LoopResources.create("wharf-ftp-data", 1, eventLoops, true);
 		int fileThreads = Math.max(2, eventLoops);
 		this.files = BlockingScheduler.create("wharf-ftp-files", fileThreads, fileThreads * 10_000);
 	}
 
-	/** How long a client may take to connect, and a connection may go without progress. */
+	/**
+	 * How long a client may take to connect, and a connection may go without progress.
+	 */
 	public Duration timeout() {
 		return this.timeout;
 	}
@@ -141,8 +154,8 @@ public final class DataConnections implements AutoCloseable {
 				failure = (ex instanceof IOException io) ? io : new IOException(ex.getMessage(), ex);
 			}
 		}
-		throw (failure != null) ? failure
-				: new IOException("All " + size + " passive ports are waiting for other connections from " + client.getHostAddress());
+		throw (failure != null) ? failure : new IOException(
+				"All " + size + " passive ports are waiting for other connections from " + client.getHostAddress());
 	}
 
 	private PassiveReservation reserveEphemeral(InetAddress client, boolean secure) throws IOException {
@@ -157,15 +170,16 @@ public final class DataConnections implements AutoCloseable {
 		catch (RuntimeException ex) {
 			throw new IOException("Cannot open a passive port: " + ex.getMessage(), ex);
 		}
-		// One listener per transfer: it stops listening once its connection arrived or the port is given up.
+		// One listener per transfer: it stops listening once its connection arrived or
+		// the port is given up.
 		PassiveReservation reservation = new PassiveReservation(server.port(), client, secure, this, server::dispose);
 		holder.set(reservation);
 		return expiring(reservation);
 	}
 
 	private PassiveReservation expiring(PassiveReservation reservation) {
-		reservation.expireAfter(Schedulers.parallel().schedule(reservation::cancel, this.timeout.toMillis(),
-				TimeUnit.MILLISECONDS));
+		reservation.expireAfter(
+				Schedulers.parallel().schedule(reservation::cancel, this.timeout.toMillis(), TimeUnit.MILLISECONDS));
 		return reservation;
 	}
 
@@ -174,7 +188,8 @@ public final class DataConnections implements AutoCloseable {
 			.runOn(this.loops, NATIVE_TRANSPORT)
 			.host(this.bindAddress)
 			.port(port)
-			// A port listens again while connections it accepted before are open or in TIME_WAIT.
+			// A port listens again while connections it accepted before are open or in
+			// TIME_WAIT.
 			.option(ChannelOption.SO_REUSEADDR, true)
 			.childOption(ChannelOption.AUTO_READ, false)
 			.doOnChannelInit((observer, channel, ignored) -> {
@@ -189,8 +204,8 @@ public final class DataConnections implements AutoCloseable {
 		Connection[] connection = new Connection[1];
 		in.withConnection(c -> connection[0] = c);
 		SocketAddress remote = connection[0].channel().remoteAddress();
-		PassiveReservation reservation = (remote instanceof InetSocketAddress address) ? lookup.find(address.getAddress())
-				: null;
+		PassiveReservation reservation = (remote instanceof InetSocketAddress address)
+				? lookup.find(address.getAddress()) : null;
 		if (reservation == null) {
 			logger.debug("Refused a passive data connection from " + remote + ": no session is waiting for it");
 			return Mono.empty();
@@ -200,7 +215,8 @@ public final class DataConnections implements AutoCloseable {
 
 	/**
 	 * Connects to a client in active mode.
-	 * @param client the client's address and port, already checked against the control connection
+	 * @param client the client's address and port, already checked against the control
+	 * connection
 	 * @param local the server's address on the control connection, to connect from
 	 * @param secure whether the connection is encrypted
 	 * @return the data channel, once connected
@@ -219,7 +235,8 @@ public final class DataConnections implements AutoCloseable {
 	}
 
 	private void configure(Channel channel, boolean secure) {
-		// Receive buffers come from a pool and are sized by a budget shared by all uploads: hundreds of concurrent
+		// Receive buffers come from a pool and are sized by a budget shared by all
+		// uploads: hundreds of concurrent
 		// uploads stay within a small part of direct memory.
 		channel.config().setAllocator(this.receiveBudget.buffers());
 		channel.config().setRecvByteBufAllocator(this.receiveBudget.allocator());
@@ -281,7 +298,10 @@ public final class DataConnections implements AutoCloseable {
 		}
 	}
 
-	/** One configured passive port: its listener (bound while sessions wait) and the sessions waiting on it. */
+	/**
+	 * One configured passive port: its listener (bound while sessions wait) and the
+	 * sessions waiting on it.
+	 */
 	private final class PassivePort {
 
 		private final int port;
@@ -302,7 +322,8 @@ public final class DataConnections implements AutoCloseable {
 			this.waiting.computeIfAbsent(client, address -> {
 				created[0] = new PassiveReservation(this.port, address, secure, DataConnections.this, () -> {
 					if (this.waiting.remove(address, created[0])) {
-						// Released on an event loop too (a connection arrived): the lock below is for the files' threads.
+						// Released on an event loop too (a connection arrived): the lock
+						// below is for the files' threads.
 						try {
 							DataConnections.this.files.schedule(this::closeIfUnused);
 						}
@@ -332,17 +353,23 @@ public final class DataConnections implements AutoCloseable {
 					return;
 				}
 				catch (RuntimeException ex) {
-					// NIO releases a closed listener's socket only at its selector's next turn, after the close was
-					// reported: a port listening again right after it stopped may find itself still taken.
+					// NIO releases a closed listener's socket only at its selector's next
+					// turn, after the close was
+					// reported: a port listening again right after it stopped may find
+					// itself still taken.
 					if (!reopening || attempt == REBIND_ATTEMPTS || !addressInUse(ex)) {
-						throw new IOException("Cannot listen on passive port " + this.port + ": " + ex.getMessage(), ex);
+						throw new IOException("Cannot listen on passive port " + this.port + ": " + ex.getMessage(),
+								ex);
 					}
 					pause(REBIND_PAUSE);
 				}
 			}
 		}
 
-		/** Stops listening if no session waits any more; a session that asks meanwhile binds it again. */
+		/**
+		 * Stops listening if no session waits any more; a session that asks meanwhile
+		 * binds it again.
+		 */
 		synchronized void closeIfUnused() {
 			DisposableServer bound = this.server;
 			if (bound != null && this.waiting.isEmpty()) {

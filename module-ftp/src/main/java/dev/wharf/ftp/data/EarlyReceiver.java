@@ -17,22 +17,29 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Operators;
 
 /**
- * Subscribes to a data connection's inbound bytes from the moment the connection exists, and once its consumer
- * asks for bytes, holds at most {@value #QUEUED_READS} reads that were not asked for yet, pausing the socket's
- * reads above that so that the rest waits in the kernel.
+ * Subscribes to a data connection's inbound bytes from the moment the connection exists,
+ * and once its consumer asks for bytes, holds at most {@value #QUEUED_READS} reads that
+ * were not asked for yet, pausing the socket's reads above that so that the rest waits in
+ * the kernel.
  *
- * <p>Why not leave this to Reactor Netty. It drops what a connection received if the connection closes while
- * nobody subscribed, so the subscription is taken at once. And it hands every request of the consumer over to the
- * event loop as a task: the storage's writer thread asks for more every few buffers, and each of those requests
- * woke the event loop. Here a request drains the queue on the requesting thread, and the event loop is woken only
- * when paused reads resume. With {@link DataConnections#NATIVE_TRANSPORT NIO} nothing is read while paused, so an
- * upload holds at most what its consumer asked for plus {@value #QUEUED_READS} reads. The reads also pause when the
- * {@link ReceiveBudget} of all uploads has no room, and resume when it wakes this receiver; each request of the
- * consumer (its storage wrote buffers and gave them back) wakes the receivers waiting for room.
+ * <p>
+ * Why not leave this to Reactor Netty. It drops what a connection received if the
+ * connection closes while nobody subscribed, so the subscription is taken at once. And it
+ * hands every request of the consumer over to the event loop as a task: the storage's
+ * writer thread asks for more every few buffers, and each of those requests woke the
+ * event loop. Here a request drains the queue on the requesting thread, and the event
+ * loop is woken only when paused reads resume. With
+ * {@link DataConnections#NATIVE_TRANSPORT NIO} nothing is read while paused, so an upload
+ * holds at most what its consumer asked for plus {@value #QUEUED_READS} reads. The reads
+ * also pause when the {@link ReceiveBudget} of all uploads has no room, and resume when
+ * it wakes this receiver; each request of the consumer (its storage wrote buffers and
+ * gave them back) wakes the receivers waiting for room.
  *
- * <p>Upstream signals arrive on the connection's event loop; the consumer may subscribe, request and cancel from
- * any thread, once. Signals to the consumer are serialized but may come from the event loop or from the thread
- * that requested. Each buffer handed on is retained for the consumer, which must release it.
+ * <p>
+ * Upstream signals arrive on the connection's event loop; the consumer may subscribe,
+ * request and cancel from any thread, once. Signals to the consumer are serialized but
+ * may come from the event loop or from the thread that requested. Each buffer handed on
+ * is retained for the consumer, which must release it.
  */
 final class EarlyReceiver implements CoreSubscriber<ByteBuf> {
 
@@ -80,12 +87,15 @@ final class EarlyReceiver implements CoreSubscriber<ByteBuf> {
 
 	/**
 	 * Creates a receiver for one connection.
-	 * @param channel the configuration of the connection's channel, whose reads are paused and resumed
-	 * @param budget the read buffers of all uploads, which pause this one's reads when it has no room
-	 * @param waitsForRoom whether reads pause while the budget has no room. Not under TLS: the TLS handler keeps a
-	 * partial record in a buffer from the same pool until the rest is read, so hundreds of uploads paused for room
-	 * could hold the whole budget in partial records that only their own next reads complete. Under TLS reads go
-	 * on at the smallest size instead
+	 * @param channel the configuration of the connection's channel, whose reads are
+	 * paused and resumed
+	 * @param budget the read buffers of all uploads, which pause this one's reads when it
+	 * has no room
+	 * @param waitsForRoom whether reads pause while the budget has no room. Not under
+	 * TLS: the TLS handler keeps a partial record in a buffer from the same pool until
+	 * the rest is read, so hundreds of uploads paused for room could hold the whole
+	 * budget in partial records that only their own next reads complete. Under TLS reads
+	 * go on at the smallest size instead
 	 */
 	EarlyReceiver(ChannelConfig channel, ReceiveBudget budget, boolean waitsForRoom) {
 		this.channel = channel;
@@ -104,8 +114,9 @@ final class EarlyReceiver implements CoreSubscriber<ByteBuf> {
 	}
 
 	/**
-	 * Asks Reactor Netty for everything once the consumer first asks for something. Until then nothing is read (a
-	 * download's connection never reads); from then on pausing the reads is this class's job.
+	 * Asks Reactor Netty for everything once the consumer first asks for something. Until
+	 * then nothing is read (a download's connection never reads); from then on pausing
+	 * the reads is this class's job.
 	 */
 	private void startFlowing() {
 		Subscription subscription = this.upstream;
@@ -122,16 +133,19 @@ final class EarlyReceiver implements CoreSubscriber<ByteBuf> {
 		this.queue.offer(buffer.retain());
 		this.queued.incrementAndGet();
 		drain();
-		// Checked after the hand-off, so that a consumer with demand never makes the reads pause and resume for the
-		// queue's sake; the budget's room is checked after every read, so a connection reads at most one read past it.
+		// Checked after the hand-off, so that a consumer with demand never makes the
+		// reads pause and resume for the
+		// queue's sake; the budget's room is checked after every read, so a connection
+		// reads at most one read past it.
 		if (this.queued.get() >= QUEUED_READS || !hasRoom()) {
 			pause();
 		}
 	}
 
 	/**
-	 * Stops reading. The flag is set after the reads stop so that a drainer which sees it always resumes after
-	 * this pause, never before it; the check that follows catches a drain that ended before the flag was set.
+	 * Stops reading. The flag is set after the reads stop so that a drainer which sees it
+	 * always resumes after this pause, never before it; the check that follows catches a
+	 * drain that ended before the flag was set.
 	 */
 	private void pause() {
 		this.channel.setAutoRead(false);
@@ -139,7 +153,10 @@ final class EarlyReceiver implements CoreSubscriber<ByteBuf> {
 		resumeIfRoom();
 	}
 
-	/** Resumes paused reads if few enough are queued and the budget has room; without room, waits for it. */
+	/**
+	 * Resumes paused reads if few enough are queued and the budget has room; without
+	 * room, waits for it.
+	 */
 	private void resumeIfRoom() {
 		if (this.queued.get() < QUEUED_READS && this.paused.get()) {
 			if (hasRoom()) {
@@ -162,7 +179,10 @@ final class EarlyReceiver implements CoreSubscriber<ByteBuf> {
 		return !this.waitsForRoom || this.budget.hasRoom();
 	}
 
-	/** The budget made room for this receiver: resume unless cancelled or enough is queued (a drain resumes then). */
+	/**
+	 * The budget made room for this receiver: resume unless cancelled or enough is queued
+	 * (a drain resumes then).
+	 */
 	private void roomGranted() {
 		this.waitingForRoom.set(false);
 		if (!this.cancelled && this.queued.get() < QUEUED_READS) {
@@ -216,10 +236,14 @@ final class EarlyReceiver implements CoreSubscriber<ByteBuf> {
 			}
 
 		});
-		// Drains see the consumer only once its onSubscribe returned: an end arriving meanwhile on another thread
-		// (the event loop, or the timer that ends a receive after its connection closed) was handed to a
-		// consumer still subscribing, and an upload's publishOn then failed with a NullPointerException on the
-		// storage's thread and hung (FtpsTests, spoiled handshakes). Requests made during onSubscribe are kept.
+		// Drains see the consumer only once its onSubscribe returned: an end arriving
+		// meanwhile on another thread
+		// (the event loop, or the timer that ends a receive after its connection closed)
+		// was handed to a
+		// consumer still subscribing, and an upload's publishOn then failed with a
+		// NullPointerException on the
+		// storage's thread and hung (FtpsTests, spoiled handshakes). Requests made during
+		// onSubscribe are kept.
 		this.consumer = target;
 		drain();
 	}
@@ -234,7 +258,10 @@ final class EarlyReceiver implements CoreSubscriber<ByteBuf> {
 		drain();
 	}
 
-	/** Hands queued buffers and the end to the consumer; one thread at a time, the others leave work for it. */
+	/**
+	 * Hands queued buffers and the end to the consumer; one thread at a time, the others
+	 * leave work for it.
+	 */
 	private void drain() {
 		if (this.draining.getAndIncrement() != 0) {
 			return;
@@ -271,7 +298,8 @@ final class EarlyReceiver implements CoreSubscriber<ByteBuf> {
 			this.requested.addAndGet(-emitted);
 		}
 		resumeIfRoom();
-		// done is read before the queue: a buffer offered before the end is then seen as not empty.
+		// done is read before the queue: a buffer offered before the end is then seen as
+		// not empty.
 		if (this.done && this.queue.isEmpty() && !this.cancelled) {
 			this.terminated = true;
 			Throwable failure = this.error;

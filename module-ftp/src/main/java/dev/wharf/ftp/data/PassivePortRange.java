@@ -4,8 +4,9 @@ import java.util.Arrays;
 import java.util.BitSet;
 
 /**
- * The ports passive data connections may use, parsed from {@code 30000-30009,30020}; an empty range (from
- * {@code 0} or {@code ""}) means "any free port". Immutable and thread-safe.
+ * The ports passive data connections may use, parsed from {@code 30000-30009,30020}; an
+ * empty range (from {@code 0} or {@code ""}) means "any free port". Immutable and
+ * thread-safe.
  */
 public final class PassivePortRange {
 
@@ -19,7 +20,8 @@ public final class PassivePortRange {
 
 	/**
 	 * Parses a list of ports and port ranges separated by commas.
-	 * @param text such as {@code 30000-30009}, {@code 30000-30009, 30020}, {@code 0} or empty
+	 * @param text such as {@code 30000-30009}, {@code 30000-30009, 30020}, {@code 0} or
+	 * empty
 	 * @return the range
 	 * @throws IllegalArgumentException saying what is wrong
 	 */
@@ -45,7 +47,8 @@ public final class PassivePortRange {
 	private static int port(String text) {
 		String value = text.trim();
 		if (value.isEmpty() || value.length() > 5 || !value.chars().allMatch(c -> c >= '0' && c <= '9')) {
-			throw new IllegalArgumentException("'" + text.trim() + "' is not a port number; use ports and ranges such as 30000-30009,30020");
+			throw new IllegalArgumentException(
+					"'" + text.trim() + "' is not a port number; use ports and ranges such as 30000-30009,30020");
 		}
 		int port = Integer.parseInt(value);
 		if (port < 1 || port > 65535) {

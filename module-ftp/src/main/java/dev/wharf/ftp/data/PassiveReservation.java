@@ -13,9 +13,9 @@ import reactor.core.publisher.Sinks;
 import reactor.netty.Connection;
 
 /**
- * A passive port promised to one session: the next connection to that port from the session's client address
- * becomes the session's data connection. Connections from any other address are refused (RFC 2577 section 8,
- * port stealing). Thread-safe.
+ * A passive port promised to one session: the next connection to that port from the
+ * session's client address becomes the session's data connection. Connections from any
+ * other address are refused (RFC 2577 section 8, port stealing). Thread-safe.
  */
 public final class PassiveReservation {
 
@@ -55,7 +55,10 @@ public final class PassiveReservation {
 		return this.client;
 	}
 
-	/** Whether the connection is encrypted (the session's {@code PROT} when the port was handed out). */
+	/**
+	 * Whether the connection is encrypted (the session's {@code PROT} when the port was
+	 * handed out).
+	 */
 	public boolean isSecure() {
 		return this.secure;
 	}
@@ -67,7 +70,8 @@ public final class PassiveReservation {
 	/**
 	 * Hands an accepted connection to the session; runs on the connection's event loop.
 	 * @param connection the connection, already known to come from the client's address
-	 * @return completes when the connection closes; empty (closing it) if the reservation was cancelled
+	 * @return completes when the connection closes; empty (closing it) if the reservation
+	 * was cancelled
 	 */
 	Mono<Void> accept(Connection connection) {
 		if (this.cancelled || this.arrived.get() != null) {
@@ -90,7 +94,8 @@ public final class PassiveReservation {
 	/**
 	 * Waits for the client's connection.
 	 * @param timeout how long to wait
-	 * @return the data channel; fails with {@link TimeoutException} if the client does not connect in time
+	 * @return the data channel; fails with {@link TimeoutException} if the client does
+	 * not connect in time
 	 */
 	public Mono<DataChannel> connection(Duration timeout) {
 		return this.connected.asMono()

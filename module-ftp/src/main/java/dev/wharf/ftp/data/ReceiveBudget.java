@@ -13,33 +13,39 @@ import io.netty.channel.RecvByteBufAllocator;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * Allocates and sizes the reads of data connections so that all uploads together hold a bounded amount of
- * memory. Reads are {@value #MAX_READ} bytes while the buffers all uploads hold stay well under the budget and
- * {@value #SHARED_READ} bytes while there is room for that; a connection that finds no room after a read stops
- * reading and waits (its bytes stay in the kernel's socket buffer) until buffers are given back. So the budget
- * is divided into reads that stay large, instead of into ever smaller reads for every upload, each of which
- * costs a hand-off to the storage's thread and a file write (docs/benchmarks/ftp.md, "Read slots").
- * The buffers held stay under the budget plus one smallest read per connection: a connection that reads when
- * the budget is spent reads {@value #MIN_READ} bytes and then waits. TLS uploads do not wait (see
- * {@link EarlyReceiver}); while the budget is spent they go on with reads of {@value #MIN_READ} bytes.
+ * Allocates and sizes the reads of data connections so that all uploads together hold a
+ * bounded amount of memory. Reads are {@value #MAX_READ} bytes while the buffers all
+ * uploads hold stay well under the budget and {@value #SHARED_READ} bytes while there is
+ * room for that; a connection that finds no room after a read stops reading and waits
+ * (its bytes stay in the kernel's socket buffer) until buffers are given back. So the
+ * budget is divided into reads that stay large, instead of into ever smaller reads for
+ * every upload, each of which costs a hand-off to the storage's thread and a file write
+ * (docs/benchmarks/ftp.md, "Read slots"). The buffers held stay under the budget plus one
+ * smallest read per connection: a connection that reads when the budget is spent reads
+ * {@value #MIN_READ} bytes and then waits. TLS uploads do not wait (see
+ * {@link EarlyReceiver}); while the budget is spent they go on with reads of
+ * {@value #MIN_READ} bytes.
  *
- * <p>The buffers come from a pool of their own: Netty's default allocator pools nothing above 16 KiB when the
- * heap is under 512 MiB (every Wharf profile), so each read would be a fresh, zeroed direct buffer
- * (docs/benchmarks/ftp.md, "The upload path, profiled"). The pool has no thread caches, and a chunk that
- * empties is given back, so idle uploads hold nothing. Thread-safe.
+ * <p>
+ * The buffers come from a pool of their own: Netty's default allocator pools nothing
+ * above 16 KiB when the heap is under 512 MiB (every Wharf profile), so each read would
+ * be a fresh, zeroed direct buffer (docs/benchmarks/ftp.md, "The upload path, profiled").
+ * The pool has no thread caches, and a chunk that empties is given back, so idle uploads
+ * hold nothing. Thread-safe.
  */
 final class ReceiveBudget {
 
 	/**
-	 * Largest read: a quarter of the hand-offs to the storage's thread per byte that 64 KiB reads make; larger
-	 * reads were no faster and would double what each upload holds (docs/benchmarks/ftp.md, "Larger reads for
-	 * uploads").
+	 * Largest read: a quarter of the hand-offs to the storage's thread per byte that 64
+	 * KiB reads make; larger reads were no faster and would double what each upload holds
+	 * (docs/benchmarks/ftp.md, "Larger reads for uploads").
 	 */
 	static final int MAX_READ = 256 * 1024;
 
 	/**
-	 * Reads while uploads share the budget: small file writes cost the kernel more per byte, and smaller shared
-	 * reads gained nothing (docs/benchmarks/ftp.md, "Figures behind FTP's constants").
+	 * Reads while uploads share the budget: small file writes cost the kernel more per
+	 * byte, and smaller shared reads gained nothing (docs/benchmarks/ftp.md, "Figures
+	 * behind FTP's constants").
 	 */
 	static final int SHARED_READ = 64 * 1024;
 
@@ -50,13 +56,17 @@ final class ReceiveBudget {
 	static final int READS_PER_TURN = 4;
 
 	/**
-	 * How soon waiting connections are looked at again while some wait. Buffers are given back by the storage's
-	 * threads without telling anyone; the storage's requests for more (see {@link EarlyReceiver}) wake the waiting
-	 * sooner, but come only every few buffers.
+	 * How soon waiting connections are looked at again while some wait. Buffers are given
+	 * back by the storage's threads without telling anyone; the storage's requests for
+	 * more (see {@link EarlyReceiver}) wake the waiting sooner, but come only every few
+	 * buffers.
 	 */
 	private static final Duration RECHECK = Duration.ofMillis(2);
 
-	/** Pool chunks of 8 KiB pages times 2^7: 1 MiB, so a pool that empties gives its memory back in small steps. */
+	/**
+	 * Pool chunks of 8 KiB pages times 2^7: 1 MiB, so a pool that empties gives its
+	 * memory back in small steps.
+	 */
 	private static final int PAGE_SIZE = 8192;
 
 	private static final int MAX_ORDER = 7;
@@ -93,8 +103,8 @@ final class ReceiveBudget {
 	}
 
 	/**
-	 * Whether a connection may go on reading: there is room for a shared read, or nothing is held at all (so
-	 * that uploads move on under any budget).
+	 * Whether a connection may go on reading: there is room for a shared read, or nothing
+	 * is held at all (so that uploads move on under any budget).
 	 */
 	boolean hasRoom() {
 		long held = heldBytes();
@@ -111,8 +121,9 @@ final class ReceiveBudget {
 	}
 
 	/**
-	 * Resumes as many waiting connections as the budget has room for one shared read each. Called when buffers
-	 * may have been given back; looks again every {@link #RECHECK} while connections wait.
+	 * Resumes as many waiting connections as the budget has room for one shared read
+	 * each. Called when buffers may have been given back; looks again every
+	 * {@link #RECHECK} while connections wait.
 	 */
 	void wake() {
 		if (this.waiting.isEmpty()) {
@@ -141,9 +152,10 @@ final class ReceiveBudget {
 	}
 
 	/**
-	 * A read-size policy for a channel: up to {@value #READS_PER_TURN} reads per event loop turn (fewer
-	 * wake-ups of the storage's threads than one: a single upload ran about a quarter faster), each sized by
-	 * the budget. The reads stop early when the storage has asked for nothing more.
+	 * A read-size policy for a channel: up to {@value #READS_PER_TURN} reads per event
+	 * loop turn (fewer wake-ups of the storage's threads than one: a single upload ran
+	 * about a quarter faster), each sized by the budget. The reads stop early when the
+	 * storage has asked for nothing more.
 	 */
 	RecvByteBufAllocator allocator() {
 		return new DefaultMaxMessagesRecvByteBufAllocator(READS_PER_TURN) {

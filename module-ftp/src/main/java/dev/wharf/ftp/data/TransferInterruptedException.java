@@ -5,9 +5,9 @@ import java.io.IOException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A data connection failed during a transfer: reset, stalled past the data timeout, aborted, or (under TLS) ended
- * without {@code close_notify}. Storage layers may wrap it; callers look for it in the causes to tell a network
- * failure from a storage failure.
+ * A data connection failed during a transfer: reset, stalled past the data timeout,
+ * aborted, or (under TLS) ended without {@code close_notify}. Storage layers may wrap it;
+ * callers look for it in the causes to tell a network failure from a storage failure.
  */
 public class TransferInterruptedException extends IOException {
 

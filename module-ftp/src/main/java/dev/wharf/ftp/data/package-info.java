@@ -1,6 +1,6 @@
 /**
- * FTP data connections on Netty: passive ports shared by sessions, active-mode connections, TLS, and
- * transfers without a thread per transfer.
+ * FTP data connections on Netty: passive ports shared by sessions, active-mode
+ * connections, TLS, and transfers without a thread per transfer.
  */
 @NullMarked
 package dev.wharf.ftp.data;

@@ -16,22 +16,28 @@ import org.apache.ftpserver.impl.FtpServerContext;
 import org.apache.mina.core.session.IoSession;
 
 /**
- * Runs each session's commands in order on a bounded pool of command threads, replacing Apache FtpServer's
- * {@code DefaultFtpHandler} dispatch. Commands arrive on MINA's I/O threads and are only queued there. While a
- * command's asynchronous work runs (a transfer, a password check), the session's next commands wait, except
- * {@code ABOR}, which stops a running transfer at once: {@code 426} for the transfer, then {@code 226}. An
- * {@code ABOR} that arrives while a transfer command waits in the queue or is being started stops it too: the
- * transfer never begins, and the replies are the same.
+ * Runs each session's commands in order on a bounded pool of command threads, replacing
+ * Apache FtpServer's {@code DefaultFtpHandler} dispatch. Commands arrive on MINA's I/O
+ * threads and are only queued there. While a command's asynchronous work runs (a
+ * transfer, a password check), the session's next commands wait, except {@code ABOR},
+ * which stops a running transfer at once: {@code 426} for the transfer, then {@code 226}.
+ * An {@code ABOR} that arrives while a transfer command waits in the queue or is being
+ * started stops it too: the transfer never begins, and the replies are the same.
  *
- * <p>A few commands that only change the session's state and never block ({@code USER}, {@code PASS}, {@code TYPE},
- * {@code NOOP} and the like) run on the I/O thread itself when nothing is queued before them: each command
- * handed to a command thread costs two thread wake-ups (there and, for the reply, back), which dominated the
- * time of a login (docs/benchmarks/ftp.md, "The table again, after the upload changes"). {@code PASS} only starts the password check there; a check that is not cached
- * runs on the hashing threads.
+ * <p>
+ * A few commands that only change the session's state and never block ({@code USER},
+ * {@code PASS}, {@code TYPE}, {@code NOOP} and the like) run on the I/O thread itself
+ * when nothing is queued before them: each command handed to a command thread costs two
+ * thread wake-ups (there and, for the reply, back), which dominated the time of a login
+ * (docs/benchmarks/ftp.md, "The table again, after the upload changes"). {@code PASS}
+ * only starts the password check there; a check that is not cached runs on the hashing
+ * threads.
  *
- * <p>Before login only {@code USER}, {@code PASS}, {@code AUTH}, {@code PBSZ}, {@code PROT}, {@code FEAT},
- * {@code SYST}, {@code OPTS}, {@code HELP}, {@code NOOP} and {@code QUIT} are accepted; where TLS is required,
- * {@code USER} and {@code PASS} need a secured control connection. Thread-safe.
+ * <p>
+ * Before login only {@code USER}, {@code PASS}, {@code AUTH}, {@code PBSZ}, {@code PROT},
+ * {@code FEAT}, {@code SYST}, {@code OPTS}, {@code HELP}, {@code NOOP} and {@code QUIT}
+ * are accepted; where TLS is required, {@code USER} and {@code PASS} need a secured
+ * control connection. Thread-safe.
  */
 final class CommandRunner {
 
@@ -43,7 +49,10 @@ final class CommandRunner {
 	/** Commands that use a data connection: what {@code ABOR} stops. */
 	private static final Set<String> TRANSFERS = Set.of("RETR", "STOR", "STOU", "APPE", "LIST", "NLST", "MLSD");
 
-	/** Commands that may run on the I/O thread: they touch only the session's state and write one reply. */
+	/**
+	 * Commands that may run on the I/O thread: they touch only the session's state and
+	 * write one reply.
+	 */
 	private static final Set<String> ON_IO_THREAD = Set.of("USER", "PASS", "NOOP", "SYST", "TYPE", "MODE", "STRU",
 			"PWD", "FEAT", "OPTS", "HELP");
 
@@ -66,8 +75,8 @@ final class CommandRunner {
 	}
 
 	/**
-	 * Takes a command from the I/O thread: queues it, or, for {@code ABOR}, aborts the running transfer at once or
-	 * marks the transfer command that waits to start.
+	 * Takes a command from the I/O thread: queues it, or, for {@code ABOR}, aborts the
+	 * running transfer at once or marks the transfer command that waits to start.
 	 * @param session the session
 	 * @param request the command
 	 */
@@ -90,7 +99,10 @@ final class CommandRunner {
 		}
 	}
 
-	/** Runs the queued commands here while they may run on the I/O thread, then hands the rest on. */
+	/**
+	 * Runs the queued commands here while they may run on the I/O thread, then hands the
+	 * rest on.
+	 */
 	private void drainOnIoThread(IoSession session, SessionContext state) {
 		while (true) {
 			CommandLine head = state.peekNext();
@@ -98,13 +110,15 @@ final class CommandRunner {
 				resume(session);
 				return;
 			}
-			// Empty or an operation runs: null, and draining ends, as a command thread's drain ends.
+			// Empty or an operation runs: null, and draining ends, as a command thread's
+			// drain ends.
 			CommandLine request = state.next();
 			if (request == null) {
 				return;
 			}
 			if (!ON_IO_THREAD.contains(request.command())) {
-				// An operation ended between the two calls, and this command had waited for it.
+				// An operation ended between the two calls, and this command had waited
+				// for it.
 				this.threads.execute(() -> {
 					run(new FtpIoSession(session, this.context), request);
 					drain(session);
@@ -116,8 +130,9 @@ final class CommandRunner {
 	}
 
 	/**
-	 * Aborts the running transfer and answers for it and the {@code ABOR}; without one, a transfer command that waits
-	 * to start is marked and the {@code ABOR} is queued behind it.
+	 * Aborts the running transfer and answers for it and the {@code ABOR}; without one, a
+	 * transfer command that waits to start is marked and the {@code ABOR} is queued
+	 * behind it.
 	 * @return whether the {@code ABOR} was answered
 	 */
 	private boolean abortTransfer(IoSession session, SessionContext state) {
@@ -133,8 +148,8 @@ final class CommandRunner {
 	}
 
 	/**
-	 * Runs the session's queued commands on a command thread, until the queue is empty or a command goes on
-	 * asynchronously.
+	 * Runs the session's queued commands on a command thread, until the queue is empty or
+	 * a command goes on asynchronously.
 	 * @param session the session
 	 */
 	void resume(IoSession session) {
@@ -169,7 +184,8 @@ final class CommandRunner {
 		}
 		Command command = this.context.getCommandFactory().getCommand(name);
 		if (command == null) {
-			EngineSession.write(session, Reply.of(502, "Command " + ((name.length() > 16) ? name.substring(0, 16) + "..." : name) + " not implemented."));
+			EngineSession.write(session, Reply.of(502,
+					"Command " + ((name.length() > 16) ? name.substring(0, 16) + "..." : name) + " not implemented."));
 			return;
 		}
 		try {

@@ -6,7 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Counts control connections, in total and per client address, against the configured limits. Thread-safe.
+ * Counts control connections, in total and per client address, against the configured
+ * limits. Thread-safe.
  */
 final class ConnectionLimits {
 
@@ -31,7 +32,8 @@ final class ConnectionLimits {
 	/**
 	 * Counts a new connection if the limits allow it.
 	 * @param address the client's address
-	 * @return whether it is allowed (and counted); a refused one must not be {@linkplain #release released}
+	 * @return whether it is allowed (and counted); a refused one must not be
+	 * {@linkplain #release released}
 	 */
 	boolean tryOpen(InetAddress address) {
 		if (this.open.incrementAndGet() > this.total) {

@@ -23,11 +23,12 @@ import org.apache.mina.core.session.IoSession;
 import org.jspecify.annotations.Nullable;
 
 /**
- * MINA's handler for control connections: enforces the connection limits, sets up each session (Wharf's data
- * connections, implicit TLS), greets, hands command lines to the {@link CommandRunner}, and closes idle
- * sessions, but never one with a transfer running. A client that has not logged in within the login deadline
- * (the idle timeout) is closed at its next command, so {@code NOOP}s cannot hold an anonymous connection for
- * ever. Every method runs on a MINA I/O thread and does not block.
+ * MINA's handler for control connections: enforces the connection limits, sets up each
+ * session (Wharf's data connections, implicit TLS), greets, hands command lines to the
+ * {@link CommandRunner}, and closes idle sessions, but never one with a transfer running.
+ * A client that has not logged in within the login deadline (the idle timeout) is closed
+ * at its next command, so {@code NOOP}s cannot hold an anonymous connection for ever.
+ * Every method runs on a MINA I/O thread and does not block.
  */
 final class ControlHandler extends IoHandlerAdapter {
 
@@ -77,8 +78,10 @@ final class ControlHandler extends IoHandlerAdapter {
 			return;
 		}
 		session.setAttribute(COUNTED, client.getAddress());
-		// Cleaned up when the session is gone, however it closed: MINA's TLS filter does not pass sessionClosed on
-		// after a handshake it refused (an old protocol, say), and such a connection would keep its place in the
+		// Cleaned up when the session is gone, however it closed: MINA's TLS filter does
+		// not pass sessionClosed on
+		// after a handshake it refused (an old protocol, say), and such a connection
+		// would keep its place in the
 		// connection limits for ever.
 		session.getCloseFuture().addListener(closed -> released(session));
 		FtpIoSession ftp = new FtpIoSession(session, this.context);
@@ -147,8 +150,9 @@ final class ControlHandler extends IoHandlerAdapter {
 	}
 
 	/**
-	 * Closes the session. A client going away (a reset, a broken pipe, a TLS handshake it refused or broke off) is
-	 * one line at DEBUG; anything else is a fault of the server's and keeps its stack trace.
+	 * Closes the session. A client going away (a reset, a broken pipe, a TLS handshake it
+	 * refused or broke off) is one line at DEBUG; anything else is a fault of the
+	 * server's and keeps its stack trace.
 	 */
 	@Override
 	public void exceptionCaught(IoSession session, Throwable cause) {

@@ -13,15 +13,18 @@ import org.apache.mina.filter.codec.CumulativeProtocolDecoder;
 import org.apache.mina.filter.codec.ProtocolDecoderOutput;
 
 /**
- * Splits the control connection into command lines, one decoder per connection. A line ends at LF (CRLF or a
- * bare LF); Telnet commands that clients send before {@code ABOR} ({@code IAC IP}, {@code IAC DM}) are removed;
- * the rest must be strict UTF-8 (RFC 2640) without control characters, so that no argument can carry a line
- * break into a reply or a file name. A bad line becomes a {@link BadLine} for the handler to answer; a line
+ * Splits the control connection into command lines, one decoder per connection. A line
+ * ends at LF (CRLF or a bare LF); Telnet commands that clients send before {@code ABOR}
+ * ({@code IAC IP}, {@code IAC DM}) are removed; the rest must be strict UTF-8 (RFC 2640)
+ * without control characters, so that no argument can carry a line break into a reply or
+ * a file name. A bad line becomes a {@link BadLine} for the handler to answer; a line
  * longer than {@value #MAX_LINE} bytes is discarded up to its end.
  *
- * <p>A line must also arrive whole within a deadline from its first byte. The idle timeout alone cannot stop a
- * client that sends one byte just before each timeout (slowloris): every byte counts as activity, so without the
- * deadline such a client could hold a connection, before logging in, for {@value #MAX_LINE} idle periods.
+ * <p>
+ * A line must also arrive whole within a deadline from its first byte. The idle timeout
+ * alone cannot stop a client that sends one byte just before each timeout (slowloris):
+ * every byte counts as activity, so without the deadline such a client could hold a
+ * connection, before logging in, for {@value #MAX_LINE} idle periods.
  */
 final class ControlLineDecoder extends CumulativeProtocolDecoder {
 
@@ -42,7 +45,8 @@ final class ControlLineDecoder extends CumulativeProtocolDecoder {
 
 	/**
 	 * Creates a decoder for one connection.
-	 * @param lineDeadline how long a client may take to send one line, from its first byte
+	 * @param lineDeadline how long a client may take to send one line, from its first
+	 * byte
 	 */
 	ControlLineDecoder(Duration lineDeadline) {
 		this.lineDeadlineNanos = lineDeadline.toNanos();
@@ -52,7 +56,8 @@ final class ControlLineDecoder extends CumulativeProtocolDecoder {
 	protected boolean doDecode(IoSession session, IoBuffer in, ProtocolDecoderOutput out) {
 		int start = in.position();
 		int limit = in.limit();
-		// Bytes of a partial line already searched are not searched again: a line trickled in byte by byte
+		// Bytes of a partial line already searched are not searched again: a line
+		// trickled in byte by byte
 		// costs linear time, not quadratic.
 		for (int i = start + Math.min(this.scanned, limit - start); i < limit; i++) {
 			if (in.get(i) == '\n') {
@@ -70,8 +75,10 @@ final class ControlLineDecoder extends CumulativeProtocolDecoder {
 				return true;
 			}
 		}
-		// A line of MAX_LINE bytes may still be waiting for its CR LF; only more than that (and a CR) is too long,
-		// so a read that ends between the CR and the LF decides as one read of the same bytes does (ControlLineFuzzTests
+		// A line of MAX_LINE bytes may still be waiting for its CR LF; only more than
+		// that (and a CR) is too long,
+		// so a read that ends between the CR and the LF decides as one read of the same
+		// bytes does (ControlLineFuzzTests
 		// keeps such an input, max-line-crlf-split).
 		this.scanned = limit - start;
 		if (limit - start > MAX_LINE + 1) {

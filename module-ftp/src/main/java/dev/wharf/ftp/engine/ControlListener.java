@@ -27,9 +27,10 @@ import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The control port, on MINA like Apache FtpServer's own listener but with Wharf's pieces: a strict line decoder,
- * no executor filter (command lines are handed to the {@link CommandRunner}'s bounded threads, so MINA's I/O
- * threads never wait), Wharf's {@link ControlHandler}, and implicit TLS from {@link FtpTls}.
+ * The control port, on MINA like Apache FtpServer's own listener but with Wharf's pieces:
+ * a strict line decoder, no executor filter (command lines are handed to the
+ * {@link CommandRunner}'s bounded threads, so MINA's I/O threads never wait), Wharf's
+ * {@link ControlHandler}, and implicit TLS from {@link FtpTls}.
  */
 final class ControlListener extends AbstractListener {
 
@@ -83,8 +84,8 @@ final class ControlListener extends AbstractListener {
 		created.getSessionConfig().setReadBufferSize(2048);
 		created.getSessionConfig().setTcpNoDelay(true);
 		created.getSessionConfig().setIdleTime(IdleStatus.BOTH_IDLE, this.idleSeconds);
-		created.getFilterChain().addLast("codec",
-				new ProtocolCodecFilter(new ControlCodec(Duration.ofSeconds(this.idleSeconds))));
+		created.getFilterChain()
+			.addLast("codec", new ProtocolCodecFilter(new ControlCodec(Duration.ofSeconds(this.idleSeconds))));
 		CommandRunner runner = new CommandRunner(this.commandThreads, this.tlsRequired, serverContext);
 		created.setHandler(new ControlHandler(serverContext, this, runner, this.limits, this.data,
 				this.implicitTls ? this.tls : null, this.audit, Duration.ofSeconds(this.idleSeconds)));
@@ -167,8 +168,8 @@ final class ControlListener extends AbstractListener {
 	}
 
 	/**
-	 * Wharf's decoder (one per connection; a line must be complete within the idle timeout from its first byte)
-	 * and FtpServer's reply encoder.
+	 * Wharf's decoder (one per connection; a line must be complete within the idle
+	 * timeout from its first byte) and FtpServer's reply encoder.
 	 */
 	static final class ControlCodec implements ProtocolCodecFactory {
 
@@ -188,9 +189,10 @@ final class ControlListener extends AbstractListener {
 		}
 
 		/**
-		 * The session's decoder. MINA asks for it on every read, and the decoder holds the session's partial line
-		 * (its buffer is keyed to the decoder instance), so it must be the same one on every read, or a line that
-		 * arrives in two reads would lose its start.
+		 * The session's decoder. MINA asks for it on every read, and the decoder holds
+		 * the session's partial line (its buffer is keyed to the decoder instance), so it
+		 * must be the same one on every read, or a line that arrives in two reads would
+		 * lose its start.
 		 */
 		@Override
 		public ProtocolDecoder getDecoder(IoSession session) {

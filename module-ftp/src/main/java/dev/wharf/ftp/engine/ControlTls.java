@@ -12,16 +12,18 @@ import org.apache.mina.filter.ssl.SslFilter;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@link FtpTls} for the control connection, as Apache FtpServer's {@link SslConfiguration} (which its
- * {@code AUTH TLS} reads) and as the MINA filter of implicit FTPS: both take the SSL context, protocols and
- * suites from {@link FtpTls}, as data connections do. Thread-safe.
+ * {@link FtpTls} for the control connection, as Apache FtpServer's
+ * {@link SslConfiguration} (which its {@code AUTH TLS} reads) and as the MINA filter of
+ * implicit FTPS: both take the SSL context, protocols and suites from {@link FtpTls}, as
+ * data connections do. Thread-safe.
  *
  * @param tls the TLS settings
  */
 record ControlTls(FtpTls tls) implements SslConfiguration {
 
 	/**
-	 * A MINA filter for one control connection, in server mode, set up as {@code AUTH TLS} sets up its own.
+	 * A MINA filter for one control connection, in server mode, set up as
+	 * {@code AUTH TLS} sets up its own.
 	 * @return a new filter
 	 */
 	SslFilter newFilter() {

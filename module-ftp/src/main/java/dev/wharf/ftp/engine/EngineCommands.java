@@ -28,10 +28,10 @@ import org.apache.ftpserver.impl.FtpServerContext;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The commands the FTP engine answers: {@link WharfCommands Wharf's}, each as an FtpServer {@link Command}, and
- * Apache FtpServer's own where they only change session state ({@code AUTH}, {@code PBSZ}, {@code TYPE},
- * {@code REST}, {@code OPTS}, ...); its {@code PROT} refuses clear data where TLS is required. Immutable and
- * thread-safe.
+ * The commands the FTP engine answers: {@link WharfCommands Wharf's}, each as an
+ * FtpServer {@link Command}, and Apache FtpServer's own where they only change session
+ * state ({@code AUTH}, {@code PBSZ}, {@code TYPE}, {@code REST}, {@code OPTS}, ...); its
+ * {@code PROT} refuses clear data where TLS is required. Immutable and thread-safe.
  */
 final class EngineCommands implements CommandFactory {
 
@@ -77,7 +77,10 @@ final class EngineCommands implements CommandFactory {
 
 	}
 
-	/** {@code PROT}: Apache FtpServer's, except that clear data is refused where TLS is required. */
+	/**
+	 * {@code PROT}: Apache FtpServer's, except that clear data is refused where TLS is
+	 * required.
+	 */
 	private static final class Prot implements Command {
 
 		private final Command delegate = new PROT();

@@ -11,9 +11,10 @@ import org.apache.ftpserver.impl.ServerDataConnectionFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A session's {@link SessionDataConnection} where Apache FtpServer looks for the data connection set-up, so that
- * its own {@code PROT} sets the protection level of Wharf's data connections. FtpServer's blocking
- * {@link #openConnection()} is not used: Wharf's transfer commands open connections themselves. Thread-safe.
+ * A session's {@link SessionDataConnection} where Apache FtpServer looks for the data
+ * connection set-up, so that its own {@code PROT} sets the protection level of Wharf's
+ * data connections. FtpServer's blocking {@link #openConnection()} is not used: Wharf's
+ * transfer commands open connections themselves. Thread-safe.
  *
  * @param data the session's set-up
  */
@@ -35,7 +36,8 @@ record EngineDataConnection(SessionDataConnection data) implements ServerDataCon
 	}
 
 	/**
-	 * Not used: Wharf's transfer commands open connections with {@link SessionDataConnection#open()}.
+	 * Not used: Wharf's transfer commands open connections with
+	 * {@link SessionDataConnection#open()}.
 	 * @throws DataConnectionException always
 	 */
 	@Override

@@ -8,8 +8,9 @@ import org.apache.ftpserver.ftplet.FileSystemView;
 import org.apache.ftpserver.ftplet.FtpFile;
 
 /**
- * A session's {@link MountFileSystemView} as Apache FtpServer's {@link FileSystemView}, for FtpServer's own
- * commands and Ftplets; Wharf's commands use the Wharf view. Thread-safe like the Wharf view.
+ * A session's {@link MountFileSystemView} as Apache FtpServer's {@link FileSystemView},
+ * for FtpServer's own commands and Ftplets; Wharf's commands use the Wharf view.
+ * Thread-safe like the Wharf view.
  *
  * @param files the Wharf view
  */
@@ -26,8 +27,8 @@ record EngineFileSystemView(MountFileSystemView files) implements FileSystemView
 	}
 
 	/**
-	 * Changes the working folder for Apache FtpServer's own commands; Wharf's {@code CWD} reports errors more
-	 * precisely.
+	 * Changes the working folder for Apache FtpServer's own commands; Wharf's {@code CWD}
+	 * reports errors more precisely.
 	 * @param dir the argument
 	 * @return whether it is now the working folder
 	 */
@@ -67,7 +68,10 @@ record EngineFileSystemView(MountFileSystemView files) implements FileSystemView
 		return true;
 	}
 
-	/** Nothing to release: mounts belong to the server, credentials are dropped with the session. */
+	/**
+	 * Nothing to release: mounts belong to the server, credentials are dropped with the
+	 * session.
+	 */
 	@Override
 	public void dispose() {
 	}

@@ -5,8 +5,8 @@ import org.apache.ftpserver.ftplet.FtpRequest;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link CommandLine} as Apache FtpServer's {@link FtpRequest}, for the FtpServer commands the engine keeps.
- * Immutable.
+ * A {@link CommandLine} as Apache FtpServer's {@link FtpRequest}, for the FtpServer
+ * commands the engine keeps. Immutable.
  *
  * @param line the command line
  */

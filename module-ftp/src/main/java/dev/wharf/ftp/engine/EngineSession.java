@@ -18,10 +18,11 @@ import org.apache.mina.core.session.IoSession;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Wharf's {@link FtpSession} over Apache FtpServer's session: the user, the file system view and the state
- * commands leave for each other are kept where FtpServer's own commands ({@code REST}, {@code OPTS MLST},
- * {@code PROT}) read and write them; Wharf's {@link SessionContext} is an attribute of the MINA session. A view
- * is made per command; the state lives in the MINA session, which is thread-safe.
+ * Wharf's {@link FtpSession} over Apache FtpServer's session: the user, the file system
+ * view and the state commands leave for each other are kept where FtpServer's own
+ * commands ({@code REST}, {@code OPTS MLST}, {@code PROT}) read and write them; Wharf's
+ * {@link SessionContext} is an attribute of the MINA session. A view is made per command;
+ * the state lives in the MINA session, which is thread-safe.
  */
 final class EngineSession implements FtpSession {
 
@@ -61,7 +62,8 @@ final class EngineSession implements FtpSession {
 	}
 
 	/**
-	 * The context of a control connection, if it has one (connections refused at once have none).
+	 * The context of a control connection, if it has one (connections refused at once
+	 * have none).
 	 * @param session the connection
 	 * @return its context, or {@code null}
 	 */

@@ -10,9 +10,10 @@ import org.apache.ftpserver.usermanager.impl.WriteRequest;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A Wharf user as Apache FtpServer's session holds it. Rights are not expressed as FtpServer authorities: they
- * are enforced by the storage view of each mount, so {@link #authorize} grants no write permission by itself.
- * Never holds a password. Immutable.
+ * A Wharf user as Apache FtpServer's session holds it. Rights are not expressed as
+ * FtpServer authorities: they are enforced by the storage view of each mount, so
+ * {@link #authorize} grants no write permission by itself. Never holds a password.
+ * Immutable.
  *
  * @param user the user
  */

@@ -14,9 +14,9 @@ import org.apache.ftpserver.impl.DefaultFtpServerContext;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The control protocol on Apache FtpServer and MINA, with Wharf's listener, line decoder, command dispatch,
- * commands and reply texts. The only place that starts FtpServer; data connections are Wharf's own. Started
- * once and stopped once; thread-safe.
+ * The control protocol on Apache FtpServer and MINA, with Wharf's listener, line decoder,
+ * command dispatch, commands and reply texts. The only place that starts FtpServer; data
+ * connections are Wharf's own. Started once and stopped once; thread-safe.
  */
 public final class FtpEngine {
 
@@ -33,7 +33,8 @@ public final class FtpEngine {
 	 * Starts listening.
 	 * @param settings what the engine needs
 	 * @return the running engine
-	 * @throws IllegalStateException if the port cannot be bound or FtpServer does not start
+	 * @throws IllegalStateException if the port cannot be bound or FtpServer does not
+	 * start
 	 */
 	public static FtpEngine start(Settings settings) {
 		MinaLogging.quietRepeats();
@@ -45,10 +46,10 @@ public final class FtpEngine {
 		connections.setMaxLogins(settings.maxConnections());
 		connections.setLoginFailureDelay(0);
 		context.setConnectionConfig(connections.createConnectionConfig());
-		ControlListener listener = new ControlListener(new ControlListener.Settings(settings.address(),
-				settings.port(), settings.idleSeconds(), settings.maxConnections(), settings.maxConnectionsPerAddress(),
-				settings.data(), settings.commandThreads(), settings.tls(), settings.implicitTls(),
-				settings.commands().tlsRequired(), settings.commands().audit()));
+		ControlListener listener = new ControlListener(new ControlListener.Settings(settings.address(), settings.port(),
+				settings.idleSeconds(), settings.maxConnections(), settings.maxConnectionsPerAddress(), settings.data(),
+				settings.commandThreads(), settings.tls(), settings.implicitTls(), settings.commands().tlsRequired(),
+				settings.commands().audit()));
 		// FtpServer clears the map when it stops, so it must be mutable.
 		context.setListeners(new HashMap<>(Map.of("default", listener)));
 		DefaultFtpServer server = new DefaultFtpServer(context);
@@ -90,9 +91,9 @@ public final class FtpEngine {
 	 * @param implicitTls whether the port speaks TLS from the first byte
 	 * @param commands what Wharf's commands depend on
 	 */
-	public record Settings(String address, int port, int idleSeconds, int maxConnections,
-			int maxConnectionsPerAddress, DataConnections data, ExecutorService commandThreads, @Nullable FtpTls tls,
-			boolean implicitTls, WharfCommands.Settings commands) {
+	public record Settings(String address, int port, int idleSeconds, int maxConnections, int maxConnectionsPerAddress,
+			DataConnections data, ExecutorService commandThreads, @Nullable FtpTls tls, boolean implicitTls,
+			WharfCommands.Settings commands) {
 	}
 
 }

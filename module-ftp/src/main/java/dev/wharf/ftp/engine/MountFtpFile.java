@@ -21,13 +21,15 @@ import org.springframework.core.io.buffer.DataBufferUtils;
 import reactor.core.publisher.Mono;
 
 /**
- * A path of an FTP session's file system as Apache FtpServer's {@link FtpFile}, for the FtpServer commands
- * Wharf keeps ({@code PWD}, {@code STAT}) and for Ftplets. Wharf's own commands use the storage directly and
- * report errors precisely; here every answer is a boolean, as the interface wants.
+ * A path of an FTP session's file system as Apache FtpServer's {@link FtpFile}, for the
+ * FtpServer commands Wharf keeps ({@code PWD}, {@code STAT}) and for Ftplets. Wharf's own
+ * commands use the storage directly and report errors precisely; here every answer is a
+ * boolean, as the interface wants.
  *
- * <p>Methods block on the storage (with a time limit) and must only run on FtpServer's command threads, never
- * on an event loop. The entry is looked up once and remembered; {@link #mkdir}, {@link #delete} and
- * {@link #move} forget it. Not thread-safe.
+ * <p>
+ * Methods block on the storage (with a time limit) and must only run on FtpServer's
+ * command threads, never on an event loop. The entry is looked up once and remembered;
+ * {@link #mkdir}, {@link #delete} and {@link #move} forget it. Not thread-safe.
  */
 final class MountFtpFile implements FtpFile {
 
@@ -174,7 +176,8 @@ final class MountFtpFile implements FtpFile {
 		if (!(destination instanceof MountFtpFile target) || !(target.location instanceof MountLocation.InMount to)) {
 			return false;
 		}
-		return change(from -> (!from.mount().name().equals(to.mount().name())) ? Mono.error(new IllegalArgumentException("across mounts"))
+		return change(from -> (!from.mount().name().equals(to.mount().name()))
+				? Mono.error(new IllegalArgumentException("across mounts"))
 				: from.mount().storage().move(from.path(), to.path(), true).then());
 	}
 
@@ -205,8 +208,8 @@ final class MountFtpFile implements FtpFile {
 		try {
 			List<FileEntry> children = in.mount().storage().list(in.path()).collectList().block(TIME_LIMIT);
 			return (children == null) ? List.of() : children.stream().map(child -> {
-				MountFtpFile file = new MountFtpFile(new MountLocation.InMount(in.virtualPath().resolve(child.name()), in.mount(),
-						child.path()));
+				MountFtpFile file = new MountFtpFile(
+						new MountLocation.InMount(in.virtualPath().resolve(child.name()), in.mount(), child.path()));
 				file.entry = Optional.of(child);
 				return file;
 			}).toList();

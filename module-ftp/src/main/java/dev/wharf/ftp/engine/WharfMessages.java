@@ -9,15 +9,14 @@ import org.apache.ftpserver.message.MessageResourceFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Apache FtpServer's reply texts, with the ones its kept commands send corrected for Wharf: {@code SYST} says what
- * clients expect ({@code UNIX Type: L8}) instead of the server's name, and {@code HELP} lists the commands Wharf
- * really answers. Thread-safe.
+ * Apache FtpServer's reply texts, with the ones its kept commands send corrected for
+ * Wharf: {@code SYST} says what clients expect ({@code UNIX Type: L8}) instead of the
+ * server's name, and {@code HELP} lists the commands Wharf really answers. Thread-safe.
  */
 final class WharfMessages implements MessageResource {
 
-	private static final Map<String, String> OVERRIDES = Map.of(
-			"215.SYST", "UNIX Type: L8",
-			"214", "The following commands are recognized:\n"
+	private static final Map<String, String> OVERRIDES = Map.of("215.SYST", "UNIX Type: L8", "214",
+			"The following commands are recognized:\n"
 					+ " ABOR ACCT ALLO APPE AUTH CDUP CWD  DELE EPRT EPSV FEAT HELP LIST MDTM MKD\n"
 					+ " MLSD MLST MODE NLST NOOP OPTS PASS PASV PBSZ PORT PROT PWD  QUIT REST RETR\n"
 					+ " RMD  RNFR RNTO SIZE STAT STOR STOU STRU SYST TYPE USER XCUP XCWD XMKD XPWD XRMD\n"

@@ -10,17 +10,21 @@ import dev.wharf.core.storage.StoragePath;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One FTP session's file system: the user's view of the FTP mounts ({@link UserMounts}), and the working
- * folder. With one mount configured for FTP, its root is {@code /}; with several, {@code /} is a read-only
- * folder holding one folder per mount the user may read (named as the mount), so the layout depends on the
- * configuration, never on a user's rights.
+ * One FTP session's file system: the user's view of the FTP mounts ({@link UserMounts}),
+ * and the working folder. With one mount configured for FTP, its root is {@code /}; with
+ * several, {@code /} is a read-only folder holding one folder per mount the user may read
+ * (named as the mount), so the layout depends on the configuration, never on a user's
+ * rights.
  *
- * <p>Paths from clients are parsed once with {@link StoragePath}: a bad path ({@code ..} or {@code .} names,
- * backslashes, control characters, empty names, ...) is refused, never repaired or clamped at the root. The
- * only exceptions are {@code CWD ..}, which means {@code CDUP}, and a lone {@code .}, the working folder.
+ * <p>
+ * Paths from clients are parsed once with {@link StoragePath}: a bad path ({@code ..} or
+ * {@code .} names, backslashes, control characters, empty names, ...) is refused, never
+ * repaired or clamped at the root. The only exceptions are {@code CWD ..}, which means
+ * {@code CDUP}, and a lone {@code .}, the working folder.
  *
- * <p>A session's commands run one at a time, but the working folder is read from transfer threads too, so it
- * is volatile.
+ * <p>
+ * A session's commands run one at a time, but the working folder is read from transfer
+ * threads too, so it is volatile.
  */
 public final class MountFileSystemView {
 
@@ -56,19 +60,22 @@ public final class MountFileSystemView {
 
 	/**
 	 * Parses a path argument against the working folder.
-	 * @param argument the argument as the client sent it; {@code null}, empty or {@code .} for the working folder
+	 * @param argument the argument as the client sent it; {@code null}, empty or
+	 * {@code .} for the working folder
 	 * @return the virtual path
 	 * @throws InvalidStoragePathException if the path is not acceptable
 	 */
 	public StoragePath resolve(@Nullable String argument) {
-		// "." alone is how rclone lists the folder it is in (MLSD .); a "." inside a path is still refused.
+		// "." alone is how rclone lists the folder it is in (MLSD .); a "." inside a path
+		// is still refused.
 		if (argument == null || argument.isEmpty() || ".".equals(argument)) {
 			return this.workingDirectory;
 		}
 		if (argument.startsWith("/")) {
 			return StoragePath.parse(argument);
 		}
-		return StoragePath.parse(this.workingDirectory.isRoot() ? "/" + argument : this.workingDirectory + "/" + argument);
+		return StoragePath
+			.parse(this.workingDirectory.isRoot() ? "/" + argument : this.workingDirectory + "/" + argument);
 	}
 
 	/**

@@ -9,9 +9,9 @@ import dev.wharf.core.storage.mount.Mount;
 import dev.wharf.ftp.session.FtpUser;
 
 /**
- * Each logged-in FTP user's file system: a {@link MountFileSystemView} over core's {@link ModuleMounts} of the
- * FTP mounts, a lone mount at the root, so rights and credentials are attached by the storage layer.
- * Thread-safe.
+ * Each logged-in FTP user's file system: a {@link MountFileSystemView} over core's
+ * {@link ModuleMounts} of the FTP mounts, a lone mount at the root, so rights and
+ * credentials are attached by the storage layer. Thread-safe.
  */
 public final class StorageFileSystemFactory {
 
@@ -31,7 +31,8 @@ public final class StorageFileSystemFactory {
 	/**
 	 * The view for a user.
 	 * @param ftpUser the user
-	 * @return the view; it may hold no mount at all if the user may read none (callers refuse such a login)
+	 * @return the view; it may hold no mount at all if the user may read none (callers
+	 * refuse such a login)
 	 */
 	public MountFileSystemView createFileSystemView(FtpUser ftpUser) {
 		return new MountFileSystemView(this.mounts.forUser(ftpUser.user(), ftpUser.credentials()));

@@ -16,15 +16,18 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Wharf's FTP and FTPS server: the {@link FtpEngine} (Apache FtpServer) for the control protocol, with Wharf's
- * commands, file systems on the storage layer, logins through the shared {@link Authenticator}, and Netty data
- * connections.
+ * Wharf's FTP and FTPS server: the {@link FtpEngine} (Apache FtpServer) for the control
+ * protocol, with Wharf's commands, file systems on the storage layer, logins through the
+ * shared {@link Authenticator}, and Netty data connections.
  *
- * <p>Threads: MINA's I/O threads (one per core) for control connections, a bounded pool of command threads
- * ({@code wharf-ftp-command-*}) that never wait on storage or network, and a few Netty event loops
- * ({@code wharf-ftp-data-*}) for every data connection; storage backends use their own bounded pools.
+ * <p>
+ * Threads: MINA's I/O threads (one per core) for control connections, a bounded pool of
+ * command threads ({@code wharf-ftp-command-*}) that never wait on storage or network,
+ * and a few Netty event loops ({@code wharf-ftp-data-*}) for every data connection;
+ * storage backends use their own bounded pools.
  *
- * <p>Started and stopped by Spring as a {@link SmartLifecycle}; thread-safe.
+ * <p>
+ * Started and stopped by Spring as a {@link SmartLifecycle}; thread-safe.
  */
 public final class WharfFtpServer implements SmartLifecycle {
 
@@ -57,7 +60,8 @@ public final class WharfFtpServer implements SmartLifecycle {
 		}
 		FtpServerConfig c = this.config;
 		int cores = Math.max(1, Runtime.getRuntime().availableProcessors());
-		DataConnections data = new DataConnections(c.address(), c.passivePorts(), c.dataTimeout(), c.tls(), Math.max(2, cores));
+		DataConnections data = new DataConnections(c.address(), c.passivePorts(), c.dataTimeout(), c.tls(),
+				Math.max(2, cores));
 		ExecutorService commandThreads = commandThreads(Math.max(8, 4 * cores));
 		StorageFileSystemFactory fileSystems = new StorageFileSystemFactory(c.mounts());
 		boolean passthrough = c.mounts().stream().anyMatch(mount -> mount.storage().needsUserCredentials());

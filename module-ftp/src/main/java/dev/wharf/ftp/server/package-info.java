@@ -1,6 +1,6 @@
 /**
- * The FTP server as the application sees it: its checked configuration and its lifecycle (threads, data
- * connections, the engine).
+ * The FTP server as the application sees it: its checked configuration and its lifecycle
+ * (threads, data connections, the engine).
  */
 @NullMarked
 package dev.wharf.ftp.server;

@@ -3,18 +3,23 @@ package dev.wharf.ftp.session;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A command that goes on after its {@code execute} returned, such as a transfer or a password check, so that
- * no command thread waits for it. While it runs, the session's further commands wait in line; a transfer
- * can be aborted by {@code ABOR}, or when the control connection closes.
+ * A command that goes on after its {@code execute} returned, such as a transfer or a
+ * password check, so that no command thread waits for it. While it runs, the session's
+ * further commands wait in line; a transfer can be aborted by {@code ABOR}, or when the
+ * control connection closes.
  *
- * <p>Exactly one of the ways it can end wins: {@link #finish()} (the operation itself) or {@link #abort()} (from
- * outside); only the winner replies to the client. Thread-safe.
+ * <p>
+ * Exactly one of the ways it can end wins: {@link #finish()} (the operation itself) or
+ * {@link #abort()} (from outside); only the winner replies to the client. Thread-safe.
  */
 public abstract class AsyncOperation {
 
 	private final AtomicBoolean ended = new AtomicBoolean();
 
-	/** Whether {@code ABOR} may stop it (transfers), or it must finish by itself (a password check). */
+	/**
+	 * Whether {@code ABOR} may stop it (transfers), or it must finish by itself (a
+	 * password check).
+	 */
 	public abstract boolean isAbortable();
 
 	/**
@@ -29,7 +34,8 @@ public abstract class AsyncOperation {
 
 	/**
 	 * Stops the operation from outside.
-	 * @return whether it was still running (and is now stopped); the caller then replies for it
+	 * @return whether it was still running (and is now stopped); the caller then replies
+	 * for it
 	 */
 	public final boolean abort() {
 		synchronized (this) {
@@ -42,10 +48,11 @@ public abstract class AsyncOperation {
 	}
 
 	/**
-	 * Writes an intermediate reply (such as {@code 150}) unless the operation ended. The operation cannot end
-	 * meanwhile, so the reply comes before the final one and before the replies to an {@code ABOR}: a
-	 * {@code 150} written while an {@code ABOR} was answered came after its {@code 226}, where the client took it
-	 * for the reply to its next command.
+	 * Writes an intermediate reply (such as {@code 150}) unless the operation ended. The
+	 * operation cannot end meanwhile, so the reply comes before the final one and before
+	 * the replies to an {@code ABOR}: a {@code 150} written while an {@code ABOR} was
+	 * answered came after its {@code 226}, where the client took it for the reply to its
+	 * next command.
 	 * @param write writes the reply
 	 */
 	public final void whileRunning(Runnable write) {

@@ -6,8 +6,9 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One command line: the command (upper case, with the RFC 775 {@code X} forms mapped to their RFC 959 names)
- * and its argument exactly as sent after the first space, spaces included. Immutable.
+ * One command line: the command (upper case, with the RFC 775 {@code X} forms mapped to
+ * their RFC 959 names) and its argument exactly as sent after the first space, spaces
+ * included. Immutable.
  */
 public final class CommandLine {
 

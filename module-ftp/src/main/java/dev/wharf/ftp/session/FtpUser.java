@@ -5,8 +5,8 @@ import dev.wharf.core.security.User;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The user logged in on an FTP session. Rights are enforced by the storage view of each mount, not here. Holds
- * no password except, for passthrough mounts, the login in memory.
+ * The user logged in on an FTP session. Rights are enforced by the storage view of each
+ * mount, not here. Holds no password except, for passthrough mounts, the login in memory.
  *
  * @param user the Wharf user
  * @param credentials the login, kept only when a mount logs in to its backend as the user

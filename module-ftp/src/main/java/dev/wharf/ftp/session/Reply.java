@@ -3,10 +3,10 @@ package dev.wharf.ftp.session;
 import java.util.List;
 
 /**
- * One reply to the client: a code and its lines (one for a single-line reply, several for {@code 211-...} ...
- * {@code 211 End}), and whether the server closes the control connection once it is sent. The text never
- * carries a line break or another control character (they are replaced), so a name cannot forge a reply line.
- * Immutable.
+ * One reply to the client: a code and its lines (one for a single-line reply, several for
+ * {@code 211-...} ... {@code 211 End}), and whether the server closes the control
+ * connection once it is sent. The text never carries a line break or another control
+ * character (they are replaced), so a name cannot forge a reply line. Immutable.
  *
  * @param code the reply code
  * @param lines the lines, the last one closing the reply; at least one
@@ -44,7 +44,8 @@ public record Reply(int code, List<String> lines, boolean closing) {
 	/**
 	 * A reply of several lines ({@code 211-...}, ..., {@code 211 End}).
 	 * @param code the reply code
-	 * @param lines the lines, the last one closing the reply; control characters are replaced in each
+	 * @param lines the lines, the last one closing the reply; control characters are
+	 * replaced in each
 	 * @return the reply
 	 */
 	public static Reply lines(int code, List<String> lines) {

@@ -7,16 +7,19 @@ import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What Wharf keeps for one control connection: the commands waiting
- * while an {@link AsyncOperation} runs, the running operation, a transfer command that {@code ABOR} stopped
- * before its transfer began, and the count of failed logins.
+ * What Wharf keeps for one control connection: the commands waiting while an
+ * {@link AsyncOperation} runs, the running operation, a transfer command that
+ * {@code ABOR} stopped before its transfer began, and the count of failed logins.
  *
- * <p>Commands of one session run one at a time and in order; this class is the lock and queue that makes it
- * so. Thread-safe.
+ * <p>
+ * Commands of one session run one at a time and in order; this class is the lock and
+ * queue that makes it so. Thread-safe.
  */
 public final class SessionContext {
 
-	/** Most commands a client may send ahead of the replies; more close the connection. */
+	/**
+	 * Most commands a client may send ahead of the replies; more close the connection.
+	 */
 	public static final int MAX_PENDING = 64;
 
 	private final SessionDataConnection data;
@@ -35,7 +38,10 @@ public final class SessionContext {
 	/** A transfer command that {@code ABOR} arrived for before its transfer began. */
 	private @Nullable CommandLine abortRequested;
 
-	/** Whether a transfer was aborted before it began, and the {@code ABOR} that did it has not answered yet. */
+	/**
+	 * Whether a transfer was aborted before it began, and the {@code ABOR} that did it
+	 * has not answered yet.
+	 */
 	private boolean abortedBeforeStart;
 
 	private int failedLogins;
@@ -47,7 +53,8 @@ public final class SessionContext {
 	/**
 	 * Creates the context of a new control connection.
 	 * @param data its data connection set-up
-	 * @param resume schedules {@link #next()} calls on a command thread once the session may go on
+	 * @param resume schedules {@link #next()} calls on a command thread once the session
+	 * may go on
 	 */
 	public SessionContext(SessionDataConnection data, Runnable resume) {
 		this.data = data;
@@ -62,8 +69,8 @@ public final class SessionContext {
 	/**
 	 * Queues a command.
 	 * @param request the command
-	 * @return {@code true} if the caller must start draining the queue on a command thread; {@code false} if
-	 * it was queued behind running work
+	 * @return {@code true} if the caller must start draining the queue on a command
+	 * thread; {@code false} if it was queued behind running work
 	 * @throws IllegalStateException if too many commands are waiting
 	 */
 	public synchronized boolean enqueue(CommandLine request) {
@@ -80,11 +87,13 @@ public final class SessionContext {
 
 	/**
 	 * The next command to run, for the thread that drains the queue.
-	 * @return the command, or {@code null} when the queue is empty or an operation runs (draining stops)
+	 * @return the command, or {@code null} when the queue is empty or an operation runs
+	 * (draining stops)
 	 */
 	public synchronized @Nullable CommandLine next() {
 		if (this.running != null && this.running == this.abortRequested) {
-			// It ended without starting a transfer (refused, say): the ABOR that follows finds nothing to abort.
+			// It ended without starting a transfer (refused, say): the ABOR that follows
+			// finds nothing to abort.
 			this.abortRequested = null;
 		}
 		CommandLine request = (this.active == null && !this.closed) ? this.pending.poll() : null;
@@ -96,7 +105,8 @@ public final class SessionContext {
 	}
 
 	/**
-	 * The command {@link #next()} would return, left in the queue; for the thread that drains it.
+	 * The command {@link #next()} would return, left in the queue; for the thread that
+	 * drains it.
 	 * @return the command, or {@code null} when the queue is empty or an operation runs
 	 */
 	public synchronized @Nullable CommandLine peekNext() {
@@ -104,10 +114,12 @@ public final class SessionContext {
 	}
 
 	/**
-	 * Records that the running command goes on asynchronously; the session's next commands wait for it.
+	 * Records that the running command goes on asynchronously; the session's next
+	 * commands wait for it.
 	 * @param operation the operation
-	 * @return {@code false} if {@code ABOR} already stopped this command (see {@link #abortTarget}): the operation
-	 * must not start, and the caller answers for the aborted transfer
+	 * @return {@code false} if {@code ABOR} already stopped this command (see
+	 * {@link #abortTarget}): the operation must not start, and the caller answers for the
+	 * aborted transfer
 	 */
 	public synchronized boolean begin(AsyncOperation operation) {
 		if (operation.isAbortable() && this.running != null && this.running == this.abortRequested) {
@@ -120,12 +132,13 @@ public final class SessionContext {
 	}
 
 	/**
-	 * Finds what an {@code ABOR} that just arrived stops. A running operation is returned for the caller to
-	 * abort. Without one, the transfer command that waits in the queue (the last one) or is being started is
-	 * marked: it will not transfer ({@link #begin} and {@link #abortedBeforeStart} say so), and the {@code ABOR},
-	 * queued behind it, answers {@code 226}. Waiting behind the transfer it is meant to stop, such an {@code ABOR}
-	 * would let the upload of a client that sends {@code STOR} and {@code ABOR} together and closes the data
-	 * connection be committed.
+	 * Finds what an {@code ABOR} that just arrived stops. A running operation is returned
+	 * for the caller to abort. Without one, the transfer command that waits in the queue
+	 * (the last one) or is being started is marked: it will not transfer ({@link #begin}
+	 * and {@link #abortedBeforeStart} say so), and the {@code ABOR}, queued behind it,
+	 * answers {@code 226}. Waiting behind the transfer it is meant to stop, such an
+	 * {@code ABOR} would let the upload of a client that sends {@code STOR} and
+	 * {@code ABOR} together and closes the data connection be committed.
 	 * @param transfer which commands are transfers
 	 * @return the running operation, or {@code null}
 	 */
@@ -149,8 +162,8 @@ public final class SessionContext {
 	}
 
 	/**
-	 * Whether {@code ABOR} stopped this command while it waited in the queue; the caller then answers for the
-	 * aborted transfer instead of running it.
+	 * Whether {@code ABOR} stopped this command while it waited in the queue; the caller
+	 * then answers for the aborted transfer instead of running it.
 	 * @param request the command about to run
 	 * @return whether it was aborted
 	 */
@@ -164,8 +177,8 @@ public final class SessionContext {
 	}
 
 	/**
-	 * For the {@code ABOR} command: whether it stopped a transfer before that began (it then answers {@code 226});
-	 * clears the record.
+	 * For the {@code ABOR} command: whether it stopped a transfer before that began (it
+	 * then answers {@code 226}); clears the record.
 	 * @return whether a transfer was aborted for it
 	 */
 	public synchronized boolean takeAbortedBeforeStart() {
@@ -208,7 +221,10 @@ public final class SessionContext {
 		return ++this.failedLogins;
 	}
 
-	/** Records {@code EPSV ALL}: from now on only {@code EPSV} sets up data connections (RFC 2428). */
+	/**
+	 * Records {@code EPSV ALL}: from now on only {@code EPSV} sets up data connections
+	 * (RFC 2428).
+	 */
 	public void extendedPassiveOnly() {
 		this.extendedPassiveOnly = true;
 	}
@@ -218,7 +234,9 @@ public final class SessionContext {
 		return this.extendedPassiveOnly;
 	}
 
-	/** Marks the connection closed: the queue is dropped and a running operation stopped. */
+	/**
+	 * Marks the connection closed: the queue is dropped and a running operation stopped.
+	 */
 	public void close() {
 		AsyncOperation running;
 		synchronized (this) {

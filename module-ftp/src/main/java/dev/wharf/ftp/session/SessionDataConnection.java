@@ -10,11 +10,13 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
- * One session's data connection set-up: the protection level ({@code PROT}), and the passive port or active
- * address of the next transfer. Each {@code PASV}, {@code EPSV}, {@code PORT} or {@code EPRT} serves one
- * transfer, which Wharf's transfer commands open with {@link #open()}.
+ * One session's data connection set-up: the protection level ({@code PROT}), and the
+ * passive port or active address of the next transfer. Each {@code PASV}, {@code EPSV},
+ * {@code PORT} or {@code EPRT} serves one transfer, which Wharf's transfer commands open
+ * with {@link #open()}.
  *
- * <p>Thread-safe.
+ * <p>
+ * Thread-safe.
  */
 public final class SessionDataConnection {
 
@@ -65,8 +67,8 @@ public final class SessionDataConnection {
 	}
 
 	/**
-	 * Sets the client address for the next transfer in active mode, giving up any earlier set-up. The caller
-	 * has checked the address.
+	 * Sets the client address for the next transfer in active mode, giving up any earlier
+	 * set-up. The caller has checked the address.
 	 * @param address the client's data address
 	 */
 	public synchronized void initActiveDataConnection(InetSocketAddress address) {
@@ -74,7 +76,10 @@ public final class SessionDataConnection {
 		this.active = address;
 	}
 
-	/** Whether {@code PASV}, {@code EPSV}, {@code PORT} or {@code EPRT} set up the next transfer. */
+	/**
+	 * Whether {@code PASV}, {@code EPSV}, {@code PORT} or {@code EPRT} set up the next
+	 * transfer.
+	 */
 	public synchronized boolean isReady() {
 		return this.passive != null || this.active != null;
 	}
@@ -99,7 +104,10 @@ public final class SessionDataConnection {
 		return Mono.error(new IllegalStateException("PORT or PASV must come first"));
 	}
 
-	/** Whether the set-up was made while {@code PROT P} was in force (a passive port keeps the level it had). */
+	/**
+	 * Whether the set-up was made while {@code PROT P} was in force (a passive port keeps
+	 * the level it had).
+	 */
 	public synchronized boolean isPendingSecure() {
 		return (this.passive != null) ? this.passive.isSecure() : this.secure;
 	}
@@ -127,7 +135,10 @@ public final class SessionDataConnection {
 		this.active = null;
 	}
 
-	/** Where the next transfer connects: the client's address (active), this server's passive port, or {@code null}. */
+	/**
+	 * Where the next transfer connects: the client's address (active), this server's
+	 * passive port, or {@code null}.
+	 */
 	public synchronized @Nullable InetSocketAddress pendingAddress() {
 		if (this.active != null) {
 			return this.active;

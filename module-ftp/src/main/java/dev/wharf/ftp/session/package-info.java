@@ -1,6 +1,7 @@
 /**
- * Per-session state of an FTP control connection: the command queue, asynchronous operations, the data
- * connection set-up, the logged-in user, and the command lines and replies themselves.
+ * Per-session state of an FTP control connection: the command queue, asynchronous
+ * operations, the data connection set-up, the logged-in user, and the command lines and
+ * replies themselves.
  */
 @NullMarked
 package dev.wharf.ftp.session;

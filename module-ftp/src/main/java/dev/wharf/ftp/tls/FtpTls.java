@@ -15,19 +15,24 @@ import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 
 /**
- * TLS for FTPS, from a Spring Boot SSL bundle: the one place where the control connection (through the FTP
- * engine) and each data connection (a Netty {@link SslHandler}) get their SSL context, protocols and cipher
- * suites, all in server mode and held to platform-core's {@link TlsPolicy}: TLS 1.2 and 1.3, AEAD suites with
- * forward secrecy only. Every engine comes from a {@link PolicySslContext}, so engines the FTP engine makes
- * itself ({@code AUTH TLS}) are narrowed too, and suites named in the bundle are narrowed to the policy. When the
- * bundle is reloaded (its files changed), new connections use the new key and certificate.
+ * TLS for FTPS, from a Spring Boot SSL bundle: the one place where the control connection
+ * (through the FTP engine) and each data connection (a Netty {@link SslHandler}) get
+ * their SSL context, protocols and cipher suites, all in server mode and held to
+ * platform-core's {@link TlsPolicy}: TLS 1.2 and 1.3, AEAD suites with forward secrecy
+ * only. Every engine comes from a {@link PolicySslContext}, so engines the FTP engine
+ * makes itself ({@code AUTH TLS}) are narrowed too, and suites named in the bundle are
+ * narrowed to the policy. When the bundle is reloaded (its files changed), new
+ * connections use the new key and certificate.
  *
- * <p>Data connections use TLS 1.2 whenever it is allowed. A TLS 1.3 server sends session tickets after the
- * handshake; a client that only uploads never reads them, and closing a socket with unread data makes the
- * kernel reset the connection and drop what was still queued: lftp's uploads were cut short that way (and then
- * refused, having no {@code close_notify}). In TLS 1.2 tickets are part of the handshake.
+ * <p>
+ * Data connections use TLS 1.2 whenever it is allowed. A TLS 1.3 server sends session
+ * tickets after the handshake; a client that only uploads never reads them, and closing a
+ * socket with unread data makes the kernel reset the connection and drop what was still
+ * queued: lftp's uploads were cut short that way (and then refused, having no
+ * {@code close_notify}). In TLS 1.2 tickets are part of the handshake.
  *
- * <p>Thread-safe.
+ * <p>
+ * Thread-safe.
  */
 public final class FtpTls {
 
@@ -54,7 +59,8 @@ public final class FtpTls {
 	 * @param bundles the application's bundles
 	 * @param name the bundle's name
 	 * @return the TLS settings
-	 * @throws IllegalArgumentException if the bundle asks for protocols other than TLS 1.2 and 1.3
+	 * @throws IllegalArgumentException if the bundle asks for protocols other than TLS
+	 * 1.2 and 1.3
 	 */
 	public static FtpTls of(SslBundles bundles, String name) {
 		SslBundle bundle = bundles.getBundle(name);
@@ -67,7 +73,8 @@ public final class FtpTls {
 	 * TLS from one bundle.
 	 * @param bundle the bundle
 	 * @return the TLS settings
-	 * @throws IllegalArgumentException if the bundle asks for protocols other than TLS 1.2 and 1.3
+	 * @throws IllegalArgumentException if the bundle asks for protocols other than TLS
+	 * 1.2 and 1.3
 	 */
 	public static FtpTls of(SslBundle bundle) {
 		String[] configured = bundle.getOptions().getEnabledProtocols();
@@ -91,19 +98,24 @@ public final class FtpTls {
 		return List.of(this.protocols);
 	}
 
-	/** The SSL context of new connections (the bundle's, as last reloaded), its engines held to the policy. */
+	/**
+	 * The SSL context of new connections (the bundle's, as last reloaded), its engines
+	 * held to the policy.
+	 */
 	public SSLContext context() {
 		return this.context;
 	}
 
-	/** The cipher suites offered, or {@code null} for the policy's choice among the JDK's. */
+	/**
+	 * The cipher suites offered, or {@code null} for the policy's choice among the JDK's.
+	 */
 	public @Nullable List<String> cipherSuites() {
 		return (this.ciphers != null) ? List.of(this.ciphers) : null;
 	}
 
 	/**
-	 * A Netty handler for one data connection, in server mode (the FTP client is the TLS client in passive
-	 * and active mode alike, RFC 4217 section 7).
+	 * A Netty handler for one data connection, in server mode (the FTP client is the TLS
+	 * client in passive and active mode alike, RFC 4217 section 7).
 	 * @param handshakeTimeout how long the handshake may take
 	 * @return a new handler
 	 */

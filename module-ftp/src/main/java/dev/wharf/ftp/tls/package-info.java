@@ -1,5 +1,6 @@
 /**
- * TLS for FTPS: key material from Spring Boot SSL bundles for control and data connections.
+ * TLS for FTPS: key material from Spring Boot SSL bundles for control and data
+ * connections.
  */
 @NullMarked
 package dev.wharf.ftp.tls;

@@ -23,8 +23,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link FtpAutoConfiguration}: the server Spring starts from {@code wharf.ftp}, and the checks of
- * every value.
+ * Tests for {@link FtpAutoConfiguration}: the server Spring starts from
+ * {@code wharf.ftp}, and the checks of every value.
  */
 class FtpAutoConfigurationTests {
 
@@ -37,9 +37,10 @@ class FtpAutoConfigurationTests {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(StorageAutoConfiguration.class, SecurityAutoConfiguration.class,
 					SslAutoConfiguration.class, FtpAutoConfiguration.class))
-			.withPropertyValues("wharf.state-dir=" + this.temp.resolve("state"), "wharf.storage.mounts.data.type=memory",
-					"wharf.security.users[0].name=alice", "wharf.security.users[0].password=" + HASH,
-					"wharf.security.users[0].mounts.data=rw", "wharf.ftp.port=0", "wharf.ftp.passive-ports=0");
+			.withPropertyValues("wharf.state-dir=" + this.temp.resolve("state"),
+					"wharf.storage.mounts.data.type=memory", "wharf.security.users[0].name=alice",
+					"wharf.security.users[0].password=" + HASH, "wharf.security.users[0].mounts.data=rw",
+					"wharf.ftp.port=0", "wharf.ftp.passive-ports=0");
 	}
 
 	@Test
@@ -65,9 +66,11 @@ class FtpAutoConfigurationTests {
 	@Test
 	void keysComeFromAnSslBundle() throws Exception {
 		Path keyStore = FtpTestServer.keyStorePath();
-		runner().withPropertyValues("spring.ssl.bundle.jks.ftp.keystore.location=file:" + keyStore,
-				"spring.ssl.bundle.jks.ftp.keystore.password=changeit", "spring.ssl.bundle.jks.ftp.keystore.type=PKCS12",
-				"wharf.ftp.tls.mode=explicit", "wharf.ftp.tls.bundle=ftp", "wharf.ftp.tls.required=true")
+		runner()
+			.withPropertyValues("spring.ssl.bundle.jks.ftp.keystore.location=file:" + keyStore,
+					"spring.ssl.bundle.jks.ftp.keystore.password=changeit",
+					"spring.ssl.bundle.jks.ftp.keystore.type=PKCS12", "wharf.ftp.tls.mode=explicit",
+					"wharf.ftp.tls.bundle=ftp", "wharf.ftp.tls.required=true")
 			.run(context -> {
 				int port = context.getBean(WharfFtpServer.class).port();
 				FTPClient plain = new FTPClient();
@@ -102,8 +105,10 @@ class FtpAutoConfigurationTests {
 			"wharf.ftp.passive-ports=ftp; wharf.ftp.passive-ports", "wharf.ftp.mounts=nope; wharf.ftp.mounts[0]",
 			"wharf.ftp.mounts=data,data; wharf.ftp.mounts[1]", "wharf.ftp.port=70000; wharf.ftp.port",
 			"wharf.ftp.idle-timeout=0s; wharf.ftp.idle-timeout", "wharf.ftp.data-timeout=-1s; wharf.ftp.data-timeout",
-			"wharf.ftp.max-logins=0; wharf.ftp.max-logins", "wharf.ftp.max-logins-per-address=0; wharf.ftp.max-logins-per-address",
-			"wharf.ftp.external-address=::1; wharf.ftp.external-address", "wharf.ftp.tls.mode=explicit; wharf.ftp.tls.bundle",
+			"wharf.ftp.max-logins=0; wharf.ftp.max-logins",
+			"wharf.ftp.max-logins-per-address=0; wharf.ftp.max-logins-per-address",
+			"wharf.ftp.external-address=::1; wharf.ftp.external-address",
+			"wharf.ftp.tls.mode=explicit; wharf.ftp.tls.bundle",
 			"wharf.ftp.tls.mode=implicit & wharf.ftp.tls.bundle=missing; wharf.ftp.tls.bundle",
 			"wharf.ftp.tls.required=true; wharf.ftp.tls.required" })
 	void badValuesStopStartUpNamingTheProperty(String settings, String property) {
@@ -120,10 +125,12 @@ class FtpAutoConfigurationTests {
 
 	@Test
 	void aBundleAskingForOldTlsIsRefused() throws Exception {
-		runner().withPropertyValues("spring.ssl.bundle.jks.ftp.keystore.location=file:" + FtpTestServer.keyStorePath(),
-				"spring.ssl.bundle.jks.ftp.keystore.password=changeit", "spring.ssl.bundle.jks.ftp.keystore.type=PKCS12",
-				"spring.ssl.bundle.jks.ftp.options.enabled-protocols=TLSv1.1", "wharf.ftp.tls.mode=explicit",
-				"wharf.ftp.tls.bundle=ftp")
+		runner()
+			.withPropertyValues("spring.ssl.bundle.jks.ftp.keystore.location=file:" + FtpTestServer.keyStorePath(),
+					"spring.ssl.bundle.jks.ftp.keystore.password=changeit",
+					"spring.ssl.bundle.jks.ftp.keystore.type=PKCS12",
+					"spring.ssl.bundle.jks.ftp.options.enabled-protocols=TLSv1.1", "wharf.ftp.tls.mode=explicit",
+					"wharf.ftp.tls.bundle=ftp")
 			.run(context -> {
 				assertThat(context).hasFailed();
 				assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("TLSv1.1");

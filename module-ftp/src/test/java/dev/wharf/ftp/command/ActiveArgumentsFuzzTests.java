@@ -11,10 +11,11 @@ import org.jspecify.annotations.Nullable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Fuzzes the {@code PORT} and {@code EPRT} argument parsers of {@link ActiveCommand}. The rules: nothing
- * throws (but {@code EPRT}'s "unsupported network protocol", which becomes a 522 reply); a result is a resolved
- * literal address, never a looked-up name, with a port in range; {@code PORT} gives the IPv4 address and port
- * its six numbers spell; {@code EPRT} gives IPv4 for protocol 1 and IPv6 for protocol 2, and the port it spells.
+ * Fuzzes the {@code PORT} and {@code EPRT} argument parsers of {@link ActiveCommand}. The
+ * rules: nothing throws (but {@code EPRT}'s "unsupported network protocol", which becomes
+ * a 522 reply); a result is a resolved literal address, never a looked-up name, with a
+ * port in range; {@code PORT} gives the IPv4 address and port its six numbers spell;
+ * {@code EPRT} gives IPv4 for protocol 1 and IPv6 for protocol 2, and the port it spells.
  */
 class ActiveArgumentsFuzzTests {
 
@@ -45,8 +46,10 @@ class ActiveArgumentsFuzzTests {
 			address = ActiveCommand.parseEprt(argument);
 		}
 		catch (ActiveCommand.UnsupportedFamily ex) {
-			// The protocol is what stands between the first two delimiters (which may be any character, digits too).
-			String protocol = argument.substring(1).split(java.util.regex.Pattern.quote(String.valueOf(argument.charAt(0))), -1)[0];
+			// The protocol is what stands between the first two delimiters (which may be
+			// any character, digits too).
+			String protocol = argument.substring(1)
+				.split(java.util.regex.Pattern.quote(String.valueOf(argument.charAt(0))), -1)[0];
 			assertThat(protocol).isNotIn("1", "2");
 			return;
 		}
@@ -55,7 +58,8 @@ class ActiveArgumentsFuzzTests {
 		}
 		assertThat(address.isUnresolved()).isFalse();
 		char delimiter = argument.charAt(0);
-		String[] fields = argument.substring(1, argument.length() - 1).split(java.util.regex.Pattern.quote(String.valueOf(delimiter)), -1);
+		String[] fields = argument.substring(1, argument.length() - 1)
+			.split(java.util.regex.Pattern.quote(String.valueOf(delimiter)), -1);
 		assertThat(fields).hasSize(3);
 		assertThat(fields[1]).as("a literal, no name to look up").matches("[0-9A-Fa-f:.]+");
 		assertThat(address.getAddress()).isInstanceOf(fields[0].equals("1") ? Inet4Address.class : Inet6Address.class);

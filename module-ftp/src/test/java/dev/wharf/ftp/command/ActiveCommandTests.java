@@ -9,8 +9,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for the argument parsing of {@link ActiveCommand}; its checks run against a server in
- * {@link dev.wharf.ftp.FtpSecurityTests}.
+ * Tests for the argument parsing of {@link ActiveCommand}; its checks run against a
+ * server in {@link dev.wharf.ftp.FtpSecurityTests}.
  */
 class ActiveCommandTests {
 

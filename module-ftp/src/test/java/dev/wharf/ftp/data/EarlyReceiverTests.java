@@ -31,11 +31,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link EarlyReceiver} on a real TCP connection on 127.0.0.1, on the transport of {@link DataConnections}: a
- * consumer that falls behind makes the socket's reads pause after a couple of reads, also when the client has
- * closed (the rest waits in the kernel, not in pooled buffers), bytes that arrive before anyone subscribes are
- * kept, and cancelling gives every held buffer back. Reads are the smallest size (the budget is zero), so that a
- * read too many shows.
+ * {@link EarlyReceiver} on a real TCP connection on 127.0.0.1, on the transport of
+ * {@link DataConnections}: a consumer that falls behind makes the socket's reads pause
+ * after a couple of reads, also when the client has closed (the rest waits in the kernel,
+ * not in pooled buffers), bytes that arrive before anyone subscribes are kept, and
+ * cancelling gives every held buffer back. Reads are the smallest size (the budget is
+ * zero), so that a read too many shows.
  */
 class EarlyReceiverTests {
 
@@ -89,7 +90,8 @@ class EarlyReceiverTests {
 			Consumer consumer = new Consumer(1);
 			awaitReceiver().flux().subscribe(consumer);
 			awaitSteady();
-			// Time passes with the consumer asking for nothing more: nothing may be read ahead meanwhile.
+			// Time passes with the consumer asking for nothing more: nothing may be read
+			// ahead meanwhile.
 			await("nothing read ahead").during(Duration.ofMillis(300))
 				.atMost(Duration.ofSeconds(10))
 				.until(() -> this.budget.heldBytes() <= HELD_AT_MOST);
@@ -104,8 +106,10 @@ class EarlyReceiverTests {
 		byte[] upload = randomBytes(100_000, 0, 100_000);
 		try (Socket client = sentAndClosed(upload)) {
 			EarlyReceiver early = awaitReceiver();
-			// Time for the bytes and the end to arrive before anyone subscribes: nothing shows that they did
-			// (without demand the receiver holds nothing in the budget), so there is nothing to poll.
+			// Time for the bytes and the end to arrive before anyone subscribes: nothing
+			// shows that they did
+			// (without demand the receiver holds nothing in the budget), so there is
+			// nothing to poll.
 			Thread.sleep(300);
 			Consumer consumer = new Consumer(Long.MAX_VALUE);
 			early.flux().subscribe(consumer);
@@ -154,7 +158,8 @@ class EarlyReceiverTests {
 		Thread subscriber = new Thread(() -> early.flux().subscribe(consumer), "subscriber");
 		subscriber.start();
 		assertThat(subscribing.await(10, TimeUnit.SECONDS)).isTrue();
-		// As the event loop, or the timer that ends a receive after its connection closed, would: from another
+		// As the event loop, or the timer that ends a receive after its connection
+		// closed, would: from another
 		// thread, while the consumer is still in onSubscribe.
 		early.onComplete();
 		proceed.countDown();
@@ -176,7 +181,10 @@ class EarlyReceiverTests {
 		}
 	}
 
-	/** The consumer got every byte, in order, the end of the stream, and no buffer is left held. */
+	/**
+	 * The consumer got every byte, in order, the end of the stream, and no buffer is left
+	 * held.
+	 */
 	private void assertReceivedWhole(Consumer consumer, byte[] upload) throws NoSuchAlgorithmException {
 		await().atMost(Duration.ofSeconds(30)).until(consumer::isDone);
 		assertThat(consumer.received.get()).isEqualTo(upload.length);
@@ -197,7 +205,10 @@ class EarlyReceiverTests {
 		return this.receiver.get();
 	}
 
-	/** Waits until bytes are held and their amount stays the same between two looks 200 ms apart. */
+	/**
+	 * Waits until bytes are held and their amount stays the same between two looks 200 ms
+	 * apart.
+	 */
 	private void awaitSteady() {
 		AtomicLong last = new AtomicLong(-1);
 		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
@@ -219,7 +230,10 @@ class EarlyReceiverTests {
 		});
 	}
 
-	/** Keeps the first buffer it asked for until told to take everything, then checksums and releases all. */
+	/**
+	 * Keeps the first buffer it asked for until told to take everything, then checksums
+	 * and releases all.
+	 */
 	private static final class Consumer extends BaseSubscriber<ByteBuf> {
 
 		private final long initial;

@@ -32,7 +32,8 @@ class PassivePortRangeTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "30009-30000", "abc", "30000-", "-5", "0-10", "70000", "1,,2", "30000 - 30001x", "+1" })
 	void badRangesAreRefusedWithAReason(String text) {
-		assertThatIllegalArgumentException().isThrownBy(() -> PassivePortRange.parse(text)).withMessageNotContaining("null");
+		assertThatIllegalArgumentException().isThrownBy(() -> PassivePortRange.parse(text))
+			.withMessageNotContaining("null");
 	}
 
 }

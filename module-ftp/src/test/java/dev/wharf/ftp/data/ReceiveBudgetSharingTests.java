@@ -32,11 +32,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Uploads sharing a {@link ReceiveBudget} on real TCP connections on 127.0.0.1, each behind an {@link EarlyReceiver}
- * and a consumer that, like the storage's writer, asks for four buffers ahead and gives each back a moment after
- * it came: together they hold no more than the budget plus one smallest read per connection, connections that
- * wait for room are woken as buffers come back, and every byte arrives in order. A receiver that does not wait for
- * room (under TLS) reads on.
+ * Uploads sharing a {@link ReceiveBudget} on real TCP connections on 127.0.0.1, each
+ * behind an {@link EarlyReceiver} and a consumer that, like the storage's writer, asks
+ * for four buffers ahead and gives each back a moment after it came: together they hold
+ * no more than the budget plus one smallest read per connection, connections that wait
+ * for room are woken as buffers come back, and every byte arrives in order. A receiver
+ * that does not wait for room (under TLS) reads on.
  */
 class ReceiveBudgetSharingTests {
 
@@ -52,7 +53,8 @@ class ReceiveBudgetSharingTests {
 
 	private final List<SlowWriter> writers = new ArrayList<>();
 
-	// One event loop: reads are sized one after the other, as on each loop of DataConnections.
+	// One event loop: reads are sized one after the other, as on each loop of
+	// DataConnections.
 	private ReceivingServer server;
 
 	@BeforeEach
@@ -173,7 +175,10 @@ class ReceiveBudgetSharingTests {
 		}
 	}
 
-	/** Asks for four buffers ahead, gives each back 200 µs after it came, and one more is asked for then. */
+	/**
+	 * Asks for four buffers ahead, gives each back 200 µs after it came, and one more is
+	 * asked for then.
+	 */
 	private static final class SlowWriter extends BaseSubscriber<ByteBuf> {
 
 		private final ScheduledExecutorService writer;
@@ -201,7 +206,8 @@ class ReceiveBudgetSharingTests {
 
 		@Override
 		protected void hookOnNext(ByteBuf buffer) {
-			// Checksummed at once, in order; given back later, as a write that takes a while.
+			// Checksummed at once, in order; given back later, as a write that takes a
+			// while.
 			synchronized (this) {
 				byte[] bytes = new byte[buffer.readableBytes()];
 				buffer.getBytes(buffer.readerIndex(), bytes);

@@ -12,10 +12,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link ReceiveBudget}: large reads while the pool's buffers stay under the budget, shared reads while there is
- * room for one, the smallest read and no room beyond, and connections waiting for room resumed only as far as
- * the buffers given back make room, without anyone telling the budget. The buffers' memory is counted from the
- * pool itself.
+ * {@link ReceiveBudget}: large reads while the pool's buffers stay under the budget,
+ * shared reads while there is room for one, the smallest read and no room beyond, and
+ * connections waiting for room resumed only as far as the buffers given back make room,
+ * without anyone telling the budget. The buffers' memory is counted from the pool itself.
  */
 class ReceiveBudgetTests {
 
@@ -28,11 +28,12 @@ class ReceiveBudgetTests {
 		assertThat(budget.hasRoom()).isTrue();
 		List<ByteBuf> held = new ArrayList<>();
 		try {
-			held.addAll(take(budget, 13));   // 832 KiB: no room for a 256 KiB read, room for 64 KiB ones
+			held.addAll(take(budget, 13)); // 832 KiB: no room for a 256 KiB read, room
+											// for 64 KiB ones
 			assertThat(held).allMatch(ByteBuf::isDirect);
 			assertThat(budget.readSize()).isEqualTo(ReceiveBudget.SHARED_READ);
 			assertThat(budget.hasRoom()).isTrue();
-			held.addAll(take(budget, 3));    // the whole budget
+			held.addAll(take(budget, 3)); // the whole budget
 			assertThat(budget.readSize()).isEqualTo(ReceiveBudget.MIN_READ);
 			assertThat(budget.hasRoom()).isFalse();
 		}
@@ -68,7 +69,8 @@ class ReceiveBudgetTests {
 				.atMost(Duration.ofSeconds(10))
 				.until(() -> resumed.get() == 0);
 
-			// Given back as the storage's threads do, without calling the budget: it looks again by itself.
+			// Given back as the storage's threads do, without calling the budget: it
+			// looks again by itself.
 			held.remove(0).release();
 			await().atMost(Duration.ofSeconds(5)).until(() -> resumed.get() == 3);
 		}

@@ -8,9 +8,10 @@ import reactor.netty.resources.LoopResources;
 import reactor.netty.tcp.TcpServer;
 
 /**
- * A TCP server on 127.0.0.1, on one event loop, whose connections receive as {@link DataConnections}' do: reads
- * from a {@link ReceiveBudget}'s pool and sized by it, and an {@link EarlyReceiver} (which waits for room)
- * subscribed on the connection's event loop before anything is read.
+ * A TCP server on 127.0.0.1, on one event loop, whose connections receive as
+ * {@link DataConnections}' do: reads from a {@link ReceiveBudget}'s pool and sized by it,
+ * and an {@link EarlyReceiver} (which waits for room) subscribed on the connection's
+ * event loop before anything is read.
  */
 final class ReceivingServer implements AutoCloseable {
 

@@ -21,7 +21,8 @@ class ControlLineDecoderTests {
 
 	@Test
 	void telnetCommandsBeforeAborAreRemoved() {
-		// IAC IP IAC DM ABOR, as lftp sends it; the kernel removes the urgent DM byte, leaving a bare IAC.
+		// IAC IP IAC DM ABOR, as lftp sends it; the kernel removes the urgent DM byte,
+		// leaving a bare IAC.
 		byte[] withDm = { (byte) 0xff, (byte) 0xf4, (byte) 0xff, (byte) 0xf2, 'A', 'B', 'O', 'R', '\r' };
 		byte[] withoutDm = { (byte) 0xff, (byte) 0xf4, (byte) 0xff, 'A', 'B', 'O', 'R' };
 		byte[] negotiation = { (byte) 0xff, (byte) 0xfb, 1, 'N', 'O', 'O', 'P' };

@@ -20,16 +20,18 @@ import org.apache.mina.filter.codec.ProtocolCodecSession;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Fuzzes what turns the raw bytes of a control connection into commands: the listener's codec and its
- * {@link ControlLineDecoder} (as MINA drives them, the bytes arriving in reads of a fuzzed size) and
- * {@link CommandLine}. The rules:
+ * Fuzzes what turns the raw bytes of a control connection into commands: the listener's
+ * codec and its {@link ControlLineDecoder} (as MINA drives them, the bytes arriving in
+ * reads of a fuzzed size) and {@link CommandLine}. The rules:
  * <ul>
  * <li>nothing but a {@link BadLine} or a command line comes out, and nothing throws;</li>
- * <li>a command line is non-empty, strict UTF-8 of at most {@value ControlLineDecoder#MAX_LINE} bytes, without
- * a control character (C0, DEL, C1, U+2028, U+2029): so no CR, LF or NUL reaches a command, a name or a reply;</li>
- * <li>how the bytes are split into reads changes nothing: chunked decoding gives what one read gives;</li>
- * <li>the request's command is the first word in upper case, without a space, and the argument is the rest of
- * the line exactly;</li>
+ * <li>a command line is non-empty, strict UTF-8 of at most
+ * {@value ControlLineDecoder#MAX_LINE} bytes, without a control character (C0, DEL, C1,
+ * U+2028, U+2029): so no CR, LF or NUL reaches a command, a name or a reply;</li>
+ * <li>how the bytes are split into reads changes nothing: chunked decoding gives what one
+ * read gives;</li>
+ * <li>the request's command is the first word in upper case, without a space, and the
+ * argument is the rest of the line exactly;</li>
  * <li>a reply that echoes the line is one line ending in the only CRLF.</li>
  * </ul>
  */
@@ -62,9 +64,11 @@ class ControlLineFuzzTests {
 			}
 			CommandLine request = new CommandLine(line);
 			assertThat(request.line()).isEqualTo(line);
-			assertThat(request.command()).doesNotContain(" ").isEqualTo(request.command().toUpperCase(java.util.Locale.ROOT));
+			assertThat(request.command()).doesNotContain(" ")
+				.isEqualTo(request.command().toUpperCase(java.util.Locale.ROOT));
 			String word = line.split(" ", -1)[0];
-			assertThat(request.command()).isIn(word.toUpperCase(java.util.Locale.ROOT), "CWD", "CDUP", "PWD", "MKD", "RMD");
+			assertThat(request.command()).isIn(word.toUpperCase(java.util.Locale.ROOT), "CWD", "CDUP", "PWD", "MKD",
+					"RMD");
 			if ((request.argument() != null)) {
 				assertThat(line).isEqualTo(word + " " + request.argument());
 			}
@@ -79,14 +83,17 @@ class ControlLineFuzzTests {
 
 	private static List<Object> decode(byte[] stream, int chunk) throws Exception {
 		ProtocolCodecSession session = new ProtocolCodecSession();
-		// Like a TCP session: a read may end anywhere, so the decoder keeps what is left for the next read.
+		// Like a TCP session: a read may end anywhere, so the decoder keeps what is left
+		// for the next read.
 		session.setTransportMetadata(new DefaultTransportMetadata("wharf", "fuzz", false, true, SocketAddress.class,
 				IoSessionConfig.class, Object.class));
 		ControlListener.ControlCodec codec = new ControlListener.ControlCodec(Duration.ofDays(1));
 		for (int offset = 0; offset < stream.length; offset += chunk) {
 			int length = Math.min(chunk, stream.length - offset);
-			// As MINA's ProtocolCodecFilter does: it asks the codec for the session's decoder on every read.
-			codec.getDecoder(session).decode(session, IoBuffer.wrap(stream, offset, length), session.getDecoderOutput());
+			// As MINA's ProtocolCodecFilter does: it asks the codec for the session's
+			// decoder on every read.
+			codec.getDecoder(session)
+				.decode(session, IoBuffer.wrap(stream, offset, length), session.getDecoderOutput());
 		}
 		Queue<Object> queue = session.getDecoderOutputQueue();
 		return new ArrayList<>(queue);

@@ -24,8 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Tests for {@link MountFileSystemView}: how FTP paths map to mounts, and that bad paths are refused, not
- * repaired.
+ * Tests for {@link MountFileSystemView}: how FTP paths map to mounts, and that bad paths
+ * are refused, not repaired.
  */
 class MountFileSystemViewTests {
 
@@ -33,7 +33,8 @@ class MountFileSystemViewTests {
 
 	final MemoryStorage scratch = new MemoryStorage("scratch", 1024 * 1024);
 
-	final User user = new User("alice", Set.of(Role.USER), Map.of("data", MountAccess.READ_WRITE, "scratch", MountAccess.READ_ONLY));
+	final User user = new User("alice", Set.of(Role.USER),
+			Map.of("data", MountAccess.READ_WRITE, "scratch", MountAccess.READ_ONLY));
 
 	@AfterEach
 	void close() {
@@ -47,8 +48,8 @@ class MountFileSystemViewTests {
 	}
 
 	private MountFileSystemView several() {
-		return new StorageFileSystemFactory(List.of(new Mount("data", "memory", this.data),
-				new Mount("scratch", "memory", this.scratch)))
+		return new StorageFileSystemFactory(
+				List.of(new Mount("data", "memory", this.data), new Mount("scratch", "memory", this.scratch)))
 			.createFileSystemView(new FtpUser(this.user, null));
 	}
 
@@ -66,8 +67,9 @@ class MountFileSystemViewTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "..", "../..", "../../etc/passwd", "a/../b", "./a", "./", "a/.", "a/./b", "..\\..", "a\\b", "C:\\x",
-			"a//b", "//etc/passwd", "/..", "dir/..", "a\u0000b", ".wharf-tmp-x", "a/.wharf", "\u202Eevil", "．．／x" })
+	@ValueSource(strings = { "..", "../..", "../../etc/passwd", "a/../b", "./a", "./", "a/.", "a/./b", "..\\..", "a\\b",
+			"C:\\x", "a//b", "//etc/passwd", "/..", "dir/..", "a\u0000b", ".wharf-tmp-x", "a/.wharf", "\u202Eevil",
+			"．．／x" })
 	void badPathsAreRefusedNotRepaired(String argument) {
 		MountFileSystemView view = single();
 		view.changeWorkingDirectory(StoragePath.parse("/dir/sub"));
@@ -107,8 +109,8 @@ class MountFileSystemViewTests {
 	@Test
 	void mountsTheUserMayNotReadAreNotThere() throws Exception {
 		User bob = new User("bob", Set.of(Role.USER), Map.of("data", MountAccess.READ_ONLY));
-		StorageFileSystemFactory factory = new StorageFileSystemFactory(List.of(new Mount("data", "memory", this.data),
-				new Mount("scratch", "memory", this.scratch)));
+		StorageFileSystemFactory factory = new StorageFileSystemFactory(
+				List.of(new Mount("data", "memory", this.data), new Mount("scratch", "memory", this.scratch)));
 		MountFileSystemView view = factory.createFileSystemView(new FtpUser(bob, null));
 		assertThat(view.mounts()).extracting(UserMount::name).containsExactly("data");
 		assertThat(view.locate("/scratch/x")).isInstanceOf(MountLocation.Unknown.class);

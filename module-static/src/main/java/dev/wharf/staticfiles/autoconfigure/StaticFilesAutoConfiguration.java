@@ -28,11 +28,13 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 /**
- * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for the static file server.
- * On unless {@code wharf.static.enabled=false}; it serves nothing until {@code wharf.static.sites} names at
- * least one site. Its routes go in front of WebFlux on the Reactor Netty server (see {@link StaticFileServer}).
- * Sites that share the file manager's origin send their files with {@code Content-Security-Policy: sandbox}
- * unless configured otherwise (see {@link StaticFilesProperties.SiteProperties#sandbox()}).
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} for the static file server. On unless
+ * {@code wharf.static.enabled=false}; it serves nothing until {@code wharf.static.sites}
+ * names at least one site. Its routes go in front of WebFlux on the Reactor Netty server
+ * (see {@link StaticFileServer}). Sites that share the file manager's origin send their
+ * files with {@code Content-Security-Policy: sandbox} unless configured otherwise (see
+ * {@link StaticFilesProperties.SiteProperties#sandbox()}).
  */
 @AutoConfiguration(afterName = { "dev.wharf.core.autoconfigure.StorageAutoConfiguration",
 		"dev.wharf.core.autoconfigure.SecurityAutoConfiguration" })
@@ -42,7 +44,9 @@ import org.springframework.util.ClassUtils;
 @EnableConfigurationProperties(StaticFilesProperties.class)
 public final class StaticFilesAutoConfiguration {
 
-	/** The file manager's auto-configuration: another module, so known here by name only. */
+	/**
+	 * The file manager's auto-configuration: another module, so known here by name only.
+	 */
 	static final String FILE_MANAGER = "dev.wharf.filemanager.autoconfigure.FileManagerAutoConfiguration";
 
 	@Bean(destroyMethod = "close")
@@ -56,9 +60,10 @@ public final class StaticFilesAutoConfiguration {
 	}
 
 	/**
-	 * What shares the sites' origin: the file manager when it is on the classpath and on (its own switch,
-	 * {@code wharf.filemanager.enabled}, on by default), and who may write mounts: the configured users, and the
-	 * groups that the rules for LDAP and OIDC users give write rights ({@code group:<name>}).
+	 * What shares the sites' origin: the file manager when it is on the classpath and on
+	 * (its own switch, {@code wharf.filemanager.enabled}, on by default), and who may
+	 * write mounts: the configured users, and the groups that the rules for LDAP and OIDC
+	 * users give write rights ({@code group:<name>}).
 	 */
 	static SharedOrigin sharedOrigin(Environment environment, @Nullable UserDirectory users,
 			@Nullable ExternalUsers externalUsers) {

@@ -19,25 +19,33 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
- * Resolved files by request path, so that a hit costs no storage call (and, for small files, no
- * file-system call: their bytes are cached too). Bounded by weight (cached bytes plus a fixed charge per
- * entry), least valuable entries evicted first.
+ * Resolved files by request path, so that a hit costs no storage call (and, for small
+ * files, no file-system call: their bytes are cached too). Bounded by weight (cached
+ * bytes plus a fixed charge per entry), least valuable entries evicted first.
  *
- * <p>An entry is trusted for {@code revalidateAfter}; the first request after that asks the storage again
- * (while requests arriving during that check are still served the known version) and keeps the entry,
- * bytes included, if nothing changed. Files of {@code local} mounts are also dropped as soon as
- * {@link LocalChangeWatcher} reports a change in their folder or above; an entry whose folders were not
- * yet watched when its files were examined is checked once more on its next request, so a change in that
+ * <p>
+ * An entry is trusted for {@code revalidateAfter}; the first request after that asks the
+ * storage again (while requests arriving during that check are still served the known
+ * version) and keeps the entry, bytes included, if nothing changed. Files of
+ * {@code local} mounts are also dropped as soon as {@link LocalChangeWatcher} reports a
+ * change in their folder or above; an entry whose folders were not yet watched when its
+ * files were examined is checked once more on its next request, so a change in that
  * window is not missed either.
  *
- * <p>Thread-safe; {@link #fresh} never blocks and may run on an event loop.
+ * <p>
+ * Thread-safe; {@link #fresh} never blocks and may run on an event loop.
  */
 public final class FileCache implements LocalChangeWatcher.Listener, AutoCloseable {
 
-	/** The key of a site's SPA fallback file; never a request path, which starts with '/'. */
+	/**
+	 * The key of a site's SPA fallback file; never a request path, which starts with '/'.
+	 */
 	private static final String FALLBACK_KEY = "*spa-fallback";
 
-	/** How long a claimed check may take before another request may claim it (its request may be gone). */
+	/**
+	 * How long a claimed check may take before another request may claim it (its request
+	 * may be gone).
+	 */
 	private static final long CHECK_TIMEOUT_NANOS = Duration.ofSeconds(30).toNanos();
 
 	private final FileResolver resolver;
@@ -59,7 +67,8 @@ public final class FileCache implements LocalChangeWatcher.Listener, AutoCloseab
 		this.entries = (maxWeight > 0) ? Caffeine.newBuilder()
 			.maximumWeight(maxWeight)
 			.<Key, Entry>weigher((key, entry) -> entry.weight + 2 * key.path().length())
-			// Maintenance and removal on the calling thread: closing a shared channel is cheap, and it
+			// Maintenance and removal on the calling thread: closing a shared channel is
+			// cheap, and it
 			// must not wait for a busy common pool.
 			.executor(Runnable::run)
 			.removalListener((@Nullable Key key, @Nullable Entry entry, RemovalCause cause) -> {
@@ -83,8 +92,8 @@ public final class FileCache implements LocalChangeWatcher.Listener, AutoCloseab
 	 * A cached file that may be served without asking the storage.
 	 * @param site the site
 	 * @param rawPath the request's raw path
-	 * @return the file, or {@code null} if it is not cached or must be checked first (then call
-	 * {@link #resolve})
+	 * @return the file, or {@code null} if it is not cached or must be checked first
+	 * (then call {@link #resolve})
 	 */
 	public @Nullable ResolvedFile fresh(Site site, String rawPath) {
 		Entry entry = entry(site, rawPath);
@@ -103,18 +112,22 @@ public final class FileCache implements LocalChangeWatcher.Listener, AutoCloseab
 		return entry.checking.compareAndSet(claimed, now) ? null : entry.file;
 	}
 
-	/** Whether a check claimed at a time is still under way (a claim whose request vanished expires). */
+	/**
+	 * Whether a check claimed at a time is still under way (a claim whose request
+	 * vanished expires).
+	 */
 	private static boolean isChecking(long claimed, long now) {
 		return claimed != 0 && now - claimed < CHECK_TIMEOUT_NANOS;
 	}
 
 	/**
-	 * A cached file that may be served without asking the storage, like {@link #fresh}, but without
-	 * claiming the check when one is due: for callers that hand anything else to the regular path, which
-	 * then makes the check.
+	 * A cached file that may be served without asking the storage, like {@link #fresh},
+	 * but without claiming the check when one is due: for callers that hand anything else
+	 * to the regular path, which then makes the check.
 	 * @param site the site
 	 * @param rawPath the request's raw path
-	 * @return the file (within its trust period, or while another request checks it), or {@code null}
+	 * @return the file (within its trust period, or while another request checks it), or
+	 * {@code null}
 	 */
 	public @Nullable ResolvedFile peek(Site site, String rawPath) {
 		Entry entry = entry(site, rawPath);
@@ -147,8 +160,8 @@ public final class FileCache implements LocalChangeWatcher.Listener, AutoCloseab
 	 * @return the file, or {@link Resolution#MISSING}
 	 */
 	public Mono<Resolution> resolveFallback(Site site) {
-		return lookup(new Key(site, FALLBACK_KEY), previous -> this.resolver.resolveFile(site,
-				Objects.requireNonNull(site.spaFallback()), previous));
+		return lookup(new Key(site, FALLBACK_KEY),
+				previous -> this.resolver.resolveFile(site, Objects.requireNonNull(site.spaFallback()), previous));
 	}
 
 	/**
@@ -195,7 +208,8 @@ public final class FileCache implements LocalChangeWatcher.Listener, AutoCloseab
 			boolean watched = watch(file);
 			entries.put(key, entry);
 			if (!watched || sequence() != sequence) {
-				// Something may have changed between the look at the files and the watch: check again.
+				// Something may have changed between the look at the files and the watch:
+				// check again.
 				entry.checkedAt = System.nanoTime() - this.revalidateNanos;
 			}
 			return resolution;

@@ -19,13 +19,14 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Watches host folders (inotify on Linux, through {@link WatchService}) and reports every change in them,
- * so cached files of {@code local} mounts are dropped within milliseconds of a change instead of at the
- * next revalidation. Bounded: past a number of folders, new ones are not watched (their files are then
- * only revalidated on time).
+ * Watches host folders (inotify on Linux, through {@link WatchService}) and reports every
+ * change in them, so cached files of {@code local} mounts are dropped within milliseconds
+ * of a change instead of at the next revalidation. Bounded: past a number of folders, new
+ * ones are not watched (their files are then only revalidated on time).
  *
- * <p>Thread-safe. One daemon thread, {@code wharf-static-watcher}, waits for events and calls the
- * listener; {@link #close} stops it.
+ * <p>
+ * Thread-safe. One daemon thread, {@code wharf-static-watcher}, waits for events and
+ * calls the listener; {@link #close} stops it.
  */
 public final class LocalChangeWatcher implements AutoCloseable {
 
@@ -61,9 +62,10 @@ public final class LocalChangeWatcher implements AutoCloseable {
 	}
 
 	/**
-	 * A counter that moves whenever a folder starts being watched and before every reported change. A
-	 * caller that read it before looking at files and finds it unchanged afterwards knows that no change
-	 * reported so far can concern what it saw, and that later changes will be reported.
+	 * A counter that moves whenever a folder starts being watched and before every
+	 * reported change. A caller that read it before looking at files and finds it
+	 * unchanged afterwards knows that no change reported so far can concern what it saw,
+	 * and that later changes will be reported.
 	 * @return the current value
 	 */
 	public long sequence() {
@@ -126,7 +128,8 @@ public final class LocalChangeWatcher implements AutoCloseable {
 			}
 			boolean valid = key.reset();
 			if (!valid) {
-				// The folder itself is gone or replaced: everything below it may have changed.
+				// The folder itself is gone or replaced: everything below it may have
+				// changed.
 				this.folders.remove(folder, key);
 				changed.add(folder);
 			}

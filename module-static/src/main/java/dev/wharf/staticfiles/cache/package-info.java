@@ -1,5 +1,6 @@
 /**
- * A bounded cache of resolved files (and small files' bytes), invalidated when the files change.
+ * A bounded cache of resolved files (and small files' bytes), invalidated when the files
+ * change.
  */
 @NullMarked
 package dev.wharf.staticfiles.cache;

@@ -1,9 +1,11 @@
 package dev.wharf.staticfiles.http;
 
 /**
- * Reads {@code Accept-Encoding} (RFC 9110, section 12.5.3): how much a client wants a content coding.
+ * Reads {@code Accept-Encoding} (RFC 9110, section 12.5.3): how much a client wants a
+ * content coding.
  *
- * <p>Stateless; safe for concurrent use.
+ * <p>
+ * Stateless; safe for concurrent use.
  */
 public final class AcceptEncoding {
 
@@ -11,8 +13,9 @@ public final class AcceptEncoding {
 	}
 
 	/**
-	 * The quality a client gives a coding: its own entry's {@code q} (1 without one), else that of
-	 * {@code *}, else 0. {@code x-gzip} counts as {@code gzip}. A malformed {@code q} counts as 0.
+	 * The quality a client gives a coding: its own entry's {@code q} (1 without one),
+	 * else that of {@code *}, else 0. {@code x-gzip} counts as {@code gzip}. A malformed
+	 * {@code q} counts as 0.
 	 * @param header the header's value
 	 * @param coding such as {@code br} or {@code gzip}, lower case
 	 * @return 0 (not acceptable) to 1

@@ -13,20 +13,25 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * gzip (RFC 1952) for on-the-fly compression: of a whole small file, once, for the cache; and of a stream,
- * chunk by chunk, for files too large to cache. The framing and the deflating are Netty's zlib encoder in
- * gzip mode ({@link ZlibCodecFactory}), driven through an {@link EmbeddedChannel} as Netty's own
- * {@code HttpContentCompressor} drives it. The encoder flushes after every chunk it is given, so what has
- * been read from the storage goes out at once, for a few bytes more per chunk than one unflushed stream.
+ * gzip (RFC 1952) for on-the-fly compression: of a whole small file, once, for the cache;
+ * and of a stream, chunk by chunk, for files too large to cache. The framing and the
+ * deflating are Netty's zlib encoder in gzip mode ({@link ZlibCodecFactory}), driven
+ * through an {@link EmbeddedChannel} as Netty's own {@code HttpContentCompressor} drives
+ * it. The encoder flushes after every chunk it is given, so what has been read from the
+ * storage goes out at once, for a few bytes more per chunk than one unflushed stream.
  *
- * <p>Why not {@code HttpContentCompressor} itself: it sits in the connection's pipeline and decides per
- * response from the headers, after the static server has already chosen the representation. The static
- * server's rules need that choice first: a precompressed sibling before gzip on the fly, only compressible
- * types of at least the site's minimum size, never for a {@code Range} request, a weak entity tag and
- * {@code Vary: Accept-Encoding} on the compressed form, and a cached file compressed once, not per response.
+ * <p>
+ * Why not {@code HttpContentCompressor} itself: it sits in the connection's pipeline and
+ * decides per response from the headers, after the static server has already chosen the
+ * representation. The static server's rules need that choice first: a precompressed
+ * sibling before gzip on the fly, only compressible types of at least the site's minimum
+ * size, never for a {@code Range} request, a weak entity tag and
+ * {@code Vary: Accept-Encoding} on the compressed form, and a cached file compressed
+ * once, not per response.
  *
- * <p>Stateless; safe for concurrent use. A stream's encoder is used by one subscriber at a time (Reactor's
- * signals to one subscriber never overlap).
+ * <p>
+ * Stateless; safe for concurrent use. A stream's encoder is used by one subscriber at a
+ * time (Reactor's signals to one subscriber never overlap).
  */
 public final class Gzip {
 
@@ -60,7 +65,8 @@ public final class Gzip {
 	}
 
 	/**
-	 * Compresses a stream. Every input buffer is released, also on error and cancellation.
+	 * Compresses a stream. Every input buffer is released, also on error and
+	 * cancellation.
 	 * @param content the bytes
 	 * @return the gzip stream, in chunks
 	 */
@@ -79,7 +85,10 @@ public final class Gzip {
 		return new EmbeddedChannel(ZlibCodecFactory.newZlibEncoder(ZlibWrapper.GZIP, level));
 	}
 
-	/** What the encoder has written since last asked, as one buffer that the caller releases. */
+	/**
+	 * What the encoder has written since last asked, as one buffer that the caller
+	 * releases.
+	 */
 	private static ByteBuf written(EmbeddedChannel encoder) {
 		ByteBuf first = encoder.readOutbound();
 		if (first == null) {

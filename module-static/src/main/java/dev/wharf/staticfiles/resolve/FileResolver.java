@@ -20,12 +20,14 @@ import reactor.util.retry.Retry;
 
 /**
  * Resolves a site's request paths through the storage SPI: the raw path is parsed once by
- * {@link StoragePath#parseUriPath} (so {@code ..}, encoded separators, NUL and malformed UTF-8 never reach
- * a backend), hidden names are refused, folders lead to their index file, and a file is described with
- * its local path (for zero-copy), its precompressed siblings and, if small enough, its bytes.
+ * {@link StoragePath#parseUriPath} (so {@code ..}, encoded separators, NUL and malformed
+ * UTF-8 never reach a backend), hidden names are refused, folders lead to their index
+ * file, and a file is described with its local path (for zero-copy), its precompressed
+ * siblings and, if small enough, its bytes.
  *
- * <p>Thread-safe; every method returns at once and does its work on subscription, on the storage's
- * threads.
+ * <p>
+ * Thread-safe; every method returns at once and does its work on subscription, on the
+ * storage's threads.
  */
 public final class FileResolver {
 
@@ -48,10 +50,13 @@ public final class FileResolver {
 	/**
 	 * Resolves a path of a site.
 	 * @param site the site
-	 * @param rawRelative the raw request path after the site's prefix, starting with {@code /}
-	 * @param previous what the path resolved to before (its bytes are reused if unchanged), or {@code null}
-	 * @return what the path leads to; fails with {@link dev.wharf.core.storage.InvalidStoragePathException}
-	 * for a bad path, or with the storage's error
+	 * @param rawRelative the raw request path after the site's prefix, starting with
+	 * {@code /}
+	 * @param previous what the path resolved to before (its bytes are reused if
+	 * unchanged), or {@code null}
+	 * @return what the path leads to; fails with
+	 * {@link dev.wharf.core.storage.InvalidStoragePathException} for a bad path, or with
+	 * the storage's error
 	 */
 	public Mono<Resolution> resolve(Site site, String rawRelative, @Nullable ResolvedFile previous) {
 		return Mono.defer(() -> {
@@ -71,7 +76,8 @@ public final class FileResolver {
 				}
 				return Mono.just(Resolution.MISSING);
 			});
-		}).retryWhen(Retry.max(ATTEMPTS - 1).filter(ChangedWhileReading.class::isInstance))
+		})
+			.retryWhen(Retry.max(ATTEMPTS - 1).filter(ChangedWhileReading.class::isInstance))
 			.onErrorResume(FileResolver::isMissing, error -> Mono.just(Resolution.MISSING));
 	}
 
@@ -105,10 +111,12 @@ public final class FileResolver {
 		String contentType = site.contentTypes().forName(entry.name());
 		boolean siblings = site.precompressed() && MediaTypeRegistry.isCompressible(contentType);
 		Mono<StoredFile> identity = stored(site, entry, (previous != null) ? previous.identity().source() : null);
-		Mono<Optional<StoredFile>> brotli = siblings ? sibling(site, entry.path(), BROTLI_SUFFIX,
-				(previous != null) ? previous.brotli() : null) : Mono.just(Optional.empty());
-		Mono<Optional<StoredFile>> gzip = siblings ? sibling(site, entry.path(), GZIP_SUFFIX,
-				(previous != null) ? previous.gzip() : null) : Mono.just(Optional.empty());
+		Mono<Optional<StoredFile>> brotli = siblings
+				? sibling(site, entry.path(), BROTLI_SUFFIX, (previous != null) ? previous.brotli() : null)
+				: Mono.just(Optional.empty());
+		Mono<Optional<StoredFile>> gzip = siblings
+				? sibling(site, entry.path(), GZIP_SUFFIX, (previous != null) ? previous.gzip() : null)
+				: Mono.just(Optional.empty());
 		return Mono.zip(identity, brotli, gzip)
 			.map(all -> new Resolution.Found(ResolvedFile.create(site, all.getT1(), all.getT2().orElse(null),
 					all.getT3().orElse(null), previous)));
@@ -126,7 +134,8 @@ public final class FileResolver {
 			.filter(FileEntry::isFile)
 			.flatMap(entry -> stored(site, entry, (previous != null) ? previous.source() : null))
 			.map(Optional::of)
-			// A sibling that cannot be read (missing, a link out of the mount) is as good as absent.
+			// A sibling that cannot be read (missing, a link out of the mount) is as good
+			// as absent.
 			.onErrorResume(StorageException.class, error -> Mono.empty())
 			.defaultIfEmpty(Optional.empty());
 	}

@@ -10,10 +10,13 @@ import io.netty.util.AsciiString;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One way of sending a resolved file: its plain bytes, a precompressed sibling, or gzip made on the fly.
- * Holds the headers of a full 200 response, built once, so a cached file's response costs no formatting.
+ * One way of sending a resolved file: its plain bytes, a precompressed sibling, or gzip
+ * made on the fly. Holds the headers of a full 200 response, built once, so a cached
+ * file's response costs no formatting.
  *
- * <p>Immutable after construction (the prebuilt headers are only ever read); safe for concurrent use.
+ * <p>
+ * Immutable after construction (the prebuilt headers are only ever read); safe for
+ * concurrent use.
  */
 public final class Representation {
 
@@ -99,14 +102,17 @@ public final class Representation {
 		return this.length;
 	}
 
-	/** The bytes to send when cached (already compressed if this is gzip on the fly), else {@code null}. */
+	/**
+	 * The bytes to send when cached (already compressed if this is gzip on the fly), else
+	 * {@code null}.
+	 */
 	public byte @Nullable [] body() {
 		return this.body;
 	}
 
 	/**
-	 * The headers of a full (200) response, except {@code Date} and {@code Connection}. Shared: copy,
-	 * never modify.
+	 * The headers of a full (200) response, except {@code Date} and {@code Connection}.
+	 * Shared: copy, never modify.
 	 */
 	public HttpHeaders headers() {
 		return this.headers;

@@ -5,10 +5,13 @@ import dev.wharf.core.storage.StoragePath;
 /**
  * What a request path of a site leads to.
  */
-public sealed interface Resolution permits Resolution.Found, Resolution.Redirect, Resolution.Folder,
-		Resolution.Missing {
+public sealed interface Resolution
+		permits Resolution.Found, Resolution.Redirect, Resolution.Folder, Resolution.Missing {
 
-	/** Nothing servable: no such file, a hidden file, or a folder without index or listing. */
+	/**
+	 * Nothing servable: no such file, a hidden file, or a folder without index or
+	 * listing.
+	 */
 	Missing MISSING = new Missing();
 
 	/** A folder asked for without its trailing slash. */
@@ -16,6 +19,7 @@ public sealed interface Resolution permits Resolution.Found, Resolution.Redirect
 
 	/**
 	 * A file.
+	 *
 	 * @param file the file and its representations
 	 */
 	record Found(ResolvedFile file) implements Resolution {
@@ -31,6 +35,7 @@ public sealed interface Resolution permits Resolution.Found, Resolution.Redirect
 
 	/**
 	 * A folder without an index file, on a site with listings on.
+	 *
 	 * @param path the folder, in the mount
 	 */
 	record Folder(StoragePath path) implements Resolution {

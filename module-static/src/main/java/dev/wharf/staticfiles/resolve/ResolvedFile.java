@@ -11,10 +11,12 @@ import dev.wharf.staticfiles.site.Site;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A request path resolved to a file of a site, with every representation a client can be sent: the
- * file itself, its precompressed {@code .br} and {@code .gz} siblings, and gzip made on the fly.
+ * A request path resolved to a file of a site, with every representation a client can be
+ * sent: the file itself, its precompressed {@code .br} and {@code .gz} siblings, and gzip
+ * made on the fly.
  *
- * <p>Immutable; safe for concurrent use.
+ * <p>
+ * Immutable; safe for concurrent use.
  */
 public final class ResolvedFile {
 
@@ -45,8 +47,8 @@ public final class ResolvedFile {
 	 * @param file the requested file
 	 * @param brotli its {@code .br} sibling, or {@code null}
 	 * @param gzip its {@code .gz} sibling, or {@code null}
-	 * @param previous what the same path resolved to before, whose compressed bytes are reused if the file
-	 * did not change; or {@code null}
+	 * @param previous what the same path resolved to before, whose compressed bytes are
+	 * reused if the file did not change; or {@code null}
 	 * @return the resolved file
 	 */
 	static ResolvedFile create(Site site, StoredFile file, @Nullable StoredFile brotli, @Nullable StoredFile gzip,
@@ -105,15 +107,18 @@ public final class ResolvedFile {
 	 * @return whether every stored file is the same version
 	 */
 	public boolean sameVersion(ResolvedFile other) {
-		return this.identity.source().sameVersion(other.identity.source())
-				&& sameVersion(this.brotli, other.brotli) && sameVersion(this.gzip, other.gzip);
+		return this.identity.source().sameVersion(other.identity.source()) && sameVersion(this.brotli, other.brotli)
+				&& sameVersion(this.gzip, other.gzip);
 	}
 
 	private static boolean sameVersion(@Nullable Representation a, @Nullable Representation b) {
 		return (a == null) ? b == null : b != null && a.source().sameVersion(b.source());
 	}
 
-	/** Memory this file takes in a cache, in bytes (approximate, never below a fixed overhead). */
+	/**
+	 * Memory this file takes in a cache, in bytes (approximate, never below a fixed
+	 * overhead).
+	 */
 	public int weight() {
 		long bytes = ENTRY_OVERHEAD;
 		for (Representation representation : representations()) {
@@ -124,8 +129,8 @@ public final class ResolvedFile {
 	}
 
 	/**
-	 * The host folders whose changes may change this resolution: the folder of each local file and its
-	 * ancestors up to the mount's root.
+	 * The host folders whose changes may change this resolution: the folder of each local
+	 * file and its ancestors up to the mount's root.
 	 * @return the folders, nearest first; empty if no file is local
 	 */
 	public Set<Path> watchDirectories() {
@@ -149,8 +154,8 @@ public final class ResolvedFile {
 	 * Whether a change reported by the operating system may affect this resolution.
 	 * @param folder the folder in which something changed
 	 * @param changed the entry that changed in it
-	 * @return whether one of the files is in that folder (a new sibling may have appeared) or below the
-	 * changed entry
+	 * @return whether one of the files is in that folder (a new sibling may have
+	 * appeared) or below the changed entry
 	 */
 	public boolean isAffectedBy(Path folder, Path changed) {
 		for (Representation representation : representations()) {
@@ -162,14 +167,19 @@ public final class ResolvedFile {
 		return false;
 	}
 
-	/** Lets responses share open channels to the local files while this resolution is cached. */
+	/**
+	 * Lets responses share open channels to the local files while this resolution is
+	 * cached.
+	 */
 	public void share() {
 		for (Representation representation : representations()) {
 			representation.source().share();
 		}
 	}
 
-	/** Closes the shared channels (once the responses using them are done). Idempotent. */
+	/**
+	 * Closes the shared channels (once the responses using them are done). Idempotent.
+	 */
 	public void close() {
 		for (Representation representation : representations()) {
 			representation.source().close();

@@ -9,19 +9,23 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An open, read-only channel to a local file, shared by every response of a cached file (nginx's
- * {@code open_file_cache}): a hit then needs no open(2), fstat(2) or close(2), only sendfile(2), which
- * takes explicit offsets, so concurrent responses do not interfere. A file replaced by a rename keeps being
- * read from the version that was opened, consistent with the cached length and tags, until the cache drops
- * the entry. Reference-counted: the cache entry holds one reference and each response another; the
- * channel closes with the last. At most {@value #MAX_OPEN} are open at once, so the cache can never use up
- * the process's file descriptors.
+ * An open, read-only channel to a local file, shared by every response of a cached file
+ * (nginx's {@code open_file_cache}): a hit then needs no open(2), fstat(2) or close(2),
+ * only sendfile(2), which takes explicit offsets, so concurrent responses do not
+ * interfere. A file replaced by a rename keeps being read from the version that was
+ * opened, consistent with the cached length and tags, until the cache drops the entry.
+ * Reference-counted: the cache entry holds one reference and each response another; the
+ * channel closes with the last. At most {@value #MAX_OPEN} are open at once, so the cache
+ * can never use up the process's file descriptors.
  *
- * <p>Thread-safe.
+ * <p>
+ * Thread-safe.
  */
 public final class SharedChannel {
 
-	/** Most shared channels open at once; past this, responses open the file themselves. */
+	/**
+	 * Most shared channels open at once; past this, responses open the file themselves.
+	 */
 	static final int MAX_OPEN = 512;
 
 	private static final AtomicInteger opened = new AtomicInteger();
@@ -38,7 +42,8 @@ public final class SharedChannel {
 	 * Opens a file for sharing.
 	 * @param file the local file
 	 * @param size the length it must have
-	 * @return the channel, with one reference for the caller; or {@code null} if too many are open
+	 * @return the channel, with one reference for the caller; or {@code null} if too many
+	 * are open
 	 * @throws java.nio.file.NoSuchFileException if the file is gone
 	 * @throws FileChangedException if its length is not {@code size}
 	 * @throws IOException if it cannot be opened

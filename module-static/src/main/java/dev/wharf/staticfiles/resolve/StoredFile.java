@@ -12,10 +12,12 @@ import dev.wharf.core.web.HttpDates;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One version of one stored file, as the storage described it when it was resolved: a requested file or
- * a precompressed sibling. Carries its bytes when the file is small enough to cache.
+ * One version of one stored file, as the storage described it when it was resolved: a
+ * requested file or a precompressed sibling. Carries its bytes when the file is small
+ * enough to cache.
  *
- * <p>Immutable apart from the shared channel; safe for concurrent use.
+ * <p>
+ * Immutable apart from the shared channel; safe for concurrent use.
  */
 public final class StoredFile {
 
@@ -33,7 +35,9 @@ public final class StoredFile {
 
 	private final byte @Nullable [] bytes;
 
-	/** null (not shared), {@link #SHARING}, a {@link SharedChannel}, or {@link #CLOSED}. */
+	/**
+	 * null (not shared), {@link #SHARING}, a {@link SharedChannel}, or {@link #CLOSED}.
+	 */
 	private final AtomicReference<@Nullable Object> shared = new AtomicReference<>();
 
 	private static final Object SHARING = new Object();
@@ -65,7 +69,10 @@ public final class StoredFile {
 		return this.lastModified;
 	}
 
-	/** The file on this host, for zero-copy transfers, or {@code null} if the storage has none. */
+	/**
+	 * The file on this host, for zero-copy transfers, or {@code null} if the storage has
+	 * none.
+	 */
 	public @Nullable Path localFile() {
 		return this.localFile;
 	}
@@ -86,8 +93,8 @@ public final class StoredFile {
 	}
 
 	/**
-	 * Whether this is the same version of the same file as another: same path, host file, size and
-	 * modification time.
+	 * Whether this is the same version of the same file as another: same path, host file,
+	 * size and modification time.
 	 * @param other the other
 	 * @return whether nothing observable changed
 	 */
@@ -97,9 +104,9 @@ public final class StoredFile {
 	}
 
 	/**
-	 * Lets responses share one open channel to the local file (see {@link SharedChannel}), until
-	 * {@link #close}. Called by the cache when it keeps this file; files without a local path or with
-	 * cached bytes never open one.
+	 * Lets responses share one open channel to the local file (see
+	 * {@link SharedChannel}), until {@link #close}. Called by the cache when it keeps
+	 * this file; files without a local path or with cached bytes never open one.
 	 */
 	public void share() {
 		if (this.localFile != null && this.bytes == null) {
@@ -108,9 +115,10 @@ public final class StoredFile {
 	}
 
 	/**
-	 * The shared channel, opened on first use, with a reference for the caller to release.
-	 * @return the channel, or {@code null} if this file is not shared (or no longer, or too many are open):
-	 * the caller then opens the file itself
+	 * The shared channel, opened on first use, with a reference for the caller to
+	 * release.
+	 * @return the channel, or {@code null} if this file is not shared (or no longer, or
+	 * too many are open): the caller then opens the file itself
 	 * @throws java.nio.file.NoSuchFileException if the file is gone
 	 * @throws SharedChannel.FileChangedException if its length changed
 	 * @throws IOException if it cannot be opened
@@ -141,7 +149,10 @@ public final class StoredFile {
 		}
 	}
 
-	/** Stops sharing; the channel closes when the last response using it is done. Idempotent. */
+	/**
+	 * Stops sharing; the channel closes when the last response using it is done.
+	 * Idempotent.
+	 */
 	public void close() {
 		Object previous = this.shared.getAndSet(CLOSED);
 		if (previous instanceof SharedChannel channel) {

@@ -1,5 +1,6 @@
 /**
- * Turns a request path into a servable file and its representations through the storage SPI.
+ * Turns a request path into a servable file and its representations through the storage
+ * SPI.
  */
 @NullMarked
 package dev.wharf.staticfiles.resolve;

@@ -11,16 +11,17 @@ import org.springframework.web.util.HtmlUtils;
 import org.springframework.web.util.UriUtils;
 
 /**
- * The HTML page listing a folder of a site (for sites with {@code listing: true}): folders first, then
- * files, by name, with sizes and modification times. Names are escaped for HTML and encoded in links,
- * so a file name can never inject markup.
+ * The HTML page listing a folder of a site (for sites with {@code listing: true}):
+ * folders first, then files, by name, with sizes and modification times. Names are
+ * escaped for HTML and encoded in links, so a file name can never inject markup.
  */
 final class DirectoryListing {
 
 	/** Most entries shown; a larger folder's page says how many were left out. */
 	static final int MAX_ENTRIES = 10_000;
 
-	private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneOffset.UTC);
+	private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")
+		.withZone(ZoneOffset.UTC);
 
 	private DirectoryListing() {
 	}

@@ -29,18 +29,21 @@ import io.netty.handler.codec.http.LastHttpContent;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Answers the commonest static request, a plain GET or HEAD of a cached file, directly on the
- * connection, without Reactor Netty's per-request machinery: the cached bytes go out with their prebuilt
- * headers in one write; a cached local file goes out with sendfile(2) from its shared open channel, its
- * headers corked in front of it. That is the same system-call path as nginx, with no allocation beyond
- * the response itself.
+ * Answers the commonest static request, a plain GET or HEAD of a cached file, directly on
+ * the connection, without Reactor Netty's per-request machinery: the cached bytes go out
+ * with their prebuilt headers in one write; a cached local file goes out with sendfile(2)
+ * from its shared open channel, its headers corked in front of it. That is the same
+ * system-call path as nginx, with no allocation beyond the response itself.
  *
- * <p>Everything else goes on to the regular route ({@link StaticHandler}): conditional and range
- * requests, files not cached or due for a check, requests with a body or {@code Expect}, connections not
- * kept alive, TLS and HTTP/2. Answers are never reordered: a connection with a request still in Reactor
- * Netty's hands gets everything through Reactor Netty (see {@link FastLaneHandler}).
+ * <p>
+ * Everything else goes on to the regular route ({@link StaticHandler}): conditional and
+ * range requests, files not cached or due for a check, requests with a body or
+ * {@code Expect}, connections not kept alive, TLS and HTTP/2. Answers are never
+ * reordered: a connection with a request still in Reactor Netty's hands gets everything
+ * through Reactor Netty (see {@link FastLaneHandler}).
  *
- * <p>Thread-safe; runs on event loops and never blocks.
+ * <p>
+ * Thread-safe; runs on event loops and never blocks.
  */
 final class FastLane {
 
@@ -131,7 +134,10 @@ final class FastLane {
 		return this.answered.sum();
 	}
 
-	/** Counts an answer, before it is written (so whoever reads the response sees it counted). */
+	/**
+	 * Counts an answer, before it is written (so whoever reads the response sees it
+	 * counted).
+	 */
 	private void count(Site site) {
 		this.metrics.record(site, 200);
 		this.answered.increment();

@@ -11,12 +11,14 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 
 /**
- * One connection's entrance to the {@link FastLane}, between the HTTP codec and Reactor Netty. It keeps
- * count of the requests it passed on whose responses are not finished, and answers a request itself only
- * when that count is zero, so responses on a keep-alive or pipelined connection always leave in request
- * order. After answering, it asks for the next read, as Reactor Netty does after its own responses.
+ * One connection's entrance to the {@link FastLane}, between the HTTP codec and Reactor
+ * Netty. It keeps count of the requests it passed on whose responses are not finished,
+ * and answers a request itself only when that count is zero, so responses on a keep-alive
+ * or pipelined connection always leave in request order. After answering, it asks for the
+ * next read, as Reactor Netty does after its own responses.
  *
- * <p>One instance per connection; used on its event loop only.
+ * <p>
+ * One instance per connection; used on its event loop only.
  */
 final class FastLaneHandler extends ChannelDuplexHandler {
 
@@ -25,10 +27,16 @@ final class FastLaneHandler extends ChannelDuplexHandler {
 
 	private final FastLane lane;
 
-	/** Requests passed on to Reactor Netty whose last response part has not been written yet. */
+	/**
+	 * Requests passed on to Reactor Netty whose last response part has not been written
+	 * yet.
+	 */
 	private int passedOn;
 
-	/** Whether the rest of a request this handler answered (its empty last part) is still to come. */
+	/**
+	 * Whether the rest of a request this handler answered (its empty last part) is still
+	 * to come.
+	 */
 	private boolean skippingRest;
 
 	FastLaneHandler(FastLane lane) {
@@ -63,7 +71,8 @@ final class FastLaneHandler extends ChannelDuplexHandler {
 
 	@Override
 	public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-		// Reactor Netty's responses pass here on their way out (this handler's own do not).
+		// Reactor Netty's responses pass here on their way out (this handler's own do
+		// not).
 		if (msg instanceof LastHttpContent && this.passedOn > 0 && !(msg instanceof HttpResponse response
 				&& response.status().codeClass() == HttpStatusClass.INFORMATIONAL)) {
 			this.passedOn--;

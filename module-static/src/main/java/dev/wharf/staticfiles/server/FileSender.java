@@ -20,26 +20,31 @@ import reactor.netty.NettyPipeline;
 import reactor.netty.http.server.HttpServerResponse;
 
 /**
- * Sends local files with sendfile(2), as nginx does: through the cached file's shared open channel when
- * there is one (no open, fstat or close per response), with {@code TCP_CORK} around the headers and the
- * file so they leave in full segments rather than a small header packet first. Where the kernel cannot
- * write the file to the socket (TLS, HTTP/2) Reactor Netty's own chunked transfer is used.
+ * Sends local files with sendfile(2), as nginx does: through the cached file's shared
+ * open channel when there is one (no open, fstat or close per response), with
+ * {@code TCP_CORK} around the headers and the file so they leave in full segments rather
+ * than a small header packet first. Where the kernel cannot write the file to the socket
+ * (TLS, HTTP/2) Reactor Netty's own chunked transfer is used.
  */
 final class FileSender {
 
-	/** Epoll's TCP_CORK, looked up by name so the class compiles without the native transport. */
-	private static final ChannelOption<Boolean> TCP_CORK = ChannelOption.valueOf("io.netty.channel.epoll.EpollChannelOption#TCP_CORK");
+	/**
+	 * Epoll's TCP_CORK, looked up by name so the class compiles without the native
+	 * transport.
+	 */
+	private static final ChannelOption<Boolean> TCP_CORK = ChannelOption
+		.valueOf("io.netty.channel.epoll.EpollChannelOption#TCP_CORK");
 
 	private FileSender() {
 	}
 
 	/**
-	 * Opens a local file for a response, checking it is still the version described. Called before
-	 * anything is sent, so that a stale description can be resolved again.
+	 * Opens a local file for a response, checking it is still the version described.
+	 * Called before anything is sent, so that a stale description can be resolved again.
 	 * @param response the response
 	 * @param source the file
-	 * @return the opened file, or {@code null} where zero-copy is impossible (the caller then uses
-	 * {@link #send} with {@code null}, which lets Reactor Netty open it)
+	 * @return the opened file, or {@code null} where zero-copy is impossible (the caller
+	 * then uses {@link #send} with {@code null}, which lets Reactor Netty open it)
 	 * @throws StaleFileException if the file is gone or its length changed
 	 */
 	static @Nullable Opened open(HttpServerResponse response, StoredFile source) {
@@ -53,7 +58,8 @@ final class FileSender {
 			if (shared != null) {
 				return new Opened(channel, shared.channel(), shared);
 			}
-			// open(2) and fstat(2) of a local file on the event loop, as nginx and Reactor Netty's sendFile do.
+			// open(2) and fstat(2) of a local file on the event loop, as nginx and
+			// Reactor Netty's sendFile do.
 			return new Opened(channel, SharedChannel.openChecked(local, source.size()), null);
 		}
 		catch (NoSuchFileException | SharedChannel.FileChangedException ex) {
@@ -86,7 +92,10 @@ final class FileSender {
 		return corked ? sent.doFinally(signal -> cork(channel, false)) : sent;
 	}
 
-	/** Whether bytes written to the channel go to the socket as they are: no TLS, not an HTTP/2 stream. */
+	/**
+	 * Whether bytes written to the channel go to the socket as they are: no TLS, not an
+	 * HTTP/2 stream.
+	 */
 	static boolean plain(Channel channel) {
 		Channel parent = channel.parent();
 		boolean http2Stream = parent != null && parent.pipeline().get(NettyPipeline.H2MultiplexHandler) != null;
@@ -98,7 +107,8 @@ final class FileSender {
 			return channel.isActive() && channel.config().setOption(TCP_CORK, on);
 		}
 		catch (RuntimeException ex) {
-			// Not an epoll channel, or closed meanwhile: sending works the same, in more packets.
+			// Not an epoll channel, or closed meanwhile: sending works the same, in more
+			// packets.
 			return false;
 		}
 	}
@@ -114,7 +124,8 @@ final class FileSender {
 	 *
 	 * @param connection the connection's channel
 	 * @param file the open file
-	 * @param shared the shared channel the file belongs to, or {@code null} if the response owns it
+	 * @param shared the shared channel the file belongs to, or {@code null} if the
+	 * response owns it
 	 */
 	record Opened(Channel connection, FileChannel file, @Nullable SharedChannel shared) {
 	}

@@ -32,12 +32,14 @@ import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 
 /**
- * Writes static responses on Reactor Netty: picks the representation ({@code Accept-Encoding}), evaluates
- * the conditional headers and {@code Range}, and sends the bytes the cheapest way there is: cached bytes
- * as one buffer with the headers, local files with {@code sendfile(2)}, anything else streamed from the
- * storage. HEAD gets exactly the headers a GET would get.
+ * Writes static responses on Reactor Netty: picks the representation
+ * ({@code Accept-Encoding}), evaluates the conditional headers and {@code Range}, and
+ * sends the bytes the cheapest way there is: cached bytes as one buffer with the headers,
+ * local files with {@code sendfile(2)}, anything else streamed from the storage. HEAD
+ * gets exactly the headers a GET would get.
  *
- * <p>Thread-safe and stateless apart from metrics.
+ * <p>
+ * Thread-safe and stateless apart from metrics.
  */
 final class Responder {
 
@@ -101,9 +103,10 @@ final class Responder {
 	}
 
 	/**
-	 * The representation for a client: a precompressed sibling or gzip on the fly if the client accepts
-	 * it (brotli preferred on equal quality), else the file itself. Requests with {@code Range} always get
-	 * the file itself, so ranges are of the bytes every client knows.
+	 * The representation for a client: a precompressed sibling or gzip on the fly if the
+	 * client accepts it (brotli preferred on equal quality), else the file itself.
+	 * Requests with {@code Range} always get the file itself, so ranges are of the bytes
+	 * every client knows.
 	 */
 	static Representation select(ResolvedFile file, @Nullable String acceptEncoding) {
 		Representation brotli = file.brotli();
@@ -185,7 +188,8 @@ final class Responder {
 		long total = 0;
 		for (ByteRange range : ranges) {
 			byte[] partHeader = ("\r\n--" + boundary + "\r\nContent-Type: " + contentType + "\r\nContent-Range: "
-					+ contentRange(range, length) + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+					+ contentRange(range, length) + "\r\n\r\n")
+				.getBytes(StandardCharsets.US_ASCII);
 			partHeaders.add(partHeader);
 			total += partHeader.length + range.length();
 		}
@@ -245,11 +249,12 @@ final class Responder {
 	}
 
 	/**
-	 * Answers with a status and a one-line text body (none for HEAD, with the GET's length).
+	 * Answers with a status and a one-line text body (none for HEAD, with the GET's
+	 * length).
 	 * @return completes when sent
 	 */
-	Publisher<Void> plain(HttpServerRequest request, HttpServerResponse response, Site site,
-			HttpResponseStatus status, boolean head) {
+	Publisher<Void> plain(HttpServerRequest request, HttpServerResponse response, Site site, HttpResponseStatus status,
+			boolean head) {
 		byte[] text = (status.reasonPhrase() + "\n").getBytes(StandardCharsets.US_ASCII);
 		response.status(status);
 		response.header(HttpHeaderNames.CONTENT_TYPE, TEXT_PLAIN);
@@ -295,9 +300,9 @@ final class Responder {
 	}
 
 	/**
-	 * Adds the headers every response carries: {@code Date}, and keep-alive for HTTP/1.0 clients that ask
-	 * (as {@code dev.wharf.core.web.Http10KeepAliveFilter} does for the rest of Wharf, which static
-	 * responses bypass).
+	 * Adds the headers every response carries: {@code Date}, and keep-alive for HTTP/1.0
+	 * clients that ask (as {@code dev.wharf.core.web.Http10KeepAliveFilter} does for the
+	 * rest of Wharf, which static responses bypass).
 	 * @param headers the response's headers
 	 * @param version the request's version
 	 * @param keepAlive whether the request asks to keep the connection

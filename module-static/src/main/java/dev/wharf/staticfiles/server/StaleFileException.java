@@ -1,7 +1,8 @@
 package dev.wharf.staticfiles.server;
 
 /**
- * A local file changed since it was resolved (replaced or removed); the request is resolved again.
+ * A local file changed since it was resolved (replaced or removed); the request is
+ * resolved again.
  */
 final class StaleFileException extends RuntimeException {
 

@@ -28,17 +28,22 @@ import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerRoutes;
 
 /**
- * The static file server: the configured sites, the file cache (with its change watcher) and the Reactor
- * Netty routes that answer requests under a site's prefix. The routes sit in front of Spring WebFlux: a
- * static request is answered directly on Reactor Netty, without WebFlux's exchange, filter chain and
- * handler mapping (which would cost several times nginx's work for a small file); every other request
- * goes on to WebFlux unchanged. Sites are tried most specific first, and after other modules' own endpoints
- * ({@link RouteOrder#SITES}): a site at {@code /} leaves the build cache's base path to the build cache.
+ * The static file server: the configured sites, the file cache (with its change watcher)
+ * and the Reactor Netty routes that answer requests under a site's prefix. The routes sit
+ * in front of Spring WebFlux: a static request is answered directly on Reactor Netty,
+ * without WebFlux's exchange, filter chain and handler mapping (which would cost several
+ * times nginx's work for a small file); every other request goes on to WebFlux unchanged.
+ * Sites are tried most specific first, and after other modules' own endpoints
+ * ({@link RouteOrder#SITES}): a site at {@code /} leaves the build cache's base path to
+ * the build cache.
  *
- * <p>Because of this, static requests do not pass through WebFlux filters or Spring's request metrics;
- * static sites are public and have their own counter ({@code wharf.static.requests}).
+ * <p>
+ * Because of this, static requests do not pass through WebFlux filters or Spring's
+ * request metrics; static sites are public and have their own counter
+ * ({@code wharf.static.requests}).
  *
- * <p>Thread-safe. {@link #close} stops the change watcher and empties the cache.
+ * <p>
+ * Thread-safe. {@link #close} stops the change watcher and empties the cache.
  */
 public final class StaticFileServer implements NettyRouteProvider, Ordered, AutoCloseable {
 
@@ -61,13 +66,14 @@ public final class StaticFileServer implements NettyRouteProvider, Ordered, Auto
 	 * Builds the server from its configuration.
 	 * @param properties {@code wharf.static}
 	 * @param mounts the mounts the sites serve
-	 * @param excludedFromRoot a path prefix that a site at {@code /} leaves to the rest of Wharf (the
-	 * actuator's), or {@code null}
-	 * @param serverCompression whether the HTTP server compresses responses ({@code server.compression});
-	 * static responses opt out, having their own codings
+	 * @param excludedFromRoot a path prefix that a site at {@code /} leaves to the rest
+	 * of Wharf (the actuator's), or {@code null}
+	 * @param serverCompression whether the HTTP server compresses responses
+	 * ({@code server.compression}); static responses opt out, having their own codings
 	 * @param meters where to count responses, or {@code null}
 	 * @param origin what shares the sites' origin on this server
-	 * @throws dev.wharf.core.config.InvalidConfigurationException if a site is misconfigured
+	 * @throws dev.wharf.core.config.InvalidConfigurationException if a site is
+	 * misconfigured
 	 */
 	public StaticFileServer(StaticFilesProperties properties, MountRegistry mounts, @Nullable String excludedFromRoot,
 			boolean serverCompression, @Nullable MeterRegistry meters, SharedOrigin origin) {
@@ -77,8 +83,8 @@ public final class StaticFileServer implements NettyRouteProvider, Ordered, Auto
 		// A single file never takes more than a quarter of the cache.
 		long maxBytesSize = (maxWeight > 0) ? Math.min(cache.maxFileSize().toBytes(), maxWeight / 4) : -1;
 		this.cache = new FileCache(new FileResolver(maxBytesSize), maxWeight, cache.revalidateAfter());
-		this.watcher = (maxWeight > 0 && this.sites.stream().anyMatch(Site::hasLocalFiles))
-				? watcher(this.cache, cache) : null;
+		this.watcher = (maxWeight > 0 && this.sites.stream().anyMatch(Site::hasLocalFiles)) ? watcher(this.cache, cache)
+				: null;
 		StaticMetrics metrics = new StaticMetrics(meters);
 		this.handler = new StaticHandler(this.cache, new Responder(properties.maxRanges(), metrics), serverCompression);
 		this.fastLane = (properties.fastLane() && maxWeight > 0 && !this.sites.isEmpty())
@@ -121,9 +127,9 @@ public final class StaticFileServer implements NettyRouteProvider, Ordered, Auto
 	}
 
 	/**
-	 * Puts the fast lane on every HTTP/1.1 connection of a server, between the HTTP codec and Reactor
-	 * Netty (see {@link FastLane}); a server without it still answers every static request through
-	 * {@link #apply its routes}.
+	 * Puts the fast lane on every HTTP/1.1 connection of a server, between the HTTP codec
+	 * and Reactor Netty (see {@link FastLane}); a server without it still answers every
+	 * static request through {@link #apply its routes}.
 	 * @param server the server
 	 * @return the server with the fast lane, or unchanged if it is off
 	 */

@@ -25,10 +25,12 @@ import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 
 /**
- * Answers one request for one site. A cached, fresh file is answered at once on the event loop, with no
- * storage call and no thread hop; anything else is resolved through the storage first.
+ * Answers one request for one site. A cached, fresh file is answered at once on the event
+ * loop, with no storage call and no thread hop; anything else is resolved through the
+ * storage first.
  *
- * <p>Thread-safe.
+ * <p>
+ * Thread-safe.
  */
 final class StaticHandler {
 
@@ -43,8 +45,8 @@ final class StaticHandler {
 	/**
 	 * @param cache the file cache
 	 * @param responder writes responses
-	 * @param serverCompression whether the HTTP server compresses responses ({@code server.compression}),
-	 * which static responses then opt out of
+	 * @param serverCompression whether the HTTP server compresses responses
+	 * ({@code server.compression}), which static responses then opt out of
 	 */
 	StaticHandler(FileCache cache, Responder responder, boolean serverCompression) {
 		this.cache = cache;
@@ -73,7 +75,8 @@ final class StaticHandler {
 				return this.responder.redirect(request, response, site, rawPath + "/" + RequestTargets.query(target));
 			}
 			if (this.serverCompression) {
-				// Static responses have their own codings; Reactor Netty's compression would undo zero-copy.
+				// Static responses have their own codings; Reactor Netty's compression
+				// would undo zero-copy.
 				response.compression(false);
 			}
 			ResolvedFile cached = this.cache.fresh(site, rawPath);
@@ -112,7 +115,8 @@ final class StaticHandler {
 			return this.responder.file(request, response, found.file(), head);
 		}
 		if (resolution == Resolution.TO_FOLDER) {
-			return this.responder.redirect(request, response, site, rawPath + "/" + RequestTargets.query(request.uri()));
+			return this.responder.redirect(request, response, site,
+					rawPath + "/" + RequestTargets.query(request.uri()));
 		}
 		if (resolution instanceof Resolution.Folder folder) {
 			return listing(site, request, response, folder.path(), head);
@@ -137,9 +141,9 @@ final class StaticHandler {
 			.filter(entry -> (entry.isFile() || entry.isDirectory()) && !hidden(site, relative, entry))
 			.take(DirectoryListing.MAX_ENTRIES + 1)
 			.collectList()
-			.flatMap(entries -> Mono.from(this.responder.html(request, response, site,
-					DirectoryListing.render(site.prefix() + relative + (relative.isRoot() ? "" : "/"), entries,
-							!relative.isRoot()),
+			.flatMap(entries -> Mono.from(this.responder.html(
+					request, response, site, DirectoryListing
+						.render(site.prefix() + relative + (relative.isRoot() ? "" : "/"), entries, !relative.isRoot()),
 					head)));
 	}
 
@@ -150,8 +154,8 @@ final class StaticHandler {
 	private Publisher<Void> failure(Site site, HttpServerRequest request, HttpServerResponse response, Throwable error,
 			boolean head) {
 		HttpResponseStatus status = status(error);
-		Duration retryAfter = (error instanceof StorageException storage) ? StorageErrorStatus.retryAfter(storage.kind())
-				: null;
+		Duration retryAfter = (error instanceof StorageException storage)
+				? StorageErrorStatus.retryAfter(storage.kind()) : null;
 		if (retryAfter != null) {
 			response.header(HttpHeaderNames.RETRY_AFTER, Long.toString(retryAfter.toSeconds()));
 		}
@@ -165,9 +169,10 @@ final class StaticHandler {
 	}
 
 	/**
-	 * Core's status for a storage error ({@link StorageErrorStatus}, as in every HTTP module), except that a path
-	 * that names no page is 404 whatever the reason: a file where the path needs a folder ({@code CONFLICT}), or
-	 * a backend that cannot list ({@code UNSUPPORTED}).
+	 * Core's status for a storage error ({@link StorageErrorStatus}, as in every HTTP
+	 * module), except that a path that names no page is 404 whatever the reason: a file
+	 * where the path needs a folder ({@code CONFLICT}), or a backend that cannot list
+	 * ({@code UNSUPPORTED}).
 	 */
 	private static HttpResponseStatus status(Throwable error) {
 		if (!(error instanceof StorageException storage)) {

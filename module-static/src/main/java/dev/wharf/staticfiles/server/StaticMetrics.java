@@ -9,11 +9,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Counts static responses per site and status ({@code wharf.static.requests}, tags {@code site} and
- * {@code status}). Static requests bypass Spring's request observation (they are answered before it, for
- * speed), so this is their metric.
+ * Counts static responses per site and status ({@code wharf.static.requests}, tags
+ * {@code site} and {@code status}). Static requests bypass Spring's request observation
+ * (they are answered before it, for speed), so this is their metric.
  *
- * <p>Thread-safe; a count is one map lookup and an atomic add.
+ * <p>
+ * Thread-safe; a count is one map lookup and an atomic add.
  */
 final class StaticMetrics {
 

@@ -15,10 +15,11 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Streams a stored file's bytes from its storage as Netty buffers, for backends without local files
- * (and for multipart ranges), checking that exactly the announced number of bytes arrives: a response
- * whose {@code Content-Length} is already sent must not end early or run long, or the connection would be
- * out of step; it fails instead, and the server closes the connection.
+ * Streams a stored file's bytes from its storage as Netty buffers, for backends without
+ * local files (and for multipart ranges), checking that exactly the announced number of
+ * bytes arrives: a response whose {@code Content-Length} is already sent must not end
+ * early or run long, or the connection would be out of step; it fails instead, and the
+ * server closes the connection.
  */
 final class Streams {
 
@@ -36,19 +37,16 @@ final class Streams {
 	static Flux<ByteBuf> read(Site site, StoredFile file, ByteRange range, long expected) {
 		return Flux.defer(() -> {
 			long[] seen = { 0 };
-			return site.storage()
-				.read(file.path(), range)
-				.map(Streams::toByteBuf)
-				.<ByteBuf>handle((buffer, sink) -> {
-					seen[0] += buffer.readableBytes();
-					if (seen[0] > expected) {
-						ReferenceCountUtil.release(buffer);
-						sink.error(changed(file));
-					}
-					else {
-						sink.next(buffer);
-					}
-				})
+			return site.storage().read(file.path(), range).map(Streams::toByteBuf).<ByteBuf>handle((buffer, sink) -> {
+				seen[0] += buffer.readableBytes();
+				if (seen[0] > expected) {
+					ReferenceCountUtil.release(buffer);
+					sink.error(changed(file));
+				}
+				else {
+					sink.next(buffer);
+				}
+			})
 				.concatWith(Mono.defer(() -> (seen[0] == expected) ? Mono.empty() : Mono.error(changed(file))))
 				.doOnDiscard(ByteBuf.class, ReferenceCountUtil::safeRelease);
 		});
@@ -58,7 +56,10 @@ final class Streams {
 		return new StorageIoException("The length of " + file.path() + " changed while it was sent");
 	}
 
-	/** The same bytes as a Netty buffer, without copying where possible; takes over the release. */
+	/**
+	 * The same bytes as a Netty buffer, without copying where possible; takes over the
+	 * release.
+	 */
 	private static ByteBuf toByteBuf(DataBuffer buffer) {
 		if (buffer instanceof NettyDataBuffer netty) {
 			return netty.getNativeBuffer();

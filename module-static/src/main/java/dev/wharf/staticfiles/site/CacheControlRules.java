@@ -9,11 +9,13 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.AntPathMatcher;
 
 /**
- * A site's {@code Cache-Control} rules: the first whose pattern matches a file's path inside the site
- * gives the header; without a match the header is left out (as nginx does), and browsers revalidate with
- * {@code If-None-Match}/{@code If-Modified-Since} as they see fit.
+ * A site's {@code Cache-Control} rules: the first whose pattern matches a file's path
+ * inside the site gives the header; without a match the header is left out (as nginx
+ * does), and browsers revalidate with {@code If-None-Match}/{@code If-Modified-Since} as
+ * they see fit.
  *
- * <p>Immutable; safe for concurrent use.
+ * <p>
+ * Immutable; safe for concurrent use.
  */
 public final class CacheControlRules {
 

@@ -1,7 +1,8 @@
 package dev.wharf.staticfiles.site;
 
 /**
- * Checks configured header names and values, so a typo fails at start-up instead of on every response.
+ * Checks configured header names and values, so a typo fails at start-up instead of on
+ * every response.
  */
 final class HeaderValues {
 
@@ -10,7 +11,10 @@ final class HeaderValues {
 	private HeaderValues() {
 	}
 
-	/** Whether a value has only visible ASCII, spaces and tabs (RFC 9110 field-value, ASCII only). */
+	/**
+	 * Whether a value has only visible ASCII, spaces and tabs (RFC 9110 field-value,
+	 * ASCII only).
+	 */
 	static boolean isValid(String value) {
 		for (int i = 0; i < value.length(); i++) {
 			char c = value.charAt(i);

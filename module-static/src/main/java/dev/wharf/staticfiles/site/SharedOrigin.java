@@ -10,13 +10,15 @@ import dev.wharf.core.security.MountAccess;
 import dev.wharf.core.security.User;
 
 /**
- * What static sites share their origin with: whether the file manager answers on the same HTTP server (its
- * API, and the visitor's session cookie, are then same-origin for every page of a site that does not have
- * its host name to itself), and who other than admins can write each mount (an HTML file such a user puts in
- * a published folder becomes such a page).
+ * What static sites share their origin with: whether the file manager answers on the same
+ * HTTP server (its API, and the visitor's session cookie, are then same-origin for every
+ * page of a site that does not have its host name to itself), and who other than admins
+ * can write each mount (an HTML file such a user puts in a published folder becomes such
+ * a page).
  *
  * @param fileManager whether the file manager answers on the same server and port
- * @param nonAdminWriters by mount name, the users other than admins who may write the mount
+ * @param nonAdminWriters by mount name, the users other than admins who may write the
+ * mount
  */
 public record SharedOrigin(boolean fileManager, Map<String, List<String>> nonAdminWriters) {
 

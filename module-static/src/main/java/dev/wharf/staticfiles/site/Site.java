@@ -11,10 +11,11 @@ import dev.wharf.core.web.RequestTargets;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One configured, checked static site: which requests it takes (host names and path prefix) and how it
- * serves them. Built by {@link Sites}.
+ * One configured, checked static site: which requests it takes (host names and path
+ * prefix) and how it serves them. Built by {@link Sites}.
  *
- * <p>Immutable; safe for concurrent use.
+ * <p>
+ * Immutable; safe for concurrent use.
  */
 public final class Site {
 
@@ -55,9 +56,9 @@ public final class Site {
 	private final Map<String, String> headers;
 
 	Site(String name, List<String> hosts, String prefix, @Nullable String excluded, String mount, Storage storage,
-			StoragePath root, List<String> index, boolean listing, @Nullable StoragePath spaFallback,
-			boolean dotFiles, CacheControlRules cacheControl, MediaTypeRegistry contentTypes, boolean gzip,
-			long gzipMinSize, boolean precompressed, Map<String, String> headers) {
+			StoragePath root, List<String> index, boolean listing, @Nullable StoragePath spaFallback, boolean dotFiles,
+			CacheControlRules cacheControl, MediaTypeRegistry contentTypes, boolean gzip, long gzipMinSize,
+			boolean precompressed, Map<String, String> headers) {
 		this.name = name;
 		this.hosts = hosts;
 		this.prefix = prefix;
@@ -81,7 +82,8 @@ public final class Site {
 	 * Whether this site takes a request.
 	 * @param target the raw request target
 	 * @param host the {@code Host} header, or {@code null}
-	 * @return whether the target's path is under the prefix (and the host is one of the site's, if any)
+	 * @return whether the target's path is under the prefix (and the host is one of the
+	 * site's, if any)
 	 */
 	public boolean matches(String target, @Nullable String host) {
 		if (!this.hosts.isEmpty() && !matchesHost(host)) {
@@ -123,7 +125,8 @@ public final class Site {
 	}
 
 	/**
-	 * Whether a path inside the site names a hidden (dot) file or folder that the site does not serve.
+	 * Whether a path inside the site names a hidden (dot) file or folder that the site
+	 * does not serve.
 	 * @param relative the path inside the site
 	 * @return whether to answer as if it did not exist
 	 */
@@ -166,7 +169,10 @@ public final class Site {
 		return this.storage;
 	}
 
-	/** Whether the storage hands out local files, for zero-copy transfers and change notifications. */
+	/**
+	 * Whether the storage hands out local files, for zero-copy transfers and change
+	 * notifications.
+	 */
 	public boolean hasLocalFiles() {
 		return this.storage.capabilities().contains(Capability.LOCAL_FILE);
 	}
@@ -186,7 +192,10 @@ public final class Site {
 		return this.listing;
 	}
 
-	/** The file (a full path in the mount) served for paths that do not exist, or {@code null}. */
+	/**
+	 * The file (a full path in the mount) served for paths that do not exist, or
+	 * {@code null}.
+	 */
 	public @Nullable StoragePath spaFallback() {
 		return this.spaFallback;
 	}

@@ -22,9 +22,10 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Builds the configured sites, checking every value so that a mistake stops start-up with the property
- * named, and orders them so that the most specific site takes a request: sites with host names before
- * sites for any host, then longer prefixes before shorter ones.
+ * Builds the configured sites, checking every value so that a mistake stops start-up with
+ * the property named, and orders them so that the most specific site takes a request:
+ * sites with host names before sites for any host, then longer prefixes before shorter
+ * ones.
  */
 public final class Sites {
 
@@ -35,7 +36,10 @@ public final class Sites {
 
 	private static final Log logger = LogFactory.getLog(Sites.class);
 
-	/** Characters a prefix may hold: those a client sends unencoded, so the raw path can be compared. */
+	/**
+	 * Characters a prefix may hold: those a client sends unencoded, so the raw path can
+	 * be compared.
+	 */
 	private static final Pattern PREFIX = Pattern.compile("/|(/[A-Za-z0-9._~!$&'()*+,;=:@-]+)+/?");
 
 	private static final Pattern HOST = Pattern.compile("[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?|\\[[0-9a-f:.]+\\]");
@@ -52,11 +56,11 @@ public final class Sites {
 	 * Builds the sites.
 	 * @param properties {@code wharf.static}
 	 * @param mounts the mounts sites refer to
-	 * @param excludedFromRoot a path prefix that sites at {@code /} leave to the rest of the server (the
-	 * actuator's base path), or {@code null}
+	 * @param excludedFromRoot a path prefix that sites at {@code /} leave to the rest of
+	 * the server (the actuator's base path), or {@code null}
 	 * @param origin what shares the sites' origin, for the default of
-	 * {@link StaticFilesProperties.SiteProperties#sandbox()} and a warning about sites that users other than
-	 * admins can put pages on
+	 * {@link StaticFilesProperties.SiteProperties#sandbox()} and a warning about sites
+	 * that users other than admins can put pages on
 	 * @return the sites, most specific first
 	 * @throws InvalidConfigurationException naming the property of the first bad value
 	 */
@@ -70,10 +74,11 @@ public final class Sites {
 			for (int j = 0; j < i; j++) {
 				Site a = sites.get(j);
 				Site b = sites.get(i);
-				if (a.prefix().equals(b.prefix()) && sameHosts(properties.sites().get(j).hosts(),
-						properties.sites().get(i).hosts())) {
+				if (a.prefix().equals(b.prefix())
+						&& sameHosts(properties.sites().get(j).hosts(), properties.sites().get(i).hosts())) {
 					throw new InvalidConfigurationException(PROPERTY + "[" + i + "].prefix",
-							properties.sites().get(i).prefix(), "site " + j + " already serves this prefix for these hosts");
+							properties.sites().get(i).prefix(),
+							"site " + j + " already serves this prefix for these hosts");
 				}
 			}
 		}
@@ -114,7 +119,8 @@ public final class Sites {
 		List<String> index = new ArrayList<>();
 		for (String name : site.index()) {
 			if (!StoragePath.isValidName(name)) {
-				throw new InvalidConfigurationException(property + ".index", name, "an index is a file name, without '/'");
+				throw new InvalidConfigurationException(property + ".index", name,
+						"an index is a file name, without '/'");
 			}
 			index.add(name);
 		}
@@ -126,7 +132,8 @@ public final class Sites {
 			}
 			StoragePath relative = path(property + ".spa-fallback", site.spaFallback());
 			if (relative.isRoot()) {
-				throw new InvalidConfigurationException(property + ".spa-fallback", site.spaFallback(), "must name a file");
+				throw new InvalidConfigurationException(property + ".spa-fallback", site.spaFallback(),
+						"must name a file");
 			}
 			spaFallback = root.resolve(relative);
 		}
@@ -135,7 +142,8 @@ public final class Sites {
 					"must not be negative");
 		}
 		String name = (hosts.isEmpty() ? "" : String.join(",", hosts)) + (prefix.isEmpty() ? "/" : prefix);
-		// A site at / of its own host names is an origin of its own: the file manager is not reachable there.
+		// A site at / of its own host names is an origin of its own: the file manager is
+		// not reachable there.
 		boolean sharesOrigin = origin.fileManager() && !(prefix.isEmpty() && !hosts.isEmpty());
 		boolean sandbox = (site.sandbox() != null) ? site.sandbox() : sharesOrigin;
 		Map<String, String> headers = headers(property + ".headers", site.headers());
@@ -149,8 +157,8 @@ public final class Sites {
 		return new Site(name, hosts, prefix, prefix.isEmpty() ? normalisedExclusion(excludedFromRoot) : null,
 				mount.name(), mount.storage(), root, List.copyOf(index), site.listing(), spaFallback, site.dotFiles(),
 				new CacheControlRules(site.cacheControl(), property + ".cache-control"),
-				MediaTypeRegistry.withOverrides(site.contentTypes(), property + ".content-types"), site.gzip().enabled(),
-				site.gzip().minSize().toBytes(), site.precompressed(), headers);
+				MediaTypeRegistry.withOverrides(site.contentTypes(), property + ".content-types"),
+				site.gzip().enabled(), site.gzip().minSize().toBytes(), site.precompressed(), headers);
 	}
 
 	private static void warnOfWriters(String property, String site, String mount, List<String> writers,
@@ -158,7 +166,8 @@ public final class Sites {
 		String consequence = sandbox
 				? "its files are sent with 'Content-Security-Policy: sandbox', so a page they put there runs no script "
 						+ "in this origin"
-				: "with " + property + ".sandbox=false a page they put there runs scripts with the file manager session "
+				: "with " + property
+						+ ".sandbox=false a page they put there runs scripts with the file manager session "
 						+ "of whoever opens it";
 		logger.warn("Static site " + site + " shares the file manager's origin and publishes mount '" + mount
 				+ "', which users other than admins can write (" + String.join(", ", writers.stream().sorted().toList())
@@ -166,7 +175,10 @@ public final class Sites {
 				+ "admins can write.");
 	}
 
-	/** The headers with the {@code sandbox} directive in the site's {@code Content-Security-Policy}. */
+	/**
+	 * The headers with the {@code sandbox} directive in the site's
+	 * {@code Content-Security-Policy}.
+	 */
 	private static Map<String, String> sandboxed(Map<String, String> headers) {
 		String name = headers.keySet()
 			.stream()
@@ -200,7 +212,8 @@ public final class Sites {
 		for (String host : hosts) {
 			String lower = host.trim().toLowerCase(Locale.ROOT);
 			if (!HOST.matcher(lower).matches()) {
-				throw new InvalidConfigurationException(property, host, "a host name (without port), such as www.example.com");
+				throw new InvalidConfigurationException(property, host,
+						"a host name (without port), such as www.example.com");
 			}
 			checked.add(lower);
 		}

@@ -1,5 +1,6 @@
 /**
- * Static sites as configured: prefix, host, mount, options, content types and cache rules.
+ * Static sites as configured: prefix, host, mount, options, content types and cache
+ * rules.
  */
 @NullMarked
 package dev.wharf.staticfiles.site;

@@ -29,12 +29,13 @@ import reactor.netty.http.client.HttpClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The static server inside a Spring Boot application, configured as a user would: its routes sit in front
- * of WebFlux, a site at {@code /} with a host name leaves other hosts and the actuator to the rest of the
- * application, responses are counted, and the real {@code ab -k} (the Socko table's tool) completes
- * against it on kept-alive connections.
+ * The static server inside a Spring Boot application, configured as a user would: its
+ * routes sit in front of WebFlux, a site at {@code /} with a host name leaves other hosts
+ * and the actuator to the rest of the application, responses are counted, and the real
+ * {@code ab -k} (the Socko table's tool) completes against it on kept-alive connections.
  */
-@SpringBootTest(classes = StaticFilesApplicationTests.TestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+@SpringBootTest(classes = StaticFilesApplicationTests.TestApplication.class,
+		webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "wharf.static.sites[0].prefix=/", "wharf.static.sites[0].hosts[0]=www.example.test",
 				"wharf.static.sites[0].mount=data", "wharf.static.sites[0].root=/www",
 				"wharf.static.sites[1].prefix=/static/", "wharf.static.sites[1].mount=data",
@@ -64,9 +65,8 @@ class StaticFilesApplicationTests {
 			.headers(headers -> headers.set("Host", host))
 			.get()
 			.uri(URI.create("http://127.0.0.1:" + this.port + path))
-			.responseSingle((response, body) -> body.asString()
-				.defaultIfEmpty("")
-				.map(text -> response.status().code() + " " + text))
+			.responseSingle((response,
+					body) -> body.asString().defaultIfEmpty("").map(text -> response.status().code() + " " + text))
 			.block(Duration.ofSeconds(30));
 	}
 

@@ -35,7 +35,8 @@ class StaticFilesAutoConfigurationTests {
 
 	final ReactiveWebApplicationContextRunner runner = new ReactiveWebApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(StaticFilesAutoConfiguration.class))
-		.withBean(MountRegistry.class, () -> MountRegistry.of(new Mount("data", "memory", new MemoryStorage("data", 1024))));
+		.withBean(MountRegistry.class,
+				() -> MountRegistry.of(new Mount("data", "memory", new MemoryStorage("data", 1024))));
 
 	@Test
 	void isOnByDefaultAndOffWhenDisabled() {
@@ -48,18 +49,17 @@ class StaticFilesAutoConfigurationTests {
 	void publishesNothingUntilASiteIsConfigured() {
 		this.runner.run(context -> assertThat(context.getBean(StaticFileServer.class).sites()).isEmpty());
 		this.runner.withPropertyValues("wharf.static.sites[0].mount=data")
-			.run(context -> assertThat(context.getBean(StaticFileServer.class).sites())
-				.singleElement()
+			.run(context -> assertThat(context.getBean(StaticFileServer.class).sites()).singleElement()
 				.satisfies(site -> assertThat(site.prefix()).isEqualTo("/static")));
 	}
 
 	@Test
 	void aBadSiteStopsStartUpNamingTheProperty() {
-		this.runner.withPropertyValues("wharf.static.sites[0].mount=nope").run(context -> assertThat(context)
-			.getFailure()
-			.rootCause()
-			.isInstanceOf(InvalidConfigurationException.class)
-			.hasMessageContaining("wharf.static.sites[0].mount"));
+		this.runner.withPropertyValues("wharf.static.sites[0].mount=nope")
+			.run(context -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationException.class)
+				.hasMessageContaining("wharf.static.sites[0].mount"));
 		this.runner.withPropertyValues("wharf.static.sites[0].mount=data", "wharf.static.sites[0].prefix=/a b")
 			.run(context -> assertThat(context).getFailure()
 				.rootCause()
@@ -68,9 +68,11 @@ class StaticFilesAutoConfigurationTests {
 
 	@Test
 	void theGroupsThatRulesLetWriteCountAsWriters() {
-		DirectoryRules rules = new DirectoryRules(List.of(new RuleProperties("staff", List.of("user"), Map.of("data", "rw")),
-				new RuleProperties("admins", List.of("admin"), Map.of("data", "rw")),
-				new RuleProperties("readers", List.of("user"), Map.of("data", "ro"))), "data"::equals);
+		DirectoryRules rules = new DirectoryRules(
+				List.of(new RuleProperties("staff", List.of("user"), Map.of("data", "rw")),
+						new RuleProperties("admins", List.of("admin"), Map.of("data", "rw")),
+						new RuleProperties("readers", List.of("user"), Map.of("data", "ro"))),
+				"data"::equals);
 		ExternalUsers external = new ExternalUsers(new ExternalUserStore() {
 
 			@Override

@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Tests for {@link Gzip}: both forms decompress to the input, and a stream releases every input buffer.
+ * Tests for {@link Gzip}: both forms decompress to the input, and a stream releases every
+ * input buffer.
  */
 class GzipTests {
 
@@ -51,7 +52,8 @@ class GzipTests {
 	void aFailingStreamReleasesItsBuffers() {
 		List<ByteBuf> inputs = chunks(TEXT, 1000);
 		Flux<ByteBuf> failing = Flux.fromIterable(inputs.subList(0, 3)).concatWith(Flux.error(new IOException("gone")));
-		assertThatThrownBy(() -> Gzip.compress(failing).doOnNext(ByteBuf::release).blockLast()).hasMessageContaining("gone");
+		assertThatThrownBy(() -> Gzip.compress(failing).doOnNext(ByteBuf::release).blockLast())
+			.hasMessageContaining("gone");
 		assertThat(inputs.subList(0, 3)).allMatch(buffer -> buffer.refCnt() == 0);
 		inputs.subList(3, inputs.size()).forEach(ByteBuf::release);
 	}

@@ -15,8 +15,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Tests for {@link SharedChannel} and the sharing life cycle of {@link StoredFile}: one channel per cached
- * file, closed only after the cache and every response have let go, never more than the cap.
+ * Tests for {@link SharedChannel} and the sharing life cycle of {@link StoredFile}: one
+ * channel per cached file, closed only after the cache and every response have let go,
+ * never more than the cap.
  */
 class SharedChannelTests {
 

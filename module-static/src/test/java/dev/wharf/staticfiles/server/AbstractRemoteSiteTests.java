@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A site on a mount whose files live on another server (sftp, s3): files are streamed from it (no zero-copy)
- * with their validators, ranges are read from it, and a file replaced there is served fresh after
- * {@code revalidate-after}. A subclass starts the server and calls {@link #serve} with a mount named
- * {@code remote}.
+ * A site on a mount whose files live on another server (sftp, s3): files are streamed
+ * from it (no zero-copy) with their validators, ranges are read from it, and a file
+ * replaced there is served fresh after {@code revalidate-after}. A subclass starts the
+ * server and calls {@link #serve} with a mount named {@code remote}.
  */
 abstract class AbstractRemoteSiteTests {
 
@@ -28,7 +28,10 @@ abstract class AbstractRemoteSiteTests {
 
 	static StaticTestServer server;
 
-	/** Writes the site's files to the {@code remote} mount and serves {@code /site} of it at {@code /static}. */
+	/**
+	 * Writes the site's files to the {@code remote} mount and serves {@code /site} of it
+	 * at {@code /static}.
+	 */
 	static void serve(MountRegistry registry) {
 		mounts = registry;
 		SiteFixture.write(mounts.get("remote").storage());

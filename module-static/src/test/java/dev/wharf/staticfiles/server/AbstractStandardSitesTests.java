@@ -10,7 +10,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Base of the test classes that share one server with {@link StandardSites} for all their tests.
+ * Base of the test classes that share one server with {@link StandardSites} for all their
+ * tests.
  */
 abstract class AbstractStandardSitesTests {
 

@@ -23,10 +23,10 @@ import reactor.core.publisher.Mono;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A backend that fails: before the response starts, the client gets a clear status (503 with
- * {@code Retry-After} for an unavailable backend); once the response has started, the connection is closed
- * short of the announced length, so no client can take a truncated file for a complete one. The next
- * connection works again.
+ * A backend that fails: before the response starts, the client gets a clear status (503
+ * with {@code Retry-After} for an unavailable backend); once the response has started,
+ * the connection is closed short of the announced length, so no client can take a
+ * truncated file for a complete one. The next connection works again.
  */
 class BackendFailureTests {
 
@@ -49,8 +49,8 @@ class BackendFailureTests {
 			@Override
 			public Flux<DataBuffer> read(StoragePath path, ByteRange range) {
 				Flux<DataBuffer> content = super.read(path, range);
-				return readFailsMidway.get() ? content.take(1).concatWith(Flux.error(new StorageIoException("disk gone")))
-						: content;
+				return readFailsMidway.get()
+						? content.take(1).concatWith(Flux.error(new StorageIoException("disk gone"))) : content;
 			}
 
 		};
@@ -75,7 +75,8 @@ class BackendFailureTests {
 		statFails.set(true);
 		Response response = RawHttp.exchange(server.port(), "GET", "/static/big.bin");
 		assertThat(response.status()).isEqualTo(503);
-		assertThat(response.header("Retry-After")).as("as every HTTP module answers an unavailable backend").isEqualTo("5");
+		assertThat(response.header("Retry-After")).as("as every HTTP module answers an unavailable backend")
+			.isEqualTo("5");
 		statFails.set(false);
 		assertThat(RawHttp.exchange(server.port(), "GET", "/static/big.bin").body()).isEqualTo(SiteFixture.BIG);
 	}

@@ -19,10 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The file cache never serves a file that changed for longer than it must: on local mounts the operating
- * system's change notifications drop entries (tested with revalidation effectively off, so nothing else
- * could); on other mounts entries are revalidated after {@code revalidate-after}. Every response during a
- * change is one whole version, never a mix or a short body. Hits make no storage call.
+ * The file cache never serves a file that changed for longer than it must: on local
+ * mounts the operating system's change notifications drop entries (tested with
+ * revalidation effectively off, so nothing else could); on other mounts entries are
+ * revalidated after {@code revalidate-after}. Every response during a change is one whole
+ * version, never a mix or a short body. Hits make no storage call.
  */
 class CacheFreshnessTests {
 
@@ -35,14 +36,15 @@ class CacheFreshnessTests {
 	void aLocalFileReplacedWhileCachedIsServedFresh() throws IOException {
 		try (StaticTestServer server = StaticTestServer.local(this.folder, "cache.revalidate-after=1h")) {
 			byte[] before = SiteFixture.SMALL;
-			byte[] after = "the new version, longer than before and cached as well: 0123456789 abcdefghij ..."
-				.repeat(2).getBytes(StandardCharsets.US_ASCII);
+			byte[] after = "the new version, longer than before and cached as well: 0123456789 abcdefghij ...".repeat(2)
+				.getBytes(StandardCharsets.US_ASCII);
 			assertThat(get(server, "/static/small.txt").body()).isEqualTo(before);
 			// Replaced as deploy tools do: a new file renamed over the old one.
 			Path temp = Files.write(this.folder.resolve("site/.small.txt.tmp"), after);
 			Files.move(temp, this.folder.resolve("site/small.txt"), StandardCopyOption.ATOMIC_MOVE);
 			awaitBody(server, "/static/small.txt", before, after);
-			// Overwritten in place (not atomic: a reader may see it half-written, so only the end is checked).
+			// Overwritten in place (not atomic: a reader may see it half-written, so only
+			// the end is checked).
 			Files.writeString(this.folder.resolve("site/small.txt"), "third");
 			await(() -> get(server, "/static/small.txt").text().equals("third"));
 			// Deleted.
@@ -69,7 +71,8 @@ class CacheFreshnessTests {
 				"cache.revalidate-after=1h")) {
 			assertThat(get(server, "/static/page.html", "Accept-Encoding: br").header("Content-Encoding")).isNull();
 			Files.writeString(this.folder.resolve("site/page.html.br"), "brotli");
-			await(() -> "br".equals(get(server, "/static/page.html", "Accept-Encoding: br").header("Content-Encoding")));
+			await(() -> "br"
+				.equals(get(server, "/static/page.html", "Accept-Encoding: br").header("Content-Encoding")));
 		}
 	}
 
@@ -97,7 +100,8 @@ class CacheFreshnessTests {
 			assertThat(get(server, "/static/small.txt").body()).isEqualTo(SiteFixture.SMALL);
 			TestMounts.write(mem.storage(), "/site/small.txt", after);
 			awaitBody(server, "/static/small.txt", SiteFixture.SMALL, after);
-			mem.storage().delete(dev.wharf.core.storage.StoragePath.parse("/site/small.txt"), false)
+			mem.storage()
+				.delete(dev.wharf.core.storage.StoragePath.parse("/site/small.txt"), false)
 				.block(StorageTestSupport.TIMEOUT);
 			await(() -> get(server, "/static/small.txt").status() == 404);
 		}
@@ -115,7 +119,8 @@ class CacheFreshnessTests {
 						assertThat(http.exchange("GET", target).status()).isEqualTo(200);
 					}
 				}
-				// The small file's bytes are cached; the big one is only described, so it is read each time.
+				// The small file's bytes are cached; the big one is only described, so it
+				// is read each time.
 				assertThat(storage.calls()).as(target).allMatch(call -> call.startsWith("read /site/big.bin"));
 			}
 		}
@@ -134,7 +139,10 @@ class CacheFreshnessTests {
 		}
 	}
 
-	/** A server whose only site serves the fixture from a memory mount through a counting storage. */
+	/**
+	 * A server whose only site serves the fixture from a memory mount through a counting
+	 * storage.
+	 */
 	static StaticTestServer countedMemory(CountingStorage storage, String cacheProperty) {
 		SiteFixture.write(storage);
 		return StaticTestServer.start(MountRegistry.of(new Mount("mem", "memory", storage)), "sites[0].mount=mem",
@@ -145,7 +153,10 @@ class CacheFreshnessTests {
 		return RawHttp.exchange(server.port(), "GET", target, headers);
 	}
 
-	/** Waits for the new version, checking that every response meanwhile is one whole version. */
+	/**
+	 * Waits for the new version, checking that every response meanwhile is one whole
+	 * version.
+	 */
 	static void awaitBody(StaticTestServer server, String target, byte[] before, byte[] after) throws IOException {
 		await(() -> {
 			Response response = get(server, target);

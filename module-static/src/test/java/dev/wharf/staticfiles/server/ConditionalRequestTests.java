@@ -14,8 +14,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Conditional requests over real HTTP (RFC 9110, section 13): {@code If-None-Match} and
- * {@code If-Modified-Since} give 304, {@code If-Match} and {@code If-Unmodified-Since} give 412, in the
- * RFC's order of precedence, on cached files, sendfile files and memory-mount files alike.
+ * {@code If-Modified-Since} give 304, {@code If-Match} and {@code If-Unmodified-Since}
+ * give 412, in the RFC's order of precedence, on cached files, sendfile files and
+ * memory-mount files alike.
  */
 class ConditionalRequestTests extends AbstractStandardSitesTests {
 
@@ -46,8 +47,10 @@ class ConditionalRequestTests extends AbstractStandardSitesTests {
 	void ifModifiedSinceComparesToTheSecond() throws IOException {
 		Response full = get("/static/big.bin");
 		Instant modified = HttpDates.parse(full.header("Last-Modified"));
-		assertThat(get("/static/big.bin", "If-Modified-Since: " + full.header("Last-Modified")).status()).isEqualTo(304);
-		assertThat(get("/static/big.bin", "If-Modified-Since: " + HttpDates.format(modified.plusSeconds(3600))).status())
+		assertThat(get("/static/big.bin", "If-Modified-Since: " + full.header("Last-Modified")).status())
+			.isEqualTo(304);
+		assertThat(
+				get("/static/big.bin", "If-Modified-Since: " + HttpDates.format(modified.plusSeconds(3600))).status())
 			.isEqualTo(304);
 		Response older = get("/static/big.bin", "If-Modified-Since: " + HttpDates.format(modified.minusSeconds(1)));
 		assertThat(older.status()).isEqualTo(200);
@@ -61,7 +64,8 @@ class ConditionalRequestTests extends AbstractStandardSitesTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "If-Modified-Since", "If-Unmodified-Since", "If-Range" })
 	void anOverlongDateIsIgnoredLikeAnyInvalidOne(String header) throws IOException {
-		// Netty's date parser throws past 64 characters; this was a 500 (found by PreconditionsFuzzTests).
+		// Netty's date parser throws past 64 characters; this was a 500 (found by
+		// PreconditionsFuzzTests).
 		String overlong = "Sun, 06 Nov 1994 08:49:37 GMT" + " ".repeat(40) + "x";
 		Response response = get("/static/big.bin", header + ": " + overlong, "Range: bytes=0-9");
 		assertThat(response.status()).isEqualTo(header.equals("If-Range") ? 200 : 206);
@@ -69,7 +73,8 @@ class ConditionalRequestTests extends AbstractStandardSitesTests {
 
 	@Test
 	void ifMatchStarHoldsForAWeakTagToo() throws IOException {
-		// The on-the-fly gzip representation has a weak tag; '*' means "any current representation".
+		// The on-the-fly gzip representation has a weak tag; '*' means "any current
+		// representation".
 		Response gzipped = get("/static/page.html", "Accept-Encoding: gzip", "If-Match: *");
 		assertThat(gzipped.status()).isEqualTo(200);
 		assertThat(gzipped.header("ETag")).startsWith("W/");
@@ -93,13 +98,14 @@ class ConditionalRequestTests extends AbstractStandardSitesTests {
 			.isEqualTo(412);
 		assertThat(get("/static/small.txt", "If-Match: " + etag).status()).isEqualTo(200);
 		assertThat(get("/static/small.txt", "If-Match: *").status()).isEqualTo(200);
-		assertThat(get("/static/small.txt", "If-Unmodified-Since: " + HttpDates.format(modified.minusSeconds(10))).status())
-			.isEqualTo(412);
+		assertThat(get("/static/small.txt", "If-Unmodified-Since: " + HttpDates.format(modified.minusSeconds(10)))
+			.status()).isEqualTo(412);
 		assertThat(get("/static/small.txt", "If-Unmodified-Since: " + full.header("Last-Modified")).status())
 			.isEqualTo(200);
 		// If-Match wins over If-Unmodified-Since.
 		assertThat(get("/static/small.txt", "If-Match: " + etag,
-				"If-Unmodified-Since: " + HttpDates.format(modified.minusSeconds(10))).status()).isEqualTo(200);
+				"If-Unmodified-Since: " + HttpDates.format(modified.minusSeconds(10)))
+			.status()).isEqualTo(200);
 		// And 412 wins over 304.
 		assertThat(get("/static/small.txt", "If-Match: \"other\"", "If-None-Match: " + etag).status()).isEqualTo(412);
 	}

@@ -15,10 +15,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Content codings over real HTTP: precompressed {@code .br}/{@code .gz} siblings chosen by
- * {@code Accept-Encoding} (with q-values), gzip made on the fly for compressible types above the size
- * threshold (cached once, or streamed), never for images or tiny files, and {@code Vary} wherever the
- * answer depends on {@code Accept-Encoding}.
+ * Content codings over real HTTP: precompressed {@code .br}/{@code .gz} siblings chosen
+ * by {@code Accept-Encoding} (with q-values), gzip made on the fly for compressible types
+ * above the size threshold (cached once, or streamed), never for images or tiny files,
+ * and {@code Vary} wherever the answer depends on {@code Accept-Encoding}.
  */
 class ContentCodingTests extends AbstractStandardSitesTests {
 
@@ -67,7 +67,8 @@ class ContentCodingTests extends AbstractStandardSitesTests {
 
 	@Test
 	void largeFilesAreGzippedAsAStreamAndSmallOnesOnce() throws IOException {
-		// page.html (5 KB) is over the cache's file size: chunked; style.css (900 B) is cached compressed.
+		// page.html (5 KB) is over the cache's file size: chunked; style.css (900 B) is
+		// cached compressed.
 		assertThat(get("/static/page.html", "Accept-Encoding: gzip").header("Transfer-Encoding")).isEqualTo("chunked");
 		Response cached = get("/static/style.css", "Accept-Encoding: gzip");
 		assertThat(cached.header("Content-Length")).isEqualTo(Integer.toString(cached.body().length));

@@ -16,8 +16,8 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * A storage that records every path it is asked about, so tests can tell what reached the backend; tests
- * extend it to make a backend fail.
+ * A storage that records every path it is asked about, so tests can tell what reached the
+ * backend; tests extend it to make a backend fail.
  */
 class CountingStorage implements Storage {
 

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The fast lane answers plain hits for cached files on the connection itself, exactly as the regular
- * route would, and hands everything else to Reactor Netty without ever reordering responses.
+ * The fast lane answers plain hits for cached files on the connection itself, exactly as
+ * the regular route would, and hands everything else to Reactor Netty without ever
+ * reordering responses.
  */
 class FastLaneTests {
 
@@ -26,15 +27,18 @@ class FastLaneTests {
 	@Test
 	void plainHitsGetTheSameAnswerAsTheRegularRoute() throws IOException {
 		try (StaticTestServer server = StaticTestServer.local(this.folder)) {
-			for (String target : List.of("/static/small.txt", "/static/big.bin", "/static/style.css", "/static/app.js")) {
+			for (String target : List.of("/static/small.txt", "/static/big.bin", "/static/style.css",
+					"/static/app.js")) {
 				for (String[] headers : List.of(new String[0], new String[] { "Accept-Encoding: gzip, br" })) {
 					for (String method : List.of("GET", "HEAD")) {
 						List<String> conditional = new java.util.ArrayList<>(List.of(headers));
 						conditional.add("If-None-Match: \"no\"");
-						Response regular = RawHttp.exchange(server.port(), method, target, conditional.toArray(String[]::new));
+						Response regular = RawHttp.exchange(server.port(), method, target,
+								conditional.toArray(String[]::new));
 						Response fast = fastLane(server, method, target, headers);
 						assertThat(fast.status()).isEqualTo(200);
-						assertThat(withoutDate(fast.headers())).as(method + " " + target).isEqualTo(withoutDate(regular.headers()));
+						assertThat(withoutDate(fast.headers())).as(method + " " + target)
+							.isEqualTo(withoutDate(regular.headers()));
 						assertThat(fast.body()).isEqualTo(regular.body());
 					}
 				}
@@ -44,7 +48,8 @@ class FastLaneTests {
 
 	@Test
 	void pipelinedRequestsAreAnsweredInOrder() throws IOException {
-		try (StaticTestServer server = StaticTestServer.local(this.folder); RawHttp http = RawHttp.open(server.port())) {
+		try (StaticTestServer server = StaticTestServer.local(this.folder);
+				RawHttp http = RawHttp.open(server.port())) {
 			fastLane(server, "GET", "/static/small.txt");
 			String requests = "GET " + StaticTestServer.SLOW + " HTTP/1.1\r\nHost: x\r\n\r\n"
 					+ "GET /static/small.txt HTTP/1.1\r\nHost: x\r\n\r\n".repeat(2);
@@ -71,8 +76,9 @@ class FastLaneTests {
 				.isEqualTo(206);
 			assertThat(server.files().fastLaneAnswers()).as("range").isEqualTo(before);
 			try (RawHttp http = RawHttp.open(server.port())) {
-				Response withBody = http.send(
-						"GET /static/small.txt HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello".getBytes()).read();
+				Response withBody = http
+					.send("GET /static/small.txt HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello".getBytes())
+					.read();
 				assertThat(withBody.body()).isEqualTo(SiteFixture.SMALL);
 				assertThat(server.files().fastLaneAnswers()).as("with a body").isEqualTo(before);
 				assertThat(http.exchange("GET", "/static/small.txt").body()).isEqualTo(SiteFixture.SMALL);
@@ -97,17 +103,20 @@ class FastLaneTests {
 	void theFastLaneCanBeSwitchedOff() throws IOException {
 		try (StaticTestServer server = StaticTestServer.local(this.folder, "fast-lane=false")) {
 			for (int i = 0; i < 3; i++) {
-				assertThat(RawHttp.exchange(server.port(), "GET", "/static/small.txt").body()).isEqualTo(SiteFixture.SMALL);
+				assertThat(RawHttp.exchange(server.port(), "GET", "/static/small.txt").body())
+					.isEqualTo(SiteFixture.SMALL);
 			}
 			assertThat(server.files().fastLaneAnswers()).isZero();
 		}
 	}
 
 	/**
-	 * Repeats a request until the fast lane answers it: the first requests of a path resolve and cache it,
-	 * and a freshly cached local file is checked once more before it is trusted.
+	 * Repeats a request until the fast lane answers it: the first requests of a path
+	 * resolve and cache it, and a freshly cached local file is checked once more before
+	 * it is trusted.
 	 */
-	static Response fastLane(StaticTestServer server, String method, String target, String... headers) throws IOException {
+	static Response fastLane(StaticTestServer server, String method, String target, String... headers)
+			throws IOException {
 		for (int i = 0; i < 10; i++) {
 			long before = server.files().fastLaneAnswers();
 			Response response = RawHttp.exchange(server.port(), method, target, headers);

@@ -20,9 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Full responses over real HTTP: status, body and every header rule, the same on a local mount (cached
- * bytes and sendfile) and a memory mount (a storage stream); HEAD is GET without the body; other methods
- * get 405; folders redirect to their slash.
+ * Full responses over real HTTP: status, body and every header rule, the same on a local
+ * mount (cached bytes and sendfile) and a memory mount (a storage stream); HEAD is GET
+ * without the body; other methods get 405; folders redirect to their slash.
  */
 class FileResponseTests extends AbstractStandardSitesTests {
 
@@ -65,13 +65,13 @@ class FileResponseTests extends AbstractStandardSitesTests {
 		String before = get("/static/plain/readme.txt").header("ETag");
 		Files.setLastModifiedTime(folder.resolve("site/plain/readme.txt"),
 				java.nio.file.attribute.FileTime.from(Instant.now().plusSeconds(5)));
-		String after = eventually(() -> get("/static/plain/readme.txt").header("ETag"),
-				before);
+		String after = eventually(() -> get("/static/plain/readme.txt").header("ETag"), before);
 		assertThat(after).isNotEqualTo(before);
 	}
 
 	private static String eventually(IoSupplier<String> value, String old) {
-		return await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+		return await().atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(50))
 			.until(value::get, current -> !current.equals(old));
 	}
 
@@ -92,17 +92,18 @@ class FileResponseTests extends AbstractStandardSitesTests {
 	}
 
 	@ParameterizedTest
-	@CsvSource(value = { "/static/assets/app.1234.js| public, max-age=31536000, immutable",
-			"/static/page.html| no-cache", "/static/docs/| no-cache", "/static/small.txt| ",
-			"/mem/assets/app.1234.js| " }, delimiter = '|')
+	@CsvSource(
+			value = { "/static/assets/app.1234.js| public, max-age=31536000, immutable", "/static/page.html| no-cache",
+					"/static/docs/| no-cache", "/static/small.txt| ", "/mem/assets/app.1234.js| " },
+			delimiter = '|')
 	void cacheControlFollowsTheFirstMatchingRule(String target, String expected) throws IOException {
 		assertThat(get(target).header("Cache-Control")).isEqualTo(expected);
 	}
 
 	@ParameterizedTest
 	@ValueSource(strings = { "/static/small.txt", "/static/big.bin", "/static/page.html", "/static/style.css",
-			"/static/app.js", "/static/empty.txt", "/mem/big.bin", "/mem/page.html", "/static/missing",
-			"/static/docs", "/static/%2e%2e/x", "/listed/plain/", "/app/some/route" })
+			"/static/app.js", "/static/empty.txt", "/mem/big.bin", "/mem/page.html", "/static/missing", "/static/docs",
+			"/static/%2e%2e/x", "/listed/plain/", "/app/some/route" })
 	void headIsGetWithoutTheBody(String target) throws IOException {
 		for (String[] headers : List.of(new String[0], new String[] { "Accept-Encoding: gzip, br" },
 				new String[] { "Range: bytes=0-9" }, new String[] { "Range: bytes=0-0,5-9" },
@@ -118,7 +119,9 @@ class FileResponseTests extends AbstractStandardSitesTests {
 		}
 	}
 
-	/** Headers that may differ between two responses: the clock, and a multipart boundary. */
+	/**
+	 * Headers that may differ between two responses: the clock, and a multipart boundary.
+	 */
 	private static Map<String, List<String>> withoutVolatile(Map<String, List<String>> headers) {
 		Map<String, List<String>> copy = new LinkedHashMap<>(headers);
 		copy.remove("date");
@@ -131,8 +134,10 @@ class FileResponseTests extends AbstractStandardSitesTests {
 	@ValueSource(strings = { "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "PROPFIND" })
 	void otherMethodsGet405WithAllow(String method) throws IOException {
 		try (RawHttp http = RawHttp.open(server.port())) {
-			Response response = http.send((method + " /static/small.txt HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello")
-				.getBytes(java.nio.charset.StandardCharsets.US_ASCII)).read();
+			Response response = http
+				.send((method + " /static/small.txt HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello")
+					.getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+				.read();
 			assertThat(response.status()).isEqualTo(405);
 			assertThat(response.header("Allow")).isEqualTo("GET, HEAD");
 			// The connection stays usable: the request body was skipped.
@@ -175,8 +180,9 @@ class FileResponseTests extends AbstractStandardSitesTests {
 	void http10KeepAliveClientsAreToldTheConnectionStaysOpen() throws IOException {
 		try (RawHttp http = RawHttp.open(server.port())) {
 			for (int i = 0; i < 3; i++) {
-				Response response = http.send(
-						"GET /static/small.txt HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n".getBytes()).read();
+				Response response = http
+					.send("GET /static/small.txt HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n".getBytes())
+					.read();
 				assertThat(response.header("Connection")).isEqualToIgnoringCase("keep-alive");
 				assertThat(response.body()).isEqualTo(SiteFixture.SMALL);
 			}
@@ -187,7 +193,8 @@ class FileResponseTests extends AbstractStandardSitesTests {
 	void manyKeepAliveRequestsOnOneConnectionNeverStall() throws IOException {
 		try (RawHttp http = RawHttp.open(server.port())) {
 			for (int i = 0; i < 300; i++) {
-				String target = (i % 3 == 0) ? "/static/small.txt" : (i % 3 == 1) ? "/mem/small.txt" : "/static/style.css";
+				String target = (i % 3 == 0) ? "/static/small.txt"
+						: (i % 3 == 1) ? "/mem/small.txt" : "/static/style.css";
 				assertThat(http.exchange("GET", target).status()).isEqualTo(200);
 			}
 		}

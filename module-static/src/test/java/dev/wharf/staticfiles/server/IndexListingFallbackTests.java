@@ -14,8 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Folders over real HTTP: index files in order, listings only where enabled (escaped, without hidden
- * entries), the SPA fallback for missing paths, and the site options that change these.
+ * Folders over real HTTP: index files in order, listings only where enabled (escaped,
+ * without hidden entries), the SPA fallback for missing paths, and the site options that
+ * change these.
  */
 class IndexListingFallbackTests {
 
@@ -81,7 +82,8 @@ class IndexListingFallbackTests {
 		java.nio.file.Files.writeString(site.resolve("<script>alert(1)<"), "x");
 		java.nio.file.Files.writeString(site.resolve("javascript:alert(1)"), "x");
 		String page = get("/listed/plain/").text();
-		assertThat(page).doesNotContain("<script>").contains("&lt;script&gt;alert(1)&lt;")
+		assertThat(page).doesNotContain("<script>")
+			.contains("&lt;script&gt;alert(1)&lt;")
 			.contains("href=\"./javascript:alert(1)\"")
 			.doesNotContain("href=\"javascript:");
 	}

@@ -22,10 +22,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Traversal and hidden-file requests, sent as raw bytes: every vector is refused (400 before any storage
- * call, or 404/403), and a canary outside the site, inside and outside the mount, never appears in any
- * response. The site is {@code /site} of a mount whose root is {@code root}; canaries sit in the mount's
- * root and beside it; links lead out of the mount.
+ * Traversal and hidden-file requests, sent as raw bytes: every vector is refused (400
+ * before any storage call, or 404/403), and a canary outside the site, inside and outside
+ * the mount, never appears in any response. The site is {@code /site} of a mount whose
+ * root is {@code root}; canaries sit in the mount's root and beside it; links lead out of
+ * the mount.
  */
 class PathSafetyTests {
 
@@ -49,8 +50,9 @@ class PathSafetyTests {
 		Files.createSymbolicLink(root.resolve("site/link-out"), folder.resolve("outside.txt"));
 		Files.createSymbolicLink(root.resolve("site/folder-out"), folder);
 		Files.createSymbolicLink(root.resolve("site/dangling"), folder.resolve("nothing"));
-		server = StaticTestServer.start(MountRegistry.of(new Mount("data", "local", storage)), "sites[0].prefix=/static/",
-				"sites[0].mount=data", "sites[0].root=/site", "sites[0].listing=true", "sites[0].spa-fallback=/small.txt");
+		server = StaticTestServer.start(MountRegistry.of(new Mount("data", "local", storage)),
+				"sites[0].prefix=/static/", "sites[0].mount=data", "sites[0].root=/site", "sites[0].listing=true",
+				"sites[0].spa-fallback=/small.txt");
 	}
 
 	@AfterAll
@@ -66,11 +68,11 @@ class PathSafetyTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "/../inside-mount.txt", "/%2e%2e/inside-mount.txt", "/%2E%2E/inside-mount.txt",
 			"/.%2e/inside-mount.txt", "/..%2finside-mount.txt", "/%2e%2e%2finside-mount.txt", "/..%2Finside-mount.txt",
-			"/..%5cinside-mount.txt", "/..%5Cinside-mount.txt", "/%2e%2e%5c%2e%2e%5coutside.txt", "/....//inside-mount.txt",
-			"/./small.txt", "/%2e/small.txt", "//inside-mount.txt", "/..", "/%2e%2e", "/docs/../../inside-mount.txt",
-			"/docs/%2e%2e/%2e%2e/inside-mount.txt", "/%00", "/small.txt%00.png", "/%c0%ae%c0%ae/inside-mount.txt",
-			"/%c0%af", "/%e0%80%ae%e0%80%ae/inside-mount.txt", "/%ff", "/%C3", "/%", "/%zz", "/%2", "/.wharf",
-			"/.wharf-tmp-1", "/a%0d%0aSet-Cookie:%20x", "/%e2%80%ae" })
+			"/..%5cinside-mount.txt", "/..%5Cinside-mount.txt", "/%2e%2e%5c%2e%2e%5coutside.txt",
+			"/....//inside-mount.txt", "/./small.txt", "/%2e/small.txt", "//inside-mount.txt", "/..", "/%2e%2e",
+			"/docs/../../inside-mount.txt", "/docs/%2e%2e/%2e%2e/inside-mount.txt", "/%00", "/small.txt%00.png",
+			"/%c0%ae%c0%ae/inside-mount.txt", "/%c0%af", "/%e0%80%ae%e0%80%ae/inside-mount.txt", "/%ff", "/%C3", "/%",
+			"/%zz", "/%2", "/.wharf", "/.wharf-tmp-1", "/a%0d%0aSet-Cookie:%20x", "/%e2%80%ae" })
 	void traversalAndMalformedPathsAreRefusedBeforeTheBackend(String vector) throws IOException {
 		Response response = RawHttp.exchange(server.port(), "GET", "/static" + vector);
 		assertThat(response.status()).as(vector).isEqualTo(400);
@@ -79,11 +81,12 @@ class PathSafetyTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "/%252e%252e/inside-mount.txt", "/%252e%252e%252finside-mount.txt", "/..;/inside-mount.txt",
-			"/%EF%BC%8E%EF%BC%8E/inside-mount.txt", "/%E2%80%A5/inside-mount.txt", "/~/inside-mount.txt",
-			"/C:%5Cwindows", "/inside-mount.txt" })
+	@ValueSource(strings = { "/%252e%252e/inside-mount.txt", "/%252e%252e%252finside-mount.txt",
+			"/..;/inside-mount.txt", "/%EF%BC%8E%EF%BC%8E/inside-mount.txt", "/%E2%80%A5/inside-mount.txt",
+			"/~/inside-mount.txt", "/C:%5Cwindows", "/inside-mount.txt" })
 	void lookAlikesAndDoubleEncodingAreOrdinaryMissingNames(String vector) throws IOException {
-		// Decoded once, these are names inside the site (such as a file literally called "%2e%2e").
+		// Decoded once, these are names inside the site (such as a file literally called
+		// "%2e%2e").
 		Response response = RawHttp.exchange(server.port(), "GET", "/static" + vector);
 		assertThat(response.text()).doesNotContain(CANARY);
 		assertThat(storage.calls()).allMatch(call -> call.contains(" /site/"));
@@ -113,7 +116,8 @@ class PathSafetyTests {
 				Response response = http.send(request).read();
 				assertThat(response.status()).as(target).isIn(200, 400, 404);
 				if (response.status() == 200) {
-					// A name that decodes to something odd but harmless is missing: the site's fallback.
+					// A name that decodes to something odd but harmless is missing: the
+					// site's fallback.
 					assertThat(response.body()).isEqualTo(SiteFixture.SMALL);
 				}
 				assertThat(response.text()).doesNotContain(CANARY);
@@ -133,7 +137,8 @@ class PathSafetyTests {
 	@ValueSource(strings = { "/.hidden", "/.git/config", "/.git/", "/docs/.hidden", "/.git" })
 	void dotFilesAreNotFoundEvenWithAFallback(String target) throws IOException {
 		Response response = RawHttp.exchange(server.port(), "GET", "/static" + target);
-		// The SPA fallback answers like for any other missing path: never with the hidden file.
+		// The SPA fallback answers like for any other missing path: never with the hidden
+		// file.
 		assertThat(response.text()).doesNotContain("secret").doesNotContain("hidden");
 		assertThat(storage.calls()).noneMatch(call -> call.contains("/.git") || call.contains("/.hidden"));
 	}

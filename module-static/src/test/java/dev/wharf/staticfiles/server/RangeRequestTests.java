@@ -17,10 +17,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Range requests over real HTTP (RFC 9110, section 14): single ranges, suffixes, open ends, ranges past
- * the end, several ranges as {@code multipart/byteranges}, overlapping ranges merged, too many ranges
- * ignored (CVE-2011-3192), 416, and {@code If-Range}; on cached bytes (small), sendfile (big, local) and a
- * storage stream (big, memory).
+ * Range requests over real HTTP (RFC 9110, section 14): single ranges, suffixes, open
+ * ends, ranges past the end, several ranges as {@code multipart/byteranges}, overlapping
+ * ranges merged, too many ranges ignored (CVE-2011-3192), 416, and {@code If-Range}; on
+ * cached bytes (small), sendfile (big, local) and a storage stream (big, memory).
  */
 class RangeRequestTests extends AbstractStandardSitesTests {
 
@@ -133,7 +133,8 @@ class RangeRequestTests extends AbstractStandardSitesTests {
 		Response full = get(target);
 		String etag = full.header("ETag");
 		assertThat(get(target, "Range: bytes=0-9", "If-Range: " + etag).status()).isEqualTo(206);
-		assertThat(get(target, "Range: bytes=0-9", "If-Range: " + full.header("Last-Modified")).status()).isEqualTo(206);
+		assertThat(get(target, "Range: bytes=0-9", "If-Range: " + full.header("Last-Modified")).status())
+			.isEqualTo(206);
 		Response changed = get(target, "Range: bytes=0-9", "If-Range: \"another-version\"");
 		assertThat(changed.status()).isEqualTo(200);
 		assertThat(changed.body()).isEqualTo(fixture(target));
@@ -158,7 +159,10 @@ class RangeRequestTests extends AbstractStandardSitesTests {
 	record Part(String contentRange, byte[] body) {
 	}
 
-	/** Parses a multipart/byteranges body strictly enough to catch a wrong length or delimiter. */
+	/**
+	 * Parses a multipart/byteranges body strictly enough to catch a wrong length or
+	 * delimiter.
+	 */
 	static List<Part> parse(byte[] body, String boundary) {
 		String text = new String(body, StandardCharsets.ISO_8859_1);
 		String delimiter = "\r\n--" + boundary;

@@ -19,8 +19,8 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A site on an {@code s3} mount under a prefix, against a real S3 server (S3Proxy as a separate process), the
- * mount made from properties the way start-up makes it.
+ * A site on an {@code s3} mount under a prefix, against a real S3 server (S3Proxy as a
+ * separate process), the mount made from properties the way start-up makes it.
  */
 class S3SiteTests extends AbstractRemoteSiteTests {
 

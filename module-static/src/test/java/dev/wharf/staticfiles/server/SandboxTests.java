@@ -15,9 +15,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A site that shares the file manager's origin sends every file with {@code Content-Security-Policy: sandbox}
- * (an HTML page uploaded to a published folder would otherwise script the file manager with the visitor's
- * session), on the regular route and the fast lane alike; {@code sandbox: false} turns it off, and a server
+ * A site that shares the file manager's origin sends every file with
+ * {@code Content-Security-Policy: sandbox} (an HTML page uploaded to a published folder
+ * would otherwise script the file manager with the visitor's session), on the regular
+ * route and the fast lane alike; {@code sandbox: false} turns it off, and a server
  * without the file manager does not send it unless asked.
  */
 class SandboxTests {
@@ -31,7 +32,8 @@ class SandboxTests {
 	@ValueSource(strings = { "/static/page.html", "/static/small.txt", "/static/app.js" })
 	void aSiteBesideTheFileManagerIsSandboxed(String target) throws IOException {
 		try (StaticTestServer server = StaticTestServer.local(this.folder, FILE_MANAGER)) {
-			// The first answer comes from the regular route, the second from the fast lane's cache.
+			// The first answer comes from the regular route, the second from the fast
+			// lane's cache.
 			for (int i = 0; i < 2; i++) {
 				Response response = RawHttp.exchange(server.port(), "GET", target);
 				assertThat(response.status()).isEqualTo(200);

@@ -15,8 +15,8 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 /**
- * A site on an {@code sftp} mount, against a real OpenSSH {@code sshd}, the mount made from properties the way
- * start-up makes it.
+ * A site on an {@code sftp} mount, against a real OpenSSH {@code sshd}, the mount made
+ * from properties the way start-up makes it.
  */
 class SftpSiteTests extends AbstractRemoteSiteTests {
 

@@ -10,9 +10,10 @@ import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.StorageTestSupport;
 
 /**
- * The files every static server test serves, written under {@code /site} of a mount. Sizes are chosen
- * around the test servers' {@code cache.max-file-size} of 1 KB, so both the cached path (bytes in memory)
- * and the uncached one (sendfile or a storage stream) are exercised.
+ * The files every static server test serves, written under {@code /site} of a mount.
+ * Sizes are chosen around the test servers' {@code cache.max-file-size} of 1 KB, so both
+ * the cached path (bytes in memory) and the uncached one (sendfile or a storage stream)
+ * are exercised.
  */
 final class SiteFixture {
 
@@ -25,13 +26,18 @@ final class SiteFixture {
 	/** 5 KB of HTML: gzipped on the fly, as a stream (over the cache's file size). */
 	static final byte[] PAGE = repeat("<p>Wharf serves static files.</p>\n", 150);
 
-	/** 900 bytes of CSS: cached and gzipped once (over the 512-byte gzip minimum of the test sites). */
+	/**
+	 * 900 bytes of CSS: cached and gzipped once (over the 512-byte gzip minimum of the
+	 * test sites).
+	 */
 	static final byte[] STYLE = repeat("body { margin: 0; }\n", 45);
 
 	/** JavaScript with precompressed siblings. */
 	static final byte[] APP = repeat("console.log('wharf');\n", 200);
 
-	/** The brotli sibling: not real brotli; the server never decodes it, it only picks it. */
+	/**
+	 * The brotli sibling: not real brotli; the server never decodes it, it only picks it.
+	 */
 	static final byte[] APP_BR = "brotli bytes of app.js".getBytes(StandardCharsets.US_ASCII);
 
 	static final byte[] APP_GZ = gzip(APP);

@@ -15,10 +15,11 @@ import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
 
 /**
- * The real static routes on a real Reactor Netty server on 127.0.0.1 and a free port, configured with the
- * same property names as {@code application.yaml} ({@code wharf.static.*}), with the fast lane, and with a
- * stand-in for the rest of Wharf behind them that answers {@value #SLOW} slowly and anything else with 404
- * and the body {@value #FALLBACK}.
+ * The real static routes on a real Reactor Netty server on 127.0.0.1 and a free port,
+ * configured with the same property names as {@code application.yaml}
+ * ({@code wharf.static.*}), with the fast lane, and with a stand-in for the rest of Wharf
+ * behind them that answers {@value #SLOW} slowly and anything else with 404 and the body
+ * {@value #FALLBACK}.
  */
 final class StaticTestServer implements AutoCloseable {
 
@@ -55,17 +56,20 @@ final class StaticTestServer implements AutoCloseable {
 	static StaticTestServer start(MountRegistry mounts, SharedOrigin origin, String... properties) {
 		StaticFileServer files = new StaticFileServer(TestProperties.bind(properties), mounts, "/actuator", false, null,
 				origin);
-		DisposableServer server = files.install(KeepAliveReadResumer.install(HttpServer.create().host("127.0.0.1").port(0)))
+		DisposableServer server = files
+			.install(KeepAliveReadResumer.install(HttpServer.create().host("127.0.0.1").port(0)))
 			.route(routes -> files.apply(routes)
-				.get(SLOW, (request, response) -> response.sendString(Mono.delay(Duration.ofMillis(300)).thenReturn("slow")))
+				.get(SLOW,
+						(request, response) -> response
+							.sendString(Mono.delay(Duration.ofMillis(300)).thenReturn("slow")))
 				.route(request -> true, (request, response) -> response.status(404).sendString(Mono.just(FALLBACK))))
 			.bindNow(Duration.ofSeconds(30));
 		return new StaticTestServer(files, server);
 	}
 
 	/**
-	 * Writes {@link SiteFixture} to a local mount named {@code data} on a folder and starts a server with
-	 * one site, {@code /static/} on its {@code /site} folder.
+	 * Writes {@link SiteFixture} to a local mount named {@code data} on a folder and
+	 * starts a server with one site, {@code /static/} on its {@code /site} folder.
 	 * @param folder the mount's root
 	 * @param properties more properties (relative to {@code wharf.static})
 	 */

@@ -13,7 +13,8 @@ import dev.wharf.core.storage.memory.MemoryStorage;
 import dev.wharf.core.storage.mount.Mount;
 
 /**
- * Real mounts for static server tests: a {@code local} mount on a folder and a {@code memory} mount.
+ * Real mounts for static server tests: a {@code local} mount on a folder and a
+ * {@code memory} mount.
  */
 final class TestMounts {
 
@@ -33,14 +34,18 @@ final class TestMounts {
 		return new Mount(name, "memory", new MemoryStorage(name, 64L * 1024 * 1024));
 	}
 
-	/** Writes a file through the storage (creating its folders), as any protocol of Wharf would. */
+	/**
+	 * Writes a file through the storage (creating its folders), as any protocol of Wharf
+	 * would.
+	 */
 	static void write(Storage storage, String path, byte[] content) {
 		StoragePath file = StoragePath.parse(path);
 		StoragePath parent = file.parent();
 		if (parent != null && !parent.isRoot()) {
 			storage.createDirectories(parent).block(StorageTestSupport.TIMEOUT);
 		}
-		storage.write(file, StorageTestSupport.content(content), WriteOptions.replace()).block(StorageTestSupport.TIMEOUT);
+		storage.write(file, StorageTestSupport.content(content), WriteOptions.replace())
+			.block(StorageTestSupport.TIMEOUT);
 	}
 
 }

@@ -16,9 +16,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Local files of cached entries are sent from one shared open channel (nginx's open file cache): one
- * channel per cached file however many responses, a new one for a new version, none left open when the
- * server stops. Files too large for the cache's bytes go this way.
+ * Local files of cached entries are sent from one shared open channel (nginx's open file
+ * cache): one channel per cached file however many responses, a new one for a new
+ * version, none left open when the server stops. Files too large for the cache's bytes go
+ * this way.
  */
 class ZeroCopyTests {
 
@@ -27,7 +28,8 @@ class ZeroCopyTests {
 
 	@Test
 	void cachedLocalFilesShareOneOpenChannelPerVersion() throws IOException {
-		// Channels of servers that earlier tests stopped are closed once their last response is done; the count
+		// Channels of servers that earlier tests stopped are closed once their last
+		// response is done; the count
 		// is shared by the whole test JVM, so this test starts from none open.
 		await().atMost(Duration.ofSeconds(30)).until(() -> SharedChannel.openCount() == 0);
 		int before = 0;

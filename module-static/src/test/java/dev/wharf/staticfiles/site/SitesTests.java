@@ -33,8 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Tests for {@link Sites} and {@link Site}: configuration checks, ordering, request matching, and the
- * sandbox of sites that share the file manager's origin.
+ * Tests for {@link Sites} and {@link Site}: configuration checks, ordering, request
+ * matching, and the sandbox of sites that share the file manager's origin.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class SitesTests {
@@ -66,23 +66,26 @@ class SitesTests {
 	}
 
 	@ParameterizedTest
-	@CsvSource(delimiter = '|', value = { "sites[0].prefix=static|sites[0].prefix", "sites[0].prefix=/a b|sites[0].prefix",
-			"sites[0].prefix=/a//b|sites[0].prefix", "sites[0].prefix=/../x|sites[0].prefix",
-			"sites[0].prefix=/%2e%2e|sites[0].prefix", "sites[0].prefix=/caf\u00e9|sites[0].prefix",
-			"sites[0].mount=nope|sites[0].mount", "sites[0].mount=personal|sites[0].mount",
-			"sites[0].root=/../etc|sites[0].root", "sites[0].index[0]=a/index.html|sites[0].index",
-			"sites[0].spa-fallback=index.html|sites[0].spa-fallback", "sites[0].spa-fallback=/|sites[0].spa-fallback",
-			"sites[0].hosts[0]=www.example.com:8080|sites[0].hosts", "sites[0].hosts[0]=-bad-|sites[0].hosts",
-			"sites[0].cache-control[0].pattern=*.js|sites[0].cache-control[0].pattern",
-			"sites[0].cache-control[0].pattern=/**|sites[0].cache-control[0].value",
-			"sites[0].content-types.x.y=text/plain|sites[0].content-types",
-			"sites[0].content-types.md=not a type|sites[0].content-types.md",
-			"sites[0].headers.Content-Type=text/plain|sites[0].headers",
-			"sites[0].headers.[X Bad]=1|sites[0].headers", "max-ranges=0|max-ranges" })
+	@CsvSource(delimiter = '|',
+			value = { "sites[0].prefix=static|sites[0].prefix", "sites[0].prefix=/a b|sites[0].prefix",
+					"sites[0].prefix=/a//b|sites[0].prefix", "sites[0].prefix=/../x|sites[0].prefix",
+					"sites[0].prefix=/%2e%2e|sites[0].prefix", "sites[0].prefix=/caf\u00e9|sites[0].prefix",
+					"sites[0].mount=nope|sites[0].mount", "sites[0].mount=personal|sites[0].mount",
+					"sites[0].root=/../etc|sites[0].root", "sites[0].index[0]=a/index.html|sites[0].index",
+					"sites[0].spa-fallback=index.html|sites[0].spa-fallback",
+					"sites[0].spa-fallback=/|sites[0].spa-fallback",
+					"sites[0].hosts[0]=www.example.com:8080|sites[0].hosts", "sites[0].hosts[0]=-bad-|sites[0].hosts",
+					"sites[0].cache-control[0].pattern=*.js|sites[0].cache-control[0].pattern",
+					"sites[0].cache-control[0].pattern=/**|sites[0].cache-control[0].value",
+					"sites[0].content-types.x.y=text/plain|sites[0].content-types",
+					"sites[0].content-types.md=not a type|sites[0].content-types.md",
+					"sites[0].headers.Content-Type=text/plain|sites[0].headers",
+					"sites[0].headers.[X Bad]=1|sites[0].headers", "max-ranges=0|max-ranges" })
 	void badValuesAreRefusedNamingTheProperty(String property, String named) {
 		String mount = property.startsWith("sites[0].mount") ? property : "sites[0].mount=data";
 		assertThatThrownBy(() -> sites(mount, property)).satisfies(ex -> {
-			// Thrown by the check itself, or by the properties' constructor during binding.
+			// Thrown by the check itself, or by the properties' constructor during
+			// binding.
 			Throwable cause = ex;
 			while (!(cause instanceof InvalidConfigurationException) && cause.getCause() != null) {
 				cause = cause.getCause();
@@ -93,21 +96,23 @@ class SitesTests {
 	}
 
 	@ParameterizedTest
-	@CsvSource(delimiter = '|', quoteCharacter = '"', value = { "false|sites[0].prefix=/static/|",
-			"true|sites[0].prefix=/static/|sandbox",
-			"true|sites[0].prefix=/|sandbox", "true|sites[0].hosts[0]=www.example.test|sandbox",
-			"true|sites[0].prefix=/,sites[0].hosts[0]=www.example.test|",
-			"true|sites[0].sandbox=false|", "false|sites[0].sandbox=true|sandbox",
-			"true|sites[0].headers.Content-Security-Policy=default-src 'self'|default-src 'self'; sandbox",
-			"true|sites[0].headers.content-security-policy=img-src *;|img-src *; sandbox",
-			"true|sites[0].headers.Content-Security-Policy=sandbox allow-scripts|sandbox allow-scripts",
-			"false|sites[0].headers.Content-Security-Policy=default-src 'none'|default-src 'none'" })
+	@CsvSource(delimiter = '|', quoteCharacter = '"',
+			value = { "false|sites[0].prefix=/static/|", "true|sites[0].prefix=/static/|sandbox",
+					"true|sites[0].prefix=/|sandbox", "true|sites[0].hosts[0]=www.example.test|sandbox",
+					"true|sites[0].prefix=/,sites[0].hosts[0]=www.example.test|", "true|sites[0].sandbox=false|",
+					"false|sites[0].sandbox=true|sandbox",
+					"true|sites[0].headers.Content-Security-Policy=default-src 'self'|default-src 'self'; sandbox",
+					"true|sites[0].headers.content-security-policy=img-src *;|img-src *; sandbox",
+					"true|sites[0].headers.Content-Security-Policy=sandbox allow-scripts|sandbox allow-scripts",
+					"false|sites[0].headers.Content-Security-Policy=default-src 'none'|default-src 'none'" })
 	void sitesSharingTheFileManagersOriginAreSandboxedUnlessTheyOwnTheirHost(boolean fileManager, String properties,
 			String policy) {
 		List<String> all = new ArrayList<>(List.of("sites[0].mount=data"));
 		all.addAll(List.of(properties.split(",")));
-		Site site = Sites.create(TestProperties.bind(all.toArray(String[]::new)), MOUNTS, "/actuator",
-				new SharedOrigin(fileManager, Map.of())).get(0);
+		Site site = Sites
+			.create(TestProperties.bind(all.toArray(String[]::new)), MOUNTS, "/actuator",
+					new SharedOrigin(fileManager, Map.of()))
+			.get(0);
 		String sent = site.headers()
 			.entrySet()
 			.stream()
@@ -126,8 +131,8 @@ class SitesTests {
 		SharedOrigin origin = SharedOrigin.of(true, List.of(bob, carol, admin));
 		assertThat(origin.nonAdminWriters()).isEqualTo(Map.of("data", List.of("bob")));
 		Sites.create(TestProperties.bind("sites[0].mount=data", "sites[1].mount=data", "sites[1].prefix=/open",
-				"sites[1].sandbox=false", "sites[2].mount=data", "sites[2].prefix=/", "sites[2].hosts[0]=www.example.test"),
-				MOUNTS, "/actuator", origin);
+				"sites[1].sandbox=false", "sites[2].mount=data", "sites[2].prefix=/",
+				"sites[2].hosts[0]=www.example.test"), MOUNTS, "/actuator", origin);
 		assertThat(output).contains("WARN")
 			.contains("Static site /static shares the file manager's origin and publishes mount 'data', which users "
 					+ "other than admins can write (bob): its files are sent with 'Content-Security-Policy: sandbox'")
@@ -141,7 +146,8 @@ class SitesTests {
 	@Test
 	void noWarningWithoutAFileManagerOrWithoutWriters(CapturedOutput output) {
 		User bob = new User("bob", Set.of(Role.USER), Map.of("data", MountAccess.READ_WRITE));
-		Sites.create(TestProperties.bind("sites[0].mount=data"), MOUNTS, "/actuator", SharedOrigin.of(false, List.of(bob)));
+		Sites.create(TestProperties.bind("sites[0].mount=data"), MOUNTS, "/actuator",
+				SharedOrigin.of(false, List.of(bob)));
 		Sites.create(TestProperties.bind("sites[0].mount=data"), MOUNTS, "/actuator", SharedOrigin.of(true, List.of()));
 		assertThat(output).doesNotContain("shares the file manager's origin");
 	}
@@ -157,7 +163,8 @@ class SitesTests {
 		assertThatThrownBy(() -> sites("sites[0].mount=data", "sites[1].mount=data", "sites[1].prefix=/static"))
 			.hasMessageContaining("wharf.static.sites[1].prefix");
 		assertThatThrownBy(() -> sites("sites[0].mount=data", "sites[0].hosts[0]=a.test", "sites[0].hosts[1]=b.test",
-				"sites[1].mount=data", "sites[1].hosts[0]=B.test")).hasMessageContaining("wharf.static.sites[1].prefix");
+				"sites[1].mount=data", "sites[1].hosts[0]=B.test"))
+			.hasMessageContaining("wharf.static.sites[1].prefix");
 		assertThat(sites("sites[0].mount=data", "sites[0].hosts[0]=a.test", "sites[1].mount=data")).hasSize(2);
 	}
 
@@ -170,9 +177,10 @@ class SitesTests {
 	}
 
 	@ParameterizedTest
-	@CsvSource(delimiter = '|', value = { "/static|true", "/static/|true", "/static/a/b?x|true", "/static?x|true",
-			"/static#f|true", "/staticx|false", "/stati|false", "/|false", "/STATIC/a|false",
-			"http://h/static/a|true", "http://h/other|false", "*|false" })
+	@CsvSource(delimiter = '|',
+			value = { "/static|true", "/static/|true", "/static/a/b?x|true", "/static?x|true", "/static#f|true",
+					"/staticx|false", "/stati|false", "/|false", "/STATIC/a|false", "http://h/static/a|true",
+					"http://h/other|false", "*|false" })
 	void aPrefixTakesItsPathAndWhatIsBelow(String target, boolean taken) {
 		Site site = sites("sites[0].mount=data").get(0);
 		assertThat(site.matches(target, null)).isEqualTo(taken);
@@ -188,10 +196,12 @@ class SitesTests {
 	}
 
 	@ParameterizedTest
-	@CsvSource(delimiter = '|', value = { "www.example.test|true", "WWW.Example.TEST|true", "www.example.test:8334|true",
-			"example.test|false", "www.example.test.evil|false", "[::1]:8334|true", "[::1]|true", "|false" })
+	@CsvSource(delimiter = '|',
+			value = { "www.example.test|true", "WWW.Example.TEST|true", "www.example.test:8334|true",
+					"example.test|false", "www.example.test.evil|false", "[::1]:8334|true", "[::1]|true", "|false" })
 	void hostsAreMatchedWithoutPortAndCase(String host, boolean taken) {
-		Site site = sites("sites[0].mount=data", "sites[0].hosts[0]=www.example.test", "sites[0].hosts[1]=[::1]").get(0);
+		Site site = sites("sites[0].mount=data", "sites[0].hosts[0]=www.example.test", "sites[0].hosts[1]=[::1]")
+			.get(0);
 		assertThat(site.matches("/static/a", host)).isEqualTo(taken);
 	}
 
@@ -212,7 +222,8 @@ class SitesTests {
 		Site site = sites("sites[0].mount=data", "sites[0].content-types.MD=text/x-markdown",
 				"sites[0].content-types.log=text/plain; charset=utf-8", "sites[0].cache-control[0].pattern=/assets/**",
 				"sites[0].cache-control[0].value=public, max-age=31536000, immutable",
-				"sites[0].cache-control[1].pattern=/**/*.html", "sites[0].cache-control[1].value=no-cache").get(0);
+				"sites[0].cache-control[1].pattern=/**/*.html", "sites[0].cache-control[1].value=no-cache")
+			.get(0);
 		assertThat(site.contentTypes().forName("README.md")).isEqualTo("text/x-markdown");
 		assertThat(site.contentTypes().forName("server.LOG")).isEqualTo("text/plain; charset=utf-8");
 		assertThat(site.contentTypes().forName("a.tar.gz")).isEqualTo("application/gzip");

@@ -7,8 +7,8 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 /**
- * Binds {@code wharf.static} properties written as in {@code application.properties}, so tests configure
- * sites exactly as users do.
+ * Binds {@code wharf.static} properties written as in {@code application.properties}, so
+ * tests configure sites exactly as users do.
  */
 public final class TestProperties {
 

@@ -16,16 +16,20 @@ import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 /**
- * The actuator as Wharf exposes it. It listens on the management port ({@code management.server.port}, 8335
- * by default, on 127.0.0.1 as the HTTP port does): metrics and everything else the actuator has are not on
- * the public port, where anybody can ask. The public port keeps health for probes, without details
- * ({@link PublicHealth}). No metric names a host path: the disk-space meters' {@code path} tag is made
- * relative to the working directory.
+ * The actuator as Wharf exposes it. It listens on the management port
+ * ({@code management.server.port}, 8335 by default, on 127.0.0.1 as the HTTP port does):
+ * metrics and everything else the actuator has are not on the public port, where anybody
+ * can ask. The public port keeps health for probes, without details
+ * ({@link PublicHealth}). No metric names a host path: the disk-space meters'
+ * {@code path} tag is made relative to the working directory.
  */
 @Configuration(proxyBeanMethods = false)
 final class ActuatorConfiguration {
 
-	/** Micrometer's disk-space meters, tagged with the absolute path of the folder they watch. */
+	/**
+	 * Micrometer's disk-space meters, tagged with the absolute path of the folder they
+	 * watch.
+	 */
 	private static final String DISK_METERS = "disk.";
 
 	@Bean
@@ -39,7 +43,8 @@ final class ActuatorConfiguration {
 				if (path == null || !id.getName().startsWith(DISK_METERS)) {
 					return id;
 				}
-				return id.replaceTags(id.getTags().stream()
+				return id.replaceTags(id.getTags()
+					.stream()
 					.map(tag -> tag.getKey().equals("path") ? Tag.of("path", relative(workingDirectory, path)) : tag)
 					.toList());
 			}
@@ -51,7 +56,8 @@ final class ActuatorConfiguration {
 	 * A path as seen from the working directory: {@code .} for the directory itself.
 	 * @param workingDirectory the absolute working directory
 	 * @param path an absolute path
-	 * @return the relative path, never an absolute one ({@code other} for a path on another root)
+	 * @return the relative path, never an absolute one ({@code other} for a path on
+	 * another root)
 	 */
 	static String relative(Path workingDirectory, String path) {
 		try {

@@ -22,13 +22,15 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 import reactor.core.publisher.Mono;
 
 /**
- * The actuator's health on the public HTTP port, for probes and load balancers that reach only that port,
- * while the actuator itself (metrics, info, health with details) listens on the management port:
- * {@code GET} and {@code HEAD} of {@code <base>/health}, {@code <base>/health/liveness},
- * {@code <base>/health/readiness} and every other group or component below {@code <base>/health}, answered
- * with the HTTP status the actuator gives and a body of statuses only: each component's status and the
- * groups, never a detail, whatever {@code management.endpoint.health.show-details} says, so an anonymous
- * caller learns no host path, no error message and no backend address. Thread-safe; never blocks.
+ * The actuator's health on the public HTTP port, for probes and load balancers that reach
+ * only that port, while the actuator itself (metrics, info, health with details) listens
+ * on the management port: {@code GET} and {@code HEAD} of {@code <base>/health},
+ * {@code <base>/health/liveness}, {@code <base>/health/readiness} and every other group
+ * or component below {@code <base>/health}, answered with the HTTP status the actuator
+ * gives and a body of statuses only: each component's status and the groups, never a
+ * detail, whatever {@code management.endpoint.health.show-details} says, so an anonymous
+ * caller learns no host path, no error message and no backend address. Thread-safe; never
+ * blocks.
  */
 final class PublicHealth {
 
@@ -38,7 +40,8 @@ final class PublicHealth {
 
 	/**
 	 * Creates the routes' handler.
-	 * @param health the actuator's health endpoint (absent when health is off: then every path is 404)
+	 * @param health the actuator's health endpoint (absent when health is off: then every
+	 * path is 404)
 	 * @param basePath the actuator's base path, such as {@code /actuator}
 	 */
 	PublicHealth(ObjectProvider<ReactiveHealthEndpointWebExtension> health, String basePath) {
@@ -48,9 +51,11 @@ final class PublicHealth {
 
 	/** The routes, for WebFlux. */
 	RouterFunction<ServerResponse> routes() {
-		return RouterFunctions.route(RequestPredicates.method(HttpMethod.GET)
-			.or(RequestPredicates.method(HttpMethod.HEAD))
-			.and(RequestPredicates.path(this.base).or(RequestPredicates.path(this.base + "/**"))), this::answer);
+		return RouterFunctions.route(
+				RequestPredicates.method(HttpMethod.GET)
+					.or(RequestPredicates.method(HttpMethod.HEAD))
+					.and(RequestPredicates.path(this.base).or(RequestPredicates.path(this.base + "/**"))),
+				this::answer);
 	}
 
 	private Mono<ServerResponse> answer(ServerRequest request) {

@@ -20,11 +20,12 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The whole application on a local mount whose disk is a real 2 MB tmpfs, filled to the last byte: uploads by
- * the file manager (507), FTP ({@code 552}) and the build cache (507) fail cleanly and leave nothing, neither
- * the file nor a temporary file; files already there keep being served by every protocol; once space is
- * freed, the same uploads succeed. (The build cache's own eviction on a full disk is in module-buildcache's
- * DiskFullTests.)
+ * The whole application on a local mount whose disk is a real 2 MB tmpfs, filled to the
+ * last byte: uploads by the file manager (507), FTP ({@code 552}) and the build cache
+ * (507) fail cleanly and leave nothing, neither the file nor a temporary file; files
+ * already there keep being served by every protocol; once space is freed, the same
+ * uploads succeed. (The build cache's own eviction on a full disk is in
+ * module-buildcache's DiskFullTests.)
  */
 class DiskFullTests extends FaultTestBase {
 
@@ -72,20 +73,22 @@ class DiskFullTests extends FaultTestBase {
 			assertThat(storeRefused(ftp, "/new-ftp.bin", upload)).isFalse();
 			assertThat(ftp.getReplyCode()).as(ftp.getReplyString()).isEqualTo(552);
 			assertThat(cache("PUT", "new", upload).status()).isEqualTo(507);
-			assertThat(files(disk.path())).noneMatch(FaultTestBase::temporary)
-				.noneMatch(name -> name.contains("new"));
+			assertThat(files(disk.path())).noneMatch(FaultTestBase::temporary).noneMatch(name -> name.contains("new"));
 			assertThat(cat("new.bin").status()).isEqualTo(404);
 			assertThat(cache("GET", "new", null).status()).isEqualTo(404);
-			assertThat(ftp.listNames("/")).contains("kept.bin", "kept-ftp.bin").doesNotContain("new.bin", "new-ftp.bin");
+			assertThat(ftp.listNames("/")).contains("kept.bin", "kept-ftp.bin")
+				.doesNotContain("new.bin", "new-ftp.bin");
 
 			Files.delete(filler);
 			assertThat(save("new.bin", upload).status()).isEqualTo(200);
-			assertThat(ftp.storeFile("/new-ftp.bin", new ByteArrayInputStream(upload))).as(ftp.getReplyString()).isTrue();
+			assertThat(ftp.storeFile("/new-ftp.bin", new ByteArrayInputStream(upload))).as(ftp.getReplyString())
+				.isTrue();
 			assertThat(cache("PUT", "new", upload).status()).isEqualTo(201);
 			assertThat(cat("new.bin").body()).isEqualTo(upload);
 			assertThat(retrieve(ftp, "/new-ftp.bin")).isEqualTo(upload);
 			assertThat(cache("GET", "new", null).body()).isEqualTo(upload);
-			// Nothing acknowledged was lost. (A cache entry may be evicted to make room: the cache's rule.)
+			// Nothing acknowledged was lost. (A cache entry may be evicted to make room:
+			// the cache's rule.)
 			assertThat(cat("kept.bin").body()).isEqualTo(kept);
 			assertThat(retrieve(ftp, "/kept-ftp.bin")).isEqualTo(kept);
 			assertThat(files(disk.path())).noneMatch(FaultTestBase::temporary);
@@ -96,8 +99,9 @@ class DiskFullTests extends FaultTestBase {
 	}
 
 	/**
-	 * Stores a file the server is expected to refuse. The server may refuse it and close the data connection
-	 * while the client is still sending (a broken pipe for the client); its reply is read either way.
+	 * Stores a file the server is expected to refuse. The server may refuse it and close
+	 * the data connection while the client is still sending (a broken pipe for the
+	 * client); its reply is read either way.
 	 */
 	private static boolean storeRefused(FTPClient ftp, String path, byte[] content) throws IOException {
 		try {

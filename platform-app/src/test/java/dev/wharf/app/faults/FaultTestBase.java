@@ -30,9 +30,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The whole application on a random port, with every module, and the clients a fault test uses: one user
- * with every role, the file manager with an API token, the build cache with HTTP Basic, a Commons Net FTP
- * client. Each test class has its own context (its own mounts and backends), closed after it.
+ * The whole application on a random port, with every module, and the clients a fault test
+ * uses: one user with every role, the file manager with an API token, the build cache
+ * with HTTP Basic, a Commons Net FTP client. Each test class has its own context (its own
+ * mounts and backends), closed after it.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @DirtiesContext
@@ -55,7 +56,10 @@ abstract class FaultTestBase {
 
 	private @Nullable String bearer;
 
-	/** Registers the user (admin, so rw on every mount, and both cache roles), a state folder and free FTP ports. */
+	/**
+	 * Registers the user (admin, so rw on every mount, and both cache roles), a state
+	 * folder and free FTP ports.
+	 */
 	static void register(DynamicPropertyRegistry registry) {
 		String hash = PasswordHashing.hash(PASSWORD);
 		registry.add("wharf.state-dir", () -> temp.resolve("state").toString());
@@ -66,7 +70,10 @@ abstract class FaultTestBase {
 		registry.add("wharf.ftp.passive-ports", () -> "0");
 	}
 
-	/** A file manager call, such as {@code files("POST", "save", "/data/a.txt", bytes)}, with an API token. */
+	/**
+	 * A file manager call, such as {@code files("POST", "save", "/data/a.txt", bytes)},
+	 * with an API token.
+	 */
 	Response files(String method, String action, String path, byte @Nullable [] body) throws IOException {
 		return exchange(method, "/api/files/" + action + "?path=" + path, bearer(), body);
 	}
@@ -88,7 +95,10 @@ abstract class FaultTestBase {
 		return exchange(this.port, method, target, headers(authorization), body);
 	}
 
-	/** Sends a whole request with the given header lines on a connection of its own and reads the whole answer. */
+	/**
+	 * Sends a whole request with the given header lines on a connection of its own and
+	 * reads the whole answer.
+	 */
 	static Response exchange(int port, String method, String target, List<String> headers, byte @Nullable [] body)
 			throws IOException {
 		try (RawHttp http = RawHttp.open(port)) {
@@ -96,7 +106,10 @@ abstract class FaultTestBase {
 		}
 	}
 
-	/** A request's headers: the answer ends with the connection, the credentials if any, and more lines. */
+	/**
+	 * A request's headers: the answer ends with the connection, the credentials if any,
+	 * and more lines.
+	 */
 	static List<String> headers(@Nullable String authorization, String... more) {
 		List<String> headers = RawHttp.headers("Connection: close");
 		if (authorization != null) {
@@ -106,11 +119,12 @@ abstract class FaultTestBase {
 		return headers;
 	}
 
-	/** {@code Authorization} for the file manager: a token minted once with the password. */
+	/**
+	 * {@code Authorization} for the file manager: a token minted once with the password.
+	 */
 	String bearer() throws IOException {
 		if (this.bearer == null) {
-			Response minted = exchange("POST", "/api/tokens?name=faults", RawHttp.basic(USER, PASSWORD),
-					null);
+			Response minted = exchange("POST", "/api/tokens?name=faults", RawHttp.basic(USER, PASSWORD), null);
 			Matcher token = TOKEN.matcher(minted.text());
 			assertThat(token.find()).as(minted.text()).isTrue();
 			this.bearer = "Bearer " + token.group(1);
@@ -140,7 +154,9 @@ abstract class FaultTestBase {
 		}
 	}
 
-	/** Every file under a folder, hidden ones (Wharf's temporary files) included, by name. */
+	/**
+	 * Every file under a folder, hidden ones (Wharf's temporary files) included, by name.
+	 */
 	static List<String> files(Path folder) {
 		if (!Files.isDirectory(folder)) {
 			return List.of();
@@ -155,7 +171,8 @@ abstract class FaultTestBase {
 
 	/** Waits (30 s at most) until no temporary file of Wharf is left under a folder. */
 	static void awaitNoTemporaryFiles(Path folder) {
-		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+		await().atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(100))
 			.untilAsserted(() -> assertThat(files(folder)).noneMatch(FaultTestBase::temporary));
 	}
 

@@ -18,13 +18,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A real memcached behind the build cache and behind a {@code memcached} mount that the file manager and
- * FTP serve, killed in the middle of a download and started again on the same port: the download ends short
- * of its length; while it is down every protocol answers "unavailable" at once (cache and file manager 503
- * with {@code Retry-After}, the cache also for a key that was never stored, FTP 451) and other mounts keep
- * working; after the restart everything works again without restarting Wharf. A restarted memcached is
- * empty: what it held is gone, as with any cache (README, "memcached mounts"). (Two servers, one of them
- * killed, are in module-buildcache's MemcachedBuildCacheTests.)
+ * A real memcached behind the build cache and behind a {@code memcached} mount that the
+ * file manager and FTP serve, killed in the middle of a download and started again on the
+ * same port: the download ends short of its length; while it is down every protocol
+ * answers "unavailable" at once (cache and file manager 503 with {@code Retry-After}, the
+ * cache also for a key that was never stored, FTP 451) and other mounts keep working;
+ * after the restart everything works again without restarting Wharf. A restarted
+ * memcached is empty: what it held is gone, as with any cache (README, "memcached
+ * mounts"). (Two servers, one of them killed, are in module-buildcache's
+ * MemcachedBuildCacheTests.)
  */
 class MemcachedKilledTests extends FaultTestBase {
 
@@ -102,7 +104,8 @@ class MemcachedKilledTests extends FaultTestBase {
 	}
 
 	private void awaitCacheHealth() throws Exception {
-		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+		await().atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(100))
 			.untilAsserted(() -> assertThat(cache("GET", "", null).status()).isEqualTo(200));
 	}
 

@@ -16,11 +16,12 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The folder of a local mount taken away while Wharf runs (moved elsewhere, as an unmounted disk or a renamed
- * folder would be), then made again: meanwhile every protocol answers that the storage is unavailable (every HTTP
- * module 503 with {@code Retry-After}, FTP 451, health DOWN), never a 500, and nothing is created,
- * neither the folder nor anything beside it; once the folder is back, everything works, and what was
- * acknowledged before is in the folder where it was moved.
+ * The folder of a local mount taken away while Wharf runs (moved elsewhere, as an
+ * unmounted disk or a renamed folder would be), then made again: meanwhile every protocol
+ * answers that the storage is unavailable (every HTTP module 503 with
+ * {@code Retry-After}, FTP 451, health DOWN), never a 500, and nothing is created,
+ * neither the folder nor anything beside it; once the folder is back, everything works,
+ * and what was acknowledged before is in the folder where it was moved.
  */
 class MountRootRemovedTests extends FaultTestBase {
 

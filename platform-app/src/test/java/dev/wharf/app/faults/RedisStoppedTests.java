@@ -21,11 +21,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The application with {@code wharf.state.store: redis} on a real Redis that is stopped in the middle and started
- * again: while it is down, logins and session and token checks answer 503 with {@code Retry-After} (FTP 421),
- * never 401 or 500, and nobody is logged out; a download that was running finishes; build cache reads with
- * credentials checked before keep being served; readiness stays UP while health shows the {@code redis}
- * component DOWN. Once Redis is back everything works again, the sessions and tokens of before included.
+ * The application with {@code wharf.state.store: redis} on a real Redis that is stopped
+ * in the middle and started again: while it is down, logins and session and token checks
+ * answer 503 with {@code Retry-After} (FTP 421), never 401 or 500, and nobody is logged
+ * out; a download that was running finishes; build cache reads with credentials checked
+ * before keep being served; readiness stays UP while health shows the {@code redis}
+ * component DOWN. Once Redis is back everything works again, the sessions and tokens of
+ * before included.
  */
 class RedisStoppedTests extends FaultTestBase {
 
@@ -74,7 +76,8 @@ class RedisStoppedTests extends FaultTestBase {
 			assertThat(received).as("a transfer that was running finishes").isEqualTo(LARGE);
 		}
 
-		// A session or token found lately is answered from memory for a second (RedisSessionStore.CACHE_TIME), and
+		// A session or token found lately is answered from memory for a second
+		// (RedisSessionStore.CACHE_TIME), and
 		// the token was used by the download, which may have ended within that second.
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> ls(cookie).status() == 503 && files("GET", "ls", "/data/", null).status() == 503);
@@ -88,7 +91,8 @@ class RedisStoppedTests extends FaultTestBase {
 		try {
 			ftp.connect("127.0.0.1", this.ftpServer.port());
 			// Commons Net reports a 421 as the connection closed, which it then is.
-			assertThatThrownBy(() -> ftp.login(USER, "not-the-password")).isInstanceOf(FTPConnectionClosedException.class)
+			assertThatThrownBy(() -> ftp.login(USER, "not-the-password"))
+				.isInstanceOf(FTPConnectionClosedException.class)
 				.hasMessageContaining("421");
 		}
 		finally {
@@ -117,7 +121,8 @@ class RedisStoppedTests extends FaultTestBase {
 	}
 
 	private Response loginAnswer() throws Exception {
-		byte[] form = ("{\"username\":\"" + USER + "\",\"password\":\"" + PASSWORD + "\"}").getBytes(StandardCharsets.UTF_8);
+		byte[] form = ("{\"username\":\"" + USER + "\",\"password\":\"" + PASSWORD + "\"}")
+			.getBytes(StandardCharsets.UTF_8);
 		return exchange(this.port, "POST", "/api/session", headers(null, "Content-Type: application/json"), form);
 	}
 

@@ -27,12 +27,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A real OpenSSH {@code sshd} behind an {@code sftp} mount, killed in the middle of a large download and of a
- * large upload, through the file manager and through FTP, then started again on the same port: the transfer
- * fails (a download ends short of its length, an upload gets an error, never a success), nothing half-written
- * becomes visible, files acknowledged before are intact, and the next requests work without restarting
- * Wharf. (The storage-level version, and 503 while the server is down, are in SftpStorageTests and the file
- * manager's SftpMountTests.)
+ * A real OpenSSH {@code sshd} behind an {@code sftp} mount, killed in the middle of a
+ * large download and of a large upload, through the file manager and through FTP, then
+ * started again on the same port: the transfer fails (a download ends short of its
+ * length, an upload gets an error, never a success), nothing half-written becomes
+ * visible, files acknowledged before are intact, and the next requests work without
+ * restarting Wharf. (The storage-level version, and 503 while the server is down, are in
+ * SftpStorageTests and the file manager's SftpMountTests.)
  */
 class SshdKilledTests extends FaultTestBase {
 
@@ -155,7 +156,8 @@ class SshdKilledTests extends FaultTestBase {
 			awaitNoTemporaryFiles(served());
 			assertThat(served().resolve("upload-ftp.bin")).doesNotExist();
 			byte[] again = StorageTestSupport.randomBytes(9, 0, 100_000);
-			assertThat(ftp.storeFile("/upload-ftp.bin", new ByteArrayInputStream(again))).as(ftp.getReplyString()).isTrue();
+			assertThat(ftp.storeFile("/upload-ftp.bin", new ByteArrayInputStream(again))).as(ftp.getReplyString())
+				.isTrue();
 			assertThat(served().resolve("upload-ftp.bin")).hasBinaryContent(again);
 		}
 		finally {
@@ -164,9 +166,11 @@ class SshdKilledTests extends FaultTestBase {
 	}
 
 	/**
-	 * Sends part of a large body, waits until Wharf writes it to a temporary file on the server, kills the
-	 * server, sends the rest (the server may stop reading) and ends the upload.
-	 * @return the status the upload got, or -1 if the connection was closed without an answer
+	 * Sends part of a large body, waits until Wharf writes it to a temporary file on the
+	 * server, kills the server, sends the rest (the server may stop reading) and ends the
+	 * upload.
+	 * @return the status the upload got, or -1 if the connection was closed without an
+	 * answer
 	 */
 	private static int killDuringUpload(OutputStream out, UploadEnd end) throws Exception {
 		byte[] block = StorageTestSupport.randomBytes(10, 0, 64 * 1024);
@@ -175,7 +179,8 @@ class SshdKilledTests extends FaultTestBase {
 			out.write(block);
 		}
 		out.flush();
-		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
+		await().atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(20))
 			.untilAsserted(() -> assertThat(files(served())).anyMatch(FaultTestBase::temporary));
 		sshd.server().kill();
 		try {

@@ -6,8 +6,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The JVM profile files of platform-app ({@code src/main/jvm/<profile>.options} and {@code .env}), read by the
- * rule of their README: one entry per line, {@code #} starts a comment.
+ * The JVM profile files of platform-app ({@code src/main/jvm/<profile>.options} and
+ * {@code .env}), read by the rule of their README: one entry per line, {@code #} starts a
+ * comment.
  */
 final class JvmProfileFiles {
 

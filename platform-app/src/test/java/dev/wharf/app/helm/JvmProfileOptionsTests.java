@@ -13,8 +13,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every JVM profile's options start the JDK that runs the tests (CI runs them on 17 and 25): the profiles hold
- * diagnostic options, which a JDK may rename or drop, and the chart and {@code bin/wharf} pass them unchanged.
+ * Every JVM profile's options start the JDK that runs the tests (CI runs them on 17 and
+ * 25): the profiles hold diagnostic options, which a JDK may rename or drop, and the
+ * chart and {@code bin/wharf} pass them unchanged.
  */
 class JvmProfileOptionsTests {
 
@@ -36,7 +37,8 @@ class JvmProfileOptionsTests {
 		assertThat(java.waitFor(60, TimeUnit.SECONDS)).isTrue();
 		assertThat(java.exitValue()).as(output).isZero();
 		assertThat(output).contains("version");
-		// With the JDK's default (mode 1) every archive page would be rewritten at start-up and stop being shared.
+		// With the JDK's default (mode 1) every archive page would be rewritten at
+		// start-up and stop being shared.
 		assertThat(output).doesNotContain("always map archive(s) at an alternative address");
 	}
 

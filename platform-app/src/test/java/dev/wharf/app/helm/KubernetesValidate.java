@@ -10,9 +10,10 @@ import java.util.concurrent.TimeUnit;
 import dev.wharf.core.testsupport.Requirements;
 
 /**
- * The {@code kubernetes-validate} command (PyPI), which checks manifests against the JSON schemas of a Kubernetes
- * version that it bundles, so it works offline. {@code .ci/run} installs it; elsewhere tests that need it are
- * skipped with a message saying how to install it.
+ * The {@code kubernetes-validate} command (PyPI), which checks manifests against the JSON
+ * schemas of a Kubernetes version that it bundles, so it works offline. {@code .ci/run}
+ * installs it; elsewhere tests that need it are skipped with a message saying how to
+ * install it.
  */
 final class KubernetesValidate {
 
@@ -43,8 +44,8 @@ final class KubernetesValidate {
 		Path executable = Requirements.findExecutable("kubernetes-validate").orElse(null);
 		Requirements.require(executable != null,
 				"kubernetes-validate (python3 -m pip install kubernetes-validate==1.37.0, as .ci/run does)");
-		List<String> command = new ArrayList<>(List.of(String.valueOf(executable), "--kubernetes-version",
-				kubernetesVersion, "--strict"));
+		List<String> command = new ArrayList<>(
+				List.of(String.valueOf(executable), "--kubernetes-version", kubernetesVersion, "--strict"));
 		files.forEach((file) -> command.add(file.toString()));
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
 		try {

@@ -24,10 +24,11 @@ import dev.wharf.core.testsupport.Processes;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Wharf's container of a rendered chart, run the way the kubelet would run it but without Kubernetes: the
- * Dockerfile's entry point on the packaged jar, the container's environment, its ConfigMap, Secret and emptyDir
- * volumes as folders under a root (every container path in the configuration and environment mapped to its
- * folder), and its probes asked over HTTP. It listens on 127.0.0.1 instead of every interface.
+ * Wharf's container of a rendered chart, run the way the kubelet would run it but without
+ * Kubernetes: the Dockerfile's entry point on the packaged jar, the container's
+ * environment, its ConfigMap, Secret and emptyDir volumes as folders under a root (every
+ * container path in the configuration and environment mapped to its folder), and its
+ * probes asked over HTTP. It listens on 127.0.0.1 instead of every interface.
  */
 final class LocalPod implements AutoCloseable {
 
@@ -49,8 +50,8 @@ final class LocalPod implements AutoCloseable {
 		this.chart = chart;
 		JsonNode container = chart.container();
 		Map<String, String> mountPaths = new HashMap<>();
-		container.path("volumeMounts").forEach((mount) -> mountPaths.put(mount.path("name").asString(),
-				mount.path("mountPath").asString()));
+		container.path("volumeMounts")
+			.forEach((mount) -> mountPaths.put(mount.path("name").asString(), mount.path("mountPath").asString()));
 		for (JsonNode volume : chart.deployment().at("/spec/template/spec/volumes")) {
 			String name = volume.path("name").asString();
 			Path folder = Files.createDirectories(root.resolve("volumes").resolve(name));
@@ -62,9 +63,11 @@ final class LocalPod implements AutoCloseable {
 				writeFiles(folder, chart.get("Secret", volume.at("/secret/secretName").asString()).path("data"), true);
 			}
 		}
-		// One pass, so a folder put in place of one path is never mistaken for another path.
-		this.containerPaths = Pattern.compile("(?<![\\w/.-])("
-				+ this.volumes.keySet().stream().map(Pattern::quote).collect(Collectors.joining("|")) + ")(?=/|$|[\\s\",])");
+		// One pass, so a folder put in place of one path is never mistaken for another
+		// path.
+		this.containerPaths = Pattern.compile(
+				"(?<![\\w/.-])(" + this.volumes.keySet().stream().map(Pattern::quote).collect(Collectors.joining("|"))
+						+ ")(?=/|$|[\\s\",])");
 		Path config = this.volumes.get("/etc/wharf/config").resolve("application.yaml");
 		Files.writeString(config, rewrite(Files.readString(config)).replace("0.0.0.0", "127.0.0.1"));
 
@@ -80,14 +83,18 @@ final class LocalPod implements AutoCloseable {
 
 	/**
 	 * Starts Wharf's container of a rendered chart.
-	 * @param chart the chart, rendered with free ports for {@code server.port} and {@code management.port}
+	 * @param chart the chart, rendered with free ports for {@code server.port} and
+	 * {@code management.port}
 	 * @param root an empty folder for the volumes and the log
 	 */
 	static LocalPod start(RenderedChart chart, Path root) throws IOException {
 		return new LocalPod(chart, root);
 	}
 
-	/** The ENTRYPOINT of helm/Dockerfile with the image's jar replaced by the packaged one. */
+	/**
+	 * The ENTRYPOINT of helm/Dockerfile with the image's jar replaced by the packaged
+	 * one.
+	 */
 	private static List<String> entryPoint() throws IOException {
 		String dockerfile = Files.readString(WharfChart.DIRECTORY.resolveSibling("Dockerfile"));
 		Matcher entryPoint = Pattern.compile("(?m)^ENTRYPOINT \\[(.*)\\]$").matcher(dockerfile);
@@ -121,7 +128,10 @@ final class LocalPod implements AutoCloseable {
 		return Path.of(rewrite(containerPath));
 	}
 
-	/** Waits, as the kubelet does, for the startup probe to succeed within its period times its failure threshold. */
+	/**
+	 * Waits, as the kubelet does, for the startup probe to succeed within its period
+	 * times its failure threshold.
+	 */
 	void awaitStarted(Duration atLeast) throws InterruptedException {
 		JsonNode startup = this.chart.container().path("startupProbe");
 		long budget = Math.max(atLeast.toSeconds(),
@@ -144,7 +154,8 @@ final class LocalPod implements AutoCloseable {
 	int probe(String name) throws InterruptedException {
 		JsonNode httpGet = this.chart.container().path(name).path("httpGet");
 		String scheme = httpGet.path("scheme").asString("HTTP").toLowerCase(Locale.ROOT);
-		return status(scheme + "://127.0.0.1:" + port(httpGet.path("port").asString()) + httpGet.path("path").asString());
+		return status(
+				scheme + "://127.0.0.1:" + port(httpGet.path("port").asString()) + httpGet.path("path").asString());
 	}
 
 	/** The container port of a name. */
@@ -178,7 +189,8 @@ final class LocalPod implements AutoCloseable {
 	}
 
 	/**
-	 * Sends SIGTERM, as the kubelet does after the preStop hook, and waits the pod's grace period.
+	 * Sends SIGTERM, as the kubelet does after the preStop hook, and waits the pod's
+	 * grace period.
 	 * @return whether Wharf exited within it
 	 */
 	boolean stop() throws InterruptedException {

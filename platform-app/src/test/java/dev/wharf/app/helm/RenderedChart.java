@@ -13,7 +13,8 @@ import tools.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The manifests of one {@code helm template} run, parsed, with look-ups for what the tests check.
+ * The manifests of one {@code helm template} run, parsed, with look-ups for what the
+ * tests check.
  *
  * @param yaml helm's output as it is
  * @param manifests every document of it
@@ -41,13 +42,16 @@ record RenderedChart(String yaml, List<JsonNode> manifests) {
 
 	/** The manifest of a kind and name, if rendered. */
 	Optional<JsonNode> find(String kind, String name) {
-		return ofKind(kind).stream().filter((manifest) -> name.equals(manifest.at("/metadata/name").asString())).findFirst();
+		return ofKind(kind).stream()
+			.filter((manifest) -> name.equals(manifest.at("/metadata/name").asString()))
+			.findFirst();
 	}
 
 	/** The manifest of a kind and name, which must be rendered. */
 	JsonNode get(String kind, String name) {
 		return find(kind, name).orElseThrow(() -> new AssertionError("No " + kind + " " + name + " in: "
-				+ this.manifests.stream().map((m) -> m.path("kind").asString() + "/" + m.at("/metadata/name").asString())
+				+ this.manifests.stream()
+					.map((m) -> m.path("kind").asString() + "/" + m.at("/metadata/name").asString())
 					.collect(Collectors.joining(", "))));
 	}
 

@@ -6,14 +6,18 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The value sets the chart is rendered with: its defaults and the files in {@code helm/wharf/ci}.
+ * The value sets the chart is rendered with: its defaults and the files in
+ * {@code helm/wharf/ci}.
  */
 enum ValueSet {
 
 	/** The chart's own values.yaml only. */
 	DEFAULTS(null),
 
-	/** Every module, the chart's memcached, TLS, users, Ingress, NetworkPolicy and ServiceMonitor. */
+	/**
+	 * Every module, the chart's memcached, TLS, users, Ingress, NetworkPolicy and
+	 * ServiceMonitor.
+	 */
 	ALL_MODULES("all-modules-values.yaml"),
 
 	/** FTP and HTTP on NodePorts, with an external address. */
@@ -25,13 +29,22 @@ enum ValueSet {
 	/** The small profile: p96 options in 160Mi, one core. */
 	PROFILE_SMALL("profile-small-values.yaml"),
 
-	/** Replicas on a shared volume with the chart's Redis, an autoscaler and a disruption budget. */
+	/**
+	 * Replicas on a shared volume with the chart's Redis, an autoscaler and a disruption
+	 * budget.
+	 */
 	SCALED("scaled-values.yaml"),
 
-	/** Three replicas with FTP, an sftp mount and a Redis with sentinels outside the chart. */
+	/**
+	 * Three replicas with FTP, an sftp mount and a Redis with sentinels outside the
+	 * chart.
+	 */
 	EXTERNAL_REDIS("external-redis-values.yaml"),
 
-	/** Every mount on S3 (one with the pod's role, one with keys from a Secret), two replicas, no volume. */
+	/**
+	 * Every mount on S3 (one with the pod's role, one with keys from a Secret), two
+	 * replicas, no volume.
+	 */
 	S3("s3-values.yaml");
 
 	private final @Nullable String file;

@@ -19,16 +19,19 @@ import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
- * The chart in {@code helm/wharf}, driven through helm itself (helm-java: helm's Go code as a native library from
- * Maven Central, so the build needs no helm binary). Renders, lints and dry-run installs it offline.
- * Not thread-safe: tests use it one at a time.
+ * The chart in {@code helm/wharf}, driven through helm itself (helm-java: helm's Go code
+ * as a native library from Maven Central, so the build needs no helm binary). Renders,
+ * lints and dry-run installs it offline. Not thread-safe: tests use it one at a time.
  */
 final class WharfChart {
 
 	/** The chart, seen from platform-app (Surefire runs in the module's folder). */
 	static final Path DIRECTORY = Path.of("../helm/wharf").toAbsolutePath().normalize();
 
-	/** The oldest Kubernetes the chart supports (Chart.yaml kubeVersion), so nothing newer sneaks in. */
+	/**
+	 * The oldest Kubernetes the chart supports (Chart.yaml kubeVersion), so nothing newer
+	 * sneaks in.
+	 */
 	static final String KUBE_VERSION = "1.30.0";
 
 	static final String RELEASE = "wharf";
@@ -57,7 +60,10 @@ final class WharfChart {
 		});
 	}
 
-	/** The NOTES.txt helm prints after an install, from a client-only dry run (no cluster needed). */
+	/**
+	 * The NOTES.txt helm prints after an install, from a client-only dry run (no cluster
+	 * needed).
+	 */
 	static String notes(ValueSet valueSet, String... moreValues) {
 		return withValueFiles(valueSet, moreValues, (files) -> {
 			InstallCommand install = new Helm(DIRECTORY).install()
@@ -75,9 +81,9 @@ final class WharfChart {
 	}
 
 	/**
-	 * {@code helm lint --strict -f <value set>}. helm-java's lint takes no values files, so the chart is copied
-	 * with the value set merged into its values.yaml the way helm merges a {@code -f} file (maps merge, null
-	 * removes a key, anything else replaces).
+	 * {@code helm lint --strict -f <value set>}. helm-java's lint takes no values files,
+	 * so the chart is copied with the value set merged into its values.yaml the way helm
+	 * merges a {@code -f} file (maps merge, null removes a key, anything else replaces).
 	 */
 	static LintResult lint(ValueSet valueSet) throws IOException {
 		Path copy = Files.createTempDirectory("wharf-chart-");
@@ -101,7 +107,8 @@ final class WharfChart {
 			if (entry.getValue().isNull()) {
 				target.remove(entry.getKey());
 			}
-			else if (existing instanceof ObjectNode existingObject && entry.getValue() instanceof ObjectNode sourceObject) {
+			else if (existing instanceof ObjectNode existingObject
+					&& entry.getValue() instanceof ObjectNode sourceObject) {
 				merge(existingObject, sourceObject);
 			}
 			else {

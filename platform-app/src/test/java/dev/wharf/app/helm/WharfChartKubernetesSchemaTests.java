@@ -14,8 +14,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every manifest of every value set against the Kubernetes JSON schemas, strictly (an unknown or misspelled
- * field fails), for the oldest Kubernetes the chart supports and the newest the validator knows.
+ * Every manifest of every value set against the Kubernetes JSON schemas, strictly (an
+ * unknown or misspelled field fails), for the oldest Kubernetes the chart supports and
+ * the newest the validator knows.
  */
 class WharfChartKubernetesSchemaTests {
 
@@ -32,7 +33,8 @@ class WharfChartKubernetesSchemaTests {
 			Path file = this.workDir.resolve(valueSet.name() + ".yaml");
 			Files.writeString(file, chart.yaml());
 			files.add(file);
-			// Custom resources have no schema in Kubernetes: the validator only warns about them.
+			// Custom resources have no schema in Kubernetes: the validator only warns
+			// about them.
 			resources += chart.manifests().size() - chart.ofKind("ServiceMonitor").size();
 		}
 		KubernetesValidate.Result result = KubernetesValidate.validate(kubernetesVersion, files);

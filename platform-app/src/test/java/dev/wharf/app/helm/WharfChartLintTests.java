@@ -9,8 +9,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code helm lint --strict} with every value set: no error and no warning (strict turns warnings into failures
- * and makes a template that reads a value missing from values.yaml an error).
+ * {@code helm lint --strict} with every value set: no error and no warning (strict turns
+ * warnings into failures and makes a template that reads a value missing from values.yaml
+ * an error).
  */
 class WharfChartLintTests {
 
@@ -19,8 +20,8 @@ class WharfChartLintTests {
 	void lintsCleanly(ValueSet valueSet) throws IOException {
 		LintResult result = WharfChart.lint(valueSet);
 		assertThat(result.isFailed()).as(() -> String.join("\n", result.getMessages())).isFalse();
-		assertThat(result.getMessages()).noneMatch((message) -> message.startsWith("[ERROR]")
-				|| message.startsWith("[WARNING]"));
+		assertThat(result.getMessages())
+			.noneMatch((message) -> message.startsWith("[ERROR]") || message.startsWith("[WARNING]"));
 	}
 
 }

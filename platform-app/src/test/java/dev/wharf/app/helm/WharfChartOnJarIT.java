@@ -26,9 +26,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The chart's configuration on the real jar: Wharf's container of a rendered chart run as the kubelet would run
- * it ({@link LocalPod}), so the ConfigMap, the Secrets, the environment and the JVM profile are proven to start
- * Wharf and pass the probes, not only to render.
+ * The chart's configuration on the real jar: Wharf's container of a rendered chart run as
+ * the kubelet would run it ({@link LocalPod}), so the ConfigMap, the Secrets, the
+ * environment and the JVM profile are proven to start Wharf and pass the probes, not only
+ * to render.
  */
 class WharfChartOnJarIT {
 
@@ -44,15 +45,18 @@ class WharfChartOnJarIT {
 			pod.awaitStarted(START);
 			assertThat(pod.probe("livenessProbe")).isEqualTo(200);
 			awaitReady(pod);
-			// The JVM runs with the profile's options: SerialGC's pools, a 24 MB heap, a 16 MB code cache.
-			// Asked until the heap's pools are there: one run read none at the first scrape.
+			// The JVM runs with the profile's options: SerialGC's pools, a 24 MB heap, a
+			// 16 MB code cache.
+			// Asked until the heap's pools are there: one run read none at the first
+			// scrape.
 			HttpClient client = HttpClient.newHttpClient();
 			String metrics = await().atMost(Duration.ofSeconds(30))
 				.until(() -> get(client, "http://127.0.0.1:" + pod.port("management") + "/actuator/prometheus").body(),
 						(body) -> maxBytes(body, "area=\"heap\",id=\"Tenured Gen\"") > 0);
 			assertThat(maxBytes(metrics, "area=\"heap\"")).isBetween(16L << 20, 24L << 20);
 			assertThat(maxBytes(metrics, "id=\"CodeCache\"")).isEqualTo(16L << 20);
-			// The generated admin's password, where NOTES.txt says to look, and its hash on the volume.
+			// The generated admin's password, where NOTES.txt says to look, and its hash
+			// on the volume.
 			assertThat(pod.log()).containsPattern("user: *admin\\R\\s*password: \\S{20}");
 			assertThat(pod.hostPath("/var/lib/wharf/state/initial-admin")).isRegularFile();
 			assertThat(pod.hostPath("/var/lib/wharf/data")).isDirectory();
@@ -128,7 +132,9 @@ class WharfChartOnJarIT {
 				+ "\n-----END " + type + "-----\n";
 	}
 
-	/** Readiness follows liveness shortly after start-up; the kubelet keeps asking too. */
+	/**
+	 * Readiness follows liveness shortly after start-up; the kubelet keeps asking too.
+	 */
 	private static void awaitReady(LocalPod pod) {
 		await().atMost(Duration.ofSeconds(60))
 			.pollInterval(Duration.ofMillis(250))
@@ -140,7 +146,9 @@ class WharfChartOnJarIT {
 				HttpResponse.BodyHandlers.ofString());
 	}
 
-	/** The sum of the {@code jvm_memory_max_bytes} series whose tags contain some text. */
+	/**
+	 * The sum of the {@code jvm_memory_max_bytes} series whose tags contain some text.
+	 */
 	private static long maxBytes(String metrics, String tags) {
 		return metrics.lines()
 			.filter((line) -> line.startsWith("jvm_memory_max_bytes{") && line.contains(tags))
@@ -151,7 +159,8 @@ class WharfChartOnJarIT {
 	/** Values putting Wharf's HTTP and management ports on free ports of this machine. */
 	private static String freePorts() throws IOException {
 		try (ServerSocket http = new ServerSocket(0); ServerSocket management = new ServerSocket(0)) {
-			return "server: {port: %d}%nmanagement: {port: %d}%n".formatted(http.getLocalPort(), management.getLocalPort());
+			return "server: {port: %d}%nmanagement: {port: %d}%n".formatted(http.getLocalPort(),
+					management.getLocalPort());
 		}
 	}
 

@@ -33,10 +33,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 /**
- * values.schema.json refuses unknown keys, so it must know every key Wharf itself accepts: a setting missing from
- * the schema could not be set through the chart at all. This compares the schema of each mount type and module
- * with the properties record Wharf binds, at every depth, so a key added to Wharf fails here until the chart
- * learns it.
+ * values.schema.json refuses unknown keys, so it must know every key Wharf itself
+ * accepts: a setting missing from the schema could not be set through the chart at all.
+ * This compares the schema of each mount type and module with the properties record Wharf
+ * binds, at every depth, so a key added to Wharf fails here until the chart learns it.
  */
 class WharfChartSchemaCoverageTests {
 
@@ -44,19 +44,21 @@ class WharfChartSchemaCoverageTests {
 
 	@BeforeAll
 	static void readSchema() throws IOException {
-		schema = JsonMapper.builder().build()
+		schema = JsonMapper.builder()
+			.build()
 			.readTree(Files.readString(WharfChart.DIRECTORY.resolve("values.schema.json")));
 	}
 
 	static Stream<Arguments> settings() {
-		return Stream.of(
-				arguments("#/definitions/localMount", LocalStorageProperties.class, Set.of("type")),
+		return Stream.of(arguments("#/definitions/localMount", LocalStorageProperties.class, Set.of("type")),
 				arguments("#/definitions/memoryMount", MemoryStorageProperties.class, Set.of("type")),
-				// Passwords are secrets, and the chart puts mounts into a ConfigMap: README, "sftp mounts".
+				// Passwords are secrets, and the chart puts mounts into a ConfigMap:
+				// README, "sftp mounts".
 				arguments("#/definitions/sftpMount", SftpStorageProperties.class,
 						Set.of("type", "!password", "!passphrase")),
 				arguments("#/definitions/memcachedMount", MemcachedStorageProperties.class, Set.of("type")),
-				// The keys come from a Secret (existingSecret, secretKeys), never the ConfigMap: README, "s3 mounts".
+				// The keys come from a Secret (existingSecret, secretKeys), never the
+				// ConfigMap: README, "s3 mounts".
 				arguments("#/definitions/s3Mount", S3StorageProperties.class,
 						Set.of("type", "existingSecret", "secretKeys", "!access-key", "!secret-key")),
 				arguments("#/properties/wharf/properties/security", SecurityProperties.class, Set.of()),
@@ -66,13 +68,15 @@ class WharfChartSchemaCoverageTests {
 				arguments("#/properties/wharf/properties/filemanager", FileManagerProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/buildcache", BuildCacheProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/static", StaticFilesProperties.class, Set.of()),
-				// The chart sets the FTP address itself (0.0.0.0: every interface of the pod).
+				// The chart sets the FTP address itself (0.0.0.0: every interface of the
+				// pod).
 				arguments("#/properties/wharf/properties/ftp", FtpProperties.class, Set.of("!address")));
 	}
 
 	/**
-	 * @param exceptions schema keys Wharf does not bind ({@code type} selects the record), and keys Wharf binds
-	 * that the chart deliberately does not offer, marked {@code !}
+	 * @param exceptions schema keys Wharf does not bind ({@code type} selects the
+	 * record), and keys Wharf binds that the chart deliberately does not offer, marked
+	 * {@code !}
 	 */
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("settings")

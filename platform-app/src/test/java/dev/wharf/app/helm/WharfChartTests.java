@@ -16,8 +16,8 @@ import tools.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What the rendered chart must get right: the ports, probes, JVM profile, secrets, volumes and rollout rules a
- * running Wharf depends on.
+ * What the rendered chart must get right: the ports, probes, JVM profile, secrets,
+ * volumes and rollout rules a running Wharf depends on.
  */
 class WharfChartTests {
 
@@ -47,7 +47,8 @@ class WharfChartTests {
 				continue;
 			}
 			int number = port.path("port").asInt();
-			// PASV replies name the server's own port: the Service, the container and the node must agree.
+			// PASV replies name the server's own port: the Service, the container and the
+			// node must agree.
 			assertThat(port.path("targetPort").asInt()).isEqualTo(number);
 			if (serviceType.equals("NodePort")) {
 				assertThat(port.path("nodePort").asInt()).isEqualTo(number);
@@ -100,7 +101,8 @@ class WharfChartTests {
 		assertThat(ftp.at("/tls/mode").asString()).isEqualTo("explicit");
 		assertThat(ftp.at("/tls/bundle").asString()).isEqualTo("wharf");
 		assertThat(ftp.at("/tls/required").asBoolean()).isTrue();
-		JsonNode named = WharfChart.render(ValueSet.FTP_NODE_PORT, "wharf: {ftp: {tls: {mode: implicit, bundle: partners}}}")
+		JsonNode named = WharfChart
+			.render(ValueSet.FTP_NODE_PORT, "wharf: {ftp: {tls: {mode: implicit, bundle: partners}}}")
 			.applicationConfig()
 			.at("/wharf/ftp/tls");
 		assertThat(named.at("/bundle").asString()).isEqualTo("partners");
@@ -121,7 +123,9 @@ class WharfChartTests {
 		RenderedChart chart = WharfChart.render(valueSet);
 		JsonNode config = chart.applicationConfig();
 		Map<String, Integer> ports = new java.util.HashMap<>();
-		chart.container().path("ports").forEach((port) -> ports.put(port.path("name").asString(), port.path("containerPort").asInt()));
+		chart.container()
+			.path("ports")
+			.forEach((port) -> ports.put(port.path("name").asString(), port.path("containerPort").asInt()));
 		assertThat(ports.get("management")).isEqualTo(config.at("/management/server/port").asInt());
 		assertThat(ports.get("http")).isEqualTo(config.at("/server/port").asInt());
 		assertThat(config.at("/server/address").asString()).isEqualTo("0.0.0.0");
@@ -137,9 +141,11 @@ class WharfChartTests {
 			assertThat(container.at("/" + probe + "/httpGet/port").asString()).isEqualTo("management");
 			assertThat(container.at("/" + probe + "/httpGet/scheme").asString("HTTP")).isEqualTo("HTTP");
 		}
-		// A slow start on a small CPU share must not be killed by liveness: start-up gets minutes.
+		// A slow start on a small CPU share must not be killed by liveness: start-up gets
+		// minutes.
 		JsonNode startup = container.path("startupProbe");
-		assertThat(startup.path("periodSeconds").asInt() * startup.path("failureThreshold").asInt()).isGreaterThanOrEqualTo(120);
+		assertThat(startup.path("periodSeconds").asInt() * startup.path("failureThreshold").asInt())
+			.isGreaterThanOrEqualTo(120);
 	}
 
 	@ParameterizedTest
@@ -171,8 +177,8 @@ class WharfChartTests {
 				  extraOptions: ["-Xlog:gc", "-Xmx20m"]
 				""");
 		assertThat(chart.env("JAVA_TOOL_OPTIONS")).startsWith("-XX:+UseSerialGC -Xmx24m").endsWith(" -Xlog:gc -Xmx20m");
-		assertThat(chart.container().path("env")).noneMatch((variable) -> variable.path("name").asString()
-			.equals("JDK_JAVA_OPTIONS"));
+		assertThat(chart.container().path("env"))
+			.noneMatch((variable) -> variable.path("name").asString().equals("JDK_JAVA_OPTIONS"));
 	}
 
 	@ParameterizedTest
@@ -226,7 +232,8 @@ class WharfChartTests {
 		assertThat(chart.ofKind("Secret")).isEmpty();
 		assertThat(volume(chart, "users").at("/secret/secretName").asString()).isEqualTo("corporate-users");
 		assertThat(volume(chart, "tls").at("/secret/secretName").asString()).isEqualTo("cert-manager-wharf");
-		// The chart does not own them, so it cannot checksum them; Spring reloads the certificate itself.
+		// The chart does not own them, so it cannot checksum them; Spring reloads the
+		// certificate itself.
 		assertThat(chart.podAnnotation("checksum/users")).isNull();
 		assertThat(chart.podAnnotation("checksum/tls")).isNull();
 		assertThat(chart.applicationConfig().at("/spring/ssl/bundle/pem/wharf/reload-on-update").asBoolean()).isTrue();
@@ -264,7 +271,8 @@ class WharfChartTests {
 		JsonNode claim = chart.get("PersistentVolumeClaim", "wharf");
 		assertThat(claim.at("/metadata/annotations/helm.sh~1resource-policy").asString()).isEqualTo("keep");
 		assertThat(claim.at("/spec/accessModes/0").asString()).isEqualTo("ReadWriteOnce");
-		// A ReadWriteOnce volume is attached to one node: the old pod must let go before the new one starts.
+		// A ReadWriteOnce volume is attached to one node: the old pod must let go before
+		// the new one starts.
 		assertThat(chart.deployment().at("/spec/strategy/type").asString()).isEqualTo("Recreate");
 		assertThat(chart.deployment().at("/spec/replicas").asInt()).isEqualTo(1);
 	}
@@ -294,7 +302,8 @@ class WharfChartTests {
 		assertThat(config.at("/spring/data/redis/host").asString()).isEqualTo("wharf-redis.files.svc");
 		assertThat(config.at("/spring/data/redis/port").asInt()).isEqualTo(6379);
 		assertThat(config.at("/spring/data/redis/password").isMissingNode()).isTrue();
-		assertThat(secretRef(chart.container(), "SPRING_DATA_REDIS_PASSWORD")).isEqualTo("wharf-redis-password/password");
+		assertThat(secretRef(chart.container(), "SPRING_DATA_REDIS_PASSWORD"))
+			.isEqualTo("wharf-redis-password/password");
 		assertThat(chart.find("Secret", "wharf-redis")).as("the user's Secret").isEmpty();
 		assertThat(chart.podAnnotation("checksum/redis")).isNull();
 
@@ -302,9 +311,11 @@ class WharfChartTests {
 		JsonNode container = redis.at("/spec/template/spec/containers/0");
 		assertThat(container.path("image").asString()).startsWith("redis:");
 		assertThat(secretRef(container, "REDIS_PASSWORD")).isEqualTo("wharf-redis-password/password");
-		// Full means refusing new keys (Wharf answers 503), never dropping sessions; the data survives a restart.
+		// Full means refusing new keys (Wharf answers 503), never dropping sessions; the
+		// data survives a restart.
 		assertThat(container.path("args").toString()).contains("\"--requirepass\",\"$(REDIS_PASSWORD)\"")
-			.contains("\"--maxmemory-policy\",\"noeviction\"").contains("\"--appendonly\",\"yes\"")
+			.contains("\"--maxmemory-policy\",\"noeviction\"")
+			.contains("\"--appendonly\",\"yes\"")
 			.contains("\"--maxmemory\",\"64mb\"");
 		assertThat(container.at("/resources/limits/memory").asString()).isEqualTo("96Mi");
 		assertThat(redis.at("/spec/replicas").asInt()).isEqualTo(1);
@@ -329,7 +340,8 @@ class WharfChartTests {
 		assertThat(chart.secretFile("wharf-redis", "password")).isEqualTo("first-password");
 		assertThat(secretRef(chart.container(), "SPRING_DATA_REDIS_PASSWORD")).isEqualTo("wharf-redis/password");
 		assertThat(secretRef(chart.get("Deployment", "wharf-redis").at("/spec/template/spec/containers/0"),
-				"REDIS_PASSWORD")).isEqualTo("wharf-redis/password");
+				"REDIS_PASSWORD"))
+			.isEqualTo("wharf-redis/password");
 		assertThat(chart.ofKind("ConfigMap").toString()).doesNotContain("first-password");
 		RenderedChart changed = WharfChart.render(ValueSet.SCALED, values.formatted("second-password"));
 		assertThat(chart.podAnnotation("checksum/redis")).matches("[0-9a-f]{64}")
@@ -350,14 +362,17 @@ class WharfChartTests {
 		assertThat(redis.at("/ssl/enabled").asBoolean()).isTrue();
 		assertThat(redis.at("/username").asString()).isEqualTo("wharf");
 		assertThat(redis.has("host")).isFalse();
-		assertThat(secretRef(chart.container(), "SPRING_DATA_REDIS_PASSWORD")).isEqualTo("redis-credentials/redis-password");
+		assertThat(secretRef(chart.container(), "SPRING_DATA_REDIS_PASSWORD"))
+			.isEqualTo("redis-credentials/redis-password");
 		assertThat(chart.deployment().at("/spec/replicas").asInt()).isEqualTo(3);
-		// Every replica has the whole passive range, and a client's connections stay with one replica.
+		// Every replica has the whole passive range, and a client's connections stay with
+		// one replica.
 		assertThat(chart.get("Service", "wharf-ftp").at("/spec/sessionAffinity").asString()).isEqualTo("ClientIP");
 		assertThat(chart.container().path("ports").toString()).contains("pasv-30000").contains("pasv-30009");
 		List<Integer> egressPorts = new ArrayList<>();
-		chart.get("NetworkPolicy", "wharf").at("/spec/egress").forEach((rule) -> rule.path("ports")
-			.forEach((port) -> egressPorts.add(port.path("port").asInt())));
+		chart.get("NetworkPolicy", "wharf")
+			.at("/spec/egress")
+			.forEach((rule) -> rule.path("ports").forEach((port) -> egressPorts.add(port.path("port").asInt())));
 		assertThat(egressPorts).contains(26379, 26380, 6379, 22);
 	}
 
@@ -392,7 +407,8 @@ class WharfChartTests {
 		assertThat(service.at("/spec/selector")).isEqualTo(memcached.at("/spec/selector/matchLabels"));
 		assertThat(memcached.at("/spec/template/spec/containers/0/args").toString()).contains("\"-m\",\"64\"")
 			.contains("\"-U\",\"0\"");
-		assertThat(memcached.at("/spec/template/spec/containers/0/resources/limits/memory").asString()).isEqualTo("96Mi");
+		assertThat(memcached.at("/spec/template/spec/containers/0/resources/limits/memory").asString())
+			.isEqualTo("96Mi");
 		assertThat(memcached.at("/spec/template/spec/securityContext/runAsNonRoot").asBoolean()).isTrue();
 		// Only Wharf's pods may talk to it.
 		JsonNode policy = chart.get("NetworkPolicy", "wharf-memcached");
@@ -408,8 +424,9 @@ class WharfChartTests {
 			.containsExactly("memcached-0.cache.example.com:11211", "memcached-1.cache.example.com:11212");
 		assertThat(chart.applicationConfig().at("/wharf/buildcache/mount").asString()).isEqualTo("cache");
 		List<Integer> egressPorts = new ArrayList<>();
-		chart.get("NetworkPolicy", "wharf").at("/spec/egress").forEach((rule) -> rule.path("ports")
-			.forEach((port) -> egressPorts.add(port.path("port").asInt())));
+		chart.get("NetworkPolicy", "wharf")
+			.at("/spec/egress")
+			.forEach((rule) -> rule.path("ports").forEach((port) -> egressPorts.add(port.path("port").asInt())));
 		assertThat(egressPorts).contains(53, 11211, 11212);
 	}
 
@@ -432,19 +449,22 @@ class WharfChartTests {
 		assertThat(accessKey.at("/valueFrom/secretKeyRef/key").asString()).isEqualTo("AWS_ACCESS_KEY_ID");
 		assertThat(envVariable(chart, "WHARF_S3_TEAM_FILES_SECRET_KEY").at("/valueFrom/secretKeyRef/key").asString())
 			.isEqualTo("AWS_SECRET_ACCESS_KEY");
-		// Without a Secret the mount uses the AWS default credentials chain (the pod's role): no keys at all.
+		// Without a Secret the mount uses the AWS default credentials chain (the pod's
+		// role): no keys at all.
 		assertThat(mounts.path("archive").has("access-key")).isFalse();
 		assertThat(chart.container().path("env").toString()).doesNotContain("WHARF_S3_ARCHIVE");
 
-		// Only the chart's Redis (the state two replicas share) keeps a claim; Wharf's pods have none.
+		// Only the chart's Redis (the state two replicas share) keeps a claim; Wharf's
+		// pods have none.
 		assertThat(chart.ofKind("PersistentVolumeClaim")).extracting((claim) -> claim.at("/metadata/name").asString())
 			.containsExactly("wharf-redis");
 		assertThat(volume(chart, "data").has("emptyDir")).isTrue();
 		assertThat(chart.deployment().at("/spec/strategy/type").asString()).isEqualTo("RollingUpdate");
 		assertThat(chart.deployment().at("/spec/replicas").asInt()).isEqualTo(2);
 		List<Integer> egressPorts = new ArrayList<>();
-		chart.get("NetworkPolicy", "wharf").at("/spec/egress").forEach((rule) -> rule.path("ports")
-			.forEach((port) -> egressPorts.add(port.path("port").asInt())));
+		chart.get("NetworkPolicy", "wharf")
+			.at("/spec/egress")
+			.forEach((rule) -> rule.path("ports").forEach((port) -> egressPorts.add(port.path("port").asInt())));
 		assertThat(egressPorts).contains(53, 443, 9000, 6379);
 		assertThat(WharfChart.notes(ValueSet.S3)).contains("Every mount is an s3 mount, so the pod has no volume");
 	}
@@ -501,7 +521,8 @@ class WharfChartTests {
 					.containsExactly("ALL");
 			}
 		}
-		// A read-only root needs a writable /tmp (Netty's native library, upload buffers).
+		// A read-only root needs a writable /tmp (Netty's native library, upload
+		// buffers).
 		assertThat(mountPathOfVolume(chart, "tmp")).isEqualTo("/tmp");
 		assertThat(volume(chart, "tmp").at("/emptyDir/sizeLimit").asString()).isNotEmpty();
 		assertThat(chart.get("ServiceAccount", "wharf").path("automountServiceAccountToken").asBoolean(true)).isFalse();
@@ -509,10 +530,13 @@ class WharfChartTests {
 
 	@Test
 	void shutdownIsGracefulWithinTheGracePeriod() {
-		RenderedChart chart = WharfChart.render(ValueSet.DEFAULTS, "shutdown: {preStopSleepSeconds: 7, timeoutSeconds: 40}");
+		RenderedChart chart = WharfChart.render(ValueSet.DEFAULTS,
+				"shutdown: {preStopSleepSeconds: 7, timeoutSeconds: 40}");
 		assertThat(chart.container().at("/lifecycle/preStop/sleep/seconds").asInt()).isEqualTo(7);
-		assertThat(chart.applicationConfig().at("/spring/lifecycle/timeout-per-shutdown-phase").asString()).isEqualTo("40s");
-		assertThat(chart.deployment().at("/spec/template/spec/terminationGracePeriodSeconds").asInt()).isGreaterThan(7 + 40);
+		assertThat(chart.applicationConfig().at("/spring/lifecycle/timeout-per-shutdown-phase").asString())
+			.isEqualTo("40s");
+		assertThat(chart.deployment().at("/spec/template/spec/terminationGracePeriodSeconds").asInt())
+			.isGreaterThan(7 + 40);
 	}
 
 	@Test
@@ -562,7 +586,8 @@ class WharfChartTests {
 			.contains("the file manager")
 			.contains("build cache");
 		String withUsers = WharfChart.notes(ValueSet.ALL_MODULES);
-		assertThat(withUsers).doesNotContain("kubectl logs").contains("wharf.security.users")
+		assertThat(withUsers).doesNotContain("kubectl logs")
+			.contains("wharf.security.users")
 			.contains("https://files.example.com/")
 			.contains("passive ports 31000-31004")
 			.contains("static files of mount \"data\" under /static");

@@ -15,17 +15,21 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Decompression bombs and zip-slip. No HTTP endpoint inflates a request body: a gzip bomb sent with
- * {@code Content-Encoding: gzip} is stored as the bytes sent (the file manager's save, the build cache's
- * PUT), never inflated. Wharf unpacks no archive anywhere; it only writes zips (the file manager's
- * {@code zip} download), and every entry name in them must stay inside the folder it is unpacked into: no
- * {@code ..}, no absolute path, no backslash, no drive letter. (The build cache's own deflate bomb at rest:
- * module-buildcache's {@code CacheStoreTests}; image bombs: module-filemanager's {@code ImageThumbnailerTests}
- * and {@code ThumbnailHttpTests}.)
+ * Decompression bombs and zip-slip. No HTTP endpoint inflates a request body: a gzip bomb
+ * sent with {@code Content-Encoding: gzip} is stored as the bytes sent (the file
+ * manager's save, the build cache's PUT), never inflated. Wharf unpacks no archive
+ * anywhere; it only writes zips (the file manager's {@code zip} download), and every
+ * entry name in them must stay inside the folder it is unpacked into: no {@code ..}, no
+ * absolute path, no backslash, no drive letter. (The build cache's own deflate bomb at
+ * rest: module-buildcache's {@code CacheStoreTests}; image bombs: module-filemanager's
+ * {@code ImageThumbnailerTests} and {@code ThumbnailHttpTests}.)
  */
 class ArchiveAndEncodingTests extends HostileServerTestBase {
 
-	/** 256 MiB of zeros, gzipped to about 250 KB: within the body limit, a bomb if inflated. */
+	/**
+	 * 256 MiB of zeros, gzipped to about 250 KB: within the body limit, a bomb if
+	 * inflated.
+	 */
 	private static final byte[] BOMB = gzippedZeros(256 * 1024 * 1024);
 
 	@ParameterizedTest
@@ -33,7 +37,8 @@ class ArchiveAndEncodingTests extends HostileServerTestBase {
 	void aGzipBodyIsStoredAsSentNeverInflated(String endpoint) throws Exception {
 		String name = unique("bomb");
 		String head = endpoint.equals("save")
-				? "POST /api/files/save?path=/data/" + name + " HTTP/1.1\r\nCookie: " + alice() + "\r\nX-Requested-With: XmlHttpRequest\r\n"
+				? "POST /api/files/save?path=/data/" + name + " HTTP/1.1\r\nCookie: " + alice()
+						+ "\r\nX-Requested-With: XmlHttpRequest\r\n"
 				: "PUT /cache/" + name + " HTTP/1.1\r\nAuthorization: " + ciAuthorization() + "\r\n";
 		try (RawHttp wire = RawHttp.open(this.port)) {
 			wire.send(head + "Host: x\r\nContent-Encoding: gzip\r\nContent-Length: " + BOMB.length + "\r\n\r\n");
@@ -44,8 +49,8 @@ class ArchiveAndEncodingTests extends HostileServerTestBase {
 			assertThat(Files.readAllBytes(DATA.resolve(name))).isEqualTo(BOMB);
 		}
 		else {
-			RawHttp.Response entry = RawHttp.exchange(this.port, "GET /cache/" + name + " HTTP/1.1\r\nHost: x\r\nAuthorization: "
-					+ ciAuthorization() + "\r\nConnection: close\r\n\r\n");
+			RawHttp.Response entry = RawHttp.exchange(this.port, "GET /cache/" + name
+					+ " HTTP/1.1\r\nHost: x\r\nAuthorization: " + ciAuthorization() + "\r\nConnection: close\r\n\r\n");
 			assertThat(entry.body()).isEqualTo(BOMB);
 		}
 	}
@@ -54,8 +59,8 @@ class ArchiveAndEncodingTests extends HostileServerTestBase {
 	void zipEntryNamesStayInsideTheFolderTheyAreUnpackedInto() throws Exception {
 		// Names that are legal in storage and would be dangerous in a careless archive.
 		Path tree = Files.createDirectories(DATA.resolve("zipslip"));
-		for (String name : new String[] { "..a", "...", "..", "-rf", "C:", "c:evil", "a:b", " lead", "trail ", "\u202Egnp.exe",
-				"%2e%2e", "~" }) {
+		for (String name : new String[] { "..a", "...", "..", "-rf", "C:", "c:evil", "a:b", " lead", "trail ",
+				"\u202Egnp.exe", "%2e%2e", "~" }) {
 			if (!name.equals("..")) {
 				Path folder = Files.createDirectories(tree.resolve(name));
 				Files.writeString(folder.resolve("file.txt"), name);
@@ -66,8 +71,9 @@ class ArchiveAndEncodingTests extends HostileServerTestBase {
 		for (String target : new String[] { "/data/zipslip", "/data/zipslip/C:", "/data/zipslip/c%3Aevil.txt",
 				"/data/zipslip/..a&path=/data/zipslip/..." }) {
 			String encoded = target.replace(":", "%3A").replace(" ", "%20");
-			RawHttp.Response zip = RawHttp.exchange(this.port, "GET /api/files/zip?path=" + encoded + " HTTP/1.1\r\nHost: x\r\n"
-					+ "Cookie: " + alice() + "\r\nX-Requested-With: XmlHttpRequest\r\nConnection: close\r\n\r\n");
+			RawHttp.Response zip = RawHttp.exchange(this.port,
+					"GET /api/files/zip?path=" + encoded + " HTTP/1.1\r\nHost: x\r\n" + "Cookie: " + alice()
+							+ "\r\nX-Requested-With: XmlHttpRequest\r\nConnection: close\r\n\r\n");
 			assertThat(zip.status()).as(target + ": " + zip.text()).isEqualTo(200);
 			names.addAll(zip.zipNames());
 		}

@@ -9,10 +9,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * One file, one type: a file that a static site and the file manager both send gets the same
- * {@code Content-Type} from each (core's {@code MediaTypeRegistry}), except that the file manager sends the types
- * a browser could run (HTML, SVG, XML, JavaScript) as {@code text/plain}, so what a user stores is never active
- * on the file manager's origin.
+ * One file, one type: a file that a static site and the file manager both send gets the
+ * same {@code Content-Type} from each (core's {@code MediaTypeRegistry}), except that the
+ * file manager sends the types a browser could run (HTML, SVG, XML, JavaScript) as
+ * {@code text/plain}, so what a user stores is never active on the file manager's origin.
  */
 class ContentTypeAgreementTests extends HostileServerTestBase {
 
@@ -32,8 +32,9 @@ class ContentTypeAgreementTests extends HostileServerTestBase {
 		Files.writeString(DATA.resolve("public").resolve(name), "content of " + name);
 		RawHttp.Response site = RawHttp.exchange(this.port,
 				"GET /static/" + name + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-		RawHttp.Response download = RawHttp.exchange(this.port, "GET /api/files/cat?path=/data/public/" + name + " HTTP/1.1\r\n"
-				+ "Host: x\r\nCookie: " + aliceSession() + "\r\nX-Requested-With: XmlHttpRequest\r\nConnection: close\r\n\r\n");
+		RawHttp.Response download = RawHttp.exchange(this.port,
+				"GET /api/files/cat?path=/data/public/" + name + " HTTP/1.1\r\n" + "Host: x\r\nCookie: "
+						+ aliceSession() + "\r\nX-Requested-With: XmlHttpRequest\r\nConnection: close\r\n\r\n");
 		assertThat(site.status()).isEqualTo(200);
 		assertThat(download.status()).isEqualTo(200);
 		assertThat(site.header("content-type")).isEqualTo(type);

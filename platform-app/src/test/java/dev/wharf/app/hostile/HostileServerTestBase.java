@@ -24,11 +24,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The whole application (every module on) on a random port, shared by the hostile-client tests (one context,
- * started once), with the slow-client timeouts short so tests see them fire: head 2 s, body 2 s, idle 3 s.
- * One local mount {@code data}: the file manager's, the build cache's (entries in its reserved folder) and a
- * static site's ({@code /static/} serves {@code data/public}). Uploads and cache entries are limited to
- * {@value #MAX_BODY} bytes. Users: alice and dave (file manager), ci (build cache reader and writer).
+ * The whole application (every module on) on a random port, shared by the hostile-client
+ * tests (one context, started once), with the slow-client timeouts short so tests see
+ * them fire: head 2 s, body 2 s, idle 3 s. One local mount {@code data}: the file
+ * manager's, the build cache's (entries in its reserved folder) and a static site's
+ * ({@code /static/} serves {@code data/public}). Uploads and cache entries are limited to
+ * {@value #MAX_BODY} bytes. Users: alice and dave (file manager), ci (build cache reader
+ * and writer).
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 abstract class HostileServerTestBase {
@@ -94,12 +96,17 @@ abstract class HostileServerTestBase {
 		return cookie(answer);
 	}
 
-	/** Tries a login over the API from a loopback address ({@code null}: 127.0.0.1) and gives the answer. */
+	/**
+	 * Tries a login over the API from a loopback address ({@code null}: 127.0.0.1) and
+	 * gives the answer.
+	 */
 	RawHttp.Response tryLogin(String user, String password, @Nullable String from) throws IOException {
 		String json = "{\"username\":\"" + user + "\",\"password\":\"" + password + "\"}";
 		try (RawHttp wire = RawHttp.open(this.port, from)) {
-			return wire.send("POST /api/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
-					+ json.length() + "\r\nConnection: close\r\n\r\n" + json).read();
+			return wire
+				.send("POST /api/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
+						+ json.length() + "\r\nConnection: close\r\n\r\n" + json)
+				.read();
 		}
 	}
 
@@ -113,7 +120,10 @@ abstract class HostileServerTestBase {
 		return login("alice", ALICE_PASSWORD);
 	}
 
-	/** One session of alice's for the tests that need one and never end it, so they do not log in per case. */
+	/**
+	 * One session of alice's for the tests that need one and never end it, so they do not
+	 * log in per case.
+	 */
 	String aliceSession() throws IOException {
 		synchronized (HostileServerTestBase.class) {
 			if (aliceSession == null) {
@@ -134,22 +144,28 @@ abstract class HostileServerTestBase {
 
 	/** Asserts that a normal request on a new connection is served. */
 	void serverStillServes() throws IOException {
-		RawHttp.Response health = RawHttp.exchange(this.port, "GET /actuator/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+		RawHttp.Response health = RawHttp.exchange(this.port,
+				"GET /actuator/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
 		assertThat(health.status()).isEqualTo(200);
 		assertThat(health.text()).contains("\"UP\"");
 	}
 
-	/** Every file under the mount, Wharf's own folders included, as paths relative to it. */
+	/**
+	 * Every file under the mount, Wharf's own folders included, as paths relative to it.
+	 */
 	static List<String> filesInMount() throws IOException {
 		try (Stream<Path> files = Files.walk(DATA)) {
 			return files.filter(Files::isRegularFile).map(file -> DATA.relativize(file).toString()).toList();
 		}
 	}
 
-	/** Waits until no temporary file of an abandoned write is left in the mount, then asserts none of the names is there. */
+	/**
+	 * Waits until no temporary file of an abandoned write is left in the mount, then
+	 * asserts none of the names is there.
+	 */
 	static void nothingStoredOrHalfWritten(String... names) {
-		await().atMost(RawHttp.PATIENCE).untilAsserted(() -> assertThat(filesInMount())
-			.noneMatch(file -> file.contains(".wharf-tmp")));
+		await().atMost(RawHttp.PATIENCE)
+			.untilAsserted(() -> assertThat(filesInMount()).noneMatch(file -> file.contains(".wharf-tmp")));
 		for (String name : names) {
 			try {
 				assertThat(filesInMount()).noneMatch(file -> file.contains(name));

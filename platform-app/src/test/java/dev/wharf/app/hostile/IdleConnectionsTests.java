@@ -33,16 +33,18 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Connections that connect and send nothing, held against the whole application on 127.0.0.1: meanwhile the
- * server must serve other clients, and the idle timeout must close every one of them. Its own server, with a
- * 15 s idle timeout, long enough to open them all on a busy machine.
+ * Connections that connect and send nothing, held against the whole application on
+ * 127.0.0.1: meanwhile the server must serve other clients, and the idle timeout must
+ * close every one of them. Its own server, with a 15 s idle timeout, long enough to open
+ * them all on a busy machine.
  * <p>
- * {@code ./mvnw verify} holds 50, enough for the behaviour. The soak run ({@code -Psoak}, which
- * {@code scripts/soak.sh} runs) holds up to 10,000: as many as the process's descriptor limit allows with room to
- * spare (client and server share this JVM, so each costs two descriptors; nothing is raised system-wide), and
- * checks that the heap after a collection grows by a small, bounded amount per connection (no buffer is held for a
- * connection that sent nothing). That needs thousands of sockets and collections within seconds, more than a
- * build on a shared machine should ask for.
+ * {@code ./mvnw verify} holds 50, enough for the behaviour. The soak run ({@code -Psoak},
+ * which {@code scripts/soak.sh} runs) holds up to 10,000: as many as the process's
+ * descriptor limit allows with room to spare (client and server share this JVM, so each
+ * costs two descriptors; nothing is raised system-wide), and checks that the heap after a
+ * collection grows by a small, bounded amount per connection (no buffer is held for a
+ * connection that sent nothing). That needs thousands of sockets and collections within
+ * seconds, more than a build on a shared machine should ask for.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class IdleConnectionsTests {
@@ -57,7 +59,10 @@ class IdleConnectionsTests {
 
 	private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(15);
 
-	/** Heap per held connection, both ends counted; measured ≈ 1–3 KB (docs/reliability/hostile-http.md). */
+	/**
+	 * Heap per held connection, both ends counted; measured ≈ 1–3 KB
+	 * (docs/reliability/hostile-http.md).
+	 */
 	private static final long MOST_HEAP_PER_CONNECTION = 16 * 1024;
 
 	@TempDir
@@ -97,8 +102,9 @@ class IdleConnectionsTests {
 	}
 
 	/**
-	 * Opens idle connections, checks that others are still served and what the test adds, and waits until the
-	 * server has closed every one for its idle timeout, and not sooner.
+	 * Opens idle connections, checks that others are still served and what the test adds,
+	 * and waits until the server has closed every one for its idle timeout, and not
+	 * sooner.
 	 */
 	private void hold(int count, @Nullable WhileHeld whileHeld) throws Exception {
 		List<SocketChannel> idle = new ArrayList<>(count);
@@ -118,7 +124,8 @@ class IdleConnectionsTests {
 				whileHeld.check();
 			}
 			Duration measured = Duration.ofNanos(System.nanoTime() - start);
-			assertThat(measured).as("all were open when checked (shorter than the idle timeout)").isLessThan(IDLE_TIMEOUT);
+			assertThat(measured).as("all were open when checked (shorter than the idle timeout)")
+				.isLessThan(IDLE_TIMEOUT);
 			// Every one is closed by the server once idle for the timeout (bounded wait).
 			int closed = awaitClosed(selector, count, IDLE_TIMEOUT.plus(RawHttp.PATIENCE).plus(RawHttp.PATIENCE));
 			Duration closing = Duration.ofNanos(System.nanoTime() - start);
@@ -134,7 +141,10 @@ class IdleConnectionsTests {
 		serve();
 	}
 
-	/** Counts connections the server closes (end of stream or reset), until all are or the time is up. */
+	/**
+	 * Counts connections the server closes (end of stream or reset), until all are or the
+	 * time is up.
+	 */
 	private static int awaitClosed(Selector selector, int count, Duration within) throws IOException {
 		long deadline = System.nanoTime() + within.toNanos();
 		ByteBuffer sink = ByteBuffer.allocate(1024);
@@ -162,18 +172,24 @@ class IdleConnectionsTests {
 	}
 
 	private void serve() throws IOException {
-		RawHttp.Response health = RawHttp.exchange(this.port, "GET /actuator/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+		RawHttp.Response health = RawHttp.exchange(this.port,
+				"GET /actuator/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
 		assertThat(health.status()).isEqualTo(200);
-		RawHttp.Response session = RawHttp.exchange(this.port, "GET /api/session HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+		RawHttp.Response session = RawHttp.exchange(this.port,
+				"GET /api/session HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
 		assertThat(session.status()).isEqualTo(401);
 	}
 
-	/** The least heap in use after three collections, each given a moment to finish its concurrent work. */
+	/**
+	 * The least heap in use after three collections, each given a moment to finish its
+	 * concurrent work.
+	 */
 	private static long heapAfterGc(MemoryMXBean memory) throws InterruptedException {
 		long least = Long.MAX_VALUE;
 		for (int i = 0; i < 3; i++) {
 			memory.gc();
-			// Not a wait for a condition: the collector's concurrent phases settle, there is nothing to poll.
+			// Not a wait for a condition: the collector's concurrent phases settle, there
+			// is nothing to poll.
 			Thread.sleep(100);
 			least = Math.min(least, memory.getHeapMemoryUsage().getUsed());
 		}
@@ -188,7 +204,10 @@ class IdleConnectionsTests {
 
 	}
 
-	/** Connections this process can hold: two descriptors each, leaving 2,000 for everything else. */
+	/**
+	 * Connections this process can hold: two descriptors each, leaving 2,000 for
+	 * everything else.
+	 */
 	private static int affordableConnections() throws IOException {
 		long open;
 		try (Stream<Path> descriptors = Files.list(Path.of("/proc/self/fd"))) {

@@ -7,10 +7,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Password guessing over HTTP against one account from one address: throttled (429 with
- * {@code Retry-After}), while another user from the same address and the same user from another address still
- * log in. The guesses come from 127.0.0.3, so other tests on this server (from 127.0.0.1) are not throttled.
- * (The lock growing and the right password refused while locked: module-filemanager's
- * {@code LoginThrottlingTests}; the throttle's rules: platform-core's {@code LoginThrottleTests}.)
+ * {@code Retry-After}), while another user from the same address and the same user from
+ * another address still log in. The guesses come from 127.0.0.3, so other tests on this
+ * server (from 127.0.0.1) are not throttled. (The lock growing and the right password
+ * refused while locked: module-filemanager's {@code LoginThrottlingTests}; the throttle's
+ * rules: platform-core's {@code LoginThrottleTests}.)
  */
 class LoginGuessingTests extends HostileServerTestBase {
 
@@ -28,8 +29,10 @@ class LoginGuessingTests extends HostileServerTestBase {
 		}
 		assertThat(throttled).as("guessing was throttled").isNotNull();
 		assertThat(Integer.parseInt(throttled.header("retry-after"))).isPositive();
-		assertThat(tryLogin("alice", ALICE_PASSWORD, ATTACKER).status()).as("another user, same address").isEqualTo(200);
-		assertThat(tryLogin("dave", DAVE_PASSWORD, "127.0.0.4").status()).as("same user, another address").isEqualTo(200);
+		assertThat(tryLogin("alice", ALICE_PASSWORD, ATTACKER).status()).as("another user, same address")
+			.isEqualTo(200);
+		assertThat(tryLogin("dave", DAVE_PASSWORD, "127.0.0.4").status()).as("same user, another address")
+			.isEqualTo(200);
 	}
 
 }

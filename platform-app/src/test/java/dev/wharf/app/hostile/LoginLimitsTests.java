@@ -23,16 +23,18 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Limits on logins and sessions, end to end, with the login throttle and the sessions on a clock moved by
- * hand (nothing sleeps), on a server of their own: sessions capped at {@value #PER_USER} per user and
- * {@value #MAXIMUM} in all, {@value #STARTS} session starts per user an hour.
+ * Limits on logins and sessions, end to end, with the login throttle and the sessions on
+ * a clock moved by hand (nothing sleeps), on a server of their own: sessions capped at
+ * {@value #PER_USER} per user and {@value #MAXIMUM} in all, {@value #STARTS} session
+ * starts per user an hour.
  * <ul>
- * <li>A bucket the throttle locked refuses the right password too, also one it remembers from a moment before
- * (the build cache's Basic, {@code POST /api/session}), with 429 and {@code Retry-After}, until it unlocks.</li>
- * <li>One user logging in again and again ends only that user's oldest sessions, never another user's, even
- * past the store's maximum.</li>
- * <li>Starting sessions too fast is refused with 429 and {@code Retry-After}, and allowed again once the wait
- * is over.</li>
+ * <li>A bucket the throttle locked refuses the right password too, also one it remembers
+ * from a moment before (the build cache's Basic, {@code POST /api/session}), with 429 and
+ * {@code Retry-After}, until it unlocks.</li>
+ * <li>One user logging in again and again ends only that user's oldest sessions, never
+ * another user's, even past the store's maximum.</li>
+ * <li>Starting sessions too fast is refused with 429 and {@code Retry-After}, and allowed
+ * again once the wait is over.</li>
  * </ul>
  * Each test logs in from its own loopback address, so their throttle buckets are apart.
  */
@@ -68,7 +70,8 @@ class LoginLimitsTests extends HostileServerTestBase {
 	void aLockedBucketRefusesTheRightBasicPasswordOnTheBuildCacheUntilItUnlocks() throws IOException {
 		String from = "127.0.0.5";
 		String key = unique("locked");
-		assertThat(cache(key, ciAuthorization(), from).status()).as("the right password, now remembered").isEqualTo(404);
+		assertThat(cache(key, ciAuthorization(), from).status()).as("the right password, now remembered")
+			.isEqualTo(404);
 		String wrong = "Basic " + Base64.getEncoder().encodeToString("ci:wrong".getBytes());
 		for (int i = 0; i <= 5; i++) {
 			assertThat(cache(key, wrong, from).status()).isEqualTo(401);
@@ -83,7 +86,8 @@ class LoginLimitsTests extends HostileServerTestBase {
 	@Test
 	void aLockedBucketRefusesTheRightPasswordForASessionUntilItUnlocks() throws IOException {
 		String from = "127.0.0.6";
-		assertThat(tryLogin("dave", DAVE_PASSWORD, from).status()).as("the right password, now remembered").isEqualTo(200);
+		assertThat(tryLogin("dave", DAVE_PASSWORD, from).status()).as("the right password, now remembered")
+			.isEqualTo(200);
 		for (int i = 0; i <= 5; i++) {
 			assertThat(tryLogin("dave", "wrong-" + i, from).status()).isEqualTo(401);
 		}
@@ -123,24 +127,33 @@ class LoginLimitsTests extends HostileServerTestBase {
 		assertThat(refused.header("set-cookie")).isNull();
 		// Forty starts an hour: one comes back every 90 seconds.
 		assertThat(refused.header("retry-after")).isEqualTo("90");
-		assertThat(tryLogin("bob", BOB_PASSWORD, from).status()).as("another user from the same address").isEqualTo(200);
+		assertThat(tryLogin("bob", BOB_PASSWORD, from).status()).as("another user from the same address")
+			.isEqualTo(200);
 		CLOCK.advance(Duration.ofSeconds(90));
 		assertThat(tryLogin("eager", EAGER_PASSWORD, from).status()).isEqualTo(200);
 	}
 
 	private RawHttp.Response cache(String key, String authorization, String from) throws IOException {
 		try (RawHttp wire = RawHttp.open(this.port, from)) {
-			return wire.send("GET /cache/" + key + " HTTP/1.1\r\nHost: x\r\nAuthorization: " + authorization
-					+ "\r\nConnection: close\r\n\r\n").read();
+			return wire
+				.send("GET /cache/" + key + " HTTP/1.1\r\nHost: x\r\nAuthorization: " + authorization
+						+ "\r\nConnection: close\r\n\r\n")
+				.read();
 		}
 	}
 
 	private int session(String cookie) throws IOException {
-		return RawHttp.exchange(this.port, "GET /api/session HTTP/1.1\r\nHost: x\r\nCookie: " + cookie
-				+ "\r\nX-Requested-With: XmlHttpRequest\r\nConnection: close\r\n\r\n").status();
+		return RawHttp
+			.exchange(this.port,
+					"GET /api/session HTTP/1.1\r\nHost: x\r\nCookie: " + cookie
+							+ "\r\nX-Requested-With: XmlHttpRequest\r\nConnection: close\r\n\r\n")
+			.status();
 	}
 
-	/** The throttle and the sessions on {@link #CLOCK}, in place of the ones on the system clock. */
+	/**
+	 * The throttle and the sessions on {@link #CLOCK}, in place of the ones on the system
+	 * clock.
+	 */
 	@TestConfiguration(proxyBeanMethods = false)
 	static class HandMovedClock {
 

@@ -13,12 +13,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Heads and bodies past the limits, and bodies whose {@code Content-Length} lies, over raw sockets. A head
- * over the limit gets 431 (headers) or 414 (request line) and a closed connection; a body announced over the
- * limit gets 413 before it is sent; a chunked body is cut at the limit; a length shorter than the body stores
- * what the length says and the rest is refused as a malformed next request. Nothing half-written is left,
+ * Heads and bodies past the limits, and bodies whose {@code Content-Length} lies, over
+ * raw sockets. A head over the limit gets 431 (headers) or 414 (request line) and a
+ * closed connection; a body announced over the limit gets 413 before it is sent; a
+ * chunked body is cut at the limit; a length shorter than the body stores what the length
+ * says and the rest is refused as a malformed next request. Nothing half-written is left,
  * and the server keeps serving. (Bodies cut off by a close: module-filemanager's
- * {@code SaveTests.anUploadCutOffMidBodyLeavesNothing}; a stalled body: {@link SlowClientTests}.)
+ * {@code SaveTests.anUploadCutOffMidBodyLeavesNothing}; a stalled body:
+ * {@link SlowClientTests}.)
  */
 class OversizedRequestTests extends HostileServerTestBase {
 
@@ -29,7 +31,9 @@ class OversizedRequestTests extends HostileServerTestBase {
 		int expected;
 		switch (attack) {
 			case "one huge header" -> {
-				request.append("GET /api/files/ls?path=/data/ HTTP/1.1\r\nHost: x\r\nX-Big: ").append("a".repeat(100_000)).append("\r\n");
+				request.append("GET /api/files/ls?path=/data/ HTTP/1.1\r\nHost: x\r\nX-Big: ")
+					.append("a".repeat(100_000))
+					.append("\r\n");
 				expected = 431;
 			}
 			case "ten thousand headers" -> {
@@ -58,8 +62,11 @@ class OversizedRequestTests extends HostileServerTestBase {
 	void aBodyAnnouncedOverTheLimitIsRefusedBeforeItIsSent(String endpoint) throws Exception {
 		String name = unique("announced");
 		try (RawHttp wire = RawHttp.open(this.port)) {
-			// Only the head: a server that waited for the body would close on the body timeout, with no answer.
-			RawHttp.Response answer = wire.send(head(endpoint, name) + "Content-Length: " + (100L * MAX_BODY) + "\r\n\r\n").read();
+			// Only the head: a server that waited for the body would close on the body
+			// timeout, with no answer.
+			RawHttp.Response answer = wire
+				.send(head(endpoint, name) + "Content-Length: " + (100L * MAX_BODY) + "\r\n\r\n")
+				.read();
 			assertThat(answer.status()).as(answer.text()).isEqualTo(413);
 		}
 		nothingStoredOrHalfWritten(name);
@@ -68,7 +75,8 @@ class OversizedRequestTests extends HostileServerTestBase {
 
 	@Test
 	void aChunkedLoginOverTheLimitIsCut() throws Exception {
-		// Save and cache PUT: module-filemanager's SaveTests and module-buildcache's GradleProtocolTests.
+		// Save and cache PUT: module-filemanager's SaveTests and module-buildcache's
+		// GradleProtocolTests.
 		StringBuilder request = new StringBuilder(head("login", "") + "Transfer-Encoding: chunked\r\n\r\n");
 		String chunk = " ".repeat(4096);
 		for (int i = 0; i < 64; i++) {
@@ -76,7 +84,8 @@ class OversizedRequestTests extends HostileServerTestBase {
 		}
 		request.append("0\r\n\r\n");
 		try (RawHttp wire = RawHttp.open(this.port)) {
-			assertThat(sendAndRead(wire, request.toString().getBytes(StandardCharsets.US_ASCII)).status()).isEqualTo(413);
+			assertThat(sendAndRead(wire, request.toString().getBytes(StandardCharsets.US_ASCII)).status())
+				.isEqualTo(413);
 		}
 		serverStillServes();
 	}
@@ -89,7 +98,8 @@ class OversizedRequestTests extends HostileServerTestBase {
 			wire.send(head(endpoint, name) + "Content-Length: 10\r\n\r\n" + "0123456789" + "this is not http\r\n\r\n");
 			RawHttp.Response stored = wire.read();
 			assertThat(stored.status()).isIn(200, 201);
-			// The rest is read as the next request: it is no HTTP request, so the connection closes (with no
+			// The rest is read as the next request: it is no HTTP request, so the
+			// connection closes (with no
 			// answer, or a 400).
 			byte[] rest = wire.restUntilClosed(RawHttp.PATIENCE);
 			assertThat(rest).as("closed").isNotNull();
@@ -101,8 +111,8 @@ class OversizedRequestTests extends HostileServerTestBase {
 			assertThat(Files.readString(DATA.resolve(file))).isEqualTo("0123456789");
 		}
 		else {
-			RawHttp.Response entry = RawHttp.exchange(this.port, "GET /cache/" + name + " HTTP/1.1\r\nHost: x\r\nAuthorization: "
-					+ ciAuthorization() + "\r\nConnection: close\r\n\r\n");
+			RawHttp.Response entry = RawHttp.exchange(this.port, "GET /cache/" + name
+					+ " HTTP/1.1\r\nHost: x\r\nAuthorization: " + ciAuthorization() + "\r\nConnection: close\r\n\r\n");
 			assertThat(entry.text()).isEqualTo("0123456789");
 		}
 		serverStillServes();
@@ -110,14 +120,15 @@ class OversizedRequestTests extends HostileServerTestBase {
 
 	@Test
 	void aCachePutCutShortOfItsLengthStoresNothing() throws Exception {
-		// The file manager's save: module-filemanager's SaveTests.anUploadCutOffMidBodyLeavesNothing.
+		// The file manager's save: module-filemanager's
+		// SaveTests.anUploadCutOffMidBodyLeavesNothing.
 		String name = unique("cut");
 		try (RawHttp wire = RawHttp.open(this.port)) {
 			wire.send(head("cache", name) + "Content-Length: 500000\r\n\r\n" + "x".repeat(200_000));
 		}
 		nothingStoredOrHalfWritten(name);
-		RawHttp.Response entry = RawHttp.exchange(this.port, "GET /cache/" + name + " HTTP/1.1\r\nHost: x\r\nAuthorization: "
-				+ ciAuthorization() + "\r\nConnection: close\r\n\r\n");
+		RawHttp.Response entry = RawHttp.exchange(this.port, "GET /cache/" + name
+				+ " HTTP/1.1\r\nHost: x\r\nAuthorization: " + ciAuthorization() + "\r\nConnection: close\r\n\r\n");
 		assertThat(entry.status()).isEqualTo(404);
 	}
 
@@ -125,14 +136,16 @@ class OversizedRequestTests extends HostileServerTestBase {
 		return switch (endpoint) {
 			case "save" -> "POST /api/files/save?path=/data/" + name + " HTTP/1.1\r\nHost: x\r\nCookie: " + alice()
 					+ "\r\nX-Requested-With: XmlHttpRequest\r\n";
-			case "cache" -> "PUT /cache/" + name + " HTTP/1.1\r\nHost: x\r\nAuthorization: " + ciAuthorization() + "\r\n";
+			case "cache" ->
+				"PUT /cache/" + name + " HTTP/1.1\r\nHost: x\r\nAuthorization: " + ciAuthorization() + "\r\n";
 			default -> "POST /api/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n";
 		};
 	}
 
 	/**
-	 * Sends a large request and reads the answer. The server may answer and close before it has read
-	 * everything: the rest of the write then fails, and the answer is still there to read.
+	 * Sends a large request and reads the answer. The server may answer and close before
+	 * it has read everything: the rest of the write then fails, and the answer is still
+	 * there to read.
 	 */
 	private static RawHttp.Response sendAndRead(RawHttp wire, byte[] request) throws IOException {
 		try {

@@ -26,13 +26,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Names reserved for Wharf's own files ({@code .wharf}, {@code .wharf-*}: upload state, the build cache's
- * entries) are refused however a client spells them: in another case, or with trailing dots or spaces, which
- * case-insensitive file systems (macOS, Windows) and Windows' name rules take for the reserved name itself, so
- * {@code .WHARF-BUILDCACHE} would reach the build cache's entries there. Through the file manager's
- * {@code mkdir} (400, nothing created) and {@code cat} of a build-cache entry. The thumbnails the file manager
- * keeps in a mount ({@code .wharf/thumbnails/}) cannot be listed or fetched over FTP, with Python's ftplib, nor
- * listed, found, zipped or fetched through the file manager.
+ * Names reserved for Wharf's own files ({@code .wharf}, {@code .wharf-*}: upload state,
+ * the build cache's entries) are refused however a client spells them: in another case,
+ * or with trailing dots or spaces, which case-insensitive file systems (macOS, Windows)
+ * and Windows' name rules take for the reserved name itself, so {@code .WHARF-BUILDCACHE}
+ * would reach the build cache's entries there. Through the file manager's {@code mkdir}
+ * (400, nothing created) and {@code cat} of a build-cache entry. The thumbnails the file
+ * manager keeps in a mount ({@code .wharf/thumbnails/}) cannot be listed or fetched over
+ * FTP, with Python's ftplib, nor listed, found, zipped or fetched through the file
+ * manager.
  */
 class ReservedNamesTests extends HostileServerTestBase {
 
@@ -74,37 +76,44 @@ class ReservedNamesTests extends HostileServerTestBase {
 		String reserved = DATA.relativize(kept).toString();
 		String look = String.join("\n", "print('NLST', sorted(f.nlst()))",
 				"print('MLSD', sorted(n for n, facts in f.mlsd()))",
-				"for command in ('RETR ' + sys.argv[3], 'CWD .wharf', 'SIZE ' + sys.argv[3]):",
-				"    try:",
+				"for command in ('RETR ' + sys.argv[3], 'CWD .wharf', 'SIZE ' + sys.argv[3]):", "    try:",
 				"        f.retrbinary(command, lambda data: print('GOT', len(data))) if command.startswith('RETR') else f.sendcmd(command)",
-				"        print('ALLOWED', command)",
-				"    except ftplib.error_perm as refused:",
+				"        print('ALLOWED', command)", "    except ftplib.error_perm as refused:",
 				"        print('REFUSED', str(refused)[:3])");
 		Process listing = ftplib(python, look, reserved, "");
 		String output = new String(listing.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 		assertThat(listing.exitValue()).as(output).isZero();
-		assertThat(output).as(output).contains(name).doesNotContain(".wharf'").doesNotContain("ALLOWED").doesNotContain("GOT");
+		assertThat(output).as(output)
+			.contains(name)
+			.doesNotContain(".wharf'")
+			.doesNotContain("ALLOWED")
+			.doesNotContain("GOT");
 		assertThat(output.lines().filter(line -> line.startsWith("REFUSED 5"))).as(output).hasSize(3);
 		RawHttp.Response ls = api("GET", "/api/files/ls?path=/data/");
 		assertThat(ls.status()).as(ls.text()).isEqualTo(200);
-		// Other tests leave names such as "x.wharfdoc" in the mount: only a name that starts with ".wharf" is reserved.
+		// Other tests leave names such as "x.wharfdoc" in the mount: only a name that
+		// starts with ".wharf" is reserved.
 		assertThat(ls.text()).contains(name).doesNotContain("\".wharf");
 		RawHttp.Response found = api("GET", "/api/files/search?path=/data/&q=jpg");
 		assertThat(found.status()).as(found.text()).isEqualTo(200);
 		assertThat(found.text()).contains(name).doesNotContain("/.wharf").doesNotContain("\".wharf");
 		RawHttp.Response zip = api("GET", "/api/files/zip?path=/data/");
 		assertThat(zip.status()).isEqualTo(200);
-		assertThat(zip.zipNames()).anyMatch(entry -> entry.endsWith(name)).noneMatch(entry -> ("/" + entry).contains("/.wharf"));
+		assertThat(zip.zipNames()).anyMatch(entry -> entry.endsWith(name))
+			.noneMatch(entry -> ("/" + entry).contains("/.wharf"));
 		RawHttp.Response fetched = api("GET", "/api/files/cat?path=/data/" + reserved);
 		assertThat(fetched.status()).as(fetched.text()).isEqualTo(400);
 	}
 
-	/** Runs Python's ftplib, logged in as alice, with a script's lines; {@code sys.argv[3]} and on are extras. */
+	/**
+	 * Runs Python's ftplib, logged in as alice, with a script's lines;
+	 * {@code sys.argv[3]} and on are extras.
+	 */
 	private Process ftplib(String python, String lines, String... extras) throws Exception {
 		String script = "import ftplib, sys\nf = ftplib.FTP()\nf.connect('127.0.0.1', int(sys.argv[1]), timeout=60)\n"
 				+ "f.login('alice', sys.argv[2])\n" + lines + "\nf.quit()\n";
-		List<String> command = new ArrayList<>(List.of(python, "-c", script, Integer.toString(this.ftp.port()),
-				ALICE_PASSWORD));
+		List<String> command = new ArrayList<>(
+				List.of(python, "-c", script, Integer.toString(this.ftp.port()), ALICE_PASSWORD));
 		command.addAll(List.of(extras));
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
 		assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();

@@ -28,14 +28,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Downloads whose client stops reading, on every endpoint that streams a body from storage: the file manager's
- * {@code cat} of a local file, a static site's file (both sent with {@code sendfile}) and a build-cache entry.
- * Nothing closed such a connection before (Reactor Netty's idle timeout watches connections between requests
- * only), so each held its file, its storage read and its connection for as long as the client kept it open.
- * Now it is closed once its bytes stop moving for {@code wharf.http.write-timeout} (2 s here), counted in
- * {@value WebServerAutoConfiguration#STALLED_RESPONSES}, and the client gets a cut body; a slow reader that keeps
- * reading gets all of it. Its own server (cache entries as large as the files, which the hostile tests' shared
- * server refuses): one local mount for the file manager, the build cache and a static site.
+ * Downloads whose client stops reading, on every endpoint that streams a body from
+ * storage: the file manager's {@code cat} of a local file, a static site's file (both
+ * sent with {@code sendfile}) and a build-cache entry. Nothing closed such a connection
+ * before (Reactor Netty's idle timeout watches connections between requests only), so
+ * each held its file, its storage read and its connection for as long as the client kept
+ * it open. Now it is closed once its bytes stop moving for
+ * {@code wharf.http.write-timeout} (2 s here), counted in
+ * {@value WebServerAutoConfiguration#STALLED_RESPONSES}, and the client gets a cut body;
+ * a slow reader that keeps reading gets all of it. Its own server (cache entries as large
+ * as the files, which the hostile tests' shared server refuses): one local mount for the
+ * file manager, the build cache and a static site.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class StalledDownloadTests {
@@ -75,15 +78,17 @@ class StalledDownloadTests {
 
 	private String cookie() throws IOException {
 		String json = "{\"username\":\"alice\",\"password\":\"" + PASSWORD + "\"}";
-		RawHttp.Response answer = RawHttp.exchange(this.port, "POST /api/session HTTP/1.1\r\nHost: x\r\n"
-				+ "Content-Type: application/json\r\nContent-Length: " + json.length() + "\r\nConnection: close\r\n\r\n" + json);
+		RawHttp.Response answer = RawHttp.exchange(this.port,
+				"POST /api/session HTTP/1.1\r\nHost: x\r\n" + "Content-Type: application/json\r\nContent-Length: "
+						+ json.length() + "\r\nConnection: close\r\n\r\n" + json);
 		assertThat(answer.status()).as(answer.text()).isEqualTo(200);
 		String setCookie = answer.header("set-cookie");
 		return setCookie.substring(0, setCookie.indexOf(';'));
 	}
 
 	private static String basic() {
-		return "Basic " + java.util.Base64.getEncoder().encodeToString(("alice:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+		return "Basic "
+				+ java.util.Base64.getEncoder().encodeToString(("alice:" + PASSWORD).getBytes(StandardCharsets.UTF_8));
 	}
 
 	private double stalled() {
@@ -130,7 +135,8 @@ class StalledDownloadTests {
 			assertThat(Duration.ofNanos(System.nanoTime() - stalledAt)).isGreaterThanOrEqualTo(WRITE_TIMEOUT);
 			assertThat(reader.drain()).as("the body was cut").isLessThan(length);
 		}
-		RawHttp.Response health = RawHttp.exchange(this.port, "GET /actuator/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+		RawHttp.Response health = RawHttp.exchange(this.port,
+				"GET /actuator/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
 		assertThat(health.status()).isEqualTo(200);
 	}
 
@@ -142,7 +148,8 @@ class StalledDownloadTests {
 		try (RawHttp reader = RawHttp.openWithReceiveBuffer(this.port, 1024 * 1024)) {
 			long length = reader.send(request + "Host: x\r\n\r\n").readHead().contentLength();
 			assertThat(length).isEqualTo(SIZE);
-			// 256 KB, then a pause: far slower than loopback, but moving within every write timeout.
+			// 256 KB, then a pause: far slower than loopback, but moving within every
+			// write timeout.
 			reader.readSlowly(length, 256 * 1024, Duration.ofMillis(100));
 		}
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("slower than the timeout")

@@ -8,10 +8,11 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A static site served by the same server and port as the file manager shares its origin: by default its
- * files carry {@code Content-Security-Policy: sandbox}, so an HTML page a user uploaded to the published
- * folder cannot call {@code /api/} with a visitor's session. (Turning it off, the start-up warning and sites
- * with a host of their own: module-static's {@code SitesTests} and {@code SandboxTests}.)
+ * A static site served by the same server and port as the file manager shares its origin:
+ * by default its files carry {@code Content-Security-Policy: sandbox}, so an HTML page a
+ * user uploaded to the published folder cannot call {@code /api/} with a visitor's
+ * session. (Turning it off, the start-up warning and sites with a host of their own:
+ * module-static's {@code SitesTests} and {@code SandboxTests}.)
  */
 class StaticSandboxTests extends HostileServerTestBase {
 

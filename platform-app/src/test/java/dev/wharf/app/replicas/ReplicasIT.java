@@ -51,13 +51,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Three replicas of the packaged jar sharing one folder and one real Redis ({@code wharf.state.store: redis}),
- * behind a real haproxy in round-robin without stickiness, as several pods behind a Service: a login on one is
- * a session on all, a logout on one ends it on all within a second, password guesses spread over the replicas
- * count together, a token minted on one works on all until revoked on any, a resumable upload moves between
- * replicas and two replicas never write one upload at once, build cache entries are shared and the replicas
- * stay within {@code max-size} together, a replica killed under load loses no acknowledged write and logs
- * nobody out, and a stopped Redis makes logins and session checks 503 (never 500) until it is back.
+ * Three replicas of the packaged jar sharing one folder and one real Redis
+ * ({@code wharf.state.store: redis}), behind a real haproxy in round-robin without
+ * stickiness, as several pods behind a Service: a login on one is a session on all, a
+ * logout on one ends it on all within a second, password guesses spread over the replicas
+ * count together, a token minted on one works on all until revoked on any, a resumable
+ * upload moves between replicas and two replicas never write one upload at once, build
+ * cache entries are shared and the replicas stay within {@code max-size} together, a
+ * replica killed under load loses no acknowledged write and logs nobody out, and a
+ * stopped Redis makes logins and session checks 503 (never 500) until it is back.
  */
 @TestMethodOrder(OrderAnnotation.class)
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
@@ -99,9 +101,9 @@ class ReplicasIT {
 		List<String> settings = List.of("--wharf.state.store=redis", "--spring.data.redis.url=" + redis.url(),
 				"--wharf.state-dir=" + folder.resolve("state"), "--wharf.storage.mounts.data.type=local",
 				"--wharf.storage.mounts.data.root=" + folder.resolve("data"), "--wharf.ftp.enabled=false",
-				"--wharf.buildcache.eviction.max-size=" + MAX_SIZE,
-				"--wharf.filemanager.uploads.segment-size=64KB",
-				"--wharf.security.users[0].name=" + USER, "--wharf.security.users[0].password=" + PasswordHashing.hash(PASSWORD),
+				"--wharf.buildcache.eviction.max-size=" + MAX_SIZE, "--wharf.filemanager.uploads.segment-size=64KB",
+				"--wharf.security.users[0].name=" + USER,
+				"--wharf.security.users[0].password=" + PasswordHashing.hash(PASSWORD),
 				"--wharf.security.users[0].roles=admin,user,cache-reader,cache-writer",
 				"--wharf.security.users[1].name=" + VICTIM,
 				"--wharf.security.users[1].password=" + PasswordHashing.hash(VICTIM_PASSWORD),
@@ -114,7 +116,9 @@ class ReplicasIT {
 		}
 		balancer = HaproxyProcess.start(folder, replicas.stream().map(WharfReplica::port).toList());
 		// Every replica in the balancer's rotation: its checks need two passes.
-		await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> spread(9).stream().distinct().count() == 3);
+		await().atMost(Duration.ofSeconds(30))
+			.ignoreExceptions()
+			.until(() -> spread(9).stream().distinct().count() == 3);
 		cookie = login(balancer.port(), USER, PASSWORD);
 	}
 
@@ -145,25 +149,32 @@ class ReplicasIT {
 		Map<Integer, Long> listedAfter = listings();
 		for (WharfReplica replica : replicas) {
 			assertThat(listedAfter.get(replica.port()) - listedBefore.get(replica.port()))
-				.as("requests %s answered", replica.name()).isGreaterThanOrEqualTo(50);
+				.as("requests %s answered", replica.name())
+				.isGreaterThanOrEqualTo(50);
 		}
 
 		String other = login(balancer.port(), USER, PASSWORD);
-		assertThat(send(replicas.get(2).port(), "DELETE", "/api/session", browser(other), null).statusCode()).isEqualTo(200);
+		assertThat(send(replicas.get(2).port(), "DELETE", "/api/session", browser(other), null).statusCode())
+			.isEqualTo(200);
 		long ended = System.nanoTime();
 		for (WharfReplica replica : replicas) {
-			await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20)).atMost(Duration.ofSeconds(1))
-				.until(() -> send(replica.port(), "GET", "/api/files/ls?path=/data/", browser(other), null).statusCode() == 401);
+			await().pollDelay(Duration.ZERO)
+				.pollInterval(Duration.ofMillis(20))
+				.atMost(Duration.ofSeconds(1))
+				.until(() -> send(replica.port(), "GET", "/api/files/ls?path=/data/", browser(other), null)
+					.statusCode() == 401);
 		}
 		assertThat(Duration.ofNanos(System.nanoTime() - ended)).isLessThan(Duration.ofSeconds(1));
 		assertThat(send(balancer.port(), "GET", "/api/files/ls?path=/data/", browser(cookie), null).statusCode())
-			.as("another session of the same user").isEqualTo(200);
+			.as("another session of the same user")
+			.isEqualTo(200);
 	}
 
 	@Test
 	@Order(2)
 	void wrongPasswordsSpreadOverTheReplicasLockTheAccountOnAllOfThem() throws Exception {
-		// Five free tries for one account from one address, whichever replicas they reach; the next failure locks.
+		// Five free tries for one account from one address, whichever replicas they
+		// reach; the next failure locks.
 		for (int i = 0; i < LoginThrottle.FREE_PER_ACCOUNT_AND_ADDRESS; i++) {
 			HttpResponse<String> wrong = loginAnswer(replicas.get(i % 3).port(), VICTIM, "guess-" + i);
 			assertThat(wrong.statusCode()).as(wrong.body()).isEqualTo(401);
@@ -174,19 +185,22 @@ class ReplicasIT {
 			assertThat(right.statusCode()).as("%s: %s", replica.name(), right.body()).isEqualTo(429);
 			assertThat(right.headers().firstValue("Retry-After")).isPresent();
 		}
-		await().atMost(Duration.ofSeconds(10)).until(() -> loginAnswer(balancer.port(), VICTIM, VICTIM_PASSWORD).statusCode() == 200);
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> loginAnswer(balancer.port(), VICTIM, VICTIM_PASSWORD).statusCode() == 200);
 	}
 
 	@Test
 	@Order(3)
 	void aTokenMintedOnOneReplicaWorksOnAllUntilRevokedOnAny() throws Exception {
-		HttpResponse<String> minted = send(replicas.get(0).port(), "POST", "/api/tokens?name=ci", basic(USER, PASSWORD), null);
+		HttpResponse<String> minted = send(replicas.get(0).port(), "POST", "/api/tokens?name=ci", basic(USER, PASSWORD),
+				null);
 		assertThat(minted.statusCode()).as(minted.body()).isEqualTo(201);
 		Matcher token = TOKEN.matcher(minted.body());
 		assertThat(token.find()).isTrue();
 		Map<String, String> bearer = Map.of("Authorization", "Bearer " + token.group(1));
 		for (WharfReplica replica : replicas) {
-			assertThat(send(replica.port(), "GET", "/api/files/ls?path=/data/", bearer, null).statusCode()).isEqualTo(200);
+			assertThat(send(replica.port(), "GET", "/api/files/ls?path=/data/", bearer, null).statusCode())
+				.isEqualTo(200);
 		}
 		Matcher id = TOKEN_ID.matcher(send(replicas.get(1).port(), "GET", "/api/tokens", bearer, null).body());
 		assertThat(id.find()).isTrue();
@@ -194,8 +208,11 @@ class ReplicasIT {
 			.isEqualTo(200);
 		long revoked = System.nanoTime();
 		for (WharfReplica replica : replicas) {
-			await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20)).atMost(Duration.ofSeconds(1))
-				.until(() -> send(replica.port(), "GET", "/api/files/ls?path=/data/", bearer, null).statusCode() == 401);
+			await().pollDelay(Duration.ZERO)
+				.pollInterval(Duration.ofMillis(20))
+				.atMost(Duration.ofSeconds(1))
+				.until(() -> send(replica.port(), "GET", "/api/files/ls?path=/data/", bearer, null)
+					.statusCode() == 401);
 		}
 		assertThat(Duration.ofNanos(System.nanoTime() - revoked)).isLessThan(Duration.ofSeconds(1));
 	}
@@ -205,7 +222,8 @@ class ReplicasIT {
 	void aResumableUploadStartedOnOneReplicaIsContinuedOnAnother() throws Exception {
 		byte[] file = StorageTestSupport.randomBytes(31, 0, 700_000);
 		String location = createUpload(replicas.get(0).port(), "/data/moved.bin", file.length);
-		assertThat(patch(replicas.get(1).port(), location, 0, Arrays.copyOf(file, 300_000)).statusCode()).isEqualTo(204);
+		assertThat(patch(replicas.get(1).port(), location, 0, Arrays.copyOf(file, 300_000)).statusCode())
+			.isEqualTo(204);
 		HttpResponse<String> head = send(replicas.get(2).port(), "HEAD", location, tus(), null);
 		assertThat(head.headers().firstValue("Upload-Offset")).contains("300000");
 		assertThat(patch(replicas.get(2).port(), location, 300_000, Arrays.copyOfRange(file, 300_000, file.length))
@@ -227,8 +245,10 @@ class ReplicasIT {
 				.getBytes(StandardCharsets.US_ASCII));
 			out.write(file, 0, sent);
 			out.flush();
-			await().atMost(Duration.ofSeconds(30)).until(() -> Long.parseLong(send(replicas.get(2).port(), "HEAD", location,
-					tus(), null).headers().firstValue("Upload-Offset").orElse("0")) >= 64 * 1024);
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> Long.parseLong(send(replicas.get(2).port(), "HEAD", location, tus(), null).headers()
+					.firstValue("Upload-Offset")
+					.orElse("0")) >= 64 * 1024);
 			HttpResponse<String> second = patch(replicas.get(1).port(), location, 0, file);
 			assertThat(second.statusCode()).as(second.body()).isEqualTo(409);
 			out.write(file, sent, file.length - sent);
@@ -243,7 +263,8 @@ class ReplicasIT {
 	@Order(6)
 	void buildCacheEntriesAreSharedAndThreeWritersStayWithinTheSizeTogether() throws Exception {
 		byte[] entry = StorageTestSupport.randomBytes(41, 0, 10_000);
-		assertThat(send(replicas.get(0).port(), "PUT", "/cache/shared-entry", basic(USER, PASSWORD), entry).statusCode())
+		assertThat(
+				send(replicas.get(0).port(), "PUT", "/cache/shared-entry", basic(USER, PASSWORD), entry).statusCode())
 			.isEqualTo(201);
 		for (WharfReplica replica : replicas) {
 			HttpResponse<byte[]> read = sendBytes(replica.port(), "GET", "/cache/shared-entry", basic(USER, PASSWORD));
@@ -259,8 +280,8 @@ class ReplicasIT {
 				running.add(writers.submit(() -> {
 					for (int i = 0; i < 70; i++) {
 						byte[] body = StorageTestSupport.randomBytes(1000 * writer + i, 0, size);
-						HttpResponse<String> put = send(replicas.get(writer).port(), "PUT", "/cache/w" + writer + "-" + i,
-								basic(USER, PASSWORD), body);
+						HttpResponse<String> put = send(replicas.get(writer).port(), "PUT",
+								"/cache/w" + writer + "-" + i, basic(USER, PASSWORD), body);
 						assertThat(put.statusCode()).isEqualTo(201);
 					}
 					return null;
@@ -283,7 +304,8 @@ class ReplicasIT {
 	void whileRedisIsStoppedSessionChecksAndLoginsAnswer503AndAllWorksOnceItIsBack() throws Exception {
 		redis.stop();
 		await().atMost(Duration.ofSeconds(10))
-			.until(() -> send(balancer.port(), "GET", "/api/files/ls?path=/data/", browser(cookie), null).statusCode() == 503);
+			.until(() -> send(balancer.port(), "GET", "/api/files/ls?path=/data/", browser(cookie), null)
+				.statusCode() == 503);
 		for (int i = 0; i < 30; i++) {
 			HttpResponse<String> ls = send(balancer.port(), "GET", "/api/files/ls?path=/data/", browser(cookie), null);
 			assertThat(ls.statusCode()).as("never logged out, never 500").isEqualTo(503);
@@ -296,7 +318,8 @@ class ReplicasIT {
 		await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> spread(6).size() == 6);
 		for (int i = 0; i < 30; i++) {
 			assertThat(send(balancer.port(), "GET", "/api/files/ls?path=/data/", browser(cookie), null).statusCode())
-				.as("the session of before, on every replica").isEqualTo(200);
+				.as("the session of before, on every replica")
+				.isEqualTo(200);
 		}
 	}
 
@@ -327,8 +350,9 @@ class ReplicasIT {
 					try {
 						HttpResponse<String> answer = (write == null)
 								? send(balancer.port(), "GET", "/api/files/ls?path=/data/", browser(cookie), null)
-								: write[0].equals("file") ? send(balancer.port(), "POST", "/api/files/save?path=" + write[1],
-										browser(cookie), body)
+								: write[0].equals("file")
+										? send(balancer.port(), "POST", "/api/files/save?path=" + write[1],
+												browser(cookie), body)
 										: send(balancer.port(), "PUT", write[1], basic(USER, PASSWORD), body);
 						if (answer.statusCode() / 100 == 2) {
 							if (write != null) {
@@ -348,26 +372,30 @@ class ReplicasIT {
 			}));
 		}
 		started.await();
-		// The kill lands in the middle of the load: well past the requests asserted before it.
+		// The kill lands in the middle of the load: well past the requests asserted
+		// before it.
 		await().atMost(Duration.ofMinutes(2)).until(() -> done.get() > 60);
 		long before = done.get();
 		killedAt.set(System.nanoTime());
 		replicas.get(1).kill();
-		// And the load goes on well past the requests asserted after it, and twice the 3 s within which a failure
+		// And the load goes on well past the requests asserted after it, and twice the 3
+		// s within which a failure
 		// may happen, so that a later one would be seen.
 		await().atMost(Duration.ofMinutes(2))
-			.until(() -> done.get() - before > 60 && System.nanoTime() - killedAt.get() > Duration.ofSeconds(6).toNanos());
+			.until(() -> done.get() - before > 60
+					&& System.nanoTime() - killedAt.get() > Duration.ofSeconds(6).toNanos());
 		running.set(false);
 		for (Future<?> loop : loops) {
 			loop.get(1, TimeUnit.MINUTES);
 		}
 		load.shutdown();
 
-		System.out.println("Kill under load: " + before + " requests before the kill, " + (done.get() - before) + " after, "
-				+ acknowledged.size() + " acknowledged writes, failures: " + failures);
+		System.out.println("Kill under load: " + before + " requests before the kill, " + (done.get() - before)
+				+ " after, " + acknowledged.size() + " acknowledged writes, failures: " + failures);
 		assertThat(before).as("requests before the kill").isGreaterThan(30);
 		assertThat(done.get() - before).as("requests after the kill").isGreaterThan(30);
-		// Only requests the killed replica had taken fail: at most one per client, all at the moment of the kill.
+		// Only requests the killed replica had taken fail: at most one per client, all at
+		// the moment of the kill.
 		assertThat(failures).as("failures").hasSizeLessThanOrEqualTo(clients);
 		for (String failure : failures) {
 			long at = Long.parseLong(failure.substring(0, failure.indexOf(' ')));
@@ -375,7 +403,8 @@ class ReplicasIT {
 			assertThat(failure).as("a 500 is never right").doesNotContain(" 500 ");
 		}
 		assertThat(acknowledged).hasSizeGreaterThan(20);
-		// The cache evicts by design; this run's entries are the newest, and too few to evict one another.
+		// The cache evicts by design; this run's entries are the newest, and too few to
+		// evict one another.
 		long cached = acknowledged.stream().filter(write -> write[0].equals("cache")).count();
 		assertThat(cached * (1024 + 512)).isLessThan(MAX_SIZE);
 		for (String[] write : acknowledged) {
@@ -385,7 +414,8 @@ class ReplicasIT {
 		}
 		for (int i = 0; i < 10; i++) {
 			assertThat(send(balancer.port(), "GET", "/api/files/ls?path=/data/", browser(cookie), null).statusCode())
-				.as("still logged in").isEqualTo(200);
+				.as("still logged in")
+				.isEqualTo(200);
 		}
 	}
 
@@ -427,7 +457,10 @@ class ReplicasIT {
 		}
 	}
 
-	/** Which replica (by the storage listings it counts) answers each of a few requests through the balancer. */
+	/**
+	 * Which replica (by the storage listings it counts) answers each of a few requests
+	 * through the balancer.
+	 */
 	private static List<Integer> spread(int requests) throws Exception {
 		List<Integer> answered = new ArrayList<>();
 		String token = login(balancer.port(), USER, PASSWORD);
@@ -454,7 +487,8 @@ class ReplicasIT {
 			try {
 				String metrics = send(replica.managementPort(), "GET", "/actuator/prometheus", Map.of(), null).body();
 				for (String line : metrics.split("\n")) {
-					if (line.startsWith("wharf_storage_operations_seconds_count{") && line.contains("operation=\"list\"")) {
+					if (line.startsWith("wharf_storage_operations_seconds_count{")
+							&& line.contains("operation=\"list\"")) {
 						count += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
 					}
 				}
@@ -484,8 +518,8 @@ class ReplicasIT {
 	}
 
 	private static Map<String, String> basic(String user, String password) {
-		return Map.of("Authorization",
-				"Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)));
+		return Map.of("Authorization", "Basic "
+				+ Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)));
 	}
 
 	private static HttpResponse<String> send(int port, String method, String target, Map<String, String> headers,

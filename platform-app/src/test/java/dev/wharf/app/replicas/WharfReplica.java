@@ -17,9 +17,10 @@ import dev.wharf.core.testsupport.Processes;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One Wharf replica: the packaged jar ({@code target/wharf.jar}, as {@code java -jar} runs it) in a process of
- * its own on free ports, with the settings every replica of a test shares. {@link #kill()} is {@code kill -9};
- * {@link #close()} stops it gracefully. Not thread-safe.
+ * One Wharf replica: the packaged jar ({@code target/wharf.jar}, as {@code java -jar}
+ * runs it) in a process of its own on free ports, with the settings every replica of a
+ * test shares. {@link #kill()} is {@code kill -9}; {@link #close()} stops it gracefully.
+ * Not thread-safe.
  */
 final class WharfReplica implements AutoCloseable {
 
@@ -57,11 +58,13 @@ final class WharfReplica implements AutoCloseable {
 		}
 		int port = FreePorts.loopback();
 		int managementPort = FreePorts.loopback();
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				// Small and quick to start: three replicas, the balancer, Redis and the test share two cores.
-				"-Xmx160m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k", "-Xshare:auto",
-				"-Dfile.encoding=UTF-8", "-jar", jar.toString(), "--server.port=" + port,
-				"--management.server.port=" + managementPort, "--spring.main.banner-mode=off"));
+		List<String> command = new ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+						// Small and quick to start: three replicas, the balancer, Redis
+						// and the test share two cores.
+						"-Xmx160m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k", "-Xshare:auto",
+						"-Dfile.encoding=UTF-8", "-jar", jar.toString(), "--server.port=" + port,
+						"--management.server.port=" + managementPort, "--spring.main.banner-mode=off"));
 		command.addAll(settings);
 		WharfReplica replica = new WharfReplica(name, command, folder.resolve(name + ".log"), port, managementPort);
 		replica.launch();
@@ -78,11 +81,12 @@ final class WharfReplica implements AutoCloseable {
 	void awaitReady(Duration timeout) throws Exception {
 		HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 		Process running = this.process;
-		if (running != null && Processes.awaitReady(running, timeout, Duration.ofMillis(200), () -> http.send(
-				HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/actuator/health/readiness"))
-					.timeout(Duration.ofSeconds(2))
-					.build(),
-				HttpResponse.BodyHandlers.ofString()).statusCode() == 200)) {
+		if (running != null
+				&& Processes.awaitReady(running, timeout, Duration.ofMillis(200),
+						() -> http.send(HttpRequest
+							.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/actuator/health/readiness"))
+							.timeout(Duration.ofSeconds(2))
+							.build(), HttpResponse.BodyHandlers.ofString()).statusCode() == 200)) {
 			return;
 		}
 		if (running == null || !running.isAlive()) {

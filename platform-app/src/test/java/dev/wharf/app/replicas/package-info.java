@@ -1,4 +1,5 @@
 /**
- * Several Wharf processes (the packaged jar) sharing one folder and one Redis behind haproxy in round-robin.
+ * Several Wharf processes (the packaged jar) sharing one folder and one Redis behind
+ * haproxy in round-robin.
  */
 package dev.wharf.app.replicas;

@@ -21,8 +21,9 @@ import org.jspecify.annotations.Nullable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The clients the sign-in tests use against one Wharf: the file manager's API over the JDK's HTTP client, and
- * the real {@code lftp} and {@code curl} (required: a missing one fails the test in CI).
+ * The clients the sign-in tests use against one Wharf: the file manager's API over the
+ * JDK's HTTP client, and the real {@code lftp} and {@code curl} (required: a missing one
+ * fails the test in CI).
  */
 final class Clients {
 
@@ -64,11 +65,13 @@ final class Clients {
 	/** A call with HTTP Basic. */
 	HttpResponse<String> withBasic(String user, String password, String method, String target)
 			throws IOException, InterruptedException {
-		return send(request(target).header("Authorization", basic(user, password)).method(method, BodyPublishers.noBody()));
+		return send(
+				request(target).header("Authorization", basic(user, password)).method(method, BodyPublishers.noBody()));
 	}
 
 	HttpRequest.Builder request(String target) {
-		return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.httpPort + target)).timeout(Duration.ofSeconds(60));
+		return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.httpPort + target))
+			.timeout(Duration.ofSeconds(60));
 	}
 
 	static HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
@@ -91,8 +94,8 @@ final class Clients {
 				"set net:timeout 20", "set cmd:fail-exit yes"));
 		script.addAll(List.of(commands));
 		script.add("bye");
-		return run(lftp, "-u", user + "," + password, "-p", Integer.toString(this.ftpPort), "-e", String.join("; ", script),
-				"127.0.0.1");
+		return run(lftp, "-u", user + "," + password, "-p", Integer.toString(this.ftpPort), "-e",
+				String.join("; ", script), "127.0.0.1");
 	}
 
 	/**

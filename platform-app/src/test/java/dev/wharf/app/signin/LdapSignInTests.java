@@ -29,11 +29,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * LDAP users of a real OpenLDAP slapd against the whole application, over every protocol with its real client:
- * the file manager's API, FTP with lftp, the build cache with curl. Groups give rights by the rules; a user the
- * directory locks is refused everywhere and loses the sessions they had; the build cache's Basic on every request
- * binds once per cache time; a directory that is down gives 503 with {@code Retry-After} and FTP 421, never a wrong
- * password; a configured user never reaches the directory; an LDAP user's API token serves FTP and the cache.
+ * LDAP users of a real OpenLDAP slapd against the whole application, over every protocol
+ * with its real client: the file manager's API, FTP with lftp, the build cache with curl.
+ * Groups give rights by the rules; a user the directory locks is refused everywhere and
+ * loses the sessions they had; the build cache's Basic on every request binds once per
+ * cache time; a directory that is down gives 503 with {@code Retry-After} and FTP 421,
+ * never a wrong password; a configured user never reaches the directory; an LDAP user's
+ * API token serves FTP and the cache.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @DirtiesContext
@@ -56,7 +58,8 @@ class LdapSignInTests {
 	@DynamicPropertySource
 	static void ldap(DynamicPropertyRegistry registry) throws Exception {
 		slapd = SlapdProcess.start(ROOT.resolve("slapd"));
-		for (String user : new String[] { "alice", "carol", "dave", "erin", "frank", "grace", "bot", "nobody", "admin" }) {
+		for (String user : new String[] { "alice", "carol", "dave", "erin", "frank", "grace", "bot", "nobody",
+				"admin" }) {
 			slapd.addUser(user, user + "-pw");
 		}
 		slapd.addGroup("staff", "alice", "carol", "dave", "erin", "frank", "grace");
@@ -112,7 +115,8 @@ class LdapSignInTests {
 		assertThat(session.body()).contains("\"username\":\"alice\"")
 			.contains("{\"name\":\"data\",\"access\":\"ro\"}")
 			.contains("{\"name\":\"scratch\",\"access\":\"rw\"}");
-		assertThat(this.clients.withSession(alice, "POST", "/api/files/save?path=/scratch/alice.txt", "hi").statusCode())
+		assertThat(
+				this.clients.withSession(alice, "POST", "/api/files/save?path=/scratch/alice.txt", "hi").statusCode())
 			.isEqualTo(200);
 		assertThat(this.clients.withSession(alice, "POST", "/api/files/save?path=/data/alice.txt", "hi").statusCode())
 			.isEqualTo(403);
@@ -147,7 +151,8 @@ class LdapSignInTests {
 	void theBuildCachesBasicOnEveryRequestBindsOncePerCacheTime() throws Exception {
 		Path entry = Files.writeString(ROOT.resolve("client/entry.bin"), "cache entry");
 		long before = slapd.binds(SlapdProcess.userDn("bot"));
-		assertThat(this.clients.curl("/cache/0123abcd", "-u", "bot:bot-pw", "-T", entry.toString()).status()).isEqualTo(201);
+		assertThat(this.clients.curl("/cache/0123abcd", "-u", "bot:bot-pw", "-T", entry.toString()).status())
+			.isEqualTo(201);
 		for (int i = 0; i < 5; i++) {
 			Clients.Result get = this.clients.curl("/cache/0123abcd", "-u", "bot:bot-pw");
 			assertThat(get.status()).isEqualTo(200);
@@ -155,7 +160,8 @@ class LdapSignInTests {
 		}
 		assertThat(slapd.binds(SlapdProcess.userDn("bot")) - before).isEqualTo(1);
 		assertThat(this.clients.curl("/cache/0123abcd", "-u", "alice:alice-pw", "-T", entry.toString()).status())
-			.as("staff may not write the cache").isEqualTo(403);
+			.as("staff may not write the cache")
+			.isEqualTo(403);
 		assertThat(this.clients.curl("/cache/0123abcd", "-u", "bot:wrong").status()).isEqualTo(401);
 	}
 
@@ -169,13 +175,15 @@ class LdapSignInTests {
 		assertThat(this.clients.lftp("dave", "dave-pw", "cls -1 data").output()).contains("Login incorrect");
 		assertThat(this.clients.curl("/cache/0123abcd", "-u", "dave:dave-pw").status()).isEqualTo(401);
 		// The session ends once the directory is asked again, after the cache time.
-		await().atMost(CACHE_TIME.multipliedBy(3)).pollInterval(Duration.ofMillis(500))
+		await().atMost(CACHE_TIME.multipliedBy(3))
+			.pollInterval(Duration.ofMillis(500))
 			.until(() -> this.clients.withSession(erin, "GET", "/api/session", null).statusCode() == 401);
 	}
 
 	@Test
 	void aDirectoryThatIsDownMakesLoginsUnavailableNeverWrong() throws Exception {
-		// grace has not logged in yet, so no remembered password answers for the directory.
+		// grace has not logged in yet, so no remembered password answers for the
+		// directory.
 		slapd.stop();
 		try {
 			HttpResponse<String> login = this.clients.login("grace", "grace-pw");
@@ -189,7 +197,8 @@ class LdapSignInTests {
 			ftp.connect("127.0.0.1", this.ftp.port());
 			try {
 				// commons-net reports a 421 as the connection closing, which it is.
-				assertThatThrownBy(() -> ftp.login("grace", "grace-pw")).isInstanceOf(FTPConnectionClosedException.class)
+				assertThatThrownBy(() -> ftp.login("grace", "grace-pw"))
+					.isInstanceOf(FTPConnectionClosedException.class)
 					.hasMessageContaining("421");
 				assertThat(ftp.getReplyString()).contains("Logins are unavailable");
 			}
@@ -224,7 +233,8 @@ class LdapSignInTests {
 		assertThat(ROOT.resolve("scratch/token.txt")).hasContent("by token");
 		assertThat(this.clients.curl("/cache/feedbeef", "-u", "frank:" + token.group(1)).status()).isEqualTo(404);
 		assertThat(this.clients.curl("/cache/feedbeef", "-u", "carol:" + token.group(1)).status())
-			.as("a token is its own user's only").isEqualTo(401);
+			.as("a token is its own user's only")
+			.isEqualTo(401);
 		assertThat(this.clients.lftp("carol", token.group(1), "cls -1 data").output()).contains("Login incorrect");
 	}
 

@@ -19,11 +19,13 @@ import org.jspecify.annotations.Nullable;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * The test OpenID Connect provider (module {@code test-oidc-provider}: Spring Authorization Server) as a process
- * of its own, on 127.0.0.1 and a free port, named {@code localhost} in its issuer so the browser sees it as
- * another site than Wharf at 127.0.0.1. It has one confidential client, {@value #CLIENT_ID} with the secret
- * {@value #CLIENT_SECRET}, that must use PKCE and may redirect to one address; its users log in on its own form.
- * Started from the module's classes and the classpath its build writes, with the JVM that runs the tests.
+ * The test OpenID Connect provider (module {@code test-oidc-provider}: Spring
+ * Authorization Server) as a process of its own, on 127.0.0.1 and a free port, named
+ * {@code localhost} in its issuer so the browser sees it as another site than Wharf at
+ * 127.0.0.1. It has one confidential client, {@value #CLIENT_ID} with the secret
+ * {@value #CLIENT_SECRET}, that must use PKCE and may redirect to one address; its users
+ * log in on its own form. Started from the module's classes and the classpath its build
+ * writes, with the JVM that runs the tests.
  */
 final class OidcProviderProcess implements AutoCloseable {
 
@@ -55,10 +57,12 @@ final class OidcProviderProcess implements AutoCloseable {
 	 * Starts the provider.
 	 * @param folder where its log goes
 	 * @param redirectUri the one address its client may send browsers back to
-	 * @param users {@code name:password:group,group} for each user, separated by {@code ;}
+	 * @param users {@code name:password:group,group} for each user, separated by
+	 * {@code ;}
 	 * @return the running provider
 	 */
-	static OidcProviderProcess start(Path folder, String redirectUri, String users) throws IOException, InterruptedException {
+	static OidcProviderProcess start(Path folder, String redirectUri, String users)
+			throws IOException, InterruptedException {
 		Path classes = MODULE.resolve("classes");
 		Path classpath = MODULE.resolve("runtime-classpath.txt");
 		if (!Files.isDirectory(classes) || !Files.isRegularFile(classpath)) {
@@ -67,20 +71,20 @@ final class OidcProviderProcess implements AutoCloseable {
 		int port = Processes.freePort();
 		String issuer = "http://localhost:" + port;
 		String client = "--spring.security.oauth2.authorizationserver.client.wharf.";
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Xshare:auto", "-XX:TieredStopAtLevel=1", "-Xmx256m", "-cp",
-				classes.toAbsolutePath() + File.pathSeparator + Files.readString(classpath, StandardCharsets.UTF_8).strip(),
-				"dev.wharf.testoidc.OidcProviderApplication", "--server.address=127.0.0.1", "--server.port=" + port,
-				"--spring.security.oauth2.authorizationserver.issuer=" + issuer,
-				client + "registration.client-id=" + CLIENT_ID,
-				client + "registration.client-secret={noop}" + CLIENT_SECRET,
-				client + "registration.client-authentication-methods=client_secret_basic",
-				client + "registration.authorization-grant-types=authorization_code",
-				client + "registration.redirect-uris=" + redirectUri,
-				client + "registration.scopes=openid,profile,email",
-				client + "require-proof-key=true",
-				client + "require-authorization-consent=false",
-				"--test-provider.users=" + users));
+		List<String> command = new ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xshare:auto",
+						"-XX:TieredStopAtLevel=1", "-Xmx256m", "-cp",
+						classes.toAbsolutePath() + File.pathSeparator
+								+ Files.readString(classpath, StandardCharsets.UTF_8).strip(),
+						"dev.wharf.testoidc.OidcProviderApplication", "--server.address=127.0.0.1",
+						"--server.port=" + port, "--spring.security.oauth2.authorizationserver.issuer=" + issuer,
+						client + "registration.client-id=" + CLIENT_ID,
+						client + "registration.client-secret={noop}" + CLIENT_SECRET,
+						client + "registration.client-authentication-methods=client_secret_basic",
+						client + "registration.authorization-grant-types=authorization_code",
+						client + "registration.redirect-uris=" + redirectUri,
+						client + "registration.scopes=openid,profile,email", client + "require-proof-key=true",
+						client + "require-authorization-consent=false", "--test-provider.users=" + users));
 		OidcProviderProcess provider = new OidcProviderProcess(command, port, folder.resolve("oidc-provider.log"));
 		Runtime.getRuntime().addShutdownHook(provider.killer);
 		provider.start();
@@ -92,7 +96,10 @@ final class OidcProviderProcess implements AutoCloseable {
 		return "http://localhost:" + this.port;
 	}
 
-	/** Starts the provider (again) on the same port; returns when its discovery document is served. */
+	/**
+	 * Starts the provider (again) on the same port; returns when its discovery document
+	 * is served.
+	 */
 	synchronized void start() throws IOException, InterruptedException {
 		if (this.process != null && this.process.isAlive()) {
 			return;

@@ -36,13 +36,15 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Sign-in through an OpenID Connect provider against the whole application: a real Spring Authorization Server
- * in a process of its own (at {@code localhost}, another site than Wharf at 127.0.0.1), driven through the
- * browser redirects by Debian's headless Chromium. A user clicks "Sign in with …", logs in on the provider's
- * form and lands in the UI with the rights the groups claim gives; mints an API token in the UI right after
- * signing in and uses it as the FTP password with lftp; logs out, which ends the session on the server. A user
- * no rule lets in, and a name that is a configured user's, come back refused; a return that is not this
- * browser's sign-in is refused; a password session cannot mint a token with its cookie.
+ * Sign-in through an OpenID Connect provider against the whole application: a real Spring
+ * Authorization Server in a process of its own (at {@code localhost}, another site than
+ * Wharf at 127.0.0.1), driven through the browser redirects by Debian's headless
+ * Chromium. A user clicks "Sign in with …", logs in on the provider's form and lands in
+ * the UI with the rights the groups claim gives; mints an API token in the UI right after
+ * signing in and uses it as the FTP password with lftp; logs out, which ends the session
+ * on the server. A user no rule lets in, and a name that is a configured user's, come
+ * back refused; a return that is not this browser's sign-in is refused; a password
+ * session cannot mint a token with its cookie.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
 @DirtiesContext
@@ -134,13 +136,15 @@ class OidcSignInTests {
 		Clients.Result ftp = this.clients.lftp("olivia", token, "put from-oidc.txt -o from-oidc.txt");
 		assertThat(ftp.exit()).as(ftp.output()).isZero();
 		assertThat(ROOT.resolve("data/from-oidc.txt")).hasContent("signed in elsewhere");
-		assertThat(this.clients.lftp("olivia", "olivia-pw", "cls").output()).as("the provider's password is not Wharf's")
+		assertThat(this.clients.lftp("olivia", "olivia-pw", "cls").output())
+			.as("the provider's password is not Wharf's")
 			.contains("Login incorrect");
 
 		click(By.id("logout"));
 		waitFor(By.id("username"));
 		assertThat(this.clients.withSession(session, "GET", "/api/session", null).statusCode()).isEqualTo(401);
-		assertThat(this.clients.withSession(session, "POST", "/api/tokens?name=after", null).statusCode()).isEqualTo(401);
+		assertThat(this.clients.withSession(session, "POST", "/api/tokens?name=after", null).statusCode())
+			.isEqualTo(401);
 	}
 
 	@Test
@@ -155,7 +159,8 @@ class OidcSignInTests {
 	void aConfiguredUsersNameAtTheProviderIsRefused() throws Exception {
 		signIn("admin", "admin-pw");
 		assertThat(waitFor(By.id("login-error")).getText()).contains("may not use Wharf");
-		// The configured admin still logs in with the configured password, and cannot mint a token with the cookie.
+		// The configured admin still logs in with the configured password, and cannot
+		// mint a token with the cookie.
 		String admin = Clients.cookie(this.clients.login("admin", SignInServer.ADMIN_PASSWORD));
 		HttpResponse<String> mint = this.clients.withSession(admin, "POST", "/api/tokens?name=x", null);
 		assertThat(mint.statusCode()).isEqualTo(401);
@@ -187,14 +192,15 @@ class OidcSignInTests {
 			HttpResponse<String> callback = Clients.send(request);
 			assertThat(callback.statusCode()).as(kind.getKey()).isEqualTo(302);
 			assertThat(callback.headers().firstValue("Location")).as(kind.getKey()).hasValue("/?signin=failed");
-			assertThat(callback.headers().allValues("Set-Cookie")).as(kind.getKey()).noneMatch(c -> c.startsWith("auth="));
+			assertThat(callback.headers().allValues("Set-Cookie")).as(kind.getKey())
+				.noneMatch(c -> c.startsWith("auth="));
 		}
 	}
 
 	@Test
 	void theLoginPageOffersTheProvider() throws Exception {
-		assertThat(Clients.send(this.clients.request("/api/session/methods")).body())
-			.isEqualTo("{\"status\":\"ok\",\"result\":{\"oidc\":{\"name\":\"Example SSO\",\"url\":\"api/session/oidc\"}}}");
+		assertThat(Clients.send(this.clients.request("/api/session/methods")).body()).isEqualTo(
+				"{\"status\":\"ok\",\"result\":{\"oidc\":{\"name\":\"Example SSO\",\"url\":\"api/session/oidc\"}}}");
 		browser.get("http://127.0.0.1:" + port + "/");
 		assertThat(waitFor(By.id("oidc-sign-in")).getText()).isEqualTo("Sign in with Example SSO");
 	}
@@ -218,7 +224,10 @@ class OidcSignInTests {
 		wait(ExpectedConditions.urlContains("127.0.0.1:" + port + "/"));
 	}
 
-	/** The {@code Cookie} value of the browser's Wharf session (the cookie is visible under {@code /api/} only). */
+	/**
+	 * The {@code Cookie} value of the browser's Wharf session (the cookie is visible
+	 * under {@code /api/} only).
+	 */
 	private static String sessionCookie() {
 		String page = browser.getCurrentUrl();
 		browser.get("http://127.0.0.1:" + port + "/api/session/methods");

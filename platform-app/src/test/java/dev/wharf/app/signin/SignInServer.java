@@ -8,9 +8,10 @@ import dev.wharf.core.security.PasswordHashing;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
- * What every sign-in test's server has: a state folder and a local mount {@code data} in a folder of the test's
- * own, FTP on free ports, and one configured account, {@code admin} (an admin, password {@value #ADMIN_PASSWORD}),
- * beside the directory's or provider's users.
+ * What every sign-in test's server has: a state folder and a local mount {@code data} in
+ * a folder of the test's own, FTP on free ports, and one configured account,
+ * {@code admin} (an admin, password {@value #ADMIN_PASSWORD}), beside the directory's or
+ * provider's users.
  */
 final class SignInServer {
 
@@ -22,7 +23,8 @@ final class SignInServer {
 	/**
 	 * Adds the server's properties.
 	 * @param registry the test's properties
-	 * @param root the test's folder: {@code state/}, {@code data/} (created), {@code client/} for the clients
+	 * @param root the test's folder: {@code state/}, {@code data/} (created),
+	 * {@code client/} for the clients
 	 */
 	static void configure(DynamicPropertyRegistry registry, Path root) throws IOException {
 		Files.createDirectories(root.resolve("data"));

@@ -55,9 +55,10 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for users and
- * authentication: the user directory (the users of {@code wharf.security.users} or the generated admin, then
- * those of an LDAP directory and an OIDC provider when configured), the login throttle, the audit log and the
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} for users and authentication: the user directory (the users of
+ * {@code wharf.security.users} or the generated admin, then those of an LDAP directory
+ * and an OIDC provider when configured), the login throttle, the audit log and the
  * {@link Authenticator} every protocol uses.
  */
 @AutoConfiguration(after = StorageAutoConfiguration.class)
@@ -72,7 +73,8 @@ public final class SecurityAutoConfiguration {
 	@Conditional(ExternalSignIn.class)
 	ExternalUserStore externalUserStore(PlatformProperties platform) {
 		Path file = Path.of(platform.stateDir()).toAbsolutePath().normalize().resolve(FileExternalUserStore.FILE_NAME);
-		// Changes come with sign-ins whose groups changed, and with hourly "last seen" updates: one thread is plenty.
+		// Changes come with sign-ins whose groups changed, and with hourly "last seen"
+		// updates: one thread is plenty.
 		return new FileExternalUserStore(file, BlockingScheduler.create("wharf-external-users", 1, 1000),
 				Duration.ofSeconds(5));
 	}
@@ -90,8 +92,8 @@ public final class SecurityAutoConfiguration {
 	}
 
 	/**
-	 * The users: those of {@code wharf.security.users} (or the generated admin), then, when configured, those of
-	 * an LDAP directory and of an OIDC provider.
+	 * The users: those of {@code wharf.security.users} (or the generated admin), then,
+	 * when configured, those of an LDAP directory and of an OIDC provider.
 	 */
 	@Bean
 	@ConditionalOnMissingBean
@@ -105,8 +107,10 @@ public final class SecurityAutoConfiguration {
 		}
 		List<UserDirectory> others = new ArrayList<>();
 		if (ldap.enabled()) {
-			// Directory calls wait on the network, not the CPU: more threads than cores, and a queue past which
-			// logins are answered "try again" rather than waiting behind a directory that does not answer.
+			// Directory calls wait on the network, not the CPU: more threads than cores,
+			// and a queue past which
+			// logins are answered "try again" rather than waiting behind a directory that
+			// does not answer.
 			Scheduler workers = BlockingScheduler.create("wharf-ldap", 16, 1024);
 			others.add(new LdapUserDirectory(ldap, sslBundle(ldap, bundles), users, workers, Clock.systemUTC()));
 		}
@@ -114,8 +118,10 @@ public final class SecurityAutoConfiguration {
 			others.add(new ExternalUserDirectory(users, Source.OIDC));
 		}
 		if (!configured.isEmpty()) {
-			logger.info("Configured users keep their configured passwords; a directory or provider is never asked about "
-					+ "their names: " + String.join(", ", configured.users().stream().map(User::name).sorted().toList()));
+			logger
+				.info("Configured users keep their configured passwords; a directory or provider is never asked about "
+						+ "their names: "
+						+ String.join(", ", configured.users().stream().map(User::name).sorted().toList()));
 		}
 		return new CompositeUserDirectory(configured, others);
 	}
@@ -125,7 +131,8 @@ public final class SecurityAutoConfiguration {
 		ConfiguredUserDirectory configured = new ConfiguredUserDirectory(security.users(),
 				name -> mounts.find(name).isPresent());
 		if (!configured.isEmpty() || external) {
-			// With a directory or a provider, users come from there: no account is generated.
+			// With a directory or a provider, users come from there: no account is
+			// generated.
 			return configured;
 		}
 		try {
@@ -171,7 +178,8 @@ public final class SecurityAutoConfiguration {
 	@ConditionalOnMissingBean
 	Authenticator authenticator(UserDirectory directory, LoginThrottle throttle, AuditLog audit, LdapProperties ldap,
 			ObjectProvider<TokenPasswords> tokens, ObjectProvider<Invalidations> invalidations) {
-		// Password checks are CPU-bound: one thread per core, and a short queue so a flood is refused, not queued.
+		// Password checks are CPU-bound: one thread per core, and a short queue so a
+		// flood is refused, not queued.
 		int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
 		Scheduler hashing = BlockingScheduler.create("wharf-auth", threads, threads * 256);
 		Duration cacheTime = ldap.enabled() ? ldap.cacheTime() : Authenticator.CACHE_TIME;
@@ -193,13 +201,17 @@ public final class SecurityAutoConfiguration {
 			.orElse(false);
 	}
 
-	/** Whether users may sign in through LDAP or OIDC, which need a place to remember them. */
+	/**
+	 * Whether users may sign in through LDAP or OIDC, which need a place to remember
+	 * them.
+	 */
 	public static final class ExternalSignIn extends SpringBootCondition {
 
 		@Override
 		public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
 			return (ldap(context) || oidc(context)) ? ConditionOutcome.match("LDAP or OIDC sign-in is configured")
-					: ConditionOutcome.noMatch("neither wharf.security.ldap.urls nor wharf.security.oidc.issuer is set");
+					: ConditionOutcome
+						.noMatch("neither wharf.security.ldap.urls nor wharf.security.oidc.issuer is set");
 		}
 
 	}

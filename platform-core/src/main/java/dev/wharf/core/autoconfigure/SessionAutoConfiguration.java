@@ -23,10 +23,11 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 
 /**
- * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for sessions
- * and API tokens: an in-memory {@link SessionStore} and {@link NewSessionLimits}, and a
- * {@link FileApiTokenStore} and a {@link FileShareStore} in {@code wharf.state-dir}, each replaceable by a bean of its SPI (the shared
- * stores for replicas that {@link dev.wharf.core.state.StateAutoConfiguration} makes).
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} for sessions and API tokens: an in-memory {@link SessionStore} and
+ * {@link NewSessionLimits}, and a {@link FileApiTokenStore} and a {@link FileShareStore}
+ * in {@code wharf.state-dir}, each replaceable by a bean of its SPI (the shared stores
+ * for replicas that {@link dev.wharf.core.state.StateAutoConfiguration} makes).
  */
 @AutoConfiguration(after = SecurityAutoConfiguration.class)
 @EnableConfigurationProperties({ SessionProperties.class, PlatformProperties.class })
@@ -54,7 +55,8 @@ public final class SessionAutoConfiguration {
 	@ConditionalOnMissingBean
 	ApiTokenStore apiTokenStore(PlatformProperties platform) {
 		Path file = Path.of(platform.stateDir()).toAbsolutePath().normalize().resolve(FileApiTokenStore.FILE_NAME);
-		// Token changes are rare and small: one thread is plenty, and it never runs on an event loop.
+		// Token changes are rare and small: one thread is plenty, and it never runs on an
+		// event loop.
 		return new FileApiTokenStore(file, BlockingScheduler.create("wharf-api-tokens", 1, 1000),
 				Duration.ofSeconds(5));
 	}
@@ -63,7 +65,8 @@ public final class SessionAutoConfiguration {
 	@ConditionalOnMissingBean
 	ShareStore shareStore(PlatformProperties platform) {
 		Path file = Path.of(platform.stateDir()).toAbsolutePath().normalize().resolve(FileShareStore.FILE_NAME);
-		// As for tokens: changes are small (a download counted rewrites a line), one thread is plenty.
+		// As for tokens: changes are small (a download counted rewrites a line), one
+		// thread is plenty.
 		return new FileShareStore(file, BlockingScheduler.create("wharf-shares", 1, 1000), Duration.ofSeconds(5));
 	}
 

@@ -24,9 +24,10 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
- * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} for the
- * storage layer: the built-in backend providers ({@code sftp} only where sshj is on the class path, {@code s3} only where the AWS SDK is) and the {@link MountRegistry} built from
- * {@code wharf.storage.mounts}.
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} for the storage layer: the built-in backend providers ({@code sftp}
+ * only where sshj is on the class path, {@code s3} only where the AWS SDK is) and the
+ * {@link MountRegistry} built from {@code wharf.storage.mounts}.
  */
 @AutoConfiguration
 public final class StorageAutoConfiguration {
@@ -51,7 +52,9 @@ public final class StorageAutoConfiguration {
 						: MountRegistry.Decorator.NONE);
 	}
 
-	/** The {@code memcached} backend, unless spymemcached was left out of the application. */
+	/**
+	 * The {@code memcached} backend, unless spymemcached was left out of the application.
+	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = "net.spy.memcached.MemcachedClient")
 	static class MemcachedConfiguration {

@@ -21,13 +21,15 @@ import org.springframework.context.annotation.Bean;
 import reactor.netty.http.server.HttpServer;
 
 /**
- * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of the HTTP
- * server fixes every HTTP module relies on: HTTP/1.0 keep-alive and keep-alive connections that must not
- * stall (see {@link KeepAliveReadResumer}), request bodies framed only as Wharf can read them (see
- * {@link TransferEncodingCheck}), request targets with unencoded UTF-8 (see {@link NonAsciiTargetEncoder}),
- * timeouts for slow clients (see {@link HttpTimeoutProperties}), with a counter {@value #STALLED_RESPONSES} of
- * the downloads closed because the client stopped reading, and the TLS policy (see {@link TlsPolicy}) when TLS
- * is on.
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} of the HTTP server fixes every HTTP module relies on: HTTP/1.0
+ * keep-alive and keep-alive connections that must not stall (see
+ * {@link KeepAliveReadResumer}), request bodies framed only as Wharf can read them (see
+ * {@link TransferEncodingCheck}), request targets with unencoded UTF-8 (see
+ * {@link NonAsciiTargetEncoder}), timeouts for slow clients (see
+ * {@link HttpTimeoutProperties}), with a counter {@value #STALLED_RESPONSES} of the
+ * downloads closed because the client stopped reading, and the TLS policy (see
+ * {@link TlsPolicy}) when TLS is on.
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = Type.REACTIVE)
@@ -35,7 +37,10 @@ import reactor.netty.http.server.HttpServer;
 @EnableConfigurationProperties(HttpTimeoutProperties.class)
 public final class WebServerAutoConfiguration {
 
-	/** Counts the connections closed because their response stopped moving ({@link WriteProgressTimeout}). */
+	/**
+	 * Counts the connections closed because their response stopped moving
+	 * ({@link WriteProgressTimeout}).
+	 */
 	public static final String STALLED_RESPONSES = "wharf.http.stalled.responses";
 
 	@Bean
@@ -60,12 +65,14 @@ public final class WebServerAutoConfiguration {
 
 	@Bean
 	NettyServerCustomizer slowClientTimeouts(HttpTimeoutProperties timeouts, ObjectProvider<MeterRegistry> meters) {
-		// Looked up when a connection is closed, not now: the server is made before most beans.
+		// Looked up when a connection is closed, not now: the server is made before most
+		// beans.
 		Runnable stalled = () -> meters.ifAvailable(registry -> registry.counter(STALLED_RESPONSES).increment());
 		return server -> {
 			HttpServer bounded = RequestHeadTimeout.install(server, timeouts.headerTimeout());
 			bounded = WriteProgressTimeout.install(bounded, timeouts.writeTimeout(), stalled);
-			// Reactor Netty's read timeout runs only while a request body is being read, between two reads.
+			// Reactor Netty's read timeout runs only while a request body is being read,
+			// between two reads.
 			return timeouts.bodyTimeout().isZero() ? bounded : bounded.readTimeout(timeouts.bodyTimeout());
 		};
 	}

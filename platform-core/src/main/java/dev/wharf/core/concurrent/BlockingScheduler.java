@@ -9,25 +9,27 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * A Reactor {@link Scheduler} for blocking clients (file system, sshj, bcrypt): a bounded pool of named
- * threads and a bounded queue, where each worker runs its tasks one at a time, in order, as Reactor's
- * bounded-elastic workers do.
+ * A Reactor {@link Scheduler} for blocking clients (file system, sshj, bcrypt): a bounded
+ * pool of named threads and a bounded queue, where each worker runs its tasks one at a
+ * time, in order, as Reactor's bounded-elastic workers do.
  *
- * <p>Unlike Reactor's own executor-backed schedulers, cancelling a task never interrupts its thread. A
- * blocking call returns on its own (every client here has a time-out), and the cancelled pipeline drops
- * its result. Interrupting is worse than waiting:
+ * <p>
+ * Unlike Reactor's own executor-backed schedulers, cancelling a task never interrupts its
+ * thread. A blocking call returns on its own (every client here has a time-out), and the
+ * cancelled pipeline drops its result. Interrupting is worse than waiting:
  * <ul>
- * <li>Reactor may cancel a task that has already delivered its value while the same task still runs
- * the code downstream of it. A late {@code subscribeOn} future disposal does this, as
- * reactor/reactor-core#962 describes. The interrupt then hits unrelated work on that thread. The static
- * file server saw {@code ClosedByInterruptException} from a {@code FileChannel} it had just opened for a
- * response.</li>
+ * <li>Reactor may cancel a task that has already delivered its value while the same task
+ * still runs the code downstream of it. A late {@code subscribeOn} future disposal does
+ * this, as reactor/reactor-core#962 describes. The interrupt then hits unrelated work on
+ * that thread. The static file server saw {@code ClosedByInterruptException} from a
+ * {@code FileChannel} it had just opened for a response.</li>
  * <li>An interrupted {@code FileChannel} is closed for everyone who shares it.</li>
  * <li>An interrupted sshj call tears down the SSH connection that a pool shares.</li>
  * </ul>
  *
- * <p>Time-based tasks wait on Reactor's parallel scheduler and then run here. They are meant for
- * housekeeping such as idle-connection checks. Thread-safe.
+ * <p>
+ * Time-based tasks wait on Reactor's parallel scheduler and then run here. They are meant
+ * for housekeeping such as idle-connection checks. Thread-safe.
  */
 public final class BlockingScheduler implements Scheduler {
 
@@ -37,17 +39,20 @@ public final class BlockingScheduler implements Scheduler {
 
 	private BlockingScheduler(ThreadPoolExecutor pool) {
 		this.pool = pool;
-		// Not the pool itself: Reactor would recognise an ExecutorService and cancel with interrupts.
+		// Not the pool itself: Reactor would recognise an ExecutorService and cancel with
+		// interrupts.
 		Executor execute = pool::execute;
 		this.tasks = Schedulers.fromExecutor(execute, true);
 	}
 
 	/**
-	 * Creates a scheduler; its threads start when work arrives and end after a minute idle.
+	 * Creates a scheduler; its threads start when work arrives and end after a minute
+	 * idle.
 	 * @param name the threads' name prefix, such as {@code wharf-local-data}
 	 * @param threads the most threads
 	 * @param queueCapacity the most tasks waiting; past that, scheduling fails with
-	 * {@link java.util.concurrent.RejectedExecutionException} (which Reactor turns into an error signal)
+	 * {@link java.util.concurrent.RejectedExecutionException} (which Reactor turns into
+	 * an error signal)
 	 * @return the scheduler
 	 */
 	public static BlockingScheduler create(String name, int threads, int queueCapacity) {
@@ -88,7 +93,10 @@ public final class BlockingScheduler implements Scheduler {
 		return this.pool.isShutdown();
 	}
 
-	/** A worker whose delayed tasks wait on the parallel scheduler, then join the worker's order. */
+	/**
+	 * A worker whose delayed tasks wait on the parallel scheduler, then join the worker's
+	 * order.
+	 */
 	private static final class DelayingWorker implements Worker {
 
 		private final Worker worker;

@@ -3,11 +3,12 @@ package dev.wharf.core.concurrent;
 import java.io.IOException;
 
 /**
- * Tells a client going away from a server fault, for logging: a connection that the client reset or closed, a
- * reply or download written to a client that is gone (broken pipe), and a TLS handshake that the client refused
- * (an unknown certificate, an old protocol) or broke off are the network's and the client's doing, and are logged
- * as one line at DEBUG; anything else is a fault of the server and keeps its stack trace at WARN or above.
- * Stateless and thread-safe.
+ * Tells a client going away from a server fault, for logging: a connection that the
+ * client reset or closed, a reply or download written to a client that is gone (broken
+ * pipe), and a TLS handshake that the client refused (an unknown certificate, an old
+ * protocol) or broke off are the network's and the client's doing, and are logged as one
+ * line at DEBUG; anything else is a fault of the server and keeps its stack trace at WARN
+ * or above. Stateless and thread-safe.
  */
 public final class Disconnects {
 
@@ -15,8 +16,8 @@ public final class Disconnects {
 	}
 
 	/**
-	 * Whether an error from a connection means only that the client or the network ended it: an
-	 * {@link IOException} (TLS failures included) anywhere among its causes.
+	 * Whether an error from a connection means only that the client or the network ended
+	 * it: an {@link IOException} (TLS failures included) anywhere among its causes.
 	 * @param error the error
 	 * @return whether it is an ordinary disconnect
 	 */
@@ -33,9 +34,11 @@ public final class Disconnects {
 	}
 
 	/**
-	 * The error on one line, for a log line without a stack trace: the innermost cause's type and message.
+	 * The error on one line, for a log line without a stack trace: the innermost cause's
+	 * type and message.
 	 * @param error the error
-	 * @return such as {@code SSLHandshakeException: Received fatal alert: certificate_unknown}
+	 * @return such as
+	 * {@code SSLHandshakeException: Received fatal alert: certificate_unknown}
 	 */
 	public static String describe(Throwable error) {
 		Throwable innermost = error;

@@ -7,13 +7,16 @@ import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Hooks;
 
 /**
- * What Reactor does with an error that arrives after its subscriber is gone ({@link Hooks#onErrorDropped}).
- * Reactor's default logs each at ERROR with a stack trace. Nearly all are a client that went away while its
- * transfer was being stopped (an FTP client that closes its control connection when its data connection fails,
- * then the transfer's own failure, a reset or a refused TLS handshake, arrives with nobody left to tell): those are
- * one line at DEBUG ({@link Disconnects#isOrdinary}). Any other error is logged as Reactor's default does.
+ * What Reactor does with an error that arrives after its subscriber is gone
+ * ({@link Hooks#onErrorDropped}). Reactor's default logs each at ERROR with a stack
+ * trace. Nearly all are a client that went away while its transfer was being stopped (an
+ * FTP client that closes its control connection when its data connection fails, then the
+ * transfer's own failure, a reset or a refused TLS handshake, arrives with nobody left to
+ * tell): those are one line at DEBUG ({@link Disconnects#isOrdinary}). Any other error is
+ * logged as Reactor's default does.
  *
- * <p>The hook is global to the JVM; the process's entry point installs it once. Thread-safe.
+ * <p>
+ * The hook is global to the JVM; the process's entry point installs it once. Thread-safe.
  */
 public final class DroppedErrors {
 

@@ -8,7 +8,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Thread factories and pools whose threads say what they are for in a thread dump ({@code prefix-N}).
+ * Thread factories and pools whose threads say what they are for in a thread dump
+ * ({@code prefix-N}).
  */
 public final class NamedThreads {
 
@@ -33,8 +34,8 @@ public final class NamedThreads {
 	}
 
 	/**
-	 * A pool of at most {@code threads} daemon threads, made when work arrives and ended after a minute
-	 * idle, with a bounded queue.
+	 * A pool of at most {@code threads} daemon threads, made when work arrives and ended
+	 * after a minute idle, with a bounded queue.
 	 * @param prefix the threads' name prefix
 	 * @param threads the most threads
 	 * @param queueCapacity the most tasks waiting

@@ -1,6 +1,6 @@
 /**
- * Named, bounded threads for blocking work, a Reactor scheduler over them that never interrupts, and the logging
- * of errors Reactor drops, quiet for clients that went away.
+ * Named, bounded threads for blocking work, a Reactor scheduler over them that never
+ * interrupts, and the logging of errors Reactor drops, quiet for clients that went away.
  */
 @NullMarked
 package dev.wharf.core.concurrent;

@@ -3,9 +3,9 @@ package dev.wharf.core.config;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A configuration value that Wharf cannot start with. Names the property so the start-up failure report
- * (see {@link InvalidConfigurationFailureAnalyzer}) can tell the user exactly what to fix. Never carries a
- * secret value.
+ * A configuration value that Wharf cannot start with. Names the property so the start-up
+ * failure report (see {@link InvalidConfigurationFailureAnalyzer}) can tell the user
+ * exactly what to fix. Never carries a secret value.
  */
 public class InvalidConfigurationException extends RuntimeException {
 
@@ -19,9 +19,11 @@ public class InvalidConfigurationException extends RuntimeException {
 
 	/**
 	 * Creates the exception.
-	 * @param property the full property name, such as {@code wharf.storage.mounts.data.root}, or a name
-	 * relative to a prefix that {@link #withPrefix} adds later
-	 * @param value the offending value, or {@code null} if it is missing or must not be shown
+	 * @param property the full property name, such as
+	 * {@code wharf.storage.mounts.data.root}, or a name relative to a prefix that
+	 * {@link #withPrefix} adds later
+	 * @param value the offending value, or {@code null} if it is missing or must not be
+	 * shown
 	 * @param reason what is wrong and, where useful, what is allowed
 	 */
 	public InvalidConfigurationException(String property, @Nullable String value, String reason) {

@@ -4,8 +4,8 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Turns an {@link InvalidConfigurationException} into Spring Boot's start-up failure report, naming the
- * property, the value and the reason.
+ * Turns an {@link InvalidConfigurationException} into Spring Boot's start-up failure
+ * report, naming the property, the value and the reason.
  */
 class InvalidConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<InvalidConfigurationException> {
 
@@ -17,9 +17,10 @@ class InvalidConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<Invali
 			description.append("    Value:    ").append(cause.value()).append('\n');
 		}
 		description.append("    Reason:   ").append(cause.reason()).append('\n');
-		return new FailureAnalysis(description.toString(), "Fix '" + cause.property()
-				+ "' in application.yaml, in the matching environment variable or in the --" + cause.property()
-				+ " argument.", cause);
+		return new FailureAnalysis(description.toString(),
+				"Fix '" + cause.property() + "' in application.yaml, in the matching environment variable or in the --"
+						+ cause.property() + " argument.",
+				cause);
 	}
 
 }

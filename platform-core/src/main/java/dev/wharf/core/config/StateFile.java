@@ -26,14 +26,15 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * A small text file of Wharf's own in the state folder ({@code wharf.state-dir}), one entry per line, that
- * replicas sharing the folder may change too, read into a snapshot of type {@code S} that lookups answer from.
- * A change re-reads the file, applies itself and replaces the file whole and atomically (a reader sees the old
- * file or the new one, never half of one), under a lock on a file beside it so that replicas sharing the folder
- * do not lose each other's changes, readable by its owner
- * only; the file is read again when another process replaced it, checked every {@code refresh}. Lines that are
- * blank or start with {@code #} are comments. File access runs on a given bounded scheduler; changes are
- * serialised. Thread-safe.
+ * A small text file of Wharf's own in the state folder ({@code wharf.state-dir}), one
+ * entry per line, that replicas sharing the folder may change too, read into a snapshot
+ * of type {@code S} that lookups answer from. A change re-reads the file, applies itself
+ * and replaces the file whole and atomically (a reader sees the old file or the new one,
+ * never half of one), under a lock on a file beside it so that replicas sharing the
+ * folder do not lose each other's changes, readable by its owner only; the file is read
+ * again when another process replaced it, checked every {@code refresh}. Lines that are
+ * blank or start with {@code #} are comments. File access runs on a given bounded
+ * scheduler; changes are serialised. Thread-safe.
  *
  * @param <S> what the file's entries are read into
  */
@@ -41,7 +42,10 @@ public final class StateFile<S> implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(StateFile.class);
 
-	/** One monitor per file in this process: a file lock is held by the process, not by a thread. */
+	/**
+	 * One monitor per file in this process: a file lock is held by the process, not by a
+	 * thread.
+	 */
 	private static final Map<Path, Object> FILE_LOCKS = new ConcurrentHashMap<>();
 
 	private final Path file;
@@ -61,9 +65,10 @@ public final class StateFile<S> implements AutoCloseable {
 	/**
 	 * Reads the file (if it exists) and starts watching it.
 	 * @param file where it is
-	 * @param header comment lines written at the top, each starting with {@code #} and ending with a line break
-	 * @param reader makes the snapshot of the entries, which are the file's lines but comments (it may log and
-	 * skip entries it cannot read)
+	 * @param header comment lines written at the top, each starting with {@code #} and
+	 * ending with a line break
+	 * @param reader makes the snapshot of the entries, which are the file's lines but
+	 * comments (it may log and skip entries it cannot read)
 	 * @param io where file access runs; owned (and disposed) by this file
 	 * @param refresh how often to look for changes made by other processes
 	 * @throws UncheckedIOException if the file exists but cannot be read
@@ -90,15 +95,19 @@ public final class StateFile<S> implements AutoCloseable {
 
 	/**
 	 * Changes the file.
-	 * @param writer the entries the file is to hold, from the snapshot of the file as it is now
+	 * @param writer the entries the file is to hold, from the snapshot of the file as it
+	 * is now
 	 * @return the snapshots before and after, once the file is replaced
 	 */
 	public Mono<Change<S>> change(Function<S, List<String>> writer) {
 		return Mono.fromCallable(() -> {
 			synchronized (this.writeLock) {
-				// Read, change and replace as one step for every process sharing the folder (and every store over
-				// the same file in this one), or two changes at once would each write what they read, losing one.
-				synchronized (FILE_LOCKS.computeIfAbsent(this.file.toAbsolutePath().normalize(), path -> new Object())) {
+				// Read, change and replace as one step for every process sharing the
+				// folder (and every store over
+				// the same file in this one), or two changes at once would each write
+				// what they read, losing one.
+				synchronized (FILE_LOCKS.computeIfAbsent(this.file.toAbsolutePath().normalize(),
+						path -> new Object())) {
 					try (FileChannel lock = lockFile()) {
 						lock.lock();
 						S before = load().snapshot();
@@ -156,7 +165,8 @@ public final class StateFile<S> implements AutoCloseable {
 		catch (IOException ex) {
 			throw new UncheckedIOException("Cannot read " + this.file, ex);
 		}
-		return new Loaded<>(this.reader.apply(lines.stream().filter(line -> !line.isBlank() && !line.startsWith("#")).toList()),
+		return new Loaded<>(
+				this.reader.apply(lines.stream().filter(line -> !line.isBlank() && !line.startsWith("#")).toList()),
 				stamp);
 	}
 
@@ -169,8 +179,8 @@ public final class StateFile<S> implements AutoCloseable {
 		Files.createDirectories(folder);
 		Path temp = folder.resolve("." + this.file.getFileName() + "-" + UUID.randomUUID());
 		try {
-			Files.writeString(temp, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-					StandardOpenOption.SYNC);
+			Files.writeString(temp, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
+					StandardOpenOption.WRITE, StandardOpenOption.SYNC);
 			try {
 				Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rw-------"));
 			}

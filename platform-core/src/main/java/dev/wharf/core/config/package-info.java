@@ -1,5 +1,6 @@
 /**
- * Configuration errors that stop start-up with a message naming the property, and Wharf's own files in the state folder.
+ * Configuration errors that stop start-up with a message naming the property, and Wharf's
+ * own files in the state folder.
  */
 @NullMarked
 package dev.wharf.core.config;

@@ -18,9 +18,10 @@ import reactor.core.publisher.Mono;
 import reactor.util.context.Context;
 
 /**
- * A user's view of a passthrough mount ({@link Storage#needsUserCredentials()}): every call carries the
- * user's login in its Reactor context, wherever it is subscribed (a response body, a zip worker, the
- * thumbnail pool, a data connection), so no caller can forget it. Thread-safe if the storage is.
+ * A user's view of a passthrough mount ({@link Storage#needsUserCredentials()}): every
+ * call carries the user's login in its Reactor context, wherever it is subscribed (a
+ * response body, a zip worker, the thumbnail pool, a data connection), so no caller can
+ * forget it. Thread-safe if the storage is.
  */
 final class CredentialedStorage extends ForwardingStorage {
 

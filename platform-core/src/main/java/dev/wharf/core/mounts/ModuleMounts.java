@@ -12,9 +12,10 @@ import dev.wharf.core.storage.mount.Mount;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The mounts one protocol module serves (its configured mount list, in order), laid out as one tree: a folder
- * per mount at the top ({@code /data/...}), or, for modules that ask for it, a lone mount as the root itself.
- * Users see it through {@link #forUser}. Immutable and thread-safe.
+ * The mounts one protocol module serves (its configured mount list, in order), laid out
+ * as one tree: a folder per mount at the top ({@code /data/...}), or, for modules that
+ * ask for it, a lone mount as the root itself. Users see it through {@link #forUser}.
+ * Immutable and thread-safe.
  */
 public final class ModuleMounts {
 
@@ -55,7 +56,10 @@ public final class ModuleMounts {
 		return this.mounts.get(name);
 	}
 
-	/** Whether some mount logs in to its backend as the user, so sessions must keep the login. */
+	/**
+	 * Whether some mount logs in to its backend as the user, so sessions must keep the
+	 * login.
+	 */
 	public boolean needsCredentials() {
 		return this.needsCredentials;
 	}
@@ -96,8 +100,8 @@ public final class ModuleMounts {
 	/**
 	 * A user's view of the tree.
 	 * @param user the user
-	 * @param credentials the user's login, for mounts that log in to their backend as the user; {@code null} if
-	 * not kept
+	 * @param credentials the user's login, for mounts that log in to their backend as the
+	 * user; {@code null} if not kept
 	 * @return the view
 	 */
 	public UserMounts forUser(User user, @Nullable Credentials credentials) {
@@ -112,10 +116,15 @@ public final class ModuleMounts {
 	/** How a module lays its mounts out. */
 	public enum Layout {
 
-		/** Every mount is a folder at the top, however many there are (the file manager). */
+		/**
+		 * Every mount is a folder at the top, however many there are (the file manager).
+		 */
 		FOLDERS,
 
-		/** A module serving one mount shows it as the root; with several, each is a folder at the top (FTP). */
+		/**
+		 * A module serving one mount shows it as the root; with several, each is a folder
+		 * at the top (FTP).
+		 */
 		LONE_MOUNT_AT_ROOT
 
 	}

@@ -5,8 +5,8 @@ import java.util.List;
 import dev.wharf.core.storage.StoragePath;
 
 /**
- * Where a path of a module's tree leads for one user: the top that holds the mounts, a path inside one mount, or
- * nowhere. Immutable.
+ * Where a path of a module's tree leads for one user: the top that holds the mounts, a
+ * path inside one mount, or nowhere. Immutable.
  */
 public sealed interface MountLocation {
 
@@ -17,8 +17,8 @@ public sealed interface MountLocation {
 	StoragePath virtualPath();
 
 	/**
-	 * The top of a tree of several mounts (or of a tree whose lone mount the user may not read): a read-only folder
-	 * of one folder per mount the user may read.
+	 * The top of a tree of several mounts (or of a tree whose lone mount the user may not
+	 * read): a read-only folder of one folder per mount the user may read.
 	 *
 	 * @param virtualPath always the root
 	 * @param mounts the mounts the user may read, in order

@@ -10,9 +10,10 @@ import dev.wharf.core.storage.mount.Mount;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One mount as one user reaches it: through {@link AuthorizedStorage} (the user's rights, checked on every
- * call) and, for a mount that logs in to its backend as the user, with the user's credentials attached to every
- * call ({@link CredentialedStorage}). Immutable and thread-safe.
+ * One mount as one user reaches it: through {@link AuthorizedStorage} (the user's rights,
+ * checked on every call) and, for a mount that logs in to its backend as the user, with
+ * the user's credentials attached to every call ({@link CredentialedStorage}). Immutable
+ * and thread-safe.
  */
 public final class UserMount {
 
@@ -28,9 +29,11 @@ public final class UserMount {
 	 * The view of a mount the user may read.
 	 * @param mount the mount
 	 * @param user the user
-	 * @param credentials the user's login, or {@code null} if not kept; used only where the mount needs it
+	 * @param credentials the user's login, or {@code null} if not kept; used only where
+	 * the mount needs it
 	 * @param folder where the mount is in its module's tree
-	 * @throws dev.wharf.core.storage.AccessDeniedException if the user may not read the mount
+	 * @throws dev.wharf.core.storage.AccessDeniedException if the user may not read the
+	 * mount
 	 */
 	UserMount(Mount mount, User user, @Nullable Credentials credentials, StoragePath folder) {
 		AuthorizedStorage authorized = AuthorizedStorage.of(mount, user);
@@ -46,7 +49,10 @@ public final class UserMount {
 		return this.mount.name();
 	}
 
-	/** The mount itself, for its name and configuration; its storage must not be used directly. */
+	/**
+	 * The mount itself, for its name and configuration; its storage must not be used
+	 * directly.
+	 */
 	public Mount mount() {
 		return this.mount;
 	}
@@ -61,7 +67,10 @@ public final class UserMount {
 		return this.storage;
 	}
 
-	/** Where the mount is in its module's tree: {@code /name}, or {@code /} for a lone mount at the root. */
+	/**
+	 * Where the mount is in its module's tree: {@code /name}, or {@code /} for a lone
+	 * mount at the root.
+	 */
 	public StoragePath folder() {
 		return this.folder;
 	}

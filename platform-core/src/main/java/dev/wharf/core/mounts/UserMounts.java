@@ -10,12 +10,14 @@ import dev.wharf.core.storage.mount.Mount;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One user's view of a module's {@link ModuleMounts}: the mounts they may read (any other does not exist for
- * them, so names do not leak), and where a path of the tree leads. Paths are {@link StoragePath}s, parsed once
- * by the protocol, so a path cannot climb out of a mount or the tree. The layout depends on the module's
- * configuration, never on the user's rights: with one configured mount at the root, a user who may not read it
- * sees an empty top. Each mount's storage is reached only through {@link UserMount#storage()}. Immutable and
- * thread-safe; cheap to make, since mounts are looked up only when asked for.
+ * One user's view of a module's {@link ModuleMounts}: the mounts they may read (any other
+ * does not exist for them, so names do not leak), and where a path of the tree leads.
+ * Paths are {@link StoragePath}s, parsed once by the protocol, so a path cannot climb out
+ * of a mount or the tree. The layout depends on the module's configuration, never on the
+ * user's rights: with one configured mount at the root, a user who may not read it sees
+ * an empty top. Each mount's storage is reached only through {@link UserMount#storage()}.
+ * Immutable and thread-safe; cheap to make, since mounts are looked up only when asked
+ * for.
  */
 public final class UserMounts {
 
@@ -71,7 +73,8 @@ public final class UserMounts {
 	}
 
 	private UserMount mount(Mount mount) {
-		StoragePath folder = this.module.loneMountAtRoot() ? StoragePath.root() : StoragePath.root().resolve(mount.name());
+		StoragePath folder = this.module.loneMountAtRoot() ? StoragePath.root()
+				: StoragePath.root().resolve(mount.name());
 		return new UserMount(mount, this.user, this.credentials, folder);
 	}
 

@@ -7,10 +7,11 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
- * One protocol's way into the {@link AuditLog}: records its changes (uploads, deletions, new folders, moves) when
- * they end, and single events such as logouts, each with the protocol's name, who and from where. What a failure
- * is called in the log, and what a change that was cancelled (the client went away, {@code ABOR}) is called, are
- * the protocol's. Thread-safe.
+ * One protocol's way into the {@link AuditLog}: records its changes (uploads, deletions,
+ * new folders, moves) when they end, and single events such as logouts, each with the
+ * protocol's name, who and from where. What a failure is called in the log, and what a
+ * change that was cancelled (the client went away, {@code ABOR}) is called, are the
+ * protocol's. Thread-safe.
  */
 public final class Audit {
 
@@ -37,7 +38,8 @@ public final class Audit {
 	}
 
 	/**
-	 * Records the outcome of a change when it ends: {@code success}, the failure's word, or the cancelled word.
+	 * Records the outcome of a change when it ends: {@code success}, the failure's word,
+	 * or the cancelled word.
 	 * @param <T> the change's result
 	 * @param user who, or {@code null} if not known
 	 * @param client from where, or {@code null}

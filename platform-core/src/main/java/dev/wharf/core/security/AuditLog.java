@@ -6,10 +6,12 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.spi.LoggingEventBuilder;
 
 /**
- * One structured line per login, logout and change, on the logger {@value #LOGGER}: who, what, on which
- * path, with what result, from where. The values are also attached as key-value pairs, so Spring Boot's
- * structured logging ({@code logging.structured.format.console=ecs}) turns them into JSON fields. Values
- * are cleaned of control characters so a file name cannot forge a log line; no secret is ever logged.
+ * One structured line per login, logout and change, on the logger {@value #LOGGER}: who,
+ * what, on which path, with what result, from where. The values are also attached as
+ * key-value pairs, so Spring Boot's structured logging
+ * ({@code logging.structured.format.console=ecs}) turns them into JSON fields. Values are
+ * cleaned of control characters so a file name cannot forge a log line; no secret is ever
+ * logged.
  */
 public final class AuditLog {
 
@@ -66,9 +68,11 @@ public final class AuditLog {
 	 *
 	 * @param protocol {@code http}, {@code ftp}, {@code buildcache}
 	 * @param user who, or {@code null} if not known
-	 * @param action such as {@code login}, {@code logout}, {@code write}, {@code delete}, {@code move}
+	 * @param action such as {@code login}, {@code logout}, {@code write}, {@code delete},
+	 * {@code move}
 	 * @param target the mount and path concerned, or {@code null}
-	 * @param outcome {@code success}, {@code failure}, {@code denied}, {@code throttled}, or an error kind
+	 * @param outcome {@code success}, {@code failure}, {@code denied}, {@code throttled},
+	 * or an error kind
 	 * @param client the client's address, or {@code null}
 	 */
 	public record AuditEvent(String protocol, @Nullable String user, String action, @Nullable String target,

@@ -19,10 +19,11 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * A mount's storage as one user may use it: reads need {@link MountAccess#canRead()}, changes need
- * {@link MountAccess#canWrite()}, checked on every call. Protocols hand users only this view, so rights
- * are enforced in one place. Every method of {@link Storage} is overridden here, not left to
- * {@link ForwardingStorage}: a method added to the SPI must be given its rights check.
+ * A mount's storage as one user may use it: reads need {@link MountAccess#canRead()},
+ * changes need {@link MountAccess#canWrite()}, checked on every call. Protocols hand
+ * users only this view, so rights are enforced in one place. Every method of
+ * {@link Storage} is overridden here, not left to {@link ForwardingStorage}: a method
+ * added to the SPI must be given its rights check.
  */
 public final class AuthorizedStorage extends ForwardingStorage {
 

@@ -8,10 +8,11 @@ import java.util.Base64;
 import java.util.Optional;
 
 /**
- * Reads an {@code Authorization: Basic} header (RFC 7617) strictly, the same way for every protocol that takes
- * one: the scheme in any case, standard Base64, UTF-8 that must be well-formed (malformed bytes are refused,
- * never replaced, so two spellings of a name cannot meet in one account), and a name that is not empty before
- * the first colon. Stateless and thread-safe.
+ * Reads an {@code Authorization: Basic} header (RFC 7617) strictly, the same way for
+ * every protocol that takes one: the scheme in any case, standard Base64, UTF-8 that must
+ * be well-formed (malformed bytes are refused, never replaced, so two spellings of a name
+ * cannot meet in one account), and a name that is not empty before the first colon.
+ * Stateless and thread-safe.
  */
 public final class BasicAuthorization {
 
@@ -40,7 +41,8 @@ public final class BasicAuthorization {
 		}
 		try {
 			byte[] bytes = Base64.getDecoder().decode(authorization.substring(SCHEME.length()).trim());
-			// ASCII is well-formed UTF-8 and needs no decoder: most credentials are, and the build cache reads
+			// ASCII is well-formed UTF-8 and needs no decoder: most credentials are, and
+			// the build cache reads
 			// them on every request.
 			String text = isAscii(bytes) ? new String(bytes, StandardCharsets.US_ASCII)
 					: StandardCharsets.UTF_8.newDecoder()

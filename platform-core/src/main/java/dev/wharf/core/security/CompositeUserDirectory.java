@@ -7,11 +7,13 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * The configured users first, then the users of directories and identity providers: a name configured in
- * {@code wharf.security.users} is always checked against its configured password and never sent to a directory,
- * so a directory cannot take over a configured account (an admin who must log in while the directory is down,
- * say). Other names go to each further directory in turn; the first that knows the user answers. Closing it
- * closes the further directories that hold resources (an LDAP directory's workers).
+ * The configured users first, then the users of directories and identity providers: a
+ * name configured in {@code wharf.security.users} is always checked against its
+ * configured password and never sent to a directory, so a directory cannot take over a
+ * configured account (an admin who must log in while the directory is down, say). Other
+ * names go to each further directory in turn; the first that knows the user answers.
+ * Closing it closes the further directories that hold resources (an LDAP directory's
+ * workers).
  */
 public final class CompositeUserDirectory implements UserDirectory, AutoCloseable {
 

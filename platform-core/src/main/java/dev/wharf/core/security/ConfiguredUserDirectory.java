@@ -11,8 +11,8 @@ import dev.wharf.core.security.SecurityProperties.UserProperties;
 import reactor.core.publisher.Mono;
 
 /**
- * Users from {@code wharf.security.users}, each checked at start-up: a malformed entry stops Wharf with a
- * message naming the property (never showing a password or hash).
+ * Users from {@code wharf.security.users}, each checked at start-up: a malformed entry
+ * stops Wharf with a message naming the property (never showing a password or hash).
  */
 public final class ConfiguredUserDirectory implements UserDirectory {
 

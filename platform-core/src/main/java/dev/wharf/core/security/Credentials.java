@@ -8,11 +8,12 @@ import reactor.util.context.Context;
 import reactor.util.context.ContextView;
 
 /**
- * The name and password a user logged in with, for mounts that log in to their backend as that user
- * ("passthrough", see {@link dev.wharf.core.storage.Storage#needsUserCredentials()}). Protocols keep them
- * only for such mounts, only in memory, and hand them to the storage through the Reactor context of each
- * call ({@link #context}); a storage reads them with {@link #current()}. {@link #toString()} never shows
- * the password.
+ * The name and password a user logged in with, for mounts that log in to their backend as
+ * that user ("passthrough", see
+ * {@link dev.wharf.core.storage.Storage#needsUserCredentials()}). Protocols keep them
+ * only for such mounts, only in memory, and hand them to the storage through the Reactor
+ * context of each call ({@link #context}); a storage reads them with {@link #current()}.
+ * {@link #toString()} never shows the password.
  *
  * @param username the login name
  * @param password the password

@@ -13,8 +13,9 @@ import dev.wharf.core.config.InvalidConfigurationException;
 import dev.wharf.core.security.DirectoryProperties.RuleProperties;
 
 /**
- * The rules of {@code wharf.security.directory.rules}, checked at start-up: which roles and mount rights the
- * groups of a directory or identity provider user give. Immutable and thread-safe.
+ * The rules of {@code wharf.security.directory.rules}, checked at start-up: which roles
+ * and mount rights the groups of a directory or identity provider user give. Immutable
+ * and thread-safe.
  */
 public final class DirectoryRules {
 
@@ -44,7 +45,10 @@ public final class DirectoryRules {
 		this.rules = List.copyOf(loaded);
 	}
 
-	/** Whether there is no rule, so nobody from a directory or identity provider can sign in. */
+	/**
+	 * Whether there is no rule, so nobody from a directory or identity provider can sign
+	 * in.
+	 */
 	public boolean isEmpty() {
 		return this.rules.isEmpty();
 	}
@@ -53,7 +57,8 @@ public final class DirectoryRules {
 	 * The user that groups make.
 	 * @param name the user's name
 	 * @param groups the user's groups, in any case
-	 * @return the user with the rights of every matching rule, or empty if no rule matches
+	 * @return the user with the rights of every matching rule, or empty if no rule
+	 * matches
 	 */
 	public Optional<User> user(String name, Collection<String> groups) {
 		Set<String> normalised = groups.stream().map(DirectoryRules::normalise).collect(Collectors.toSet());
@@ -69,8 +74,8 @@ public final class DirectoryRules {
 	}
 
 	/**
-	 * One user per rule, named after its group, for what needs to know who may have which rights (such as
-	 * which mounts someone other than an admin may write).
+	 * One user per rule, named after its group, for what needs to know who may have which
+	 * rights (such as which mounts someone other than an admin may write).
 	 * @return the users, named {@code group:<group>}
 	 */
 	public List<User> ruleUsers() {

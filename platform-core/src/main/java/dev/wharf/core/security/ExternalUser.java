@@ -11,8 +11,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A user who signed in through a directory or an identity provider, as Wharf remembers them between sign-ins:
- * the groups they had, from which {@link DirectoryRules} make their rights. Never holds a password.
+ * A user who signed in through a directory or an identity provider, as Wharf remembers
+ * them between sign-ins: the groups they had, from which {@link DirectoryRules} make
+ * their rights. Never holds a password.
  *
  * @param name the user's name
  * @param source where the user signed in
@@ -29,9 +30,11 @@ public record ExternalUser(String name, Source source, Set<String> groups, Insta
 	}
 
 	/**
-	 * The user as one line, the form every {@link ExternalUserStore} keeps: name, source, when last seen (ms
-	 * since 1970) and the groups (URL-encoded, so a group may hold any character), separated by tabs.
-	 * @return the line, without a line break, tab-separated and without spaces in any field but the name's
+	 * The user as one line, the form every {@link ExternalUserStore} keeps: name, source,
+	 * when last seen (ms since 1970) and the groups (URL-encoded, so a group may hold any
+	 * character), separated by tabs.
+	 * @return the line, without a line break, tab-separated and without spaces in any
+	 * field but the name's
 	 */
 	public String toLine() {
 		StringBuilder line = new StringBuilder(64).append(this.name)
@@ -64,7 +67,8 @@ public record ExternalUser(String name, Source source, Set<String> groups, Insta
 			for (int i = 3; i < fields.length; i++) {
 				groups.add(URLDecoder.decode(fields[i], StandardCharsets.UTF_8));
 			}
-			return Optional.of(new ExternalUser(fields[0], source.get(), groups, Instant.ofEpochMilli(Long.parseLong(fields[2]))));
+			return Optional
+				.of(new ExternalUser(fields[0], source.get(), groups, Instant.ofEpochMilli(Long.parseLong(fields[2]))));
 		}
 		catch (IllegalArgumentException ex) {
 			return Optional.empty();

@@ -6,9 +6,9 @@ import dev.wharf.core.security.ExternalUser.Source;
 import reactor.core.publisher.Mono;
 
 /**
- * The users who signed in through an identity provider in the browser (OIDC), as a {@link UserDirectory}: they
- * are found by name for their sessions and API tokens, but have no password Wharf could check, so
- * {@link #verify} never succeeds.
+ * The users who signed in through an identity provider in the browser (OIDC), as a
+ * {@link UserDirectory}: they are found by name for their sessions and API tokens, but
+ * have no password Wharf could check, so {@link #verify} never succeeds.
  */
 public final class ExternalUserDirectory implements UserDirectory {
 

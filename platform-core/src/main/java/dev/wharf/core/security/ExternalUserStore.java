@@ -5,15 +5,18 @@ import java.util.Optional;
 import reactor.core.publisher.Mono;
 
 /**
- * Where Wharf remembers the users who signed in through a directory or an identity provider
- * ({@link ExternalUsers}), so that their sessions and API tokens can name them between sign-ins, also after a
- * restart. With {@code wharf.state.store: local} a file in {@code wharf.state-dir} ({@link FileExternalUserStore}),
- * which replicas sharing that folder share; with {@code redis} a hash in Redis
- * ({@code dev.wharf.core.state.redis.RedisExternalUserStore}), which every replica shares.
+ * Where Wharf remembers the users who signed in through a directory or an identity
+ * provider ({@link ExternalUsers}), so that their sessions and API tokens can name them
+ * between sign-ins, also after a restart. With {@code wharf.state.store: local} a file in
+ * {@code wharf.state-dir} ({@link FileExternalUserStore}), which replicas sharing that
+ * folder share; with {@code redis} a hash in Redis
+ * ({@code dev.wharf.core.state.redis.RedisExternalUserStore}), which every replica
+ * shares.
  *
- * <p><b>Threading.</b> {@link #find} is on every request's path and answers from memory; the other methods
- * return at once and never block the caller. Implementations are thread-safe. <b>Nulls.</b> No argument may be
- * {@code null}.
+ * <p>
+ * <b>Threading.</b> {@link #find} is on every request's path and answers from memory; the
+ * other methods return at once and never block the caller. Implementations are
+ * thread-safe. <b>Nulls.</b> No argument may be {@code null}.
  */
 public interface ExternalUserStore {
 

@@ -16,10 +16,11 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * External users in one file in the state folder, one user per line: name, source, when last seen, groups.
- * Lookups answer from a snapshot in memory; changes re-read the file, apply the change and replace the file
- * atomically (so replicas sharing the folder do not lose each other's users), and the file is re-read when
- * another process changed it, checked every {@code refresh}. File access runs on a given bounded scheduler.
+ * External users in one file in the state folder, one user per line: name, source, when
+ * last seen, groups. Lookups answer from a snapshot in memory; changes re-read the file,
+ * apply the change and replace the file atomically (so replicas sharing the folder do not
+ * lose each other's users), and the file is re-read when another process changed it,
+ * checked every {@code refresh}. File access runs on a given bounded scheduler.
  * Thread-safe.
  */
 public final class FileExternalUserStore implements ExternalUserStore, AutoCloseable {

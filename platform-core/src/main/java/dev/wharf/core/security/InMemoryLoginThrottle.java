@@ -12,8 +12,9 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
- * The {@link LoginThrottle} in this process's memory: the default for one replica. Everything runs on the
- * subscribing thread in microseconds; memory is bounded by a cap on the number of buckets. Thread-safe.
+ * The {@link LoginThrottle} in this process's memory: the default for one replica.
+ * Everything runs on the subscribing thread in microseconds; memory is bounded by a cap
+ * on the number of buckets. Thread-safe.
  */
 public final class InMemoryLoginThrottle implements LoginThrottle {
 
@@ -27,7 +28,8 @@ public final class InMemoryLoginThrottle implements LoginThrottle {
 	}
 
 	/**
-	 * Creates a throttle on a clock of its own, so tests can let a lock run out without waiting.
+	 * Creates a throttle on a clock of its own, so tests can let a lock run out without
+	 * waiting.
 	 * @param clock the time source
 	 */
 	public InMemoryLoginThrottle(Clock clock) {
@@ -43,8 +45,10 @@ public final class InMemoryLoginThrottle implements LoginThrottle {
 	public Mono<Duration> retryAfter(String account, @Nullable String address) {
 		return Mono.fromSupplier(() -> {
 			if (this.buckets.estimatedSize() == 0) {
-				// No failure anywhere, so no bucket is locked: no key is built or looked up, as on most logins. A
-				// failure counted at this moment is as if it had come just after this check.
+				// No failure anywhere, so no bucket is locked: no key is built or looked
+				// up, as on most logins. A
+				// failure counted at this moment is as if it had come just after this
+				// check.
 				return Duration.ZERO;
 			}
 			Instant now = this.clock.instant();

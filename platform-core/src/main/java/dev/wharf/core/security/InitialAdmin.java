@@ -15,10 +15,11 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * The admin account Wharf makes when no user is configured, so a fresh install is usable but never open:
- * at first start it generates a random password, stores only its hash in the state folder
- * ({@value #FILE_NAME}, readable by the owner only) and prints the password once on standard output.
- * Later starts load the stored hash; configuring {@code wharf.security.users} replaces the account.
+ * The admin account Wharf makes when no user is configured, so a fresh install is usable
+ * but never open: at first start it generates a random password, stores only its hash in
+ * the state folder ({@value #FILE_NAME}, readable by the owner only) and prints the
+ * password once on standard output. Later starts load the stored hash; configuring
+ * {@code wharf.security.users} replaces the account.
  */
 public final class InitialAdmin {
 
@@ -48,10 +49,12 @@ public final class InitialAdmin {
 		if (Files.exists(file)) {
 			String hash = Files.readString(file, StandardCharsets.UTF_8).trim();
 			if (!PasswordHashing.isHash(hash)) {
-				throw new IOException(file + " does not hold a password hash; delete it to generate a new admin password");
+				throw new IOException(
+						file + " does not hold a password hash; delete it to generate a new admin password");
 			}
 			logger.info("No users are configured: using the generated account '" + NAME + "' (its password was "
-					+ "printed at first start; delete " + file + " to generate a new one, or configure wharf.security.users)");
+					+ "printed at first start; delete " + file
+					+ " to generate a new one, or configure wharf.security.users)");
 			return ConfiguredUserDirectory.single(admin, hash);
 		}
 		String password = generatePassword();

@@ -7,20 +7,25 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
- * Slows down password guessing, shared by every protocol. Failures are counted in three buckets
- * ({@link Bucket}): per account and client address together (a few free tries), per client address (one host
- * trying many accounts) and per account (many hosts trying one account); past a bucket's free tries each
- * further failure locks it for twice as long as the last, from {@link #FIRST_LOCK} up to {@link #MAX_LOCK}.
- * A bucket is forgotten after {@link #FORGET_AFTER} without failures. Nothing sleeps: callers refuse a locked
- * login at once and tell the client when to retry.
+ * Slows down password guessing, shared by every protocol. Failures are counted in three
+ * buckets ({@link Bucket}): per account and client address together (a few free tries),
+ * per client address (one host trying many accounts) and per account (many hosts trying
+ * one account); past a bucket's free tries each further failure locks it for twice as
+ * long as the last, from {@link #FIRST_LOCK} up to {@link #MAX_LOCK}. A bucket is
+ * forgotten after {@link #FORGET_AFTER} without failures. Nothing sleeps: callers refuse
+ * a locked login at once and tell the client when to retry.
  *
- * <p>Kept in this process ({@link InMemoryLoginThrottle}, one replica) or shared by every replica (Redis), so
- * that N replicas do not give a guesser N times the tries.
+ * <p>
+ * Kept in this process ({@link InMemoryLoginThrottle}, one replica) or shared by every
+ * replica (Redis), so that N replicas do not give a guesser N times the tries.
  *
- * <p><b>Threading.</b> Every method returns at once and never blocks the caller (often a Netty event loop).
- * Implementations are thread-safe. <b>Nulls.</b> Only {@code address} may be {@code null} (unknown); then only
- * the account's bucket counts. A shared implementation fails its {@code Mono}s with
- * {@link dev.wharf.core.state.SharedStateUnavailableException} when its store cannot be reached.
+ * <p>
+ * <b>Threading.</b> Every method returns at once and never blocks the caller (often a
+ * Netty event loop). Implementations are thread-safe. <b>Nulls.</b> Only {@code address}
+ * may be {@code null} (unknown); then only the account's bucket counts. A shared
+ * implementation fails its {@code Mono}s with
+ * {@link dev.wharf.core.state.SharedStateUnavailableException} when its store cannot be
+ * reached.
  */
 public interface LoginThrottle {
 
@@ -59,8 +64,8 @@ public interface LoginThrottle {
 	Mono<Void> failed(String account, @Nullable String address);
 
 	/**
-	 * Clears the account's buckets after a successful login; the address's own bucket stays, so a host that
-	 * guessed many accounts is still slowed down.
+	 * Clears the account's buckets after a successful login; the address's own bucket
+	 * stays, so a host that guessed many accounts is still slowed down.
 	 * @param account the account
 	 * @param address the client's address, or {@code null}
 	 * @return completes once cleared
@@ -70,7 +75,8 @@ public interface LoginThrottle {
 	/**
 	 * How long a bucket locks after a failure past its free ones.
 	 * @param excess how many failures past the free ones, at least 1
-	 * @return {@link #FIRST_LOCK}, doubled for each further failure, at most {@link #MAX_LOCK}
+	 * @return {@link #FIRST_LOCK}, doubled for each further failure, at most
+	 * {@link #MAX_LOCK}
 	 */
 	static Duration lock(int excess) {
 		int doublings = Math.min(excess - 1, 20);

@@ -2,8 +2,9 @@ package dev.wharf.core.security;
 
 /**
  * A user's password (or identity provider sign-in) was right, but no rule of
- * {@code wharf.security.directory.rules} matches the user's groups, so the user may do nothing. Protocols
- * answer as for a wrong password, so the difference cannot be probed; the audit log says {@code denied}.
+ * {@code wharf.security.directory.rules} matches the user's groups, so the user may do
+ * nothing. Protocols answer as for a wrong password, so the difference cannot be probed;
+ * the audit log says {@code denied}.
  */
 public final class NoMatchingRuleException extends RuntimeException {
 

@@ -10,31 +10,37 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Sign-in to the file manager's web UI through an OpenID Connect provider ({@code wharf.security.oidc}), off
- * unless {@code issuer} is set: the authorization code flow with PKCE, a state and a nonce, the ID token checked
- * against the provider's keys. The user's name and groups come from the ID token's claims, and
- * {@code wharf.security.directory.rules} turn the groups into rights. Such users have no password: for FTP, the
- * build cache and scripts they mint API tokens in the UI within {@code token-window} of signing in.
+ * Sign-in to the file manager's web UI through an OpenID Connect provider
+ * ({@code wharf.security.oidc}), off unless {@code issuer} is set: the authorization code
+ * flow with PKCE, a state and a nonce, the ID token checked against the provider's keys.
+ * The user's name and groups come from the ID token's claims, and
+ * {@code wharf.security.directory.rules} turn the groups into rights. Such users have no
+ * password: for FTP, the build cache and scripts they mint API tokens in the UI within
+ * {@code token-window} of signing in.
  *
- * @param issuer the provider's issuer URL, as its discovery document ({@code /.well-known/openid-configuration})
- * names it
+ * @param issuer the provider's issuer URL, as its discovery document
+ * ({@code /.well-known/openid-configuration}) names it
  * @param clientId Wharf's client id at the provider
- * @param clientSecret Wharf's client secret (sent with HTTP Basic); not set for a public client, which PKCE alone
- * protects
+ * @param clientSecret Wharf's client secret (sent with HTTP Basic); not set for a public
+ * client, which PKCE alone protects
  * @param name what the sign-in button calls the provider: "Sign in with {name}"
  * @param scopes the scopes asked for; {@code openid} is always asked for
  * @param usernameClaim the ID token claim that holds the user's name
- * @param groupsClaim the ID token claim that holds the user's groups (a list of strings, or one string)
- * @param tokenWindow how long after signing in a user may mint an API token with the session alone
- * @param redirectUri where the provider sends the browser back, if it cannot be worked out from the request
- * (behind a proxy that hides the public address); {@code …/api/session/oidc/callback}
+ * @param groupsClaim the ID token claim that holds the user's groups (a list of strings,
+ * or one string)
+ * @param tokenWindow how long after signing in a user may mint an API token with the
+ * session alone
+ * @param redirectUri where the provider sends the browser back, if it cannot be worked
+ * out from the request (behind a proxy that hides the public address);
+ * {@code …/api/session/oidc/callback}
  * @param timeout how long to wait for each answer of the provider
  */
 @ConfigurationProperties("wharf.security.oidc")
 public record OidcProperties(@Nullable String issuer, @Nullable String clientId, @Nullable String clientSecret,
-		@DefaultValue("SSO") String name, @DefaultValue({ "openid", "profile", "email" }) List<String> scopes,
+		@DefaultValue("SSO") String name, @DefaultValue( {
+				"openid", "profile", "email" }) List<String> scopes,
 		@DefaultValue("preferred_username") String usernameClaim, @DefaultValue("groups") String groupsClaim,
-		@DefaultValue("10m") Duration tokenWindow, @Nullable String redirectUri, @DefaultValue("10s") Duration timeout) {
+		@DefaultValue("10m") Duration tokenWindow, @Nullable String redirectUri, @DefaultValue("10s") Duration timeout){
 
 	private static final String PREFIX = "wharf.security.oidc.";
 

@@ -6,8 +6,8 @@ import java.util.regex.Pattern;
 import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
 
 /**
- * Password hashes as Wharf stores them: {@code {bcrypt}$2a$10$…}. Hashing and checking are deliberately
- * slow (tens of milliseconds); never call them on an event loop.
+ * Password hashes as Wharf stores them: {@code {bcrypt}$2a$10$…}. Hashing and checking
+ * are deliberately slow (tens of milliseconds); never call them on an event loop.
  */
 public final class PasswordHashing {
 
@@ -20,7 +20,10 @@ public final class PasswordHashing {
 
 	private static final BCryptPasswordEncoder ENCODER = new BCryptPasswordEncoder(STRENGTH, new SecureRandom());
 
-	/** A hash of a random password: checking against it costs the same as against a real one. */
+	/**
+	 * A hash of a random password: checking against it costs the same as against a real
+	 * one.
+	 */
 	private static final String DUMMY = ENCODER.encode(Long.toHexString(new SecureRandom().nextLong()));
 
 	private PasswordHashing() {
@@ -58,7 +61,8 @@ public final class PasswordHashing {
 	}
 
 	/**
-	 * Spends the time of one check, so that an unknown user name costs as much as a wrong password.
+	 * Spends the time of one check, so that an unknown user name costs as much as a wrong
+	 * password.
 	 * @param password the password given
 	 */
 	public static void matchNothing(CharSequence password) {

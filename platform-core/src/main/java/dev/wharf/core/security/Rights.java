@@ -10,7 +10,8 @@ import java.util.function.Predicate;
 import dev.wharf.core.config.InvalidConfigurationException;
 
 /**
- * Roles and rights per mount as the configuration gives them, to a configured user or to a directory rule.
+ * Roles and rights per mount as the configuration gives them, to a configured user or to
+ * a directory rule.
  *
  * @param roles the roles
  * @param mounts the rights by mount name
@@ -46,15 +47,17 @@ record Rights(Set<Role> roles, Map<String, MountAccess> mounts) {
 			if (!mountExists.test(mount)) {
 				throw new InvalidConfigurationException(prefix + ".mounts." + mount, access, "no such mount");
 			}
-			parsedMounts.put(mount, MountAccess.fromConfigValue(access)
-				.orElseThrow(() -> new InvalidConfigurationException(prefix + ".mounts." + mount, access,
-						"rights are 'ro' (read-only) or 'rw' (read and write)")));
+			parsedMounts.put(mount,
+					MountAccess.fromConfigValue(access)
+						.orElseThrow(() -> new InvalidConfigurationException(prefix + ".mounts." + mount, access,
+								"rights are 'ro' (read-only) or 'rw' (read and write)")));
 		});
 		return new Rights(parsedRoles, parsedMounts);
 	}
 
 	/**
-	 * Both rights together: every role of either, and on each mount the greater right of the two.
+	 * Both rights together: every role of either, and on each mount the greater right of
+	 * the two.
 	 * @param other the other rights
 	 * @return the union
 	 */

@@ -6,11 +6,13 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * An authenticated user: name, roles and rights per mount. Never holds a password or a hash.
+ * An authenticated user: name, roles and rights per mount. Never holds a password or a
+ * hash.
  *
  * @param name the user's name
  * @param roles the user's roles
- * @param mounts the user's rights by mount name; mounts not named are {@link MountAccess#NONE}
+ * @param mounts the user's rights by mount name; mounts not named are
+ * {@link MountAccess#NONE}
  */
 public record User(String name, Set<Role> roles, Map<String, MountAccess> mounts) {
 
@@ -23,9 +25,10 @@ public record User(String name, Set<Role> roles, Map<String, MountAccess> mounts
 	}
 
 	/**
-	 * Whether a name may be a user's: 1 to 64 letters, digits, {@code . _ @ -}, starting with a letter or digit.
-	 * Names from a directory or an identity provider are held to the same rule, so none of them can carry
-	 * characters that mean something in a DN, a search filter, a log line or an FTP reply.
+	 * Whether a name may be a user's: 1 to 64 letters, digits, {@code . _ @ -}, starting
+	 * with a letter or digit. Names from a directory or an identity provider are held to
+	 * the same rule, so none of them can carry characters that mean something in a DN, a
+	 * search filter, a log line or an FTP reply.
 	 * @param name the name
 	 * @return whether it is allowed
 	 */

@@ -1,5 +1,6 @@
 /**
- * Users, roles and per-mount rights, password hashing, login throttling, the audit log and the authenticator every protocol shares.
+ * Users, roles and per-mount rights, password hashing, login throttling, the audit log
+ * and the authenticator every protocol shares.
  */
 @NullMarked
 package dev.wharf.core.security;

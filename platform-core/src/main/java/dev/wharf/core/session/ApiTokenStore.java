@@ -4,12 +4,14 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Where API tokens live; they must survive restarts. The default is a file in {@code wharf.state-dir}
- * ({@link FileApiTokenStore}); a shared implementation can replace it for replicas.
+ * Where API tokens live; they must survive restarts. The default is a file in
+ * {@code wharf.state-dir} ({@link FileApiTokenStore}); a shared implementation can
+ * replace it for replicas.
  *
- * <p><b>Threading.</b> Every method returns at once and never blocks the caller; {@link #find} is on every
- * API request's path and should answer from memory. Implementations are thread-safe.
- * <b>Nulls.</b> No argument may be {@code null}.
+ * <p>
+ * <b>Threading.</b> Every method returns at once and never blocks the caller;
+ * {@link #find} is on every API request's path and should answer from memory.
+ * Implementations are thread-safe. <b>Nulls.</b> No argument may be {@code null}.
  */
 public interface ApiTokenStore {
 

@@ -11,9 +11,10 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Issues, checks and revokes API tokens, over an {@link ApiTokenStore}. A token is {@value #PREFIX}
- * followed by 256 random bits; it is shown once when issued and only its digest is stored. Tokens also serve as
- * passwords where a protocol takes nothing else ({@link TokenPasswords}). Thread-safe; never blocks.
+ * Issues, checks and revokes API tokens, over an {@link ApiTokenStore}. A token is
+ * {@value #PREFIX} followed by 256 random bits; it is shown once when issued and only its
+ * digest is stored. Tokens also serve as passwords where a protocol takes nothing else
+ * ({@link TokenPasswords}). Thread-safe; never blocks.
  */
 public final class ApiTokens implements TokenPasswords {
 
@@ -43,17 +44,18 @@ public final class ApiTokens implements TokenPasswords {
 	/**
 	 * Issues a token.
 	 * @param user who it acts as
-	 * @param label a name for it; control characters are dropped and it is cut to {@value #MAX_LABEL_LENGTH}
-	 * characters
+	 * @param label a name for it; control characters are dropped and it is cut to
+	 * {@value #MAX_LABEL_LENGTH} characters
 	 * @param validity how long it works, or {@code null} for no end
-	 * @return the token, whose secret must be shown to the user now: it cannot be recovered later
+	 * @return the token, whose secret must be shown to the user now: it cannot be
+	 * recovered later
 	 */
 	public Mono<IssuedToken> issue(User user, String label, @Nullable Duration validity) {
 		return Mono.defer(() -> {
 			String secret = PREFIX + Secrets.random(SECRET_BYTES);
 			Instant now = this.clock.instant();
-			ApiToken token = new ApiToken(Secrets.random(9), user.name(), cleanLabel(label), Secrets.digest(secret), now,
-					(validity != null) ? now.plus(validity) : null);
+			ApiToken token = new ApiToken(Secrets.random(9), user.name(), cleanLabel(label), Secrets.digest(secret),
+					now, (validity != null) ? now.plus(validity) : null);
 			return this.store.add(token).thenReturn(new IssuedToken(secret, token));
 		});
 	}
@@ -72,7 +74,8 @@ public final class ApiTokens implements TokenPasswords {
 
 	@Override
 	public boolean isToken(String password) {
-		return password.startsWith(PREFIX) && Secrets.looksLikeSecret(password.substring(PREFIX.length()), SECRET_BYTES);
+		return password.startsWith(PREFIX)
+				&& Secrets.looksLikeSecret(password.substring(PREFIX.length()), SECRET_BYTES);
 	}
 
 	@Override

@@ -18,11 +18,11 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * API tokens in one file in the state folder, one token per line, only their digests. Lookups answer from
- * a snapshot in memory; changes re-read the file, apply the change and replace the file atomically (so
- * replicas sharing the folder do not lose each other's tokens), and the file is re-read when another
- * process changed it, checked every {@code refresh}. File access runs on a given bounded scheduler.
- * Thread-safe.
+ * API tokens in one file in the state folder, one token per line, only their digests.
+ * Lookups answer from a snapshot in memory; changes re-read the file, apply the change
+ * and replace the file atomically (so replicas sharing the folder do not lose each
+ * other's tokens), and the file is re-read when another process changed it, checked every
+ * {@code refresh}. File access runs on a given bounded scheduler. Thread-safe.
  */
 public final class FileApiTokenStore implements ApiTokenStore, AutoCloseable {
 
@@ -55,7 +55,8 @@ public final class FileApiTokenStore implements ApiTokenStore, AutoCloseable {
 
 	@Override
 	public Flux<ApiToken> list(String user) {
-		return Flux.defer(() -> Flux.fromIterable(this.file.current().tokens()).filter(token -> token.user().equals(user)));
+		return Flux
+			.defer(() -> Flux.fromIterable(this.file.current().tokens()).filter(token -> token.user().equals(user)));
 	}
 
 	@Override
@@ -70,7 +71,8 @@ public final class FileApiTokenStore implements ApiTokenStore, AutoCloseable {
 	@Override
 	public Mono<Boolean> remove(String user, String id) {
 		return this.file
-			.change(current -> format(current.tokens().stream().filter(t -> !(t.user().equals(user) && t.id().equals(id))).toList()))
+			.change(current -> format(
+					current.tokens().stream().filter(t -> !(t.user().equals(user) && t.id().equals(id))).toList()))
 			.map(change -> change.before().tokens().size() != change.after().tokens().size());
 	}
 
@@ -96,7 +98,8 @@ public final class FileApiTokenStore implements ApiTokenStore, AutoCloseable {
 		}
 		try {
 			long expires = Long.parseLong(fields[4]);
-			return new ApiToken(fields[0], fields[1], fields[5], fields[2], Instant.ofEpochMilli(Long.parseLong(fields[3])),
+			return new ApiToken(fields[0], fields[1], fields[5], fields[2],
+					Instant.ofEpochMilli(Long.parseLong(fields[3])),
 					(expires == 0) ? null : Instant.ofEpochMilli(expires));
 		}
 		catch (NumberFormatException ex) {
@@ -108,8 +111,8 @@ public final class FileApiTokenStore implements ApiTokenStore, AutoCloseable {
 		List<String> lines = new ArrayList<>(tokens.size());
 		for (ApiToken token : tokens) {
 			Instant expires = token.expires();
-			lines.add(token.id() + '\t' + token.user() + '\t' + token.digest() + '\t' + token.created().toEpochMilli() + '\t'
-					+ ((expires != null) ? expires.toEpochMilli() : 0) + '\t' + token.label());
+			lines.add(token.id() + '\t' + token.user() + '\t' + token.digest() + '\t' + token.created().toEpochMilli()
+					+ '\t' + ((expires != null) ? expires.toEpochMilli() : 0) + '\t' + token.label());
 		}
 		return lines;
 	}

@@ -12,9 +12,10 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
- * {@link NewSessionLimits} in this process's memory: the default for one replica (with several, each would
- * allow its own share). A bucket unused for a whole period is full, so it is forgotten then; memory is bounded
- * by a cap on the number of buckets. Everything runs on the subscribing thread in microseconds. Thread-safe.
+ * {@link NewSessionLimits} in this process's memory: the default for one replica (with
+ * several, each would allow its own share). A bucket unused for a whole period is full,
+ * so it is forgotten then; memory is bounded by a cap on the number of buckets.
+ * Everything runs on the subscribing thread in microseconds. Thread-safe.
  */
 public final class InMemoryNewSessionLimits implements NewSessionLimits {
 
@@ -63,7 +64,10 @@ public final class InMemoryNewSessionLimits implements NewSessionLimits {
 		/** Nanoseconds one start adds to the bucket's time; 0 when there is no limit. */
 		private final long interval;
 
-		/** How far ahead of now a bucket's time may be and still allow a start: all its starts but one. */
+		/**
+		 * How far ahead of now a bucket's time may be and still allow a start: all its
+		 * starts but one.
+		 */
 		private final long tolerance;
 
 		private final @Nullable Cache<String, Long> fullAt;
@@ -78,7 +82,10 @@ public final class InMemoryNewSessionLimits implements NewSessionLimits {
 				.build() : null;
 		}
 
-		/** Takes one start: returns 0, or how many nanoseconds until one is available (nothing taken then). */
+		/**
+		 * Takes one start: returns 0, or how many nanoseconds until one is available
+		 * (nothing taken then).
+		 */
 		long take(String name, long now) {
 			Cache<String, Long> buckets = this.fullAt;
 			if (buckets == null) {

@@ -19,11 +19,12 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Sessions in this process's memory: the default for one node. Each session expires after its own time to
- * live, and an index by user finds a user's sessions without looking at anyone else's. The number of
- * sessions is capped per user (the user's oldest end first) and in all (so a flood of logins cannot exhaust
- * the heap); at the overall cap a new session takes the place of its own user's oldest, or is refused, and
- * never ends another user's. Everything runs on the caller's thread in microseconds. Thread-safe.
+ * Sessions in this process's memory: the default for one node. Each session expires after
+ * its own time to live, and an index by user finds a user's sessions without looking at
+ * anyone else's. The number of sessions is capped per user (the user's oldest end first)
+ * and in all (so a flood of logins cannot exhaust the heap); at the overall cap a new
+ * session takes the place of its own user's oldest, or is refused, and never ends another
+ * user's. Everything runs on the caller's thread in microseconds. Thread-safe.
  */
 public final class InMemorySessionStore implements SessionStore {
 
@@ -34,10 +35,16 @@ public final class InMemorySessionStore implements SessionStore {
 
 	private final Cache<String, Stored> sessions;
 
-	/** Each user's session keys. Changed with the sessions: created with them, and on every removal. */
+	/**
+	 * Each user's session keys. Changed with the sessions: created with them, and on
+	 * every removal.
+	 */
 	private final ConcurrentMap<String, Set<String>> byUser = new ConcurrentHashMap<>();
 
-	/** Held while a session is created, so counts and caps are exact. Lookups never take it. */
+	/**
+	 * Held while a session is created, so counts and caps are exact. Lookups never take
+	 * it.
+	 */
 	private final Object creating = new Object();
 
 	/** Sessions created so far; guarded by {@link #creating}. */
@@ -55,7 +62,8 @@ public final class InMemorySessionStore implements SessionStore {
 		this.maximumSessions = maximumSessions;
 		this.sessions = Caffeine.newBuilder()
 			.ticker(ticker)
-			// Removals are told on the removing thread, so the index never lags behind the sessions.
+			// Removals are told on the removing thread, so the index never lags behind
+			// the sessions.
 			.executor(Runnable::run)
 			.expireAfter(new Expiry<String, Stored>() {
 
@@ -188,9 +196,11 @@ public final class InMemorySessionStore implements SessionStore {
 
 	/**
 	 * A stored session.
+	 *
 	 * @param session the session
 	 * @param timeToLiveNanos how long it is kept from its last update
-	 * @param sequence the order in which sessions were created, for logins in the same instant
+	 * @param sequence the order in which sessions were created, for logins in the same
+	 * instant
 	 */
 	private record Stored(Session session, long timeToLiveNanos, long sequence) {
 	}

@@ -7,8 +7,9 @@ import java.security.SecureRandom;
 import java.util.Base64;
 
 /**
- * Random secrets (session cookies, API tokens, ids) and the digests under which they are stored, so that a
- * store, a memory dump or a shared cache never holds a secret that could be replayed. Thread-safe.
+ * Random secrets (session cookies, API tokens, ids) and the digests under which they are
+ * stored, so that a store, a memory dump or a shared cache never holds a secret that
+ * could be replayed. Thread-safe.
  */
 public final class Secrets {
 
@@ -16,7 +17,10 @@ public final class Secrets {
 
 	private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
 
-	/** Cloned for each digest: cheaper than looking the algorithm up among the providers every time. */
+	/**
+	 * Cloned for each digest: cheaper than looking the algorithm up among the providers
+	 * every time.
+	 */
 	private static final MessageDigest SHA256 = sha256();
 
 	private Secrets() {
@@ -25,7 +29,8 @@ public final class Secrets {
 	/**
 	 * A random secret.
 	 * @param bytes how many random bytes; 32 for secrets, fewer for public ids
-	 * @return the bytes in unpadded base64url, safe in cookies, headers, URLs and file names
+	 * @return the bytes in unpadded base64url, safe in cookies, headers, URLs and file
+	 * names
 	 */
 	public static String random(int bytes) {
 		byte[] value = new byte[bytes];
@@ -34,8 +39,8 @@ public final class Secrets {
 	}
 
 	/**
-	 * The digest under which a secret is stored. Secrets are 256 random bits, so a fast hash is enough: there
-	 * is nothing to guess that a slow hash would protect.
+	 * The digest under which a secret is stored. Secrets are 256 random bits, so a fast
+	 * hash is enough: there is nothing to guess that a slow hash would protect.
 	 * @param secret the secret
 	 * @return its SHA-256, in unpadded base64url
 	 */
@@ -60,8 +65,8 @@ public final class Secrets {
 	}
 
 	/**
-	 * Whether a string has the shape of a {@link #random} secret of a given size, checked before hashing so
-	 * that junk is refused cheaply.
+	 * Whether a string has the shape of a {@link #random} secret of a given size, checked
+	 * before hashing so that junk is refused cheaply.
 	 * @param value the string given by a client
 	 * @param bytes the random bytes the secret has
 	 * @return whether it is unpadded base64url of that many bytes

@@ -7,18 +7,20 @@ import dev.wharf.core.security.Credentials;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One logged-in browser session, as a {@link SessionStore} keeps it. It holds the user's name, not the user:
- * rights are looked up again on every request, so a change in the user directory applies at once. It never
- * holds the session's secret, only its digest.
+ * One logged-in browser session, as a {@link SessionStore} keeps it. It holds the user's
+ * name, not the user: rights are looked up again on every request, so a change in the
+ * user directory applies at once. It never holds the session's secret, only its digest.
  *
- * @param key the digest of the session's secret ({@link Secrets#digest}), under which it is stored
+ * @param key the digest of the session's secret ({@link Secrets#digest}), under which it
+ * is stored
  * @param user the user's name
  * @param created when the user logged in
  * @param lastSeen when the session was last used (updated at most once a minute)
- * @param client the client address at login, for the user's list of sessions, or {@code null}
- * @param credentials the login's name and password, kept only when a mount logs in to its backend as the
- * user ("passthrough"); {@code null} otherwise. A store that keeps sessions outside this process must not
- * write them out
+ * @param client the client address at login, for the user's list of sessions, or
+ * {@code null}
+ * @param credentials the login's name and password, kept only when a mount logs in to its
+ * backend as the user ("passthrough"); {@code null} otherwise. A store that keeps
+ * sessions outside this process must not write them out
  */
 public record Session(String key, String user, Instant created, Instant lastSeen, @Nullable String client,
 		@Nullable Credentials credentials) {

@@ -4,8 +4,9 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * A session was not started: too many were started lately, or the store is full. The login itself was
- * right; protocols answer with a wait ({@code Retry-After}): 429 for a rate, 503 for a full store.
+ * A session was not started: too many were started lately, or the store is full. The
+ * login itself was right; protocols answer with a wait ({@code Retry-After}): 429 for a
+ * rate, 503 for a full store.
  */
 public final class SessionLimitException extends RuntimeException {
 
@@ -52,7 +53,10 @@ public final class SessionLimitException extends RuntimeException {
 		/** The client's address started too many sessions lately. */
 		ADDRESS_RATE("Too many logins from this address, try again later"),
 
-		/** The store holds its maximum and the user has no session to give up for the new one. */
+		/**
+		 * The store holds its maximum and the user has no session to give up for the new
+		 * one.
+		 */
 		STORE_FULL("Too many sessions on the server, try again later");
 
 		private final String message;
@@ -61,7 +65,9 @@ public final class SessionLimitException extends RuntimeException {
 			this.message = message;
 		}
 
-		/** Whether the limit is the client's own rate (otherwise the server's capacity). */
+		/**
+		 * Whether the limit is the client's own rate (otherwise the server's capacity).
+		 */
 		public boolean isRate() {
 			return this != STORE_FULL;
 		}

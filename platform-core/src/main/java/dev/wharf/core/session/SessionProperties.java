@@ -11,10 +11,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param idleTimeout a session not used for this long ends
  * @param maxAge a session ends this long after the login, however much it is used
- * @param maximumSessions the most sessions the in-memory store keeps, all users together; when it is reached,
- * a login ends the same user's oldest session, and is refused (503) if the user has none: one user's logins
- * never end another user's session
- * @param maxPerUser the most sessions one user has; a login beyond it ends that user's oldest session
+ * @param maximumSessions the most sessions the in-memory store keeps, all users together;
+ * when it is reached, a login ends the same user's oldest session, and is refused (503)
+ * if the user has none: one user's logins never end another user's session
+ * @param maxPerUser the most sessions one user has; a login beyond it ends that user's
+ * oldest session
  * @param newSessions how fast sessions may be started
  */
 @ConfigurationProperties("wharf.sessions")
@@ -42,13 +43,15 @@ public record SessionProperties(@DefaultValue("12h") Duration idleTimeout, @Defa
 	}
 
 	/**
-	 * How fast sessions may be started, per user and per client address: up to the number given at once, then
-	 * as many again spread over each {@code period} (a token bucket). A login past either limit is refused
-	 * with 429 and {@code Retry-After}; its password was right, but no session starts. The defaults are far
-	 * above what a person or a CI job does, and far below a flood.
+	 * How fast sessions may be started, per user and per client address: up to the number
+	 * given at once, then as many again spread over each {@code period} (a token bucket).
+	 * A login past either limit is refused with 429 and {@code Retry-After}; its password
+	 * was right, but no session starts. The defaults are far above what a person or a CI
+	 * job does, and far below a flood.
 	 *
 	 * @param perUser sessions one user may start; 0 for no limit
-	 * @param perAddress sessions one client address may start, all users together; 0 for no limit
+	 * @param perAddress sessions one client address may start, all users together; 0 for
+	 * no limit
 	 * @param period the time over which the allowance comes back
 	 */
 	public record NewSessions(@DefaultValue("100") int perUser, @DefaultValue("300") int perAddress,
@@ -56,8 +59,8 @@ public record SessionProperties(@DefaultValue("12h") Duration idleTimeout, @Defa
 
 		public NewSessions {
 			if (perUser < 0) {
-				throw new InvalidConfigurationException("wharf.sessions.new-sessions.per-user", Integer.toString(perUser),
-						"must not be negative (0: no limit)");
+				throw new InvalidConfigurationException("wharf.sessions.new-sessions.per-user",
+						Integer.toString(perUser), "must not be negative (0: no limit)");
 			}
 			if (perAddress < 0) {
 				throw new InvalidConfigurationException("wharf.sessions.new-sessions.per-address",

@@ -12,21 +12,25 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Creates, finds and ends sessions, over a {@link SessionStore}. A session's secret (the cookie value) is
- * 256 random bits handed to the client once; the store only ever sees its digest. A session ends after
- * {@link SessionProperties#idleTimeout()} without use, or {@link SessionProperties#maxAge()} after the
- * login, or when revoked, or when its user starts more than {@link SessionProperties#maxPerUser()} (the
- * oldest end first). How fast sessions start is limited per user and per client address
- * ({@link SessionProperties#newSessions()}, {@link NewSessionLimits}). A store that cannot be reached makes
- * every method fail with {@link SharedStateUnavailableException}, never answer "no session". Thread-safe;
- * never blocks.
+ * Creates, finds and ends sessions, over a {@link SessionStore}. A session's secret (the
+ * cookie value) is 256 random bits handed to the client once; the store only ever sees
+ * its digest. A session ends after {@link SessionProperties#idleTimeout()} without use,
+ * or {@link SessionProperties#maxAge()} after the login, or when revoked, or when its
+ * user starts more than {@link SessionProperties#maxPerUser()} (the oldest end first).
+ * How fast sessions start is limited per user and per client address
+ * ({@link SessionProperties#newSessions()}, {@link NewSessionLimits}). A store that
+ * cannot be reached makes every method fail with {@link SharedStateUnavailableException},
+ * never answer "no session". Thread-safe; never blocks.
  */
 public final class Sessions {
 
 	/** Random bytes in a session secret. */
 	public static final int SECRET_BYTES = 32;
 
-	/** A session's last use is written back at most this often, so a shared store is not written on every request. */
+	/**
+	 * A session's last use is written back at most this often, so a shared store is not
+	 * written on every request.
+	 */
 	static final Duration TOUCH_INTERVAL = Duration.ofMinutes(1);
 
 	private final SessionStore store;
@@ -76,9 +80,10 @@ public final class Sessions {
 	 * Starts a session.
 	 * @param user who logged in
 	 * @param client the client's address, or {@code null}
-	 * @param credentials the login, only if a passthrough mount needs it; otherwise {@code null}
-	 * @return the new session and its secret; fails with {@link SessionLimitException} when the user or the
-	 * address started too many sessions lately, or the store is full
+	 * @param credentials the login, only if a passthrough mount needs it; otherwise
+	 * {@code null}
+	 * @return the new session and its secret; fails with {@link SessionLimitException}
+	 * when the user or the address started too many sessions lately, or the store is full
 	 */
 	public Mono<NewSession> create(User user, @Nullable String client, @Nullable Credentials credentials) {
 		return this.limits.tryStart(user.name(), client).then(Mono.defer(() -> {
@@ -93,7 +98,8 @@ public final class Sessions {
 	/**
 	 * Finds the live session for a secret, and records its use.
 	 * @param secret the cookie value the client sent
-	 * @return the session, or empty if the secret is malformed, unknown, expired or revoked
+	 * @return the session, or empty if the secret is malformed, unknown, expired or
+	 * revoked
 	 */
 	public Mono<Session> find(String secret) {
 		if (!Secrets.looksLikeSecret(secret, SECRET_BYTES)) {
@@ -109,7 +115,8 @@ public final class Sessions {
 				return Mono.just(session);
 			}
 			Session touched = session.seenAt(now);
-			// The use is recorded on a best-effort basis: a store that was just read but cannot be written now
+			// The use is recorded on a best-effort basis: a store that was just read but
+			// cannot be written now
 			// does not log the user out; it is written again at the next use.
 			return this.store.update(touched, timeToLive(touched, now))
 				.onErrorResume(SharedStateUnavailableException.class, down -> Mono.empty())
@@ -149,7 +156,8 @@ public final class Sessions {
 	}
 
 	private boolean isLive(Session session, Instant now) {
-		return now.isBefore(session.lastSeen().plus(this.idleTimeout)) && now.isBefore(session.created().plus(this.maxAge));
+		return now.isBefore(session.lastSeen().plus(this.idleTimeout))
+				&& now.isBefore(session.created().plus(this.maxAge));
 	}
 
 	private Duration timeToLive(Session session, Instant now) {
@@ -161,7 +169,8 @@ public final class Sessions {
 	/**
 	 * A session just created.
 	 *
-	 * @param secret the value for the client's cookie; shown to the client once and stored nowhere
+	 * @param secret the value for the client's cookie; shown to the client once and
+	 * stored nowhere
 	 * @param session the stored session
 	 */
 	public record NewSession(String secret, Session session) {

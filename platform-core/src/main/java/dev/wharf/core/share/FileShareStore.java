@@ -17,10 +17,11 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * Share links in one file in the state folder, one share per line ({@link ShareLines}), readable by its owner
- * only. Lookups answer from a snapshot in memory; every change (a download counted included) re-reads the
- * file, applies itself and replaces the file atomically ({@link StateFile}), so shares survive restarts and a
- * crash never leaves half a file. File access runs on a given bounded scheduler. Thread-safe.
+ * Share links in one file in the state folder, one share per line ({@link ShareLines}),
+ * readable by its owner only. Lookups answer from a snapshot in memory; every change (a
+ * download counted included) re-reads the file, applies itself and replaces the file
+ * atomically ({@link StateFile}), so shares survive restarts and a crash never leaves
+ * half a file. File access runs on a given bounded scheduler. Thread-safe.
  */
 public final class FileShareStore implements ShareStore, AutoCloseable {
 

@@ -9,15 +9,18 @@ import dev.wharf.core.storage.StoragePath;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A share link: a folder or file of one mount that visitors of {@code /s/<id>} reach without an account, with
- * the rights and limits its creator gave it. The id is made by the server ({@link #newId()}), never by a client.
+ * A share link: a folder or file of one mount that visitors of {@code /s/<id>} reach
+ * without an account, with the rights and limits its creator gave it. The id is made by
+ * the server ({@link #newId()}), never by a client.
  *
  * @param id the link's id, {@value #ID_CHARS} base64url characters of secure randomness
- * @param creator the name of the user who made it; it works only while they still hold the rights it grants
+ * @param creator the name of the user who made it; it works only while they still hold
+ * the rights it grants
  * @param mount the mount's name
  * @param path the shared folder or file inside the mount
  * @param rights what visitors may do
- * @param passwordHash the hash visitors' passwords are checked against, or {@code null} for none
+ * @param passwordHash the hash visitors' passwords are checked against, or {@code null}
+ * for none
  * @param expires when it stops working, or {@code null} for never
  * @param maxDownloads how many downloads it allows, 0 for no limit
  * @param downloads how many it has served
@@ -81,7 +84,8 @@ public record Share(String id, String creator, String mount, StoragePath path, S
 	}
 
 	/**
-	 * A short form of the id for logs and audit lines: enough to tell shares apart, too little to use one.
+	 * A short form of the id for logs and audit lines: enough to tell shares apart, too
+	 * little to use one.
 	 * @return the first 8 characters
 	 */
 	public String label() {

@@ -4,12 +4,15 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Where share links live; they must survive restarts and, with several replicas, be the same on every one
- * ({@code wharf.state.store}). The default is a file in {@code wharf.state-dir} ({@link FileShareStore}); the
- * Redis implementation serves replicas.
+ * Where share links live; they must survive restarts and, with several replicas, be the
+ * same on every one ({@code wharf.state.store}). The default is a file in
+ * {@code wharf.state-dir} ({@link FileShareStore}); the Redis implementation serves
+ * replicas.
  *
- * <p><b>Threading.</b> Every method returns at once and never blocks the caller; {@link #find} is on every
- * visitor's request. Implementations are thread-safe. <b>Nulls.</b> No argument may be {@code null}.
+ * <p>
+ * <b>Threading.</b> Every method returns at once and never blocks the caller;
+ * {@link #find} is on every visitor's request. Implementations are thread-safe.
+ * <b>Nulls.</b> No argument may be {@code null}.
  */
 public interface ShareStore {
 
@@ -29,7 +32,8 @@ public interface ShareStore {
 
 	/**
 	 * Stores a new share, or changes one: everything but its download count, which only
-	 * {@link #countDownload} changes (so a change made while visitors download loses none of their downloads).
+	 * {@link #countDownload} changes (so a change made while visitors download loses none
+	 * of their downloads).
 	 * @param share the share
 	 * @return completes once it is stored durably
 	 */
@@ -46,7 +50,8 @@ public interface ShareStore {
 	/**
 	 * Counts one download, atomically with the check against the share's limit.
 	 * @param id the share's id
-	 * @return whether the download may go ahead: false if the downloads are used up or the share is gone
+	 * @return whether the download may go ahead: false if the downloads are used up or
+	 * the share is gone
 	 */
 	Mono<Boolean> countDownload(String id);
 

@@ -9,8 +9,8 @@ import java.util.function.Consumer;
 import reactor.core.publisher.Mono;
 
 /**
- * {@link Invalidations} within this process: the default for one replica. Listeners are called on the
- * publishing thread before {@link #publish} completes. Thread-safe.
+ * {@link Invalidations} within this process: the default for one replica. Listeners are
+ * called on the publishing thread before {@link #publish} completes. Thread-safe.
  */
 public final class InProcessInvalidations implements Invalidations {
 

@@ -8,9 +8,9 @@ import java.util.function.LongSupplier;
 import reactor.core.publisher.Mono;
 
 /**
- * {@link Locks} in this process's memory: the default for one replica. A released lock is forgotten; one that
- * ran out stays in the map until it is taken again. Everything runs on the caller's thread in microseconds.
- * Thread-safe.
+ * {@link Locks} in this process's memory: the default for one replica. A released lock is
+ * forgotten; one that ran out stays in the map until it is taken again. Everything runs
+ * on the caller's thread in microseconds. Thread-safe.
  */
 public final class InProcessLocks implements Locks {
 
@@ -24,7 +24,8 @@ public final class InProcessLocks implements Locks {
 	}
 
 	/**
-	 * Creates the locks on a clock of their own, so tests can let a lock run out without waiting.
+	 * Creates the locks on a clock of their own, so tests can let a lock run out without
+	 * waiting.
 	 * @param nanos a monotonic time in nanoseconds
 	 */
 	public InProcessLocks(LongSupplier nanos) {
@@ -36,9 +37,8 @@ public final class InProcessLocks implements Locks {
 		return Mono.fromSupplier(() -> {
 			Object owner = new Object();
 			long now = this.nanos.getAsLong();
-			Held taken = this.held.compute(name,
-					(key, current) -> (current == null || current.endsAt() - now <= 0)
-							? new Held(owner, now + timeToLive.toNanos()) : current);
+			Held taken = this.held.compute(name, (key, current) -> (current == null || current.endsAt() - now <= 0)
+					? new Held(owner, now + timeToLive.toNanos()) : current);
 			return (taken.owner() == owner) ? new InProcessLock(name, owner, timeToLive) : null;
 		});
 	}

@@ -9,16 +9,19 @@ import org.springframework.context.EnvironmentAware;
 import org.springframework.core.env.Environment;
 
 /**
- * Leaves Spring Boot's Redis auto-configurations (connection factory, templates, the {@code redis} health
- * indicator, repositories, observation) out of the application unless {@code wharf.state.store} is
- * {@code redis}. The Redis client is always on the class path, and Boot would otherwise create a connection
- * factory and a health indicator that tries {@code localhost:6379} and reports the whole application
- * {@code DOWN} on a single node that never uses Redis. With the default store nothing of Redis is created,
- * nothing connects and health has no {@code redis} component; with {@code redis} Boot's own
- * {@code spring.data.redis.*} settings apply unchanged (URL, password, TLS, timeouts, sentinel, cluster).
+ * Leaves Spring Boot's Redis auto-configurations (connection factory, templates, the
+ * {@code redis} health indicator, repositories, observation) out of the application
+ * unless {@code wharf.state.store} is {@code redis}. The Redis client is always on the
+ * class path, and Boot would otherwise create a connection factory and a health indicator
+ * that tries {@code localhost:6379} and reports the whole application {@code DOWN} on a
+ * single node that never uses Redis. With the default store nothing of Redis is created,
+ * nothing connects and health has no {@code redis} component; with {@code redis} Boot's
+ * own {@code spring.data.redis.*} settings apply unchanged (URL, password, TLS, timeouts,
+ * sentinel, cluster).
  *
- * <p>Registered in {@code META-INF/spring.factories}; Spring Boot calls it once per start, on the starting
- * thread.
+ * <p>
+ * Registered in {@code META-INF/spring.factories}; Spring Boot calls it once per start,
+ * on the starting thread.
  */
 public final class RedisAutoConfigurationFilter implements AutoConfigurationImportFilter, EnvironmentAware {
 

@@ -3,9 +3,10 @@ package dev.wharf.core.state;
 import java.time.Duration;
 
 /**
- * The shared state store (Redis) cannot be reached or did not answer in time, so a login, a session or a
- * token cannot be checked. Protocols answer "unavailable, try again" (HTTP 503 with {@code Retry-After},
- * FTP 421), never "wrong password" or "logged out": nothing is known about the caller either way.
+ * The shared state store (Redis) cannot be reached or did not answer in time, so a login,
+ * a session or a token cannot be checked. Protocols answer "unavailable, try again" (HTTP
+ * 503 with {@code Retry-After}, FTP 421), never "wrong password" or "logged out": nothing
+ * is known about the caller either way.
  */
 public final class SharedStateUnavailableException extends RuntimeException {
 

@@ -40,11 +40,13 @@ import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
 /**
- * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} that picks where
- * the state replicas must agree on lives ({@link StateProperties}): with {@code wharf.state.store: local} (the
- * default) the in-process implementations, with {@code redis} the Redis ones on Spring Boot's reactive Redis
- * client. Runs before the security and session auto-configurations, whose in-process defaults step aside for
- * the beans made here. Spring Boot's Redis auto-configurations are only present with {@code redis}
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} that picks where the state replicas must agree on lives
+ * ({@link StateProperties}): with {@code wharf.state.store: local} (the default) the
+ * in-process implementations, with {@code redis} the Redis ones on Spring Boot's reactive
+ * Redis client. Runs before the security and session auto-configurations, whose
+ * in-process defaults step aside for the beans made here. Spring Boot's Redis
+ * auto-configurations are only present with {@code redis}
  * ({@link RedisAutoConfigurationFilter}).
  */
 @AutoConfiguration(before = { SecurityAutoConfiguration.class, SessionAutoConfiguration.class },
@@ -52,16 +54,25 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 @EnableConfigurationProperties({ StateProperties.class, SessionProperties.class })
 public final class StateAutoConfiguration {
 
-	/** How long a Redis command may take when {@code spring.data.redis.timeout} does not say. */
+	/**
+	 * How long a Redis command may take when {@code spring.data.redis.timeout} does not
+	 * say.
+	 */
 	static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
 
 	/** The longest pause between attempts to reconnect to Redis. */
 	static final Duration MAX_RECONNECT_DELAY = Duration.ofSeconds(2);
 
-	/** How often each replica reads every external user from Redis, for changes it missed while disconnected. */
+	/**
+	 * How often each replica reads every external user from Redis, for changes it missed
+	 * while disconnected.
+	 */
 	static final Duration EXTERNAL_USERS_REFRESH = Duration.ofSeconds(30);
 
-	/** Pauses between attempts to reconnect: from 100 ms, doubling, up to {@link #MAX_RECONNECT_DELAY}. */
+	/**
+	 * Pauses between attempts to reconnect: from 100 ms, doubling, up to
+	 * {@link #MAX_RECONNECT_DELAY}.
+	 */
 	public static final Delay RECONNECT_DELAY = Delay.exponential(Duration.ofMillis(100), MAX_RECONNECT_DELAY, 2,
 			TimeUnit.MILLISECONDS);
 
@@ -89,13 +100,19 @@ public final class StateAutoConfiguration {
 	@ConditionalOnProperty(name = StateProperties.STORE_PROPERTY, havingValue = "redis")
 	static class RedisStateConfiguration {
 
-		/** Commands fail at once while the connection is down, instead of queueing until their timeout. */
+		/**
+		 * Commands fail at once while the connection is down, instead of queueing until
+		 * their timeout.
+		 */
 		@Bean
 		LettuceClientOptionsBuilderCustomizer wharfFailFastWhileDisconnected() {
 			return options -> options.disconnectedBehavior(DisconnectedBehavior.REJECT_COMMANDS);
 		}
 
-		/** Reconnects within {@link #MAX_RECONNECT_DELAY} of Redis coming back (Lettuce's own delay grows to 30 s). */
+		/**
+		 * Reconnects within {@link #MAX_RECONNECT_DELAY} of Redis coming back (Lettuce's
+		 * own delay grows to 30 s).
+		 */
 		@Bean
 		ClientResourcesBuilderCustomizer wharfReconnectSoon() {
 			return resources -> resources.reconnectDelay(RECONNECT_DELAY);
@@ -145,7 +162,10 @@ public final class StateAutoConfiguration {
 					Clock.systemUTC());
 		}
 
-		/** LDAP and OIDC users in Redis: replicas need not share a state folder to know who signed in elsewhere. */
+		/**
+		 * LDAP and OIDC users in Redis: replicas need not share a state folder to know
+		 * who signed in elsewhere.
+		 */
 		@Bean(destroyMethod = "close")
 		@ConditionalOnMissingBean
 		@Conditional(ExternalSignIn.class)

@@ -7,11 +7,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * Where the state that replicas must agree on lives ({@code wharf.state}).
  *
- * @param store {@code local}: in this process (one replica; the default); {@code redis}: in the Redis that
- * Spring Boot's {@code spring.data.redis.*} describes, shared by every replica
- * @param keyPrefix what every Redis key and channel starts with, so several Wharf installations can share one
- * Redis; in a Redis Cluster a hash tag such as <code>{wharf}:</code>, so every key lands in one slot (the
- * scripts change several keys at once)
+ * @param store {@code local}: in this process (one replica; the default); {@code redis}:
+ * in the Redis that Spring Boot's {@code spring.data.redis.*} describes, shared by every
+ * replica
+ * @param keyPrefix what every Redis key and channel starts with, so several Wharf
+ * installations can share one Redis; in a Redis Cluster a hash tag such as
+ * <code>{wharf}:</code>, so every key lands in one slot (the scripts change several keys
+ * at once)
  */
 @ConfigurationProperties("wharf.state")
 public record StateProperties(@DefaultValue("local") Store store, @DefaultValue("wharf:") String keyPrefix) {
@@ -29,7 +31,10 @@ public record StateProperties(@DefaultValue("local") Store store, @DefaultValue(
 	/** The stores to choose from. */
 	public enum Store {
 
-		/** In this process: the state is lost at a restart and not shared with other replicas. */
+		/**
+		 * In this process: the state is lost at a restart and not shared with other
+		 * replicas.
+		 */
 		LOCAL,
 
 		/** In Redis, shared by every replica. */

@@ -1,8 +1,9 @@
 package dev.wharf.core.storage;
 
 /**
- * Which bytes of a file to read: from an offset, for a length or to the end. A range past the end of the
- * file yields fewer bytes (or none); callers that must answer "unsatisfiable" compare with the size first.
+ * Which bytes of a file to read: from an offset, for a length or to the end. A range past
+ * the end of the file yields fewer bytes (or none); callers that must answer
+ * "unsatisfiable" compare with the size first.
  *
  * @param offset first byte, 0 or more
  * @param length how many bytes, or {@link #TO_END}

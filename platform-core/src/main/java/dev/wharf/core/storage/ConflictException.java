@@ -3,7 +3,8 @@ package dev.wharf.core.storage;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The path is of the wrong kind or in the wrong state: a file where a folder is needed, a folder that is not empty, a move into itself.
+ * The path is of the wrong kind or in the wrong state: a file where a folder is needed, a
+ * folder that is not empty, a move into itself.
  */
 public class ConflictException extends StorageException {
 

@@ -10,8 +10,8 @@ public enum EntryType {
 	DIRECTORY,
 
 	/**
-	 * Anything else the backend holds: devices, sockets, pipes, and links that cannot be followed (out of
-	 * the root or dangling). Never read, written or traversed.
+	 * Anything else the backend holds: devices, sockets, pipes, and links that cannot be
+	 * followed (out of the root or dangling). Never read, written or traversed.
 	 */
 	OTHER
 

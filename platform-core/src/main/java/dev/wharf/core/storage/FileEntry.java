@@ -6,17 +6,18 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a backend knows about one path: its kind, size and last modification, and what it is on the backend.
- * Nothing host-specific (owner, inode, host path) is carried in a form protocols could show, so they cannot
- * leak it: the {@link FileKey} is opaque.
+ * What a backend knows about one path: its kind, size and last modification, and what it
+ * is on the backend. Nothing host-specific (owner, inode, host path) is carried in a form
+ * protocols could show, so they cannot leak it: the {@link FileKey} is opaque.
  *
  * @param path where the entry is in its mount
  * @param type its kind
  * @param size length in bytes for files; 0 for folders and others
- * @param lastModified last change of the content, never {@code null}; backends without times use the
- * write time
- * @param key the same for every path that leads to this entry (through links), so that tree walks notice a link
- * loop; {@code null} where the backend has no links, or cannot tell
+ * @param lastModified last change of the content, never {@code null}; backends without
+ * times use the write time
+ * @param key the same for every path that leads to this entry (through links), so that
+ * tree walks notice a link loop; {@code null} where the backend has no links, or cannot
+ * tell
  */
 public record FileEntry(StoragePath path, EntryType type, long size, Instant lastModified, @Nullable FileKey key) {
 

@@ -3,13 +3,14 @@ package dev.wharf.core.storage;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The folders a tree walk is inside, from the one it started at down to the one it is listing, so that a walk
- * notices a link back into one of them (a link loop) and stops there instead of going round for ever: local
- * and sftp mounts follow links that stay inside their root, so {@code self -> .} or {@code up -> ..} leads
- * back into a folder the walk is in. Folders are compared by {@link FileKey}; a folder without one (a backend
- * without links) is never part of a loop. Only the folders the walk is inside count: a folder reached along two
- * paths, neither inside the other, is walked along both, as {@code find -L} and {@code tar -h} do. Immutable
- * and thread-safe.
+ * The folders a tree walk is inside, from the one it started at down to the one it is
+ * listing, so that a walk notices a link back into one of them (a link loop) and stops
+ * there instead of going round for ever: local and sftp mounts follow links that stay
+ * inside their root, so {@code self -> .} or {@code up -> ..} leads back into a folder
+ * the walk is in. Folders are compared by {@link FileKey}; a folder without one (a
+ * backend without links) is never part of a loop. Only the folders the walk is inside
+ * count: a folder reached along two paths, neither inside the other, is walked along
+ * both, as {@code find -L} and {@code tar -h} do. Immutable and thread-safe.
  */
 public final class FolderChain {
 
@@ -33,7 +34,8 @@ public final class FolderChain {
 
 	/**
 	 * The chain of the walk once it went into a folder.
-	 * @param folder a child folder of the last folder of this chain, not a loop ({@link #loopsTo})
+	 * @param folder a child folder of the last folder of this chain, not a loop
+	 * ({@link #loopsTo})
 	 * @return a longer chain; this one is unchanged
 	 */
 	public FolderChain enter(FileEntry folder) {
@@ -43,8 +45,8 @@ public final class FolderChain {
 	/**
 	 * The folder of this chain that an entry is, if it is one.
 	 * @param entry a child of the last folder of this chain
-	 * @return the folder of the chain that the entry leads back to (its path is the one the walk took), or
-	 * {@code null} if the entry is no folder of the chain
+	 * @return the folder of the chain that the entry leads back to (its path is the one
+	 * the walk took), or {@code null} if the entry is no folder of the chain
 	 */
 	public @Nullable FileEntry loopsTo(FileEntry entry) {
 		FileKey key = entry.key();

@@ -11,11 +11,13 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * The base of every storage decorator (rights, credentials, metrics, error messages, test faults): every method
- * of {@link Storage}, default methods included, is handed to the delegate unchanged, so the delegate's own copy,
- * zero-copy and health check are what runs. Subclasses override only what they change. When a method is added
- * to {@link Storage}, it is added here once, and every decorator forwards it; a decorator that must not forward a
- * new method blindly (as one that checks rights) overrides every method itself. Thread-safe if the delegate is.
+ * The base of every storage decorator (rights, credentials, metrics, error messages, test
+ * faults): every method of {@link Storage}, default methods included, is handed to the
+ * delegate unchanged, so the delegate's own copy, zero-copy and health check are what
+ * runs. Subclasses override only what they change. When a method is added to
+ * {@link Storage}, it is added here once, and every decorator forwards it; a decorator
+ * that must not forward a new method blindly (as one that checks rights) overrides every
+ * method itself. Thread-safe if the delegate is.
  */
 public abstract class ForwardingStorage implements Storage {
 
@@ -29,7 +31,10 @@ public abstract class ForwardingStorage implements Storage {
 		this.delegate = Objects.requireNonNull(delegate, "delegate");
 	}
 
-	/** The storage calls are handed to; subclasses that hand out their delegate widen this. */
+	/**
+	 * The storage calls are handed to; subclasses that hand out their delegate widen
+	 * this.
+	 */
 	protected Storage delegate() {
 		return this.delegate;
 	}

@@ -3,7 +3,8 @@ package dev.wharf.core.storage;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The content did not match what the caller announced, such as its length; nothing of it remains.
+ * The content did not match what the caller announced, such as its length; nothing of it
+ * remains.
  */
 public class InvalidContentException extends StorageException {
 

@@ -1,8 +1,8 @@
 package dev.wharf.core.storage;
 
 /**
- * A path was rejected by {@link StoragePath}'s rules. The message says why, without echoing control
- * characters back.
+ * A path was rejected by {@link StoragePath}'s rules. The message says why, without
+ * echoing control characters back.
  */
 public class InvalidStoragePathException extends StorageException {
 

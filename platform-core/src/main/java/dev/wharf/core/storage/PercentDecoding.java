@@ -4,9 +4,9 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Strict percent-decoding for paths taken from URIs: malformed escapes, encoded separators, NUL (encoded
- * or literal), unpaired surrogates and malformed UTF-8 are rejected rather than replaced, unlike
- * {@link java.net.URLDecoder}.
+ * Strict percent-decoding for paths taken from URIs: malformed escapes, encoded
+ * separators, NUL (encoded or literal), unpaired surrogates and malformed UTF-8 are
+ * rejected rather than replaced, unlike {@link java.net.URLDecoder}.
  */
 public final class PercentDecoding {
 
@@ -14,8 +14,9 @@ public final class PercentDecoding {
 	}
 
 	/**
-	 * Decodes the raw path part of a URI. {@code %2F}, {@code %5C} and {@code %00} are refused because
-	 * they would hide a separator or NUL from the layer that split the path.
+	 * Decodes the raw path part of a URI. {@code %2F}, {@code %5C} and {@code %00} are
+	 * refused because they would hide a separator or NUL from the layer that split the
+	 * path.
 	 * @param raw the raw, still encoded path
 	 * @return the decoded text
 	 * @throws InvalidStoragePathException if the input is malformed or hides a separator
@@ -25,9 +26,9 @@ public final class PercentDecoding {
 	}
 
 	/**
-	 * Decodes one value of a query string ({@code application/x-www-form-urlencoded}: {@code +} is a
-	 * space). A {@code %2F} is an ordinary {@code /} here, since a query value is not split by the URI
-	 * parser.
+	 * Decodes one value of a query string ({@code application/x-www-form-urlencoded}:
+	 * {@code +} is a space). A {@code %2F} is an ordinary {@code /} here, since a query
+	 * value is not split by the URI parser.
 	 * @param raw the raw, still encoded value
 	 * @return the decoded text
 	 * @throws InvalidStoragePathException if the input is malformed
@@ -63,7 +64,8 @@ public final class PercentDecoding {
 				i += 2;
 			}
 			else if (c == 0) {
-				// Refused like %00: a NUL must not reach a caller whichever way it was sent.
+				// Refused like %00: a NUL must not reach a caller whichever way it was
+				// sent.
 				throw new InvalidStoragePathException(raw, "NUL is not allowed");
 			}
 			else if (c == '+' && plusIsSpace) {
@@ -72,7 +74,8 @@ public final class PercentDecoding {
 			else if (c < 0x80) {
 				bytes.write(c);
 			}
-			else if (Character.isHighSurrogate(c) && i + 1 < raw.length() && Character.isLowSurrogate(raw.charAt(i + 1))) {
+			else if (Character.isHighSurrogate(c) && i + 1 < raw.length()
+					&& Character.isLowSurrogate(raw.charAt(i + 1))) {
 				bytes.writeBytes(raw.substring(i, i + 2).getBytes(StandardCharsets.UTF_8));
 				i++;
 			}
@@ -87,8 +90,9 @@ public final class PercentDecoding {
 	}
 
 	/**
-	 * Whether the input must go through the decoding loop: it has escapes, or characters the loop refuses
-	 * (NUL, unpaired surrogates). Plain text is returned as it is, without copying.
+	 * Whether the input must go through the decoding loop: it has escapes, or characters
+	 * the loop refuses (NUL, unpaired surrogates). Plain text is returned as it is,
+	 * without copying.
 	 */
 	private static boolean needsDecoding(String raw, boolean plusIsSpace) {
 		for (int i = 0; i < raw.length(); i++) {

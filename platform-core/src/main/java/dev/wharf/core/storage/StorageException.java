@@ -5,8 +5,8 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Base of every error a {@link Storage} reports. Messages name mount-relative paths only, never a host
- * path or a credential, so protocols may show them to clients.
+ * Base of every error a {@link Storage} reports. Messages name mount-relative paths only,
+ * never a host path or a credential, so protocols may show them to clients.
  */
 public abstract class StorageException extends RuntimeException {
 

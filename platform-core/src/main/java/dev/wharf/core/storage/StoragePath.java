@@ -14,21 +14,25 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A normalised path inside a mount, always rooted at the mount's root: a list of validated, NFC-normalised
- * names. Every path a protocol receives is parsed here, once, and a bad path is rejected with
- * {@link InvalidStoragePathException}, never repaired.
+ * A normalised path inside a mount, always rooted at the mount's root: a list of
+ * validated, NFC-normalised names. Every path a protocol receives is parsed here, once,
+ * and a bad path is rejected with {@link InvalidStoragePathException}, never repaired.
  *
- * <p>Rules: {@code /} is the only separator; a leading and a single trailing {@code /} are allowed and
- * {@code ""} or {@code "/"} is the root; {@code .} and {@code ..} segments, empty segments ({@code a//b}),
- * backslashes, NUL and other control characters, unpaired surrogates, the replacement character U+FFFD,
- * bidirectional overrides and line separators are rejected; a segment holds at most
- * {@value #MAX_SEGMENT_BYTES} UTF-8 bytes, a path at most {@value #MAX_PATH_BYTES} and
- * {@value #MAX_DEPTH} segments. Names that start with {@code .wharf} followed by nothing or {@code -} are
- * reserved for Wharf's own state beside the data and are refused in user input (see {@link #reserved}),
- * in any case and with any trailing dots and spaces (see {@link #isReservedName}).
+ * <p>
+ * Rules: {@code /} is the only separator; a leading and a single trailing {@code /} are
+ * allowed and {@code ""} or {@code "/"} is the root; {@code .} and {@code ..} segments,
+ * empty segments ({@code a//b}), backslashes, NUL and other control characters, unpaired
+ * surrogates, the replacement character U+FFFD, bidirectional overrides and line
+ * separators are rejected; a segment holds at most {@value #MAX_SEGMENT_BYTES} UTF-8
+ * bytes, a path at most {@value #MAX_PATH_BYTES} and {@value #MAX_DEPTH} segments. Names
+ * that start with {@code .wharf} followed by nothing or {@code -} are reserved for
+ * Wharf's own state beside the data and are refused in user input (see
+ * {@link #reserved}), in any case and with any trailing dots and spaces (see
+ * {@link #isReservedName}).
  *
- * <p>Instances are immutable and thread-safe; {@code null} is never accepted or returned except where a
- * method says so.
+ * <p>
+ * Instances are immutable and thread-safe; {@code null} is never accepted or returned
+ * except where a method says so.
  */
 public final class StoragePath implements Comparable<StoragePath> {
 
@@ -41,7 +45,10 @@ public final class StoragePath implements Comparable<StoragePath> {
 	/** Most segments in a path. */
 	public static final int MAX_DEPTH = 128;
 
-	/** Prefix of names reserved for Wharf's own files inside a mount (temporary files, upload state). */
+	/**
+	 * Prefix of names reserved for Wharf's own files inside a mount (temporary files,
+	 * upload state).
+	 */
 	public static final String RESERVED_PREFIX = ".wharf";
 
 	private static final StoragePath ROOT = new StoragePath(List.of());
@@ -68,7 +75,8 @@ public final class StoragePath implements Comparable<StoragePath> {
 	}
 
 	/**
-	 * Parses a path that may name Wharf's reserved files. For Wharf's own code only, never for user input.
+	 * Parses a path that may name Wharf's reserved files. For Wharf's own code only,
+	 * never for user input.
 	 * @param path the path
 	 * @return the parsed path
 	 */
@@ -77,8 +85,8 @@ public final class StoragePath implements Comparable<StoragePath> {
 	}
 
 	/**
-	 * Parses a path as raw bytes that must be strict UTF-8 (FTP arguments, raw request targets). Overlong
-	 * and other malformed sequences are rejected, not replaced.
+	 * Parses a path as raw bytes that must be strict UTF-8 (FTP arguments, raw request
+	 * targets). Overlong and other malformed sequences are rejected, not replaced.
 	 * @param utf8 the bytes
 	 * @return the parsed path
 	 */
@@ -87,9 +95,9 @@ public final class StoragePath implements Comparable<StoragePath> {
 	}
 
 	/**
-	 * Parses the raw (percent-encoded) path of a URI, such as the part of a request target after a
-	 * prefix. Encoded separators ({@code %2F}, {@code %5C}) and encoded NUL are refused, as are malformed
-	 * escapes and malformed UTF-8.
+	 * Parses the raw (percent-encoded) path of a URI, such as the part of a request
+	 * target after a prefix. Encoded separators ({@code %2F}, {@code %5C}) and encoded
+	 * NUL are refused, as are malformed escapes and malformed UTF-8.
 	 * @param rawPath the raw path, exactly as received
 	 * @return the parsed path
 	 */
@@ -141,8 +149,8 @@ public final class StoragePath implements Comparable<StoragePath> {
 			}
 			if (c == '\uFFFD' || c == '\u2028' || c == '\u2029' || (c >= '\u202A' && c <= '\u202E')
 					|| (c >= '\u2066' && c <= '\u2069') || c == '\uFEFF') {
-				throw new InvalidStoragePathException(path, "character U+" + Integer.toHexString(c).toUpperCase()
-						+ " is not allowed");
+				throw new InvalidStoragePathException(path,
+						"character U+" + Integer.toHexString(c).toUpperCase() + " is not allowed");
 			}
 			if (Character.isHighSurrogate(c)) {
 				if (i + 1 >= path.length() || !Character.isLowSurrogate(path.charAt(i + 1))) {
@@ -173,10 +181,12 @@ public final class StoragePath implements Comparable<StoragePath> {
 	}
 
 	/**
-	 * Tells whether a name is reserved for Wharf's own files. The name is compared the way the file systems
-	 * a mount may sit on compare it, on every platform alike: ignoring case (macOS and Windows file systems
-	 * do by default, so {@code .WHARF-BUILDCACHE} would open the build cache's folder) and ignoring trailing
-	 * dots and spaces (Windows drops them, so {@code .wharf.} would open {@code .wharf}).
+	 * Tells whether a name is reserved for Wharf's own files. The name is compared the
+	 * way the file systems a mount may sit on compare it, on every platform alike:
+	 * ignoring case (macOS and Windows file systems do by default, so
+	 * {@code .WHARF-BUILDCACHE} would open the build cache's folder) and ignoring
+	 * trailing dots and spaces (Windows drops them, so {@code .wharf.} would open
+	 * {@code .wharf}).
 	 * @param name a single name
 	 * @return whether it is {@code .wharf} or starts with {@code .wharf-}, so compared
 	 */
@@ -191,8 +201,9 @@ public final class StoragePath implements Comparable<StoragePath> {
 	}
 
 	/**
-	 * Tells whether a single name, as a backend lists it, is one that this class accepts; names that are
-	 * not (and reserved names) cannot be addressed and are left out of listings.
+	 * Tells whether a single name, as a backend lists it, is one that this class accepts;
+	 * names that are not (and reserved names) cannot be addressed and are left out of
+	 * listings.
 	 * @param name the name
 	 * @return whether {@link #resolve(String)} would accept it
 	 */
@@ -269,7 +280,8 @@ public final class StoragePath implements Comparable<StoragePath> {
 			return relative;
 		}
 		if (this.segments.size() + relative.segments.size() > MAX_DEPTH) {
-			throw new InvalidStoragePathException(this + relative.toString(), "path has more than " + MAX_DEPTH + " names");
+			throw new InvalidStoragePathException(this + relative.toString(),
+					"path has more than " + MAX_DEPTH + " names");
 		}
 		List<String> combined = new ArrayList<>(this.segments.size() + relative.segments.size());
 		combined.addAll(this.segments);
@@ -309,8 +321,8 @@ public final class StoragePath implements Comparable<StoragePath> {
 	}
 
 	/**
-	 * Whether this path is {@code other} or lies below it, compared name by name (so {@code /root2} is not
-	 * below {@code /root}).
+	 * Whether this path is {@code other} or lies below it, compared name by name (so
+	 * {@code /root2} is not below {@code /root}).
 	 * @param other the possible ancestor
 	 * @return whether {@code other} is this path or one of its ancestors
 	 */

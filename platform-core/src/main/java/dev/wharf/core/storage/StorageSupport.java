@@ -3,8 +3,8 @@ package dev.wharf.core.storage;
 import reactor.core.publisher.Mono;
 
 /**
- * Operations every backend can offer on top of the primitive ones, and checks every backend shares.
- * Backends call these instead of writing their own.
+ * Operations every backend can offer on top of the primitive ones, and checks every
+ * backend shares. Backends call these instead of writing their own.
  */
 public final class StorageSupport {
 
@@ -36,8 +36,9 @@ public final class StorageSupport {
 	}
 
 	/**
-	 * Creates a folder and its missing ancestors with {@link Storage#createDirectory}, one level at a
-	 * time, tolerating another writer creating the same folders concurrently.
+	 * Creates a folder and its missing ancestors with {@link Storage#createDirectory},
+	 * one level at a time, tolerating another writer creating the same folders
+	 * concurrently.
 	 * @param storage the backend
 	 * @param path the folder
 	 * @return the folder's entry
@@ -66,15 +67,17 @@ public final class StorageSupport {
 	}
 
 	/**
-	 * Copies a file, or a folder entry by entry (depth first, skipping entries that are neither files nor
-	 * folders), using a given way to copy each file.
+	 * Copies a file, or a folder entry by entry (depth first, skipping entries that are
+	 * neither files nor folders), using a given way to copy each file.
 	 * @param storage the backend
 	 * @param source what to copy
 	 * @param target where to
-	 * @param replace whether an existing file at the target is replaced; an existing folder never is
+	 * @param replace whether an existing file at the target is replaced; an existing
+	 * folder never is
 	 * @param fileCopier copies one file
-	 * @return the new entry; fails with {@link ConflictException}, once the rest is copied, if a folder below the
-	 * source is a link back into a folder it is in (a link loop, see {@link FolderChain}) or into the copy
+	 * @return the new entry; fails with {@link ConflictException}, once the rest is
+	 * copied, if a folder below the source is a link back into a folder it is in (a link
+	 * loop, see {@link FolderChain}) or into the copy
 	 */
 	public static Mono<FileEntry> copyTree(Storage storage, StoragePath source, StoragePath target, boolean replace,
 			FileCopier fileCopier) {
@@ -85,13 +88,16 @@ public final class StorageSupport {
 	}
 
 	/**
-	 * Copies a file, or a folder entry by entry, from one storage to another (such as another mount), as
-	 * {@link #copyTree(Storage, StoragePath, StoragePath, boolean, FileCopier)} does within one.
+	 * Copies a file, or a folder entry by entry, from one storage to another (such as
+	 * another mount), as
+	 * {@link #copyTree(Storage, StoragePath, StoragePath, boolean, FileCopier)} does
+	 * within one.
 	 * @param from the backend to copy from
 	 * @param source what to copy
 	 * @param to the backend to copy to
 	 * @param target where to
-	 * @param replace whether an existing file at the target is replaced; an existing folder never is
+	 * @param replace whether an existing file at the target is replaced; an existing
+	 * folder never is
 	 * @param fileCopier copies one file
 	 * @return the new entry in {@code to}
 	 */
@@ -101,7 +107,8 @@ public final class StorageSupport {
 	}
 
 	/**
-	 * Copies by streaming each file's bytes through {@link Storage#read} and {@link Storage#write}.
+	 * Copies by streaming each file's bytes through {@link Storage#read} and
+	 * {@link Storage#write}.
 	 * @param storage the backend
 	 * @param source what to copy
 	 * @param target where to

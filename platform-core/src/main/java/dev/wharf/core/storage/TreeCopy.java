@@ -11,11 +11,12 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
- * One copy of a file or a folder tree, for {@link StorageSupport#copyTree}: depth first, each file with the
- * given copier, entries that are neither files nor folders skipped. A folder that is a link loop (see
- * {@link FolderChain}) is not copied, nor a folder that is the copy being made (reached through a link into the
- * target); the copy completes without them and then fails with a {@link ConflictException} that names each
- * one. Steps run one after another, possibly on different threads.
+ * One copy of a file or a folder tree, for {@link StorageSupport#copyTree}: depth first,
+ * each file with the given copier, entries that are neither files nor folders skipped. A
+ * folder that is a link loop (see {@link FolderChain}) is not copied, nor a folder that
+ * is the copy being made (reached through a link into the target); the copy completes
+ * without them and then fails with a {@link ConflictException} that names each one. Steps
+ * run one after another, possibly on different threads.
  */
 final class TreeCopy {
 
@@ -89,8 +90,9 @@ final class TreeCopy {
 		}
 		String named = String.join(", ", loops.subList(0, Math.min(loops.size(), MAX_NAMED)))
 				+ ((loops.size() > MAX_NAMED) ? " and " + (loops.size() - MAX_NAMED) + " more" : "");
-		return Mono.error(new ConflictException("Copied all but " + ((loops.size() == 1) ? "a link" : loops.size() + " links")
-				+ " that would copy for ever (a link loop): " + named));
+		return Mono
+			.error(new ConflictException("Copied all but " + ((loops.size() == 1) ? "a link" : loops.size() + " links")
+					+ " that would copy for ever (a link loop): " + named));
 	}
 
 }

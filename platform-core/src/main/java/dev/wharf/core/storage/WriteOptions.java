@@ -6,8 +6,9 @@ import java.util.Objects;
  * How to write a file.
  *
  * @param mode what to do with an existing file
- * @param expectedLength the exact length the content must have, or {@link #UNKNOWN_LENGTH}; content that
- * ends short or runs over fails with {@link InvalidContentException} and nothing is kept
+ * @param expectedLength the exact length the content must have, or
+ * {@link #UNKNOWN_LENGTH}; content that ends short or runs over fails with
+ * {@link InvalidContentException} and nothing is kept
  */
 public record WriteOptions(WriteMode mode, long expectedLength) {
 

@@ -1,5 +1,6 @@
 /**
- * The storage SPI: paths, entries, capabilities, errors and the {@link dev.wharf.core.storage.Storage} contract every backend implements.
+ * The storage SPI: paths, entries, capabilities, errors and the
+ * {@link dev.wharf.core.storage.Storage} contract every backend implements.
  */
 @NullMarked
 package dev.wharf.core.storage;

@@ -12,12 +12,12 @@ import javax.net.ssl.SSLSessionContext;
 import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManager;
 
-
 /**
- * An SSL context whose every engine is narrowed by {@link TlsPolicy#restrict(SSLEngine)} before anyone else sees
- * it, for servers that make their own engines, or let a library make them (FTPS: the FTP engine's {@code AUTH}
- * command and implicit TLS on the control connection, and Netty handlers on data connections). Handing such
- * code this context puts the policy where the engines are born. The socket factories are the delegate's:
+ * An SSL context whose every engine is narrowed by {@link TlsPolicy#restrict(SSLEngine)}
+ * before anyone else sees it, for servers that make their own engines, or let a library
+ * make them (FTPS: the FTP engine's {@code AUTH} command and implicit TLS on the control
+ * connection, and Netty handlers on data connections). Handing such code this context
+ * puts the policy where the engines are born. The socket factories are the delegate's:
  * Wharf makes no TLS sockets. Thread-safe like the delegate.
  */
 public final class PolicySslContext extends SSLContext {

@@ -1,6 +1,6 @@
 /**
- * The TLS every Wharf protocol speaks: the policy (protocols and cipher suites) and an SSL context that holds
- * every engine it makes to it.
+ * The TLS every Wharf protocol speaks: the policy (protocols and cipher suites) and an
+ * SSL context that holds every engine it makes to it.
  */
 @NullMarked
 package dev.wharf.core.tls;

@@ -3,22 +3,28 @@ package dev.wharf.core.web;
 import java.time.Instant;
 
 /**
- * Entity tags (RFC 9110, section 8.8.3): making them from a file's size and modification time, and
- * matching them against {@code If-None-Match}, {@code If-Match} and {@code If-Range}.
+ * Entity tags (RFC 9110, section 8.8.3): making them from a file's size and modification
+ * time, and matching them against {@code If-None-Match}, {@code If-Match} and
+ * {@code If-Range}.
  *
- * <p>A tag looks like nginx's, {@code "<mtime seconds, hex>-<size, hex>"}, with the sub-second part of
- * the modification time added when the storage has one ({@code "<s>.<ns>-<size>"}), so two versions of
- * the same size written within one second still differ.
+ * <p>
+ * A tag looks like nginx's, {@code "<mtime seconds, hex>-<size, hex>"}, with the
+ * sub-second part of the modification time added when the storage has one
+ * ({@code "<s>.<ns>-<size>"}), so two versions of the same size written within one second
+ * still differ.
  *
- * <p>Why not Spring's {@link org.springframework.http.ETag}: its parser (Spring Framework 7.0) skips what it
- * does not expect instead of refusing it, so {@code W/ "x"} (a space after the weak indicator) and
- * {@code w/"x"} are read as the strong tag {@code "x"} and would pass the strong comparison of
- * {@code If-Match} and {@code If-Range}, which RFC 9110 says a weak validator never passes; it drops unquoted
- * tags, which some clients send and Wharf has always accepted; and it builds a list of records for every
- * header, where this reads the header in place, on the static server's fast lane too. {@code EntityTagsTests}
- * pins the tags Spring would misread and the unquoted ones.
+ * <p>
+ * Why not Spring's {@link org.springframework.http.ETag}: its parser (Spring Framework
+ * 7.0) skips what it does not expect instead of refusing it, so {@code W/ "x"} (a space
+ * after the weak indicator) and {@code w/"x"} are read as the strong tag {@code "x"} and
+ * would pass the strong comparison of {@code If-Match} and {@code If-Range}, which RFC
+ * 9110 says a weak validator never passes; it drops unquoted tags, which some clients
+ * send and Wharf has always accepted; and it builds a list of records for every header,
+ * where this reads the header in place, on the static server's fast lane too.
+ * {@code EntityTagsTests} pins the tags Spring would misread and the unquoted ones.
  *
- * <p>Stateless; safe for concurrent use.
+ * <p>
+ * Stateless; safe for concurrent use.
  */
 public final class EntityTags {
 
@@ -42,8 +48,8 @@ public final class EntityTags {
 	}
 
 	/**
-	 * The weak form of a tag, for a representation made on the fly (gzip) whose bytes may differ between
-	 * two responses.
+	 * The weak form of a tag, for a representation made on the fly (gzip) whose bytes may
+	 * differ between two responses.
 	 * @param tag a strong tag
 	 * @return the weak tag
 	 */
@@ -52,18 +58,20 @@ public final class EntityTags {
 	}
 
 	/**
-	 * Whether a list of tags ({@code If-None-Match}, {@code If-Match}) or a single tag ({@code If-Range})
-	 * names a tag.
+	 * Whether a list of tags ({@code If-None-Match}, {@code If-Match}) or a single tag
+	 * ({@code If-Range}) names a tag.
 	 * @param header the header's value: {@code *} or a comma-separated list of tags
 	 * @param tag the representation's current tag
-	 * @param weakComparison weak comparison ({@code If-None-Match}) ignores the {@code W/} prefixes; strong
-	 * comparison ({@code If-Match}, {@code If-Range}) never matches a weak tag
+	 * @param weakComparison weak comparison ({@code If-None-Match}) ignores the
+	 * {@code W/} prefixes; strong comparison ({@code If-Match}, {@code If-Range}) never
+	 * matches a weak tag
 	 * @return whether it matches
 	 */
 	public static boolean matches(String header, String tag, boolean weakComparison) {
 		boolean tagWeak = tag.startsWith(WEAK_PREFIX);
 		if (tagWeak && !weakComparison) {
-			// Only '*' (any current representation) holds for a weak tag under strong comparison.
+			// Only '*' (any current representation) holds for a weak tag under strong
+			// comparison.
 			return header.strip().equals("*");
 		}
 		String opaque = tagWeak ? tag.substring(WEAK_PREFIX.length()) : tag;

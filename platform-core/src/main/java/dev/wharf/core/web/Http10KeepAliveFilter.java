@@ -8,9 +8,10 @@ import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
 /**
- * Answers {@code Connection: keep-alive} to clients that ask for it. Reactor Netty keeps an HTTP/1.0
- * keep-alive connection open but does not say so, and an HTTP/1.0 client ({@code ab -k}, the tool behind
- * every benchmark table Wharf reproduces) then waits for a close that never comes.
+ * Answers {@code Connection: keep-alive} to clients that ask for it. Reactor Netty keeps
+ * an HTTP/1.0 keep-alive connection open but does not say so, and an HTTP/1.0 client
+ * ({@code ab -k}, the tool behind every benchmark table Wharf reproduces) then waits for
+ * a close that never comes.
  */
 public final class Http10KeepAliveFilter implements WebFilter, Ordered {
 

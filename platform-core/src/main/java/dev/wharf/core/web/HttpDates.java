@@ -8,14 +8,19 @@ import io.netty.util.AsciiString;
 import org.jspecify.annotations.Nullable;
 
 /**
- * HTTP dates (RFC 9110, section 5.6.7): formatting, lenient parsing of the three formats recipients must
- * accept, and the current {@code Date} header value, formatted once per second rather than per response.
+ * HTTP dates (RFC 9110, section 5.6.7): formatting, lenient parsing of the three formats
+ * recipients must accept, and the current {@code Date} header value, formatted once per
+ * second rather than per response.
  *
- * <p>Thread-safe.
+ * <p>
+ * Thread-safe.
  */
 public final class HttpDates {
 
-	/** Longer than any HTTP date, even with the spaces lenient parsing skips; longer values are invalid. */
+	/**
+	 * Longer than any HTTP date, even with the spaces lenient parsing skips; longer
+	 * values are invalid.
+	 */
 	private static final int MAX_LENGTH = 64;
 
 	private static volatile Now now = new Now(-1, AsciiString.EMPTY_STRING);
@@ -35,11 +40,13 @@ public final class HttpDates {
 	/**
 	 * Parses a date in any of the HTTP formats.
 	 * @param value a header's value
-	 * @return the instant, or {@code null} if it is not a valid date (the header is then ignored)
+	 * @return the instant, or {@code null} if it is not a valid date (the header is then
+	 * ignored)
 	 */
 	public static @Nullable Instant parse(@Nullable CharSequence value) {
 		if (value == null || value.length() > MAX_LENGTH) {
-			// Netty's parser throws past 64 characters rather than answering "not a date".
+			// Netty's parser throws past 64 characters rather than answering "not a
+			// date".
 			return null;
 		}
 		Date date = DateFormatter.parseHttpDate(value);

@@ -11,13 +11,14 @@ import reactor.netty.NettyPipeline;
 import reactor.netty.http.server.HttpServer;
 
 /**
- * Asks the channel to read again each time a response has been written. Reactor Netty 1.3.7 (Spring Boot
- * 4.1.1) reads HTTP/1.1 connections on demand and can forget to ask for the next read when a keep-alive
- * request arrives while the previous one is still completing on another thread
- * (reactor/reactor-netty#4361): the connection then hangs for good. That happens whenever a handler
- * finishes on a storage or auth worker, so keep-alive clients (ab, wrk, Gatling, browsers) hit it within
- * seconds. The fix, Reactor Netty 1.3.8, needs Netty 4.2.19, whose native jars are not all on Maven
- * Central yet; an extra read request is harmless (Reactor Netty buffers a request that arrives early).
+ * Asks the channel to read again each time a response has been written. Reactor Netty
+ * 1.3.7 (Spring Boot 4.1.1) reads HTTP/1.1 connections on demand and can forget to ask
+ * for the next read when a keep-alive request arrives while the previous one is still
+ * completing on another thread (reactor/reactor-netty#4361): the connection then hangs
+ * for good. That happens whenever a handler finishes on a storage or auth worker, so
+ * keep-alive clients (ab, wrk, Gatling, browsers) hit it within seconds. The fix, Reactor
+ * Netty 1.3.8, needs Netty 4.2.19, whose native jars are not all on Maven Central yet; an
+ * extra read request is harmless (Reactor Netty buffers a request that arrives early).
  */
 @Sharable
 public final class KeepAliveReadResumer extends ChannelOutboundHandlerAdapter {

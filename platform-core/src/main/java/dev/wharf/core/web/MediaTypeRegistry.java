@@ -12,19 +12,22 @@ import org.springframework.http.MediaType;
 import org.springframework.http.MediaTypeFactory;
 
 /**
- * Wharf's one table of content types by file name, for everything that sends or packs files: static sites (the
- * {@code Content-Type}, and whether to compress), the file manager's downloads (before its own rule that sends
- * active types as {@code text/plain}) and its zips (stored or deflated). So a file has one type whichever module
- * sends it.
+ * Wharf's one table of content types by file name, for everything that sends or packs
+ * files: static sites (the {@code Content-Type}, and whether to compress), the file
+ * manager's downloads (before its own rule that sends active types as {@code text/plain})
+ * and its zips (stored or deflated). So a file has one type whichever module sends it.
  *
- * <p>A name's extension (after the last dot, in any case) is looked up in the overrides this registry was made
- * with (a static site's {@code content-types}), then in Wharf's few additions and corrections, then in the
- * {@code mime.types} that Spring ships ({@link MediaTypeFactory}); a name without a known extension is
- * {@value #UNKNOWN}, which browsers download rather than render. Text types carry {@code charset=utf-8} unless
- * an override says otherwise. Modules apply their own rules on top: the file manager sends types a browser
- * could run as {@code text/plain}.
+ * <p>
+ * A name's extension (after the last dot, in any case) is looked up in the overrides this
+ * registry was made with (a static site's {@code content-types}), then in Wharf's few
+ * additions and corrections, then in the {@code mime.types} that Spring ships
+ * ({@link MediaTypeFactory}); a name without a known extension is {@value #UNKNOWN},
+ * which browsers download rather than render. Text types carry {@code charset=utf-8}
+ * unless an override says otherwise. Modules apply their own rules on top: the file
+ * manager sends types a browser could run as {@code text/plain}.
  *
- * <p>Immutable; safe for concurrent use.
+ * <p>
+ * Immutable; safe for concurrent use.
  */
 public final class MediaTypeRegistry {
 
@@ -39,8 +42,9 @@ public final class MediaTypeRegistry {
 	private static final Map<String, String> BUILT_IN = builtIn();
 
 	/**
-	 * Types whose content is compressed already (images, audio and video codecs, archives, office documents,
-	 * PDF): compressing them again costs CPU and gains nothing, so a zip stores them as they are.
+	 * Types whose content is compressed already (images, audio and video codecs,
+	 * archives, office documents, PDF): compressing them again costs CPU and gains
+	 * nothing, so a zip stores them as they are.
 	 */
 	private static final Set<String> ALREADY_COMPRESSED = Set.of("image/jpeg", "image/png", "image/gif", "image/webp",
 			"image/heic", "image/avif", "audio/mpeg", "audio/mp4", "audio/ogg", "audio/flac", "audio/x-flac",
@@ -126,27 +130,29 @@ public final class MediaTypeRegistry {
 	}
 
 	/**
-	 * Whether a type is worth compressing for a client: text and structured text, SVG, WebAssembly and
-	 * uncompressed font formats; not images, audio, video, archives or WOFF fonts, which are compressed already,
-	 * nor unknown binary content.
+	 * Whether a type is worth compressing for a client: text and structured text, SVG,
+	 * WebAssembly and uncompressed font formats; not images, audio, video, archives or
+	 * WOFF fonts, which are compressed already, nor unknown binary content.
 	 * @param contentType a content type, with or without parameters
 	 * @return whether gzip or brotli would shrink it
 	 */
 	public static boolean isCompressible(String contentType) {
 		String type = essence(contentType);
-		return type.startsWith("text/") || type.endsWith("+json") || type.endsWith("+xml")
-				|| switch (type) {
-					case "application/javascript", "application/json", "application/xml", "application/wasm",
-							"application/manifest+json", "application/x-javascript", "font/ttf", "font/otf",
-							"application/vnd.ms-fontobject", "image/x-icon", "image/bmp" -> true;
-					default -> false;
-				};
+		return type.startsWith("text/") || type.endsWith("+json") || type.endsWith("+xml") || switch (type) {
+			case "application/javascript", "application/json", "application/xml", "application/wasm",
+					"application/manifest+json", "application/x-javascript", "font/ttf", "font/otf",
+					"application/vnd.ms-fontobject", "image/x-icon", "image/bmp" ->
+				true;
+			default -> false;
+		};
 	}
 
 	/**
-	 * Whether a type's content is compressed already, so compressing it again is wasted work.
+	 * Whether a type's content is compressed already, so compressing it again is wasted
+	 * work.
 	 * @param contentType a content type, with or without parameters
-	 * @return whether it is one of the compressed image, audio, video, archive or document formats
+	 * @return whether it is one of the compressed image, audio, video, archive or
+	 * document formats
 	 */
 	public static boolean isAlreadyCompressed(String contentType) {
 		return ALREADY_COMPRESSED.contains(essence(contentType));
@@ -159,7 +165,10 @@ public final class MediaTypeRegistry {
 		return type.trim().toLowerCase(Locale.ROOT);
 	}
 
-	/** What Wharf's types add to Spring's or say differently (each agreed with what static sites always sent). */
+	/**
+	 * What Wharf's types add to Spring's or say differently (each agreed with what static
+	 * sites always sent).
+	 */
 	private static Map<String, String> builtIn() {
 		Map<String, String> types = new HashMap<>();
 		// Missing from Spring's mime.types.

@@ -8,20 +8,23 @@ import reactor.netty.NettyPipeline;
 import reactor.netty.http.server.HttpServer;
 
 /**
- * Percent-encodes the bytes of a request target that are not ASCII, so a client that sends UTF-8 unencoded
- * ({@code ?path=/data/ünï}, as curl and some libraries do) is read as if it had encoded it, and the strict
- * decoding further on reads the bytes as UTF-8 or refuses them (malformed UTF-8 is an error there, never
- * repaired).
+ * Percent-encodes the bytes of a request target that are not ASCII, so a client that
+ * sends UTF-8 unencoded ({@code ?path=/data/ünï}, as curl and some libraries do) is read
+ * as if it had encoded it, and the strict decoding further on reads the bytes as UTF-8 or
+ * refuses them (malformed UTF-8 is an error there, never repaired).
  *
- * <p>Netty's HTTP/1.1 decoder turns each byte of the request line into one character (ISO-8859-1), so
- * {@code ü} (bytes {@code C3 BC}) arrived as {@code Ã¼}: Spring's request URI accepted those characters and
- * the file manager created {@code raw-Ã¼nÃ¯}, while bytes that become control characters ({@code 日} is
- * {@code E6 97 A5}) made Spring refuse the URI with an empty 400 before any filter ran. Encoding every such
- * byte as {@code %XX} keeps each one exactly, and is what a client that follows RFC 3986 sends anyway.
- * ASCII is left alone: characters a URI cannot hold raw are refused further on.
+ * <p>
+ * Netty's HTTP/1.1 decoder turns each byte of the request line into one character
+ * (ISO-8859-1), so {@code ü} (bytes {@code C3 BC}) arrived as {@code Ã¼}: Spring's
+ * request URI accepted those characters and the file manager created {@code raw-Ã¼nÃ¯},
+ * while bytes that become control characters ({@code 日} is {@code E6 97 A5}) made Spring
+ * refuse the URI with an empty 400 before any filter ran. Encoding every such byte as
+ * {@code %XX} keeps each one exactly, and is what a client that follows RFC 3986 sends
+ * anyway. ASCII is left alone: characters a URI cannot hold raw are refused further on.
  *
- * <p>Sharable and stateless; runs on the connection's event loop, and leaves targets that are plain ASCII
- * (nearly all) as they are, without copying.
+ * <p>
+ * Sharable and stateless; runs on the connection's event loop, and leaves targets that
+ * are plain ASCII (nearly all) as they are, without copying.
  */
 @Sharable
 public final class NonAsciiTargetEncoder extends ChannelInboundHandlerAdapter {
@@ -37,8 +40,8 @@ public final class NonAsciiTargetEncoder extends ChannelInboundHandlerAdapter {
 	}
 
 	/**
-	 * Installs the handler on every HTTP/1.1 connection of a server, right after the HTTP codec, so every
-	 * route and WebFlux see the encoded target.
+	 * Installs the handler on every HTTP/1.1 connection of a server, right after the HTTP
+	 * codec, so every route and WebFlux see the encoded target.
 	 * @param server the server
 	 * @return the server with the handler
 	 */
@@ -63,8 +66,8 @@ public final class NonAsciiTargetEncoder extends ChannelInboundHandlerAdapter {
 	}
 
 	/**
-	 * The target with each character from U+0080 to U+00FF (one byte of the request line) written as
-	 * {@code %XX}.
+	 * The target with each character from U+0080 to U+00FF (one byte of the request line)
+	 * written as {@code %XX}.
 	 * @param target the request target as Netty decoded it
 	 * @return the same string if it is ASCII, else the encoded target
 	 */

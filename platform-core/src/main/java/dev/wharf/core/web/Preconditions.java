@@ -5,19 +5,23 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The conditional request headers of a GET or HEAD, evaluated in the order of RFC 9110, section 13.2.2:
- * {@code If-Match}, then {@code If-Unmodified-Since} (only without {@code If-Match}), then
- * {@code If-None-Match}, then {@code If-Modified-Since} (only without {@code If-None-Match}); and
- * {@code If-Range}. Dates compare to the second, as HTTP dates have no finer unit. An invalid date is
- * ignored, as the RFC asks.
+ * The conditional request headers of a GET or HEAD, evaluated in the order of RFC 9110,
+ * section 13.2.2: {@code If-Match}, then {@code If-Unmodified-Since} (only without
+ * {@code If-Match}), then {@code If-None-Match}, then {@code If-Modified-Since} (only
+ * without {@code If-None-Match}); and {@code If-Range}. Dates compare to the second, as
+ * HTTP dates have no finer unit. An invalid date is ignored, as the RFC asks.
  *
- * <p>Why not WebFlux's {@code ServerWebExchange.checkNotModified}: static sites answer on raw Reactor Netty,
- * ahead of WebFlux, where there is no exchange; it has no {@code If-Range}, which both the static server and the
- * file manager's downloads need; it reads tags with Spring's {@code ETag.parse} (see {@link EntityTags} for why
- * not); and it sets the response's status and headers itself, where the file manager's downloads evaluate only
- * {@code If-None-Match} and {@code If-Modified-Since}. One implementation keeps both modules on the same rules.
+ * <p>
+ * Why not WebFlux's {@code ServerWebExchange.checkNotModified}: static sites answer on
+ * raw Reactor Netty, ahead of WebFlux, where there is no exchange; it has no
+ * {@code If-Range}, which both the static server and the file manager's downloads need;
+ * it reads tags with Spring's {@code ETag.parse} (see {@link EntityTags} for why not);
+ * and it sets the response's status and headers itself, where the file manager's
+ * downloads evaluate only {@code If-None-Match} and {@code If-Modified-Since}. One
+ * implementation keeps both modules on the same rules.
  *
- * <p>Stateless; safe for concurrent use.
+ * <p>
+ * Stateless; safe for concurrent use.
  */
 public final class Preconditions {
 
@@ -71,7 +75,8 @@ public final class Preconditions {
 	}
 
 	/**
-	 * Whether an {@code If-Unmodified-Since} condition fails: the representation changed after the date.
+	 * Whether an {@code If-Unmodified-Since} condition fails: the representation changed
+	 * after the date.
 	 * @param ifUnmodifiedSince the header's value
 	 * @param lastModified the representation's modification time
 	 * @return whether to answer 412; {@code false} for an invalid date, which is ignored
@@ -82,8 +87,9 @@ public final class Preconditions {
 	}
 
 	/**
-	 * Whether an {@code If-Range} condition holds, so that the {@code Range} header applies: a strong
-	 * tag equal to the current one, or a date equal to the modification time.
+	 * Whether an {@code If-Range} condition holds, so that the {@code Range} header
+	 * applies: a strong tag equal to the current one, or a date equal to the modification
+	 * time.
 	 * @param ifRange the header's value
 	 * @param etag the representation's tag
 	 * @param lastModified its modification time

@@ -9,20 +9,26 @@ import io.netty.util.AsciiString;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Evaluates a {@code Range} header (RFC 9110, section 14) against a representation's length.
+ * Evaluates a {@code Range} header (RFC 9110, section 14) against a representation's
+ * length.
  *
- * <p>Decisions, after Apache's fix for CVE-2011-3192 and nginx: a header that is not a valid
- * {@code bytes} range set, or that asks for more ranges than allowed, is ignored (the client gets the
- * whole representation, which RFC 9110 permits); ranges are sorted, and overlapping or adjacent ones are
- * merged, so a response never repeats bytes and never has more parts than the allowed count.
+ * <p>
+ * Decisions, after Apache's fix for CVE-2011-3192 and nginx: a header that is not a valid
+ * {@code bytes} range set, or that asks for more ranges than allowed, is ignored (the
+ * client gets the whole representation, which RFC 9110 permits); ranges are sorted, and
+ * overlapping or adjacent ones are merged, so a response never repeats bytes and never
+ * has more parts than the allowed count.
  *
- * <p>Why not Spring's {@link org.springframework.http.HttpRange#parseRanges}: it neither sorts nor merges
- * ranges, and its limit (100) is fixed where each module sets its own (the file manager allows one); it refuses
- * the unit in another case ({@code Bytes=}, which RFC 9110 allows) and numbers past {@code Long.MAX_VALUE}
- * (which mean "to the end"); and it does not tell an unsatisfiable set (416) from a malformed one (ignored), so
- * each caller would redo that. {@code RangeHeaderTests} pins each of these.
+ * <p>
+ * Why not Spring's {@link org.springframework.http.HttpRange#parseRanges}: it neither
+ * sorts nor merges ranges, and its limit (100) is fixed where each module sets its own
+ * (the file manager allows one); it refuses the unit in another case ({@code Bytes=},
+ * which RFC 9110 allows) and numbers past {@code Long.MAX_VALUE} (which mean "to the
+ * end"); and it does not tell an unsatisfiable set (416) from a malformed one (ignored),
+ * so each caller would redo that. {@code RangeHeaderTests} pins each of these.
  *
- * <p>Stateless; safe for concurrent use.
+ * <p>
+ * Stateless; safe for concurrent use.
  */
 public final class RangeHeader {
 
@@ -36,8 +42,9 @@ public final class RangeHeader {
 	 * @param header the {@code Range} header's value
 	 * @param length the representation's length in bytes
 	 * @param maxRanges most ranges accepted in one header
-	 * @return {@code null} if the header is to be ignored (serve everything with 200); an empty list if no
-	 * range is satisfiable (416); otherwise the ranges to send, sorted, merged, each inside the representation
+	 * @return {@code null} if the header is to be ignored (serve everything with 200); an
+	 * empty list if no range is satisfiable (416); otherwise the ranges to send, sorted,
+	 * merged, each inside the representation
 	 */
 	public static @Nullable List<ByteRange> evaluate(String header, long length, int maxRanges) {
 		// ASCII case only: String.regionMatches would fold 'ſ' to 's'.
@@ -49,7 +56,8 @@ public final class RangeHeader {
 			return null;
 		}
 		if (length == 0) {
-			// Nothing can be cut from an empty file; answer with the (empty) whole, as Apache does.
+			// Nothing can be cut from an empty file; answer with the (empty) whole, as
+			// Apache does.
 			return null;
 		}
 		List<long[]> satisfiable = new ArrayList<>(specs.size());
@@ -91,9 +99,10 @@ public final class RangeHeader {
 	}
 
 	/**
-	 * Parses the range set after {@code bytes=} into {first, last} pairs: last is -1 for "to the end",
-	 * and a suffix of n bytes is {-(n+1), -1}.
-	 * @return the pairs, or {@code null} if the header is malformed or has too many ranges
+	 * Parses the range set after {@code bytes=} into {first, last} pairs: last is -1 for
+	 * "to the end", and a suffix of n bytes is {-(n+1), -1}.
+	 * @return the pairs, or {@code null} if the header is malformed or has too many
+	 * ranges
 	 */
 	private static @Nullable List<long[]> parse(String header, int maxRanges) {
 		List<long[]> specs = new ArrayList<>(2);
@@ -141,7 +150,8 @@ public final class RangeHeader {
 				specs.add(new long[] { -last - 1, -1 });
 			}
 			else {
-				// Compared as written: both may be past Long.MAX_VALUE, where the saturated values are equal.
+				// Compared as written: both may be past Long.MAX_VALUE, where the
+				// saturated values are equal.
 				if (last >= 0 && compareDigits(header, lastStart, digitsEnd, firstStart, firstEnd) < 0) {
 					return null;
 				}
@@ -193,7 +203,10 @@ public final class RangeHeader {
 		return 0;
 	}
 
-	/** The number in s[from, to), saturated at Long.MAX_VALUE (a range past any file is still a range). */
+	/**
+	 * The number in s[from, to), saturated at Long.MAX_VALUE (a range past any file is
+	 * still a range).
+	 */
 	private static long number(String s, int from, int to) {
 		long value = 0;
 		for (int i = from; i < to; i++) {

@@ -20,24 +20,29 @@ import reactor.netty.NettyPipeline;
 import reactor.netty.http.server.HttpServer;
 
 /**
- * Closes an HTTP/1.1 connection whose request head (request line and headers) is not complete within a time
- * of its first byte, answering 408 first when no response is under way. Against slowloris: Reactor Netty's
- * idle timeout restarts with every byte, so a client trickling one header byte every few seconds would
- * otherwise keep its connection forever (up to the header size limit, which at that pace takes a day).
+ * Closes an HTTP/1.1 connection whose request head (request line and headers) is not
+ * complete within a time of its first byte, answering 408 first when no response is under
+ * way. Against slowloris: Reactor Netty's idle timeout restarts with every byte, so a
+ * client trickling one header byte every few seconds would otherwise keep its connection
+ * forever (up to the header size limit, which at that pace takes a day).
  *
- * <p>Two handlers per connection share one timer: one in front of the HTTP codec sees raw bytes and starts
- * timing at the first byte of a head; one behind the codec sees the decoded request and ends it, and
- * sees the request's last content (the next bytes start the next head) and the responses going out. A head
- * pipelined behind a response still being written is answered once that response is complete, never in
- * the middle of it. Waiting between keep-alive requests (and a partial pipelined head that stops with no
- * further byte) is left to {@code server.netty.idle-timeout}. Everything runs on the connection's event
- * loop.
+ * <p>
+ * Two handlers per connection share one timer: one in front of the HTTP codec sees raw
+ * bytes and starts timing at the first byte of a head; one behind the codec sees the
+ * decoded request and ends it, and sees the request's last content (the next bytes start
+ * the next head) and the responses going out. A head pipelined behind a response still
+ * being written is answered once that response is complete, never in the middle of it.
+ * Waiting between keep-alive requests (and a partial pipelined head that stops with no
+ * further byte) is left to {@code server.netty.idle-timeout}. Everything runs on the
+ * connection's event loop.
  *
- * <p>The timer is not set and cancelled per request: scheduling and cancelling a task on the event loop for
- * every head was about 2-3 % of the CPU time of a small static file served over keep-alive (profile in
- * docs/benchmarks/static.md). A head's start is noted instead, and one timer per connection, set when a head
- * starts and none is pending, checks the head under way when it fires and sets itself again for that head's
- * remaining time; it lapses when no head is under way.
+ * <p>
+ * The timer is not set and cancelled per request: scheduling and cancelling a task on the
+ * event loop for every head was about 2-3 % of the CPU time of a small static file served
+ * over keep-alive (profile in docs/benchmarks/static.md). A head's start is noted
+ * instead, and one timer per connection, set when a head starts and none is pending,
+ * checks the head under way when it fires and sets itself again for that head's remaining
+ * time; it lapses when no head is under way.
  */
 public final class RequestHeadTimeout {
 
@@ -49,7 +54,8 @@ public final class RequestHeadTimeout {
 
 	private static final byte[] TIMEOUT_RESPONSE = ("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n"
 			+ "Content-Type: text/plain;charset=utf-8\r\nContent-Length: 39\r\n\r\n"
-			+ "The request head did not arrive in time").getBytes(StandardCharsets.US_ASCII);
+			+ "The request head did not arrive in time")
+		.getBytes(StandardCharsets.US_ASCII);
 
 	private final long timeoutNanos;
 
@@ -80,7 +86,8 @@ public final class RequestHeadTimeout {
 	/**
 	 * Installs the timeout on every HTTP/1.1 connection of a server.
 	 * @param server the server
-	 * @param timeout the most time from a head's first byte to its end; zero leaves the server unchanged
+	 * @param timeout the most time from a head's first byte to its end; zero leaves the
+	 * server unchanged
 	 * @return the server with the timeout
 	 */
 	public static HttpServer install(HttpServer server, Duration timeout) {
@@ -105,7 +112,10 @@ public final class RequestHeadTimeout {
 		}
 	}
 
-	/** Sets the connection's timer, if none is pending, to check the head under way after {@code delayNanos}. */
+	/**
+	 * Sets the connection's timer, if none is pending, to check the head under way after
+	 * {@code delayNanos}.
+	 */
 	private void arm(ChannelHandlerContext rawContext, long delayNanos) {
 		if (this.timer == null) {
 			this.timer = rawContext.executor().schedule(() -> check(rawContext), delayNanos, TimeUnit.NANOSECONDS);
@@ -117,7 +127,8 @@ public final class RequestHeadTimeout {
 		// A head under way is always one that was awaited: a decoded request ends both.
 		if (!this.headUnderWay || !rawContext.channel().isActive()
 				|| rawContext.pipeline().get(NettyPipeline.HttpCodec) == null) {
-			// Nothing to time (the next head's first byte sets the timer again), or the connection speaks
+			// Nothing to time (the next head's first byte sets the timer again), or the
+			// connection speaks
 			// something else now (an upgrade replaced the codec).
 			return;
 		}
@@ -128,19 +139,26 @@ public final class RequestHeadTimeout {
 			return;
 		}
 		if (this.responsesPending > 0) {
-			// A response is being written (the late head is pipelined behind it): answer once it is complete.
+			// A response is being written (the late head is pipelined behind it): answer
+			// once it is complete.
 			this.expiredDuringResponse = true;
 			return;
 		}
 		refuse(rawContext);
 	}
 
-	/** Answers 408 and closes; written in front of the codec, whose encoder has nothing under way. */
+	/**
+	 * Answers 408 and closes; written in front of the codec, whose encoder has nothing
+	 * under way.
+	 */
 	private static void refuse(ChannelHandlerContext rawContext) {
 		rawContext.writeAndFlush(Unpooled.wrappedBuffer(TIMEOUT_RESPONSE)).addListener(ChannelFutureListener.CLOSE);
 	}
 
-	/** In front of the codec: notes a head's first byte, and sets the timer if none is pending. */
+	/**
+	 * In front of the codec: notes a head's first byte, and sets the timer if none is
+	 * pending.
+	 */
 	private final class Raw extends ChannelInboundHandlerAdapter {
 
 		@Override
@@ -171,7 +189,10 @@ public final class RequestHeadTimeout {
 
 	}
 
-	/** Behind the codec: a decoded head ends the timing; the end of its body lets the next bytes start a head. */
+	/**
+	 * Behind the codec: a decoded head ends the timing; the end of its body lets the next
+	 * bytes start a head.
+	 */
 	private final class Decoded extends ChannelDuplexHandler {
 
 		@Override

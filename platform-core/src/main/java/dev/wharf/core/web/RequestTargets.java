@@ -1,10 +1,11 @@
 package dev.wharf.core.web;
 
 /**
- * The raw (still percent-encoded) path of a request target (RFC 9112, section 3.2): the origin form
- * {@code /a/b?q} or the absolute form {@code http://host/a/b?q}.
+ * The raw (still percent-encoded) path of a request target (RFC 9112, section 3.2): the
+ * origin form {@code /a/b?q} or the absolute form {@code http://host/a/b?q}.
  *
- * <p>Stateless; safe for concurrent use.
+ * <p>
+ * Stateless; safe for concurrent use.
  */
 public final class RequestTargets {
 
@@ -14,7 +15,8 @@ public final class RequestTargets {
 	/**
 	 * The path of a request target, without query or fragment; never decoded.
 	 * @param target the request target, as received
-	 * @return the raw path, starting with {@code /}; empty for a target that has none (such as {@code *})
+	 * @return the raw path, starting with {@code /}; empty for a target that has none
+	 * (such as {@code *})
 	 */
 	public static String path(String target) {
 		int start = 0;

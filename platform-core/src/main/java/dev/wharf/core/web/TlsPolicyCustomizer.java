@@ -14,13 +14,16 @@ import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.core.Ordered;
 
 /**
- * Applies {@link TlsPolicy} to the web server's TLS, both ways Spring Boot configures it: {@code server.ssl.*}
- * key stores (the protocols and ciphers of the {@link Ssl} settings) and {@code server.ssl.bundle} (the
- * options of every bundle the server asks for, also after a bundle is reloaded). Runs after Spring Boot's
- * own customizer, which hands the factory those settings. Acting on the options, rather than on Netty's
- * handlers, keeps it working with the server-name (SNI) bundles, whose handlers Spring Boot builds itself.
+ * Applies {@link TlsPolicy} to the web server's TLS, both ways Spring Boot configures it:
+ * {@code server.ssl.*} key stores (the protocols and ciphers of the {@link Ssl} settings)
+ * and {@code server.ssl.bundle} (the options of every bundle the server asks for, also
+ * after a bundle is reloaded). Runs after Spring Boot's own customizer, which hands the
+ * factory those settings. Acting on the options, rather than on Netty's handlers, keeps
+ * it working with the server-name (SNI) bundles, whose handlers Spring Boot builds
+ * itself.
  */
-public final class TlsPolicyCustomizer implements WebServerFactoryCustomizer<AbstractConfigurableWebServerFactory>, Ordered {
+public final class TlsPolicyCustomizer
+		implements WebServerFactoryCustomizer<AbstractConfigurableWebServerFactory>, Ordered {
 
 	@Override
 	public void customize(AbstractConfigurableWebServerFactory factory) {
@@ -29,7 +32,8 @@ public final class TlsPolicyCustomizer implements WebServerFactoryCustomizer<Abs
 			return;
 		}
 		if (ssl.getBundle() == null) {
-			// The factory's Ssl is the server.ssl properties object itself: narrowing it in place is what setting
+			// The factory's Ssl is the server.ssl properties object itself: narrowing it
+			// in place is what setting
 			// those two properties would do.
 			ssl.setEnabledProtocols(TlsPolicy.protocols(ssl.getEnabledProtocols()));
 			ssl.setCiphers(TlsPolicy.cipherSuites(ssl.getCiphers()));

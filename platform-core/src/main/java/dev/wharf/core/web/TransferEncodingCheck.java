@@ -26,20 +26,25 @@ import reactor.netty.NettyPipeline;
 import reactor.netty.http.server.HttpServer;
 
 /**
- * Refuses an HTTP/1.1 request whose {@code Transfer-Encoding} is anything but one final {@code chunked},
- * right behind the HTTP codec, so before every handler of every HTTP module (the build cache's and static
- * sites' routes, the static fast lane, WebFlux with the file manager and the actuator).
+ * Refuses an HTTP/1.1 request whose {@code Transfer-Encoding} is anything but one final
+ * {@code chunked}, right behind the HTTP codec, so before every handler of every HTTP
+ * module (the build cache's and static sites' routes, the static fast lane, WebFlux with
+ * the file manager and the actuator).
  *
- * <p>Netty frames a request body as chunked when {@code chunked} is among the codings and otherwise, without
- * a {@code Content-Length}, reads no body at all: {@code Transfer-Encoding: xchunked} reached handlers as a
- * request without a body (a build-cache PUT stored an empty entry and answered 201), and the body's bytes
- * were then read as the next request. As RFC 9112 (section 6.1) asks, a coding the server does not know
- * is answered 501, and a header that leaves the body's length unknown (chunked not last, chunked twice, an
- * empty or malformed list, or any {@code Transfer-Encoding} on an HTTP/1.0 request) 400. Either way the
- * request goes no further, its body is discarded unread, and the connection closes after the answer. A
- * refusal pipelined behind a response still being written waits for that response, never cutting into it.
+ * <p>
+ * Netty frames a request body as chunked when {@code chunked} is among the codings and
+ * otherwise, without a {@code Content-Length}, reads no body at all:
+ * {@code Transfer-Encoding: xchunked} reached handlers as a request without a body (a
+ * build-cache PUT stored an empty entry and answered 201), and the body's bytes were then
+ * read as the next request. As RFC 9112 (section 6.1) asks, a coding the server does not
+ * know is answered 501, and a header that leaves the body's length unknown (chunked not
+ * last, chunked twice, an empty or malformed list, or any {@code Transfer-Encoding} on an
+ * HTTP/1.0 request) 400. Either way the request goes no further, its body is discarded
+ * unread, and the connection closes after the answer. A refusal pipelined behind a
+ * response still being written waits for that response, never cutting into it.
  *
- * <p>One instance per connection; everything runs on the connection's event loop.
+ * <p>
+ * One instance per connection; everything runs on the connection's event loop.
  */
 public final class TransferEncodingCheck extends ChannelDuplexHandler {
 
@@ -59,7 +64,8 @@ public final class TransferEncodingCheck extends ChannelDuplexHandler {
 	}
 
 	/**
-	 * Installs the check on every HTTP/1.1 connection of a server, right after the HTTP codec.
+	 * Installs the check on every HTTP/1.1 connection of a server, right after the HTTP
+	 * codec.
 	 * @param server the server
 	 * @return the server with the check
 	 */
@@ -75,8 +81,9 @@ public final class TransferEncodingCheck extends ChannelDuplexHandler {
 	/**
 	 * What is wrong with a request's framing.
 	 * @param request a decoded request head
-	 * @return 501 for a coding other than {@code chunked}, 400 for a malformed header, or {@code null} if the
-	 * request has no {@code Transfer-Encoding} or just {@code chunked}
+	 * @return 501 for a coding other than {@code chunked}, 400 for a malformed header, or
+	 * {@code null} if the request has no {@code Transfer-Encoding} or just
+	 * {@code chunked}
 	 */
 	static @Nullable HttpResponseStatus problem(HttpRequest request) {
 		List<String> values = request.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING);

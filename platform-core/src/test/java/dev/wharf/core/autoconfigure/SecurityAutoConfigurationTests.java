@@ -42,7 +42,8 @@ class SecurityAutoConfigurationTests {
 				Authenticator authenticator = context.getBean(Authenticator.class);
 				assertThat(authenticator.login("test", "alice", "pw-alice", null).block())
 					.isInstanceOf(LoginResult.Success.class);
-				assertThat(authenticator.login("test", "alice", "nope", null).block()).isInstanceOf(LoginResult.Failure.class);
+				assertThat(authenticator.login("test", "alice", "nope", null).block())
+					.isInstanceOf(LoginResult.Failure.class);
 				assertThat(context.getBean(UserDirectory.class).find("alice")).isPresent();
 				assertThat(this.state.resolve(InitialAdmin.FILE_NAME)).doesNotExist();
 			});
@@ -51,7 +52,8 @@ class SecurityAutoConfigurationTests {
 	@Test
 	void withoutUsersAnAdminIsGenerated() {
 		this.runner.withPropertyValues("wharf.state-dir=" + this.state).run(context -> {
-			assertThat(context.getBean(UserDirectory.class).find("admin")).hasValueSatisfying(u -> assertThat(u.isAdmin()).isTrue());
+			assertThat(context.getBean(UserDirectory.class).find("admin"))
+				.hasValueSatisfying(u -> assertThat(u.isAdmin()).isTrue());
 			assertThat(this.state.resolve(InitialAdmin.FILE_NAME)).exists();
 		});
 	}
@@ -73,7 +75,8 @@ class SecurityAutoConfigurationTests {
 					LoginResult bob = authenticator.login("test", "bob", "bob-pw", null).block();
 					assertThat(bob).isInstanceOfSatisfying(LoginResult.Success.class,
 							success -> assertThat(success.user().access("data")).isEqualTo(MountAccess.READ_ONLY));
-					assertThat(authenticator.login("test", "bob", "nope", null).block()).isInstanceOf(LoginResult.Failure.class);
+					assertThat(authenticator.login("test", "bob", "nope", null).block())
+						.isInstanceOf(LoginResult.Failure.class);
 					assertThat(context.getBean(UserDirectory.class).find("bob")).isPresent();
 					assertThat(this.state.resolve(InitialAdmin.FILE_NAME)).as("no admin is generated").doesNotExist();
 					assertThat(this.state.resolve(FileExternalUserStore.FILE_NAME)).exists();
@@ -108,7 +111,8 @@ class SecurityAutoConfigurationTests {
 					"wharf.security.users[0].password=plaintext-secret")
 			.run(context -> {
 				assertThat(context).hasFailed();
-				assertThat(rootCause(context.getStartupFailure()).property()).isEqualTo("wharf.security.users[0].password");
+				assertThat(rootCause(context.getStartupFailure()).property())
+					.isEqualTo("wharf.security.users[0].password");
 				assertThat(context.getStartupFailure()).hasStackTraceContaining("hash-password");
 				assertThat(rootCause(context.getStartupFailure()).getMessage()).doesNotContain("plaintext-secret");
 			});

@@ -40,7 +40,8 @@ class StorageAutoConfigurationTests {
 	@Test
 	void buildsEveryConfiguredMount() {
 		this.runner
-			.withPropertyValues("wharf.storage.mounts.data.type=local", "wharf.storage.mounts.data.root=" + this.temp.resolve("d"),
+			.withPropertyValues("wharf.storage.mounts.data.type=local",
+					"wharf.storage.mounts.data.root=" + this.temp.resolve("d"),
 					"wharf.storage.mounts.scratch.type=memory", "wharf.storage.mounts.scratch.max-size=1MB")
 			.run(context -> {
 				MountRegistry mounts = context.getBean(MountRegistry.class);
@@ -73,14 +74,19 @@ class StorageAutoConfigurationTests {
 
 	@Test
 	void aBadValueStopsStartUpNamingTheProperty() {
-		this.runner.withPropertyValues("wharf.storage.mounts.scratch.type=memory", "wharf.storage.mounts.scratch.max-size=0B")
+		this.runner
+			.withPropertyValues("wharf.storage.mounts.scratch.type=memory", "wharf.storage.mounts.scratch.max-size=0B")
 			.run(context -> assertThat(rootCause(context.getStartupFailure()).property())
 				.isEqualTo("wharf.storage.mounts.scratch.max-size"));
-		this.runner.withPropertyValues("wharf.storage.mounts.scratch.type=memory", "wharf.storage.mounts.scratch.max-size=100TB")
+		this.runner
+			.withPropertyValues("wharf.storage.mounts.scratch.type=memory",
+					"wharf.storage.mounts.scratch.max-size=100TB")
 			.run(context -> assertThat(rootCause(context.getStartupFailure()).reason()).contains("heap"));
 		this.runner.withPropertyValues("wharf.storage.mounts.Bad_Name.type=memory")
 			.run(context -> assertThat(context).hasFailed());
-		this.runner.withPropertyValues("wharf.storage.mounts.shared.servers[0]=127.0.0.1:1", "wharf.storage.mounts.shared.servers[1]=127.0.0.1:2")
+		this.runner
+			.withPropertyValues("wharf.storage.mounts.shared.servers[0]=127.0.0.1:1",
+					"wharf.storage.mounts.shared.servers[1]=127.0.0.1:2")
 			.run(context -> assertThat(rootCause(context.getStartupFailure()).property())
 				.isEqualTo("wharf.storage.mounts.shared.type"));
 		this.runner.withPropertyValues("wharf.storage.mounts.data.root=/tmp/x")
@@ -90,10 +96,12 @@ class StorageAutoConfigurationTests {
 
 	@Test
 	void anUnknownPropertyStopsStartUp() {
-		this.runner.withPropertyValues("wharf.storage.mounts.scratch.type=memory", "wharf.storage.mounts.scratch.max-sise=1MB")
+		this.runner
+			.withPropertyValues("wharf.storage.mounts.scratch.type=memory", "wharf.storage.mounts.scratch.max-sise=1MB")
 			.run(context -> {
 				assertThat(context).hasFailed();
-				assertThat(context.getStartupFailure()).hasStackTraceContaining("wharf.storage.mounts.scratch.max-sise");
+				assertThat(context.getStartupFailure())
+					.hasStackTraceContaining("wharf.storage.mounts.scratch.max-sise");
 			});
 	}
 
@@ -122,7 +130,8 @@ class StorageAutoConfigurationTests {
 					.tags("mount", "scratch", "operation", "write", "outcome", "success")
 					.timer()
 					.count()).isEqualTo(1);
-				assertThat(meters.get("wharf.storage.bytes").tags("direction", "written").counter().count()).isEqualTo(5);
+				assertThat(meters.get("wharf.storage.bytes").tags("direction", "written").counter().count())
+					.isEqualTo(5);
 				mount.storage().write(StoragePath.parse("/m"), content("6"), WriteOptions.replace()).block(TIMEOUT);
 				assertThatThrownBy(() -> mount.storage().stat(StoragePath.parse("/missing")).block(TIMEOUT))
 					.isInstanceOf(NotFoundException.class);

@@ -22,8 +22,9 @@ import reactor.test.StepVerifier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link BlockingScheduler}: cancelling never interrupts, a worker keeps its tasks in order, the queue is
- * bounded, delayed and periodic tasks run on the pool, and threads carry the scheduler's name.
+ * {@link BlockingScheduler}: cancelling never interrupts, a worker keeps its tasks in
+ * order, the queue is bounded, delayed and periodic tasks run on the pool, and threads
+ * carry the scheduler's name.
  */
 class BlockingSchedulerTests {
 
@@ -55,7 +56,8 @@ class BlockingSchedulerTests {
 
 	@Test
 	void aValueDeliveredBeforeCancellationLeavesTheDownstreamWorkUninterrupted() throws InterruptedException {
-		// The shape of reactor-core#962: the blocking call has returned and the same task runs the code
+		// The shape of reactor-core#962: the blocking call has returned and the same task
+		// runs the code
 		// downstream when another thread cancels the upstream subscription.
 		CountDownLatch downstreamRunning = new CountDownLatch(1);
 		CountDownLatch cancelled = new CountDownLatch(1);
@@ -145,11 +147,12 @@ class BlockingSchedulerTests {
 	@Test
 	void fluxSubscribeOnDeliversEveryElementOnTheNamedThreads() {
 		List<String> threads = new CopyOnWriteArrayList<>();
-		StepVerifier.create(Flux.range(0, 1000)
-			.doOnNext(i -> threads.add(Thread.currentThread().getName()))
-			.subscribeOn(this.scheduler)
-			.publishOn(reactor.core.scheduler.Schedulers.parallel(), 7)
-			.count())
+		StepVerifier
+			.create(Flux.range(0, 1000)
+				.doOnNext(i -> threads.add(Thread.currentThread().getName()))
+				.subscribeOn(this.scheduler)
+				.publishOn(reactor.core.scheduler.Schedulers.parallel(), 7)
+				.count())
 			.expectNext(1000L)
 			.expectComplete()
 			.verify(Duration.ofSeconds(10));

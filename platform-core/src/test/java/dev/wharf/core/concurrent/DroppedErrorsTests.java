@@ -41,7 +41,9 @@ class DroppedErrorsTests {
 	void otherDroppedErrorsKeepTheirStackTrace(CapturedOutput output) {
 		Hooks.onErrorDropped(DroppedErrors::dropped);
 		Operators.onErrorDropped(new IllegalStateException("a real fault"), Context.empty());
-		assertThat(output).contains("ERROR").contains("onErrorDropped").contains("IllegalStateException: a real fault")
+		assertThat(output).contains("ERROR")
+			.contains("onErrorDropped")
+			.contains("IllegalStateException: a real fault")
 			.contains("\tat ");
 	}
 

@@ -29,9 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Tests for {@link ModuleMounts} and {@link UserMounts}: which mounts a user sees, where a path of the tree leads
- * with one mount and with several in both layouts, that rights and credentials come with each mount's storage,
- * and that no path reaches past a mount.
+ * Tests for {@link ModuleMounts} and {@link UserMounts}: which mounts a user sees, where
+ * a path of the tree leads with one mount and with several in both layouts, that rights
+ * and credentials come with each mount's storage, and that no path reaches past a mount.
  */
 class UserMountsTests {
 
@@ -105,12 +105,17 @@ class UserMountsTests {
 			UserMounts view = module.forUser(this.bob, null);
 			List<String> visible = (count == 1) ? List.of() : List.of("scratch");
 			assertThat(view.mounts()).as(layout.name()).extracting(UserMount::name).containsExactlyElementsOf(visible);
-			assertThat(module.visible(this.bob)).as(layout.name()).extracting(Mount::name).containsExactlyElementsOf(visible);
+			assertThat(module.visible(this.bob)).as(layout.name())
+				.extracting(Mount::name)
+				.containsExactlyElementsOf(visible);
 			assertThat(module.canUse(this.bob)).as(layout.name()).isEqualTo(count > 1);
 			assertThat(((MountLocation.Top) view.locate(StoragePath.root())).mounts()).as(layout.name())
-				.extracting(UserMount::name).containsExactlyElementsOf(visible);
-			assertThat(view.locate(StoragePath.parse("/data/x"))).as(layout.name()).isInstanceOf(MountLocation.Unknown.class);
-			assertThat(view.locate(StoragePath.parse("/x"))).as(layout.name()).isInstanceOf(MountLocation.Unknown.class);
+				.extracting(UserMount::name)
+				.containsExactlyElementsOf(visible);
+			assertThat(view.locate(StoragePath.parse("/data/x"))).as(layout.name())
+				.isInstanceOf(MountLocation.Unknown.class);
+			assertThat(view.locate(StoragePath.parse("/x"))).as(layout.name())
+				.isInstanceOf(MountLocation.Unknown.class);
 		}
 	}
 
@@ -163,7 +168,10 @@ class UserMountsTests {
 		Credentials login = new Credentials("alice", "alice-pw");
 		UserMounts view = module.forUser(this.alice, login);
 		for (String path : List.of("/data", "/scratch")) {
-			((MountLocation.InMount) view.locate(StoragePath.parse(path))).mount().storage().stat(StoragePath.root()).block();
+			((MountLocation.InMount) view.locate(StoragePath.parse(path))).mount()
+				.storage()
+				.stat(StoragePath.root())
+				.block();
 		}
 		assertThat(seen).containsExactly(login);
 		// Without the login kept, nothing is attached.

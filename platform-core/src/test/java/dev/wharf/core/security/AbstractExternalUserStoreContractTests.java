@@ -11,21 +11,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What every {@link ExternalUserStore} does, for one replica and for replicas sharing the store: a saved user is
- * found with every group intact, by this replica at once and by the others within {@link #propagation()};
- * a removal is seen likewise; a replica started later finds the users saved before.
+ * What every {@link ExternalUserStore} does, for one replica and for replicas sharing the
+ * store: a saved user is found with every group intact, by this replica at once and by
+ * the others within {@link #propagation()}; a removal is seen likewise; a replica started
+ * later finds the users saved before.
  */
 public abstract class AbstractExternalUserStoreContractTests {
 
 	/** How long a command may take. */
 	protected static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-	/** Groups that a careless line format would break: tabs, line breaks, percent signs, non-ASCII, spaces. */
+	/**
+	 * Groups that a careless line format would break: tabs, line breaks, percent signs,
+	 * non-ASCII, spaces.
+	 */
 	private static final Set<String> AWKWARD_GROUPS = Set.of("staff", "tab\there", "new\nline", "per%cent", "Grüße",
 			"a b", "plus+sign");
 
 	/**
-	 * A store, on state every store this method returns during one test shares, as replicas do.
+	 * A store, on state every store this method returns during one test shares, as
+	 * replicas do.
 	 * @return a new store; the test class closes it
 	 */
 	protected abstract ExternalUserStore store();

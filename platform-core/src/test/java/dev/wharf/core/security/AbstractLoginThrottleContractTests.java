@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The rules of every {@link LoginThrottle}, in this process or shared by replicas, on a clock moved by hand.
+ * The rules of every {@link LoginThrottle}, in this process or shared by replicas, on a
+ * clock moved by hand.
  */
 public abstract class AbstractLoginThrottleContractTests {
 
@@ -22,7 +23,8 @@ public abstract class AbstractLoginThrottleContractTests {
 	private LoginThrottle throttle;
 
 	/**
-	 * A throttle on the clock; a second call gives another replica's view of the same buckets.
+	 * A throttle on the clock; a second call gives another replica's view of the same
+	 * buckets.
 	 * @param clock the time source
 	 * @return the throttle
 	 */

@@ -42,7 +42,8 @@ class AuthenticatorTests {
 				AuthenticatorTests.this.checks.incrementAndGet();
 				assertThat(Thread.currentThread().getName()).startsWith("test-hashing");
 				if ("down".equals(name)) {
-					throw new DirectoryUnavailableException("ldap://directory cannot be reached", new IOException("refused"));
+					throw new DirectoryUnavailableException("ldap://directory cannot be reached",
+							new IOException("refused"));
 				}
 				if ("nobody".equals(name) && "right".equals(password)) {
 					throw new NoMatchingRuleException(name);
@@ -77,8 +78,8 @@ class AuthenticatorTests {
 
 	final MutableClock clock = new MutableClock();
 
-	final Authenticator authenticator = new Authenticator(this.directory, new InMemoryLoginThrottle(this.clock), new AuditLog(),
-			Schedulers.newBoundedElastic(2, 10, "test-hashing"));
+	final Authenticator authenticator = new Authenticator(this.directory, new InMemoryLoginThrottle(this.clock),
+			new AuditLog(), Schedulers.newBoundedElastic(2, 10, "test-hashing"));
 
 	@AfterEach
 	void close() {
@@ -90,7 +91,8 @@ class AuthenticatorTests {
 		assertThat(login("alice", "right")).isEqualTo(new LoginResult.Success(this.alice));
 		assertThat(login("alice", "right")).isEqualTo(new LoginResult.Success(this.alice));
 		assertThat(this.checks).hasValue(1);
-		assertThat(output).contains("audit protocol=test user=alice action=login target=- outcome=success client=10.0.0.1");
+		assertThat(output)
+			.contains("audit protocol=test user=alice action=login target=- outcome=success client=10.0.0.1");
 		assertThat(output).doesNotContain("right");
 	}
 
@@ -153,9 +155,11 @@ class AuthenticatorTests {
 	@Test
 	void aDirectoryThatCannotAnswerIsUnavailableAndNeverCounted(CapturedOutput output) {
 		for (int i = 0; i < LoginThrottle.FREE_PER_ACCOUNT_AND_ADDRESS * 3; i++) {
-			assertThat(login("down", "right")).isEqualTo(new LoginResult.Unavailable(DirectoryUnavailableException.RETRY_AFTER));
+			assertThat(login("down", "right"))
+				.isEqualTo(new LoginResult.Unavailable(DirectoryUnavailableException.RETRY_AFTER));
 		}
-		assertThat(output).contains("user=down action=login target=- outcome=unavailable").doesNotContain("outcome=throttled");
+		assertThat(output).contains("user=down action=login target=- outcome=unavailable")
+			.doesNotContain("outcome=throttled");
 	}
 
 	@Test
@@ -170,8 +174,9 @@ class AuthenticatorTests {
 
 	@Test
 	void aRememberedPasswordIsForgottenAfterTheGivenTime() throws Exception {
-		try (Authenticator shortMemory = new Authenticator(this.directory, new InMemoryLoginThrottle(this.clock), new AuditLog(),
-				Schedulers.newBoundedElastic(2, 10, "test-hashing"), Duration.ofMillis(200), null, new InProcessInvalidations())) {
+		try (Authenticator shortMemory = new Authenticator(this.directory, new InMemoryLoginThrottle(this.clock),
+				new AuditLog(), Schedulers.newBoundedElastic(2, 10, "test-hashing"), Duration.ofMillis(200), null,
+				new InProcessInvalidations())) {
 			shortMemory.login("test", "alice", "right", null).block();
 			shortMemory.login("test", "alice", "right", null).block();
 			assertThat(this.checks).hasValue(1);
@@ -184,8 +189,9 @@ class AuthenticatorTests {
 
 	@Test
 	void anApiTokenServesAsItsOwnUsersPasswordOnlyWhereAsked(CapturedOutput output) {
-		try (Authenticator withTokens = new Authenticator(this.directory, new InMemoryLoginThrottle(this.clock), new AuditLog(),
-				Schedulers.newBoundedElastic(2, 10, "test-hashing"), Duration.ofMinutes(1), this.tokens, new InProcessInvalidations())) {
+		try (Authenticator withTokens = new Authenticator(this.directory, new InMemoryLoginThrottle(this.clock),
+				new AuditLog(), Schedulers.newBoundedElastic(2, 10, "test-hashing"), Duration.ofMinutes(1), this.tokens,
+				new InProcessInvalidations())) {
 			assertThat(withTokens.loginWithPasswordOrToken("ftp", "alice", TOKEN, "10.0.0.1").block())
 				.isEqualTo(new LoginResult.Success(this.alice));
 			assertThat(output).contains("audit protocol=ftp user=alice action=login target=token:t1 outcome=success");
@@ -196,9 +202,12 @@ class AuthenticatorTests {
 			assertThat(withTokens.loginWithPasswordOrToken("ftp", "alice", "right", "10.0.0.1").block())
 				.isEqualTo(new LoginResult.Success(this.alice));
 			assertThat(this.checks).as("tokens never reach the directory").hasValue(1);
-			// A plain login takes no token: the file manager's sessions and token minting need the password.
-			assertThat(withTokens.login("http", "alice", TOKEN, "10.0.0.1").block()).isEqualTo(new LoginResult.Failure());
-			// A token works while the account is locked by guessing: it cannot be guessed itself.
+			// A plain login takes no token: the file manager's sessions and token minting
+			// need the password.
+			assertThat(withTokens.login("http", "alice", TOKEN, "10.0.0.1").block())
+				.isEqualTo(new LoginResult.Failure());
+			// A token works while the account is locked by guessing: it cannot be guessed
+			// itself.
 			for (int i = 0; i <= LoginThrottle.FREE_PER_ACCOUNT_AND_ADDRESS; i++) {
 				withTokens.login("ftp", "alice", "guess", "10.0.0.1").block();
 			}
@@ -211,7 +220,8 @@ class AuthenticatorTests {
 
 	@Test
 	void auditValuesCannotForgeLines() {
-		assertThat(AuditLog.clean("evil\nuser=admin outcome=success")).isEqualTo("\"evil\\u000auser=admin outcome=success\"");
+		assertThat(AuditLog.clean("evil\nuser=admin outcome=success"))
+			.isEqualTo("\"evil\\u000auser=admin outcome=success\"");
 		assertThat(AuditLog.clean(null)).isEqualTo("-");
 		assertThat(AuditLog.clean("plain")).isEqualTo("plain");
 	}

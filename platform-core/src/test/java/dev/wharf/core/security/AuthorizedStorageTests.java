@@ -35,7 +35,8 @@ class AuthorizedStorageTests {
 		assertThat(view.list(StoragePath.root()).count().block(TIMEOUT)).isEqualTo(1);
 		assertThatThrownBy(() -> view.write(this.file, content("y"), WriteOptions.replace()).block(TIMEOUT))
 			.isInstanceOf(AccessDeniedException.class);
-		assertThatThrownBy(() -> view.delete(this.file, false).block(TIMEOUT)).isInstanceOf(AccessDeniedException.class);
+		assertThatThrownBy(() -> view.delete(this.file, false).block(TIMEOUT))
+			.isInstanceOf(AccessDeniedException.class);
 		assertThatThrownBy(() -> view.move(this.file, StoragePath.parse("/g"), false).block(TIMEOUT))
 			.isInstanceOf(AccessDeniedException.class);
 		assertThatThrownBy(() -> view.copy(this.file, StoragePath.parse("/g"), false).block(TIMEOUT))
@@ -54,7 +55,8 @@ class AuthorizedStorageTests {
 		AuthorizedStorage view = AuthorizedStorage.of(this.mount, user(MountAccess.READ_WRITE));
 		view.write(this.file, content("y"), WriteOptions.replace()).block(TIMEOUT);
 		assertThat(text(view.read(this.file, ByteRange.all()))).isEqualTo("y");
-		assertThat(view.setLastModified(this.file, Instant.EPOCH).block(TIMEOUT).lastModified()).isEqualTo(Instant.EPOCH);
+		assertThat(view.setLastModified(this.file, Instant.EPOCH).block(TIMEOUT).lastModified())
+			.isEqualTo(Instant.EPOCH);
 		assertThatThrownBy(() -> AuthorizedStorage.of(this.mount, user(MountAccess.NONE)))
 			.isInstanceOf(AccessDeniedException.class);
 	}

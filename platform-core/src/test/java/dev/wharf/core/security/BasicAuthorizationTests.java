@@ -16,7 +16,8 @@ class BasicAuthorizationTests {
 	void readsTheNameAndThePasswordAfterTheFirstColon() {
 		assertThat(BasicAuthorization.parse(basic("alice:pa:ss".getBytes(StandardCharsets.UTF_8))))
 			.contains(new Credentials("alice", "pa:ss"));
-		assertThat(BasicAuthorization.parse("bAsIc  " + Base64.getEncoder().encodeToString("Zoë:".getBytes(StandardCharsets.UTF_8))))
+		assertThat(BasicAuthorization
+			.parse("bAsIc  " + Base64.getEncoder().encodeToString("Zoë:".getBytes(StandardCharsets.UTF_8))))
 			.contains(new Credentials("Zoë", ""));
 	}
 
@@ -25,10 +26,11 @@ class BasicAuthorizationTests {
 		assertThat(BasicAuthorization.parse("Basic !!!")).isEmpty();
 		assertThat(BasicAuthorization.parse(basic(":password".getBytes(StandardCharsets.UTF_8)))).isEmpty();
 		assertThat(BasicAuthorization.parse(basic("no colon".getBytes(StandardCharsets.UTF_8)))).isEmpty();
-		// Latin-1 "é", not UTF-8: replacing it would let "Zo\uFFFD" log in as whoever has that name.
+		// Latin-1 "é", not UTF-8: replacing it would let "Zo\uFFFD" log in as whoever has
+		// that name.
 		assertThat(BasicAuthorization.parse(basic(new byte[] { 'Z', 'o', (byte) 0xE9, ':', 'p' }))).isEmpty();
-		assertThat(BasicAuthorization.parse("Bearer " + Base64.getEncoder().encodeToString("a:b".getBytes(StandardCharsets.UTF_8))))
-			.isEmpty();
+		assertThat(BasicAuthorization
+			.parse("Bearer " + Base64.getEncoder().encodeToString("a:b".getBytes(StandardCharsets.UTF_8)))).isEmpty();
 	}
 
 	@Test

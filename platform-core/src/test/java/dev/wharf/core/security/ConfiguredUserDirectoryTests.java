@@ -22,8 +22,8 @@ class ConfiguredUserDirectoryTests {
 
 	@Test
 	void verifiesConfiguredUsers() {
-		ConfiguredUserDirectory directory = new ConfiguredUserDirectory(
-				List.of(new UserProperties("alice", HASH, List.of("user", "cache-writer"), Map.of("data", "rw", "scratch", "ro"))),
+		ConfiguredUserDirectory directory = new ConfiguredUserDirectory(List.of(new UserProperties("alice", HASH,
+				List.of("user", "cache-writer"), Map.of("data", "rw", "scratch", "ro"))),
 				Set.of("data", "scratch")::contains);
 		User alice = directory.verify("alice", "s3cret-pass").block();
 		assertThat(alice).isNotNull();
@@ -44,13 +44,13 @@ class ConfiguredUserDirectoryTests {
 	}
 
 	@ParameterizedTest(name = "{0}")
-	@CsvSource(delimiter = '|', value = {
-			"bad name|'bad name'|HASH|user|data=rw|wharf.security.users[0].name",
-			"no password|alice||user|data=rw|wharf.security.users[0].password",
-			"plain password|alice|hunter2|user|data=rw|wharf.security.users[0].password",
-			"unknown role|alice|HASH|superuser|data=rw|wharf.security.users[0].roles",
-			"unknown mount|alice|HASH|user|nope=rw|wharf.security.users[0].mounts.nope",
-			"bad rights|alice|HASH|user|data=write|wharf.security.users[0].mounts.data" })
+	@CsvSource(delimiter = '|',
+			value = { "bad name|'bad name'|HASH|user|data=rw|wharf.security.users[0].name",
+					"no password|alice||user|data=rw|wharf.security.users[0].password",
+					"plain password|alice|hunter2|user|data=rw|wharf.security.users[0].password",
+					"unknown role|alice|HASH|superuser|data=rw|wharf.security.users[0].roles",
+					"unknown mount|alice|HASH|user|nope=rw|wharf.security.users[0].mounts.nope",
+					"bad rights|alice|HASH|user|data=write|wharf.security.users[0].mounts.data" })
 	void refusesMalformedEntriesNamingTheProperty(String title, String name, String password, String role, String mount,
 			String property) {
 		String[] access = mount.split("=");
@@ -66,9 +66,9 @@ class ConfiguredUserDirectoryTests {
 	@Test
 	void refusesTwoUsersWithOneName() {
 		UserProperties user = new UserProperties("alice", HASH, List.of(), Map.of());
-		assertThatThrownBy(() -> new ConfiguredUserDirectory(List.of(user, user), m -> true))
-			.isInstanceOfSatisfying(InvalidConfigurationException.class,
-					ex -> assertThat(ex.property()).isEqualTo("wharf.security.users[1].name"));
+		assertThatThrownBy(() -> new ConfiguredUserDirectory(List.of(user, user), m -> true)).isInstanceOfSatisfying(
+				InvalidConfigurationException.class,
+				ex -> assertThat(ex.property()).isEqualTo("wharf.security.users[1].name"));
 	}
 
 	@Test

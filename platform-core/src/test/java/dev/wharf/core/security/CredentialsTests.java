@@ -15,7 +15,8 @@ class CredentialsTests {
 		Credentials alice = new Credentials("alice", "s3cret");
 		assertThat(Credentials.current().contextWrite(alice.context()).block()).isEqualTo(alice);
 		assertThat(Credentials.current().block()).isNull();
-		assertThat(Mono.just(1).flatMap(i -> Credentials.current()).contextWrite(alice.context()).block()).isEqualTo(alice);
+		assertThat(Mono.just(1).flatMap(i -> Credentials.current()).contextWrite(alice.context()).block())
+			.isEqualTo(alice);
 		assertThat(alice.toString()).contains("alice").doesNotContain("s3cret");
 	}
 

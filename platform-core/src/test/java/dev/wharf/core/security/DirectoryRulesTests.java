@@ -18,11 +18,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class DirectoryRulesTests {
 
-	final DirectoryRules rules = new DirectoryRules(List.of(
-			new RuleProperties("wharf-admins", List.of("admin"), Map.of("data", "rw")),
-			new RuleProperties("ci", List.of("cache-writer"), Map.of()),
-			new RuleProperties("staff", List.of("user"), Map.of("data", "ro", "scratch", "rw")),
-			new RuleProperties("Data-Editors", List.of(), Map.of("data", "rw"))), Set.of("data", "scratch")::contains);
+	final DirectoryRules rules = new DirectoryRules(
+			List.of(new RuleProperties("wharf-admins", List.of("admin"), Map.of("data", "rw")),
+					new RuleProperties("ci", List.of("cache-writer"), Map.of()),
+					new RuleProperties("staff", List.of("user"), Map.of("data", "ro", "scratch", "rw")),
+					new RuleProperties("Data-Editors", List.of(), Map.of("data", "rw"))),
+			Set.of("data", "scratch")::contains);
 
 	@Test
 	void everyMatchingRuleCountsAndTheGreaterRightWins() {
@@ -50,18 +51,19 @@ class DirectoryRulesTests {
 	}
 
 	@ParameterizedTest(name = "{0}")
-	@CsvSource(delimiter = '|', value = {
-			"no group||user|data=rw|wharf.security.directory.rules[0].group",
-			"blank group|' '|user|data=rw|wharf.security.directory.rules[0].group",
-			"unknown role|staff|superuser|data=rw|wharf.security.directory.rules[0].roles",
-			"unknown mount|staff|user|nope=rw|wharf.security.directory.rules[0].mounts.nope",
-			"bad rights|staff|user|data=all|wharf.security.directory.rules[0].mounts.data",
-			"nothing given|staff|||wharf.security.directory.rules[0]" })
-	void refusesMalformedRulesNamingTheProperty(String title, String group, String role, String mount, String property) {
+	@CsvSource(delimiter = '|',
+			value = { "no group||user|data=rw|wharf.security.directory.rules[0].group",
+					"blank group|' '|user|data=rw|wharf.security.directory.rules[0].group",
+					"unknown role|staff|superuser|data=rw|wharf.security.directory.rules[0].roles",
+					"unknown mount|staff|user|nope=rw|wharf.security.directory.rules[0].mounts.nope",
+					"bad rights|staff|user|data=all|wharf.security.directory.rules[0].mounts.data",
+					"nothing given|staff|||wharf.security.directory.rules[0]" })
+	void refusesMalformedRulesNamingTheProperty(String title, String group, String role, String mount,
+			String property) {
 		Map<String, String> mounts = (mount == null) ? Map.of() : Map.of(mount.split("=")[0], mount.split("=")[1]);
 		RuleProperties rule = new RuleProperties(group, (role == null) ? List.of() : List.of(role), mounts);
-		assertThatThrownBy(() -> new DirectoryRules(List.of(rule), "data"::equals))
-			.isInstanceOfSatisfying(InvalidConfigurationException.class, ex -> assertThat(ex.property()).isEqualTo(property));
+		assertThatThrownBy(() -> new DirectoryRules(List.of(rule), "data"::equals)).isInstanceOfSatisfying(
+				InvalidConfigurationException.class, ex -> assertThat(ex.property()).isEqualTo(property));
 	}
 
 }

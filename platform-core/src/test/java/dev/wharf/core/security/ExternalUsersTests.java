@@ -29,8 +29,8 @@ class ExternalUsersTests {
 
 	final MutableClock clock = new MutableClock();
 
-	final DirectoryRules rules = new DirectoryRules(List.of(new RuleProperties("staff", List.of("user"), Map.of("data", "rw"))),
-			"data"::equals);
+	final DirectoryRules rules = new DirectoryRules(
+			List.of(new RuleProperties("staff", List.of("user"), Map.of("data", "rw"))), "data"::equals);
 
 	FileExternalUserStore store;
 
@@ -110,7 +110,8 @@ class ExternalUsersTests {
 			await().atMost(Duration.ofSeconds(5)).until(() -> other.find("bob").isPresent());
 			Path file = this.state.resolve(FileExternalUserStore.FILE_NAME);
 			Files.writeString(file, Files.readString(file) + "not a user\nbad name\toidc\t1\nx\tnone\t1\n");
-			await().atMost(Duration.ofSeconds(5)).until(() -> !other.find("bob").isEmpty() && other.find("x").isEmpty());
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> !other.find("bob").isEmpty() && other.find("x").isEmpty());
 			assertThat(other.find("bob")).isPresent();
 		}
 	}

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * The external user store contract on one file in a state folder that the "replicas" share.
+ * The external user store contract on one file in a state folder that the "replicas"
+ * share.
  */
 class FileExternalUserStoreContractTests extends AbstractExternalUserStoreContractTests {
 

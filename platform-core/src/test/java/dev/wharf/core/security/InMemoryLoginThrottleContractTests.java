@@ -3,7 +3,8 @@ package dev.wharf.core.security;
 import dev.wharf.core.testsupport.MutableClock;
 
 /**
- * The throttle's rules in this process: both "replicas" are the same throttle, as on one node.
+ * The throttle's rules in this process: both "replicas" are the same throttle, as on one
+ * node.
  */
 class InMemoryLoginThrottleContractTests extends AbstractLoginThrottleContractTests {
 

@@ -27,7 +27,8 @@ class InitialAdminTests {
 	@Test
 	void generatesAnAdminOncePrintsThePasswordOnceAndKeepsOnlyItsHash() throws Exception {
 		ByteArrayOutputStream first = new ByteArrayOutputStream();
-		ConfiguredUserDirectory directory = InitialAdmin.loadOrCreate(this.state, new PrintStream(first, true, StandardCharsets.UTF_8));
+		ConfiguredUserDirectory directory = InitialAdmin.loadOrCreate(this.state,
+				new PrintStream(first, true, StandardCharsets.UTF_8));
 		Matcher printed = Pattern.compile("password: (\\S+)").matcher(first.toString(StandardCharsets.UTF_8));
 		assertThat(printed.find()).isTrue();
 		String password = printed.group(1);
@@ -38,7 +39,8 @@ class InitialAdminTests {
 		assertThat(directory.verify("admin", password).block()).satisfies(user -> assertThat(user.isAdmin()).isTrue());
 
 		ByteArrayOutputStream second = new ByteArrayOutputStream();
-		ConfiguredUserDirectory again = InitialAdmin.loadOrCreate(this.state, new PrintStream(second, true, StandardCharsets.UTF_8));
+		ConfiguredUserDirectory again = InitialAdmin.loadOrCreate(this.state,
+				new PrintStream(second, true, StandardCharsets.UTF_8));
 		assertThat(second.size()).isZero();
 		assertThat(again.verify("admin", password).block()).isNotNull();
 		assertThat(again.verify("admin", "guess").block()).isNull();

@@ -14,8 +14,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What every {@link ApiTokenStore} does under {@link ApiTokens}, whether in a file or shared in Redis: a
- * token works until revoked or expired, on every replica, and a user's tokens are listed oldest first.
+ * What every {@link ApiTokenStore} does under {@link ApiTokens}, whether in a file or
+ * shared in Redis: a token works until revoked or expired, on every replica, and a user's
+ * tokens are listed oldest first.
  */
 public abstract class AbstractApiTokenStoreContractTests {
 
@@ -37,11 +38,15 @@ public abstract class AbstractApiTokenStoreContractTests {
 		ApiTokens there = new ApiTokens(store(), this.clock);
 		IssuedToken issued = here.issue(this.alice, "ci", null).block(TIMEOUT);
 		assertThat(here.authenticate(issued.secret()).block(TIMEOUT).user()).isEqualTo("alice");
-		await().pollDelay(Duration.ZERO).atMost(propagation().plusMillis(200)).until(() -> there.authenticate(issued.secret()).block(TIMEOUT) != null);
+		await().pollDelay(Duration.ZERO)
+			.atMost(propagation().plusMillis(200))
+			.until(() -> there.authenticate(issued.secret()).block(TIMEOUT) != null);
 		assertThat(there.revoke("bob", issued.token().id()).block(TIMEOUT)).as("another user's").isFalse();
 		assertThat(there.revoke("alice", issued.token().id()).block(TIMEOUT)).isTrue();
 		assertThat(there.authenticate(issued.secret()).block(TIMEOUT)).isNull();
-		await().pollDelay(Duration.ZERO).atMost(propagation().plusMillis(200)).until(() -> here.authenticate(issued.secret()).block(TIMEOUT) == null);
+		await().pollDelay(Duration.ZERO)
+			.atMost(propagation().plusMillis(200))
+			.until(() -> here.authenticate(issued.secret()).block(TIMEOUT) == null);
 		assertThat(here.revoke("alice", issued.token().id()).block(TIMEOUT)).as("revoked already").isFalse();
 	}
 

@@ -21,9 +21,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What {@link Sessions} does over every {@link SessionStore} and {@link NewSessionLimits}, in this process or
- * shared by replicas, on a clock moved by hand: lifetimes, revocation (on every replica), the cap per user
- * (which never ends another user's session) and the limits on how fast sessions start.
+ * What {@link Sessions} does over every {@link SessionStore} and
+ * {@link NewSessionLimits}, in this process or shared by replicas, on a clock moved by
+ * hand: lifetimes, revocation (on every replica), the cap per user (which never ends
+ * another user's session) and the limits on how fast sessions start.
  */
 public abstract class AbstractSessionsContractTests {
 
@@ -41,10 +42,16 @@ public abstract class AbstractSessionsContractTests {
 
 	protected Sessions sessions;
 
-	/** A store on the clock; a second call gives another replica's store over the same sessions. */
+	/**
+	 * A store on the clock; a second call gives another replica's store over the same
+	 * sessions.
+	 */
 	protected abstract SessionStore store();
 
-	/** Limits on session starts; a second call gives another replica's view of the same buckets. */
+	/**
+	 * Limits on session starts; a second call gives another replica's view of the same
+	 * buckets.
+	 */
 	protected abstract NewSessionLimits limits(NewSessions newSessions);
 
 	/** How long an ended session may still be found on another replica. */
@@ -69,9 +76,13 @@ public abstract class AbstractSessionsContractTests {
 		assertThat(other.find(one.secret()).block(TIMEOUT).user()).isEqualTo("alice");
 		assertThat(other.find(two.secret()).block(TIMEOUT)).isNotNull();
 		assertThat(other.revoke(one.secret()).block(TIMEOUT)).isNotNull();
-		await().pollDelay(Duration.ZERO).atMost(propagation().plusMillis(200)).until(() -> this.sessions.find(one.secret()).block(TIMEOUT) == null);
+		await().pollDelay(Duration.ZERO)
+			.atMost(propagation().plusMillis(200))
+			.until(() -> this.sessions.find(one.secret()).block(TIMEOUT) == null);
 		assertThat(other.revokeAll("alice").block(TIMEOUT)).isEqualTo(1);
-		await().pollDelay(Duration.ZERO).atMost(propagation().plusMillis(200)).until(() -> this.sessions.find(two.secret()).block(TIMEOUT) == null);
+		await().pollDelay(Duration.ZERO)
+			.atMost(propagation().plusMillis(200))
+			.until(() -> this.sessions.find(two.secret()).block(TIMEOUT) == null);
 	}
 
 	@Test
@@ -174,12 +185,12 @@ public abstract class AbstractSessionsContractTests {
 			User user = new User("user" + i, Set.of(Role.USER), Map.of());
 			assertThat(limited.create(user, "10.0.0.9", null).block(TIMEOUT)).isNotNull();
 		}
-		assertThatThrownBy(() -> limited.create(this.alice, "10.0.0.9", null).block(TIMEOUT))
-			.isInstanceOfSatisfying(SessionLimitException.class,
-					refused -> assertThat(refused.limit()).isEqualTo(Limit.ADDRESS_RATE));
+		assertThatThrownBy(() -> limited.create(this.alice, "10.0.0.9", null).block(TIMEOUT)).isInstanceOfSatisfying(
+				SessionLimitException.class, refused -> assertThat(refused.limit()).isEqualTo(Limit.ADDRESS_RATE));
 		assertThat(limited.create(this.alice, "10.0.0.10", null).block(TIMEOUT)).as("another address").isNotNull();
 		assertThat(limited.create(this.alice, "10.0.0.10", null).block(TIMEOUT))
-			.as("the refusal did not use one of alice's starts").isNotNull();
+			.as("the refusal did not use one of alice's starts")
+			.isNotNull();
 	}
 
 	@Test
@@ -192,7 +203,8 @@ public abstract class AbstractSessionsContractTests {
 	}
 
 	protected static SessionProperties properties(long maximumSessions, int maxPerUser, NewSessions newSessions) {
-		return new SessionProperties(Duration.ofHours(1), Duration.ofHours(8), maximumSessions, maxPerUser, newSessions);
+		return new SessionProperties(Duration.ofHours(1), Duration.ofHours(8), maximumSessions, maxPerUser,
+				newSessions);
 	}
 
 }

@@ -15,8 +15,8 @@ import reactor.core.scheduler.Schedulers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link ApiTokens} over a {@link FileApiTokenStore}: the contract of every token store, with
- * "replicas" sharing the state folder, and what only the file does.
+ * Tests for {@link ApiTokens} over a {@link FileApiTokenStore}: the contract of every
+ * token store, with "replicas" sharing the state folder, and what only the file does.
  */
 class ApiTokensTests extends AbstractApiTokenStoreContractTests {
 

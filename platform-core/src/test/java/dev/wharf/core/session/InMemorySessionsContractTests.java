@@ -17,9 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The sessions contract over an {@link InMemorySessionStore} (both "replicas" are the same store and limits, as
- * on one node), and what only the in-memory store does: a bound on all sessions together that never ends
- * another user's session, and an index that forgets expired sessions.
+ * The sessions contract over an {@link InMemorySessionStore} (both "replicas" are the
+ * same store and limits, as on one node), and what only the in-memory store does: a bound
+ * on all sessions together that never ends another user's session, and an index that
+ * forgets expired sessions.
  */
 class InMemorySessionsContractTests extends AbstractSessionsContractTests {
 

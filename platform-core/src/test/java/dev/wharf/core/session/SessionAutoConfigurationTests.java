@@ -49,7 +49,8 @@ class SessionAutoConfigurationTests {
 	void badDurationsStopStartUpNamingTheProperty() {
 		runner().withPropertyValues("wharf.sessions.idle-timeout=10s").run(context -> {
 			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause().isInstanceOf(InvalidConfigurationException.class)
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidConfigurationException.class)
 				.hasMessageContaining("wharf.sessions.idle-timeout");
 		});
 		runner().withPropertyValues("wharf.sessions.idle-timeout=2h", "wharf.sessions.max-age=1h").run(context -> {
@@ -65,7 +66,8 @@ class SessionAutoConfigurationTests {
 				{ "wharf.sessions.new-sessions.period=0s", "wharf.sessions.new-sessions.period" } }) {
 			runner().withPropertyValues(bad[0]).run(context -> {
 				assertThat(context).hasFailed();
-				assertThat(context.getStartupFailure()).rootCause().isInstanceOf(InvalidConfigurationException.class)
+				assertThat(context.getStartupFailure()).rootCause()
+					.isInstanceOf(InvalidConfigurationException.class)
 					.hasMessageContaining(bad[1]);
 			});
 		}

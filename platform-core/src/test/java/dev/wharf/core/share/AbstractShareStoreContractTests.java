@@ -14,9 +14,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What every {@link ShareStore} does, whether in the state file or shared in Redis: a share made on one replica
- * is found on another until revoked on either, only its creator revokes it, a change keeps its download count,
- * and downloads are counted atomically up to the limit, however many replicas count at once.
+ * What every {@link ShareStore} does, whether in the state file or shared in Redis: a
+ * share made on one replica is found on another until revoked on either, only its creator
+ * revokes it, a change keeps its download count, and downloads are counted atomically up
+ * to the limit, however many replicas count at once.
  */
 public abstract class AbstractShareStoreContractTests {
 
@@ -41,13 +42,15 @@ public abstract class AbstractShareStoreContractTests {
 		Share share = share("alice", 0);
 		here.put(share).block(TIMEOUT);
 		assertThat(here.find(share.id()).block(TIMEOUT)).isEqualTo(share);
-		await().pollDelay(Duration.ZERO).atMost(propagation().plusMillis(200))
+		await().pollDelay(Duration.ZERO)
+			.atMost(propagation().plusMillis(200))
 			.until(() -> share.equals(there.find(share.id()).block(TIMEOUT)));
 		assertThat(there.remove("bob", share.id()).block(TIMEOUT)).as("another user's").isFalse();
 		assertThat(there.find(share.id()).block(TIMEOUT)).isEqualTo(share);
 		assertThat(there.remove("alice", share.id()).block(TIMEOUT)).isTrue();
 		assertThat(there.find(share.id()).block(TIMEOUT)).isNull();
-		await().pollDelay(Duration.ZERO).atMost(propagation().plusMillis(200))
+		await().pollDelay(Duration.ZERO)
+			.atMost(propagation().plusMillis(200))
 			.until(() -> here.find(share.id()).block(TIMEOUT) == null);
 		assertThat(here.remove("alice", share.id()).block(TIMEOUT)).as("revoked already").isFalse();
 	}
@@ -62,8 +65,8 @@ public abstract class AbstractShareStoreContractTests {
 	void aUsersSharesAreListedOldestFirst() {
 		ShareStore store = store();
 		Share second = share("alice", 0);
-		Share first = new Share(Share.newId(), "alice", "scratch", StoragePath.root(), ShareRights.UPLOAD, null, null, 3, 0,
-				second.created().minusSeconds(60));
+		Share first = new Share(Share.newId(), "alice", "scratch", StoragePath.root(), ShareRights.UPLOAD, null, null,
+				3, 0, second.created().minusSeconds(60));
 		Share bobs = share("bob", 0);
 		store.put(second).block(TIMEOUT);
 		store.put(first).block(TIMEOUT);
@@ -97,7 +100,8 @@ public abstract class AbstractShareStoreContractTests {
 		ShareStore there = store();
 		Share share = share("alice", 5);
 		here.put(share).block(TIMEOUT);
-		await().pollDelay(Duration.ZERO).atMost(propagation().plusMillis(200))
+		await().pollDelay(Duration.ZERO)
+			.atMost(propagation().plusMillis(200))
 			.until(() -> there.find(share.id()).block(TIMEOUT) != null);
 		List<ShareStore> replicas = List.of(here, there);
 		List<Boolean> counted = Flux.range(0, 20)

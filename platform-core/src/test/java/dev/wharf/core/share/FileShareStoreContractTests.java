@@ -15,9 +15,9 @@ import reactor.core.scheduler.Schedulers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The share store contract on the state file, with "replicas" sharing the state folder; and what only the file
- * does: shares and their download counts survive a restart, the file is its owner's only, and a file with a line
- * that is no share still loads.
+ * The share store contract on the state file, with "replicas" sharing the state folder;
+ * and what only the file does: shares and their download counts survive a restart, the
+ * file is its owner's only, and a file with a line that is no share still loads.
  */
 class FileShareStoreContractTests extends AbstractShareStoreContractTests {
 
@@ -65,9 +65,8 @@ class FileShareStoreContractTests extends AbstractShareStoreContractTests {
 	@Test
 	void aLineThatIsNoShareIsSkipped() throws Exception {
 		Share share = share("alice", 0);
-		Files.writeString(this.state.resolve(FileShareStore.FILE_NAME),
-				"# comment\nnot a share\n" + ShareLines.format(share).replace("\tread\t", "\tall\t") + "\n"
-						+ ShareLines.format(share) + "\n");
+		Files.writeString(this.state.resolve(FileShareStore.FILE_NAME), "# comment\nnot a share\n"
+				+ ShareLines.format(share).replace("\tread\t", "\tall\t") + "\n" + ShareLines.format(share) + "\n");
 		FileShareStore store = store();
 		assertThat(store.find(share.id()).block(TIMEOUT)).isEqualTo(share);
 		assertThat(store.list("alice").collectList().block(TIMEOUT)).containsExactly(share);

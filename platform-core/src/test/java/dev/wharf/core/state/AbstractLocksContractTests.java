@@ -12,14 +12,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What every {@link Locks} does, whether in this process or shared: one holder at a time, a lock runs out
- * unless renewed, and a holder whose lock ran out can neither renew nor release the next holder's.
+ * What every {@link Locks} does, whether in this process or shared: one holder at a time,
+ * a lock runs out unless renewed, and a holder whose lock ran out can neither renew nor
+ * release the next holder's.
  */
 public abstract class AbstractLocksContractTests {
 
 	protected static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-	/** The locks under test; two calls may return two replicas' views of the same locks. */
+	/**
+	 * The locks under test; two calls may return two replicas' views of the same locks.
+	 */
 	protected abstract Locks locks();
 
 	@Test
@@ -41,8 +44,8 @@ public abstract class AbstractLocksContractTests {
 		Lock first = here.tryLock("c", Duration.ofMillis(300)).block(TIMEOUT);
 		assertThat(first).isNotNull();
 		assertThat(first.renew().block(TIMEOUT)).isTrue();
-		Lock second = await().atMost(TIMEOUT).until(() -> there.tryLock("c", Duration.ofMinutes(1)).block(TIMEOUT),
-				taken -> taken != null);
+		Lock second = await().atMost(TIMEOUT)
+			.until(() -> there.tryLock("c", Duration.ofMinutes(1)).block(TIMEOUT), taken -> taken != null);
 		assertThat(first.renew().block(TIMEOUT)).as("ran out").isFalse();
 		first.release().block(TIMEOUT);
 		assertThat(here.tryLock("c", Duration.ofMinutes(1)).block(TIMEOUT)).as("still the second holder's").isNull();
@@ -55,9 +58,13 @@ public abstract class AbstractLocksContractTests {
 		Locks here = locks();
 		Locks there = locks();
 		AtomicReference<Lock> during = new AtomicReference<>();
-		String result = here.whileLocked("d", Duration.ofMillis(300), () -> Mono.delay(Duration.ofMillis(1000))
-			.then(there.tryLock("d", Duration.ofMinutes(1)).doOnNext(during::set))
-			.thenReturn("done"), IllegalStateException::new).block(TIMEOUT);
+		String result = here
+			.whileLocked("d", Duration.ofMillis(300),
+					() -> Mono.delay(Duration.ofMillis(1000))
+						.then(there.tryLock("d", Duration.ofMinutes(1)).doOnNext(during::set))
+						.thenReturn("done"),
+					IllegalStateException::new)
+			.block(TIMEOUT);
 		assertThat(result).isEqualTo("done");
 		assertThat(during.get()).as("renewed past its time to live while the work ran").isNull();
 		assertThat(there.tryLock("d", Duration.ofMinutes(1)).block(TIMEOUT)).as("released before the result came")
@@ -68,9 +75,10 @@ public abstract class AbstractLocksContractTests {
 	void aFailedWorksLockIsReleasedBeforeItsErrorArrives() {
 		Locks here = locks();
 		for (int i = 0; i < 20; i++) {
-			assertThatThrownBy(() -> here.whileLocked("f", Duration.ofMinutes(1),
-					() -> Mono.error(new IllegalArgumentException("refused")), IllegalStateException::new).block(TIMEOUT))
-				.isInstanceOf(IllegalArgumentException.class);
+			assertThatThrownBy(() -> here
+				.whileLocked("f", Duration.ofMinutes(1), () -> Mono.error(new IllegalArgumentException("refused")),
+						IllegalStateException::new)
+				.block(TIMEOUT)).isInstanceOf(IllegalArgumentException.class);
 		}
 	}
 
@@ -78,8 +86,9 @@ public abstract class AbstractLocksContractTests {
 	void workOnAHeldLockFailsAtOnceWithTheGivenError() {
 		Locks here = locks();
 		assertThat(here.tryLock("e", Duration.ofMinutes(1)).block(TIMEOUT)).isNotNull();
-		assertThatThrownBy(() -> locks().whileLocked("e", Duration.ofMinutes(1), () -> Mono.just("never"),
-				() -> new IllegalStateException("busy")).block(TIMEOUT)).hasMessage("busy");
+		assertThatThrownBy(() -> locks()
+			.whileLocked("e", Duration.ofMinutes(1), () -> Mono.just("never"), () -> new IllegalStateException("busy"))
+			.block(TIMEOUT)).hasMessage("busy");
 	}
 
 }

@@ -1,7 +1,8 @@
 package dev.wharf.core.state;
 
 /**
- * The locks contract in this process: both "replicas" are the same object, as on one node.
+ * The locks contract in this process: both "replicas" are the same object, as on one
+ * node.
  */
 class InProcessLocksContractTests extends AbstractLocksContractTests {
 

@@ -18,8 +18,8 @@ class RedisAutoConfigurationFilterTests {
 	@Test
 	void redisAutoConfigurationsAreLeftOutUnlessTheStoreIsRedis() {
 		assertThat(match(new MockEnvironment())).containsExactly(false, false, true, true);
-		assertThat(match(new MockEnvironment().withProperty("wharf.state.store", "local"))).containsExactly(false, false,
-				true, true);
+		assertThat(match(new MockEnvironment().withProperty("wharf.state.store", "local"))).containsExactly(false,
+				false, true, true);
 		assertThat(match(new MockEnvironment().withProperty("wharf.state.store", "REDIS "))).containsExactly(true, true,
 				true, true);
 	}

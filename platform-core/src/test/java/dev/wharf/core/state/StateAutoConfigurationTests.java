@@ -43,8 +43,8 @@ class StateAutoConfigurationTests {
 	private ApplicationContextRunner runner() {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
-					DataRedisReactiveAutoConfiguration.class, StateAutoConfiguration.class, StorageAutoConfiguration.class,
-					SecurityAutoConfiguration.class, SessionAutoConfiguration.class))
+					DataRedisReactiveAutoConfiguration.class, StateAutoConfiguration.class,
+					StorageAutoConfiguration.class, SecurityAutoConfiguration.class, SessionAutoConfiguration.class))
 			.withPropertyValues("wharf.state-dir=" + this.state, "wharf.storage.mounts.data.type=memory");
 	}
 
@@ -60,8 +60,9 @@ class StateAutoConfigurationTests {
 
 	@Test
 	void theRedisStoreUsesSpringBootsRedisSettingsAndTheKeyPrefix() {
-		runner().withPropertyValues("wharf.state.store=redis", "wharf.state.key-prefix=test:",
-				"spring.data.redis.url=" + redis.server().url(), "spring.data.redis.timeout=3s")
+		runner()
+			.withPropertyValues("wharf.state.store=redis", "wharf.state.key-prefix=test:",
+					"spring.data.redis.url=" + redis.server().url(), "spring.data.redis.timeout=3s")
 			.run(context -> {
 				assertThat(context).hasNotFailed();
 				RedisState redisState = context.getBean(RedisState.class);
@@ -72,7 +73,8 @@ class StateAutoConfigurationTests {
 				await().atMost(Duration.ofSeconds(10)).until(invalidations::isListening);
 				assertThat(context.getBean(Locks.class).tryLock("x", Duration.ofMinutes(1)).block()).isNotNull();
 				assertThat(redis.server().keys("test:*")).containsExactly("test:lock:x");
-				assertThat(context).as("no directory sign-in, no users to remember").doesNotHaveBean(ExternalUserStore.class);
+				assertThat(context).as("no directory sign-in, no users to remember")
+					.doesNotHaveBean(ExternalUserStore.class);
 			});
 	}
 
@@ -96,7 +98,8 @@ class StateAutoConfigurationTests {
 		});
 		runner().withPropertyValues("wharf.state.key-prefix=has space").run(context -> {
 			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause().isInstanceOf(InvalidConfigurationException.class)
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidConfigurationException.class)
 				.hasMessageContaining("wharf.state.key-prefix");
 		});
 	}

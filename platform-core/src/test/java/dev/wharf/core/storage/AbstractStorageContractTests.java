@@ -43,12 +43,14 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The contract every {@link Storage} backend must pass: every operation with its errors, range reads at
- * the edges, streaming without buffering whole files, concurrent writers, cancelled and failed uploads,
- * and path attacks. A backend's test extends this class and says how to make a fresh, empty storage;
- * checks that need a capability the backend lacks are skipped by assumption.
+ * The contract every {@link Storage} backend must pass: every operation with its errors,
+ * range reads at the edges, streaming without buffering whole files, concurrent writers,
+ * cancelled and failed uploads, and path attacks. A backend's test extends this class and
+ * says how to make a fresh, empty storage; checks that need a capability the backend
+ * lacks are skipped by assumption.
  *
- * <p>Published in platform-core's test-jar.
+ * <p>
+ * Published in platform-core's test-jar.
  */
 public abstract class AbstractStorageContractTests {
 
@@ -73,17 +75,18 @@ public abstract class AbstractStorageContractTests {
 	}
 
 	/**
-	 * Makes a link named {@code name} in the storage's root that points out of it, at a file holding
-	 * {@code secret}, if the backend can hold links; returns {@code false} if it cannot.
+	 * Makes a link named {@code name} in the storage's root that points out of it, at a
+	 * file holding {@code secret}, if the backend can hold links; returns {@code false}
+	 * if it cannot.
 	 */
 	protected boolean createLinkOutOfRoot(String name, String secret) throws Exception {
 		return false;
 	}
 
 	/**
-	 * Makes a link at {@code link}, a path in the storage whose folder exists, leading to {@code target}, a path
-	 * relative to that folder such as {@code ..}, if the backend can hold links; returns {@code false} if it
-	 * cannot.
+	 * Makes a link at {@code link}, a path in the storage whose folder exists, leading to
+	 * {@code target}, a path relative to that folder such as {@code ..}, if the backend
+	 * can hold links; returns {@code false} if it cannot.
 	 */
 	protected boolean createLink(String link, String target) throws Exception {
 		return false;
@@ -136,7 +139,10 @@ public abstract class AbstractStorageContractTests {
 	}
 
 	protected boolean exists(String path) {
-		return this.storage.stat(path(path)).map(entry -> true).onErrorReturn(NotFoundException.class, false).block(TIMEOUT);
+		return this.storage.stat(path(path))
+			.map(entry -> true)
+			.onErrorReturn(NotFoundException.class, false)
+			.block(TIMEOUT);
 	}
 
 	protected Set<String> names(String directory) {
@@ -207,7 +213,8 @@ public abstract class AbstractStorageContractTests {
 			mkdir("/e");
 			write("/d/f", "x");
 			FileEntry d = stat("/d");
-			// Backends without links give no keys: nothing can lead to an entry along two paths.
+			// Backends without links give no keys: nothing can lead to an entry along two
+			// paths.
 			assumeTrue(d.key() != null);
 			assertThat(listed("/", "d").key()).isEqualTo(d.key());
 			assertThat(listed("/d", "f").key()).isEqualTo(stat("/d/f").key()).isNotNull().isNotEqualTo(d.key());
@@ -281,8 +288,8 @@ public abstract class AbstractStorageContractTests {
 		}
 
 		@ParameterizedTest(name = "offset {0}, length {1}")
-		@org.junit.jupiter.params.provider.CsvSource({ "0,1", "0,-1", "1,10", "99,1", "99,-1", "100,-1", "100,5", "150,10",
-				"0,100", "0,1000", "50,50", "50,51", "65535,2", "65536,1", "131071,3" })
+		@org.junit.jupiter.params.provider.CsvSource({ "0,1", "0,-1", "1,10", "99,1", "99,-1", "100,-1", "100,5",
+				"150,10", "0,100", "0,1000", "50,50", "50,51", "65535,2", "65536,1", "131071,3" })
 		void rangeReadsGiveExactlyTheBytesInside(long offset, long length) {
 			int size = (offset > 1000) ? 140_000 : 100;
 			byte[] data = randomBytes(7, 0, size);
@@ -319,7 +326,8 @@ public abstract class AbstractStorageContractTests {
 			write("/w", "first");
 			write("/w", "second");
 			assertThat(read("/w")).isEqualTo("second");
-			assertFails(storage.write(path("/w"), content("third"), WriteOptions.createNew()), AlreadyExistsException.class);
+			assertFails(storage.write(path("/w"), content("third"), WriteOptions.createNew()),
+					AlreadyExistsException.class);
 			assertThat(read("/w")).isEqualTo("second");
 			storage.write(path("/fresh"), content("new"), WriteOptions.createNew()).block(TIMEOUT);
 			assertThat(read("/fresh")).isEqualTo("new");
@@ -328,7 +336,8 @@ public abstract class AbstractStorageContractTests {
 		@Test
 		void writingIntoAMissingFolderIsNotFound() {
 			assumeTrue(has(Capability.DIRECTORIES));
-			assertFails(storage.write(path("/no/such/file"), content("x"), WriteOptions.replace()), NotFoundException.class);
+			assertFails(storage.write(path("/no/such/file"), content("x"), WriteOptions.replace()),
+					NotFoundException.class);
 			assertThat(exists("/no")).isFalse();
 		}
 
@@ -344,7 +353,8 @@ public abstract class AbstractStorageContractTests {
 		void writingBelowAFileIsAConflict() {
 			assumeTrue(has(Capability.DIRECTORIES));
 			write("/plain", "x");
-			assertFails(storage.write(path("/plain/child"), content("y"), WriteOptions.replace()), ConflictException.class);
+			assertFails(storage.write(path("/plain/child"), content("y"), WriteOptions.replace()),
+					ConflictException.class);
 		}
 
 		@Test
@@ -370,19 +380,21 @@ public abstract class AbstractStorageContractTests {
 			write("/kept", "original");
 			assertFails(storage.write(path("/kept"), content("short"), WriteOptions.replace().withExpectedLength(10)),
 					InvalidContentException.class);
-			assertFails(storage.write(path("/kept"), content("much too long"), WriteOptions.replace().withExpectedLength(3)),
-					InvalidContentException.class);
+			assertFails(storage.write(path("/kept"), content("much too long"),
+					WriteOptions.replace().withExpectedLength(3)), InvalidContentException.class);
 			assertThat(read("/kept")).isEqualTo("original");
 			assertFails(storage.write(path("/new"), content("abc"), WriteOptions.createNew().withExpectedLength(4)),
 					InvalidContentException.class);
 			assertThat(exists("/new")).isFalse();
-			storage.write(path("/exact"), content("abc"), WriteOptions.createNew().withExpectedLength(3)).block(TIMEOUT);
+			storage.write(path("/exact"), content("abc"), WriteOptions.createNew().withExpectedLength(3))
+				.block(TIMEOUT);
 			assertThat(read("/exact")).isEqualTo("abc");
 		}
 
 		@Test
 		void writeReleasesEveryBuffer() {
-			storage.write(path("/released"), random(1, 1_000_000, 8192, buffers), WriteOptions.replace()).block(TIMEOUT);
+			storage.write(path("/released"), random(1, 1_000_000, 8192, buffers), WriteOptions.replace())
+				.block(TIMEOUT);
 			assertThat(buffers.unreleased()).isZero();
 			assertFails(storage.write(path("/released"), random(1, 100_000, 8192, buffers), WriteOptions.createNew()),
 					AlreadyExistsException.class);
@@ -391,7 +403,8 @@ public abstract class AbstractStorageContractTests {
 
 		@Test
 		void writeReleasesEachBufferExactlyOnce() {
-			// Like a server's request body: the buffer's producer keeps its own reference and drops it later.
+			// Like a server's request body: the buffer's producer keeps its own reference
+			// and drops it later.
 			List<NettyDataBuffer> sent = new ArrayList<>();
 			Flux<DataBuffer> content = random(3, 300_000, 8192, buffers).doOnNext(buffer -> {
 				NettyDataBuffer netty = (NettyDataBuffer) buffer;
@@ -399,7 +412,8 @@ public abstract class AbstractStorageContractTests {
 				sent.add(netty);
 			});
 			storage.write(path("/once"), content, WriteOptions.replace()).block(TIMEOUT);
-			assertThat(sent).isNotEmpty().allSatisfy(buffer -> assertThat(buffer.getNativeBuffer().refCnt()).isEqualTo(1));
+			assertThat(sent).isNotEmpty()
+				.allSatisfy(buffer -> assertThat(buffer.getNativeBuffer().refCnt()).isEqualTo(1));
 			sent.forEach(NettyDataBuffer::release);
 		}
 
@@ -407,7 +421,8 @@ public abstract class AbstractStorageContractTests {
 		void largeFilesAreStreamedNotBuffered() {
 			long size = largeFileSize();
 			int chunk = 64 * 1024;
-			FileEntry entry = storage.write(path("/large.bin"), random(42, size, chunk, buffers), WriteOptions.replace())
+			FileEntry entry = storage
+				.write(path("/large.bin"), random(42, size, chunk, buffers), WriteOptions.replace())
 				.block(TIMEOUT);
 			assertThat(entry.size()).isEqualTo(size);
 			assertThat(buffers.unreleased()).isZero();
@@ -444,8 +459,7 @@ public abstract class AbstractStorageContractTests {
 		void concurrentCreateNewLetsExactlyOneWriterWin() {
 			int writers = 20;
 			List<Mono<String>> attempts = IntStream.range(0, writers)
-				.mapToObj(i -> storage
-					.write(path("/once"), content("writer-" + i), WriteOptions.createNew())
+				.mapToObj(i -> storage.write(path("/once"), content("writer-" + i), WriteOptions.createNew())
 					.subscribeOn(Schedulers.boundedElastic())
 					.map(entry -> "writer-" + i)
 					.onErrorResume(AlreadyExistsException.class, e -> Mono.empty()))
@@ -461,16 +475,19 @@ public abstract class AbstractStorageContractTests {
 			write("/p2", "");
 			write("/p3", "defg");
 			List<StoragePath> parts = List.of(path("/p1"), path("/p2"), path("/p3"));
-			FileEntry joined = storage.concatenate(parts, path("/joined"), WriteOptions.createNew().withExpectedLength(7))
+			FileEntry joined = storage
+				.concatenate(parts, path("/joined"), WriteOptions.createNew().withExpectedLength(7))
 				.block(TIMEOUT);
 			assertThat(joined.size()).isEqualTo(7);
 			assertThat(read("/joined")).isEqualTo("abcdefg");
 			assertThat(read("/p1") + read("/p2") + read("/p3")).isEqualTo("abcdefg");
-			assertFails(storage.concatenate(parts, path("/joined"), WriteOptions.createNew()), AlreadyExistsException.class);
+			assertFails(storage.concatenate(parts, path("/joined"), WriteOptions.createNew()),
+					AlreadyExistsException.class);
 			assertFails(storage.concatenate(parts, path("/joined"), WriteOptions.replace().withExpectedLength(8)),
 					InvalidContentException.class);
 			assertThat(read("/joined")).isEqualTo("abcdefg");
-			assertFails(storage.concatenate(List.of(path("/p1"), path("/missing")), path("/other"), WriteOptions.replace()),
+			assertFails(
+					storage.concatenate(List.of(path("/p1"), path("/missing")), path("/other"), WriteOptions.replace()),
 					NotFoundException.class);
 			assertThat(exists("/other")).isFalse();
 		}
@@ -480,7 +497,8 @@ public abstract class AbstractStorageContractTests {
 			Sinks.Many<DataBuffer> sink = Sinks.many().unicast().onBackpressureBuffer();
 			CountDownLatch firstChunkTaken = new CountDownLatch(1);
 			Disposable upload = storage
-				.write(path("/cancelled"), sink.asFlux().doOnNext(b -> firstChunkTaken.countDown()), WriteOptions.replace())
+				.write(path("/cancelled"), sink.asFlux().doOnNext(b -> firstChunkTaken.countDown()),
+						WriteOptions.replace())
 				.subscribe();
 			sink.tryEmitNext(buffers.wrap("partial content".getBytes(StandardCharsets.UTF_8)));
 			assertThat(firstChunkTaken.await(10, TimeUnit.SECONDS)).isTrue();
@@ -495,7 +513,8 @@ public abstract class AbstractStorageContractTests {
 		@Test
 		void aFailedUploadLeavesNoTraceAndKeepsTheOldVersion() {
 			write("/keep", "old version");
-			Flux<DataBuffer> broken = content("new but ").concatWith(Flux.error(new IllegalStateException("client went away")));
+			Flux<DataBuffer> broken = content("new but ")
+				.concatWith(Flux.error(new IllegalStateException("client went away")));
 			assertThatThrownBy(() -> storage.write(path("/keep"), broken, WriteOptions.replace()).block(TIMEOUT))
 				.hasMessageContaining("client went away");
 			assertThat(read("/keep")).isEqualTo("old version");
@@ -720,7 +739,8 @@ public abstract class AbstractStorageContractTests {
 			mkdir("/tree");
 			write("/tree/a", "A");
 			assumeTrue(createLink("/alias", "tree"));
-			// The target is in the source through the link: the copy's own folder turns up in the source's listing.
+			// The target is in the source through the link: the copy's own folder turns
+			// up in the source's listing.
 			assertThatThrownBy(() -> storage.copy(path("/tree"), path("/alias/copy"), false).block(TIMEOUT))
 				.isInstanceOf(ConflictException.class)
 				.hasMessageContaining("/tree/copy is the copy being made");
@@ -745,8 +765,7 @@ public abstract class AbstractStorageContractTests {
 			assertThat(storage.stat(path("/dated.txt")).block(TIMEOUT).lastModified()).isEqualTo(TIME);
 			assertThat(read("/dated.txt")).isEqualTo("dated");
 			if (has(Capability.LIST)) {
-				assertThat(storage.list(StoragePath.root()).collectList().block(TIMEOUT))
-					.singleElement()
+				assertThat(storage.list(StoragePath.root()).collectList().block(TIMEOUT)).singleElement()
 					.satisfies(entry -> assertThat(entry.lastModified()).isEqualTo(TIME));
 			}
 			Instant later = TIME.plusSeconds(86_400);
@@ -784,15 +803,20 @@ public abstract class AbstractStorageContractTests {
 	@Nested
 	class PathAttacks {
 
-		/** Raw inputs an attacker sends; each must be refused by the parser, before any backend call. */
+		/**
+		 * Raw inputs an attacker sends; each must be refused by the parser, before any
+		 * backend call.
+		 */
 		@ParameterizedTest
 		@ValueSource(strings = { "../secret", "/../secret", "a/../../secret", "%2e%2e/secret", "%2e%2e%2fsecret",
-				"..%2fsecret", "..%5csecret", "..\\secret", "%00", "a%00b", "%c0%ae%c0%ae/secret", "%e0%80%ae%e0%80%ae/secret",
-				"%ff", "a%0ab", "a%0db", "//etc/passwd", "a//b", ".", "./a", "%2e", "%252e%252e%252f" })
+				"..%2fsecret", "..%5csecret", "..\\secret", "%00", "a%00b", "%c0%ae%c0%ae/secret",
+				"%e0%80%ae%e0%80%ae/secret", "%ff", "a%0ab", "a%0db", "//etc/passwd", "a//b", ".", "./a", "%2e",
+				"%252e%252e%252f" })
 		void rawUriPathsAreRefused(String raw) {
 			assertThatThrownBy(() -> {
 				StoragePath parsed = StoragePath.parseUriPath(raw);
-				// Double-encoded input decodes once to a harmless literal name; it must still not escape.
+				// Double-encoded input decodes once to a harmless literal name; it must
+				// still not escape.
 				storage.stat(parsed).block(TIMEOUT);
 			}).isInstanceOfAny(InvalidStoragePathException.class, NotFoundException.class);
 		}
@@ -833,7 +857,9 @@ public abstract class AbstractStorageContractTests {
 
 	}
 
-	/** Every name under a folder, recursively, for checks that nothing was left behind. */
+	/**
+	 * Every name under a folder, recursively, for checks that nothing was left behind.
+	 */
 	protected Set<String> allNames(StoragePath folder) {
 		Set<String> names = new HashSet<>();
 		storage.list(folder).toIterable().forEach(entry -> {

@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link FolderChain}: only a folder the walk is inside is a loop, compared by key.
+ * Tests for {@link FolderChain}: only a folder the walk is inside is a loop, compared by
+ * key.
  */
 class FolderChainTests {
 
@@ -40,7 +41,8 @@ class FolderChainTests {
 		FolderChain chain = FolderChain.start(folder("/t", null));
 		assertThat(chain.loopsTo(folder("/t/a", null))).isNull();
 		FolderChain keyed = FolderChain.start(folder("/t", "T"));
-		assertThat(keyed.loopsTo(new FileEntry(StoragePath.parse("/t/f"), EntryType.FILE, 1, Instant.EPOCH, FileKey.of("T"))))
+		assertThat(keyed
+			.loopsTo(new FileEntry(StoragePath.parse("/t/f"), EntryType.FILE, 1, Instant.EPOCH, FileKey.of("T"))))
 			.isNull();
 	}
 

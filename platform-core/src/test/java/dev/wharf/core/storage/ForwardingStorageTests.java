@@ -25,10 +25,11 @@ import reactor.core.publisher.Mono;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link ForwardingStorage}: it overrides every method of {@link Storage}, default methods included, so
- * a method added to the SPI cannot silently fall back to its default in a decorator; and each one hands the call
- * to the delegate with the same arguments. {@link AuthorizedStorage} checks rights, so it must not forward a new
- * method unchecked: it overrides every method itself.
+ * Tests for {@link ForwardingStorage}: it overrides every method of {@link Storage},
+ * default methods included, so a method added to the SPI cannot silently fall back to its
+ * default in a decorator; and each one hands the call to the delegate with the same
+ * arguments. {@link AuthorizedStorage} checks rights, so it must not forward a new method
+ * unchecked: it overrides every method itself.
  */
 class ForwardingStorageTests {
 
@@ -41,14 +42,16 @@ class ForwardingStorageTests {
 	@MethodSource("storageMethods")
 	void everyStorageMethodIsOverridden(Method method) throws NoSuchMethodException {
 		assertThat(ForwardingStorage.class.getDeclaredMethod(method.getName(), method.getParameterTypes()))
-			.as(method.toString()).isNotNull();
+			.as(method.toString())
+			.isNotNull();
 	}
 
 	@ParameterizedTest
 	@MethodSource("storageMethods")
 	void authorizedStorageChecksEveryStorageMethodItself(Method method) throws NoSuchMethodException {
 		assertThat(AuthorizedStorage.class.getDeclaredMethod(method.getName(), method.getParameterTypes()))
-			.as(method.toString()).isNotNull();
+			.as(method.toString())
+			.isNotNull();
 	}
 
 	@ParameterizedTest
@@ -56,8 +59,8 @@ class ForwardingStorageTests {
 	void everyCallGoesToTheDelegateWithItsArguments(Method method) throws Exception {
 		List<String> calls = new ArrayList<>();
 		Object marker = result(method.getReturnType());
-		Storage delegate = (Storage) Proxy.newProxyInstance(Storage.class.getClassLoader(), new Class<?>[] { Storage.class },
-				(proxy, called, arguments) -> {
+		Storage delegate = (Storage) Proxy.newProxyInstance(Storage.class.getClassLoader(),
+				new Class<?>[] { Storage.class }, (proxy, called, arguments) -> {
 					if (called.getDeclaringClass() == Object.class) {
 						return called.invoke(this, arguments);
 					}
@@ -82,7 +85,8 @@ class ForwardingStorageTests {
 
 	@Test
 	void theDecoratorsOfCoreExtendTheBase() {
-		assertThat(ForwardingStorage.class).isAssignableFrom(MeteredStorage.class).isAssignableFrom(AuthorizedStorage.class);
+		assertThat(ForwardingStorage.class).isAssignableFrom(MeteredStorage.class)
+			.isAssignableFrom(AuthorizedStorage.class);
 	}
 
 	private static final Mono<Object> MONO = Mono.empty();

@@ -11,9 +11,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Fuzzes {@link PercentDecoding#decodeQueryValue}: every input is refused with
- * {@link InvalidStoragePathException} or decodes to well-formed text that the JDK's lenient
- * {@link URLDecoder} reads the same way (so strictness only ever refuses, never reinterprets), that holds
- * no NUL and survives an encode/decode round trip.
+ * {@link InvalidStoragePathException} or decodes to well-formed text that the JDK's
+ * lenient {@link URLDecoder} reads the same way (so strictness only ever refuses, never
+ * reinterprets), that holds no NUL and survives an encode/decode round trip.
  */
 class PercentDecodingFuzzTests {
 
@@ -29,7 +29,8 @@ class PercentDecodingFuzzTests {
 		}
 		assertThat(isWellFormed(decoded)).as("well-formed Unicode: %s", decoded).isTrue();
 		assertThat(URLDecoder.decode(raw, StandardCharsets.UTF_8)).isEqualTo(decoded);
-		assertThat(PercentDecoding.decodeQueryValue(URLEncoder.encode(decoded, StandardCharsets.UTF_8))).isEqualTo(decoded);
+		assertThat(PercentDecoding.decodeQueryValue(URLEncoder.encode(decoded, StandardCharsets.UTF_8)))
+			.isEqualTo(decoded);
 		assertThat(decoded).as("no NUL, encoded or literal").doesNotContain("\0");
 	}
 

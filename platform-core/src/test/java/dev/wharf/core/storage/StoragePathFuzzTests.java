@@ -11,14 +11,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Fuzzes the three ways a path enters Wharf. Each input must either be refused with
- * {@link InvalidStoragePathException} (any other exception is a finding) or give a path that keeps every
- * rule of {@link StoragePath}: no {@code .}/{@code ..}/empty names, no separators, backslashes or control
- * characters in a name, NFC names within the limits, nothing reserved, and a text form that parses back to
- * the same path.
+ * {@link InvalidStoragePathException} (any other exception is a finding) or give a path
+ * that keeps every rule of {@link StoragePath}: no {@code .}/{@code ..}/empty names, no
+ * separators, backslashes or control characters in a name, NFC names within the limits,
+ * nothing reserved, and a text form that parses back to the same path.
  *
- * <p>{@code ./mvnw verify} replays the committed inputs (known path attacks such as dot segments, encoded
- * separators, drive names, look-alike dots and overlong UTF-8, and every finding) from
- * {@code StoragePathFuzzTestsInputs/<method>/}; {@code scripts/fuzz.sh} fuzzes.
+ * <p>
+ * {@code ./mvnw verify} replays the committed inputs (known path attacks such as dot
+ * segments, encoded separators, drive names, look-alike dots and overlong UTF-8, and
+ * every finding) from {@code StoragePathFuzzTestsInputs/<method>/};
+ * {@code scripts/fuzz.sh} fuzzes.
  */
 class StoragePathFuzzTests {
 
@@ -62,7 +64,8 @@ class StoragePathFuzzTests {
 			return;
 		}
 		checkRules(path);
-		// Accepted bytes are well-formed UTF-8: the lenient decoder reads them the same way.
+		// Accepted bytes are well-formed UTF-8: the lenient decoder reads them the same
+		// way.
 		assertThat(StoragePath.parse(new String(bytes, StandardCharsets.UTF_8))).isEqualTo(path);
 	}
 
@@ -74,7 +77,8 @@ class StoragePathFuzzTests {
 			assertThat(StoragePath.isReservedName(name)).as("reserved name %s", name).isFalse();
 			assertThat(Normalizer.isNormalized(name, Normalizer.Form.NFC)).as("NFC: %s", name).isTrue();
 			assertThat(name.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(StoragePath.MAX_SEGMENT_BYTES);
-			name.chars().forEach(c -> assertThat(c < 0x20 || (c >= 0x7f && c <= 0x9f)).as("control character").isFalse());
+			name.chars()
+				.forEach(c -> assertThat(c < 0x20 || (c >= 0x7f && c <= 0x9f)).as("control character").isFalse());
 			assertThat(StoragePath.isValidName(name)).as("valid name %s", name).isTrue();
 		}
 		String text = path.toString();

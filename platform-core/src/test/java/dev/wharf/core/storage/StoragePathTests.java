@@ -18,9 +18,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class StoragePathTests {
 
 	@ParameterizedTest
-	@CsvSource(delimiter = '|', value = { "''|/", "/|/", "a|/a", "/a|/a", "/a/|/a", "a/b/c|/a/b/c", "/x y/z|/x y/z",
-			"/~/file|/~/file", "/C:/x|/C:/x", "/...|/...", "/..a|/..a", "/a..|/a..", "/.hidden|/.hidden",
-			"/.wharfish|/.wharfish", "/-rf|/-rf", "/．．／x|/．．／x" })
+	@CsvSource(delimiter = '|',
+			value = { "''|/", "/|/", "a|/a", "/a|/a", "/a/|/a", "a/b/c|/a/b/c", "/x y/z|/x y/z", "/~/file|/~/file",
+					"/C:/x|/C:/x", "/...|/...", "/..a|/..a", "/a..|/a..", "/.hidden|/.hidden", "/.wharfish|/.wharfish",
+					"/-rf|/-rf", "/．．／x|/．．／x" })
 	void acceptsAndNormalises(String input, String expected) {
 		assertThat(StoragePath.parse(input)).hasToString(expected);
 	}
@@ -47,7 +48,8 @@ class StoragePathTests {
 		assertThat(StoragePath.parse(longest).name()).isEqualTo(longest);
 		assertThatThrownBy(() -> StoragePath.parse(longest + "a")).isInstanceOf(InvalidStoragePathException.class);
 		// Three UTF-8 bytes per character: 86 characters are 258 bytes.
-		assertThatThrownBy(() -> StoragePath.parse("\u65e5".repeat(86))).isInstanceOf(InvalidStoragePathException.class);
+		assertThatThrownBy(() -> StoragePath.parse("\u65e5".repeat(86)))
+			.isInstanceOf(InvalidStoragePathException.class);
 		String deep = "a/".repeat(StoragePath.MAX_DEPTH);
 		assertThat(StoragePath.parse(deep).depth()).isEqualTo(StoragePath.MAX_DEPTH);
 		assertThatThrownBy(() -> StoragePath.parse(deep + "a")).isInstanceOf(InvalidStoragePathException.class);
@@ -122,8 +124,9 @@ class StoragePathTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "/a%2fb", "/a%2Fb", "/a%5cb", "/a%5Cb", "/%00", "/%", "/%4", "/%zz", "/%c0%af", "/%c0%ae%c0%ae",
-			"/%e0%80%ae", "/%ed%a0%80", "/%f8%88%80%80%80", "/%fe", "/%80", "/%2e%2e", "/%2E%2E/x", "/.%2e", "/%0a" })
+	@ValueSource(strings = { "/a%2fb", "/a%2Fb", "/a%5cb", "/a%5Cb", "/%00", "/%", "/%4", "/%zz", "/%c0%af",
+			"/%c0%ae%c0%ae", "/%e0%80%ae", "/%ed%a0%80", "/%f8%88%80%80%80", "/%fe", "/%80", "/%2e%2e", "/%2E%2E/x",
+			"/.%2e", "/%0a" })
 	void refusesMalformedOrDisguisedUriPaths(String raw) {
 		assertThatThrownBy(() -> StoragePath.parseUriPath(raw)).isInstanceOf(InvalidStoragePathException.class);
 	}
@@ -131,12 +134,18 @@ class StoragePathTests {
 	@Test
 	void queryValuesTreatPlusAsSpaceAndSlashAsASeparator() {
 		assertThat(PercentDecoding.decodeQueryValue("%2Fa+b%2Fc")).isEqualTo("/a b/c");
-		assertThatThrownBy(() -> PercentDecoding.decodeQueryValue("%c0%af")).isInstanceOf(InvalidStoragePathException.class);
-		assertThatThrownBy(() -> PercentDecoding.decodeQueryValue("%00")).isInstanceOf(InvalidStoragePathException.class);
-		// Found by PercentDecodingFuzzTests: a literal NUL or lone surrogate got through when nothing was escaped.
-		assertThatThrownBy(() -> PercentDecoding.decodeQueryValue("a\0b")).isInstanceOf(InvalidStoragePathException.class);
-		assertThatThrownBy(() -> PercentDecoding.decodeQueryValue("a\0+b")).isInstanceOf(InvalidStoragePathException.class);
-		assertThatThrownBy(() -> PercentDecoding.decodeQueryValue("a\ud800")).isInstanceOf(InvalidStoragePathException.class);
+		assertThatThrownBy(() -> PercentDecoding.decodeQueryValue("%c0%af"))
+			.isInstanceOf(InvalidStoragePathException.class);
+		assertThatThrownBy(() -> PercentDecoding.decodeQueryValue("%00"))
+			.isInstanceOf(InvalidStoragePathException.class);
+		// Found by PercentDecodingFuzzTests: a literal NUL or lone surrogate got through
+		// when nothing was escaped.
+		assertThatThrownBy(() -> PercentDecoding.decodeQueryValue("a\0b"))
+			.isInstanceOf(InvalidStoragePathException.class);
+		assertThatThrownBy(() -> PercentDecoding.decodeQueryValue("a\0+b"))
+			.isInstanceOf(InvalidStoragePathException.class);
+		assertThatThrownBy(() -> PercentDecoding.decodeQueryValue("a\ud800"))
+			.isInstanceOf(InvalidStoragePathException.class);
 		assertThat(PercentDecoding.decodeQueryValue("plain")).isEqualTo("plain");
 	}
 
@@ -150,8 +159,8 @@ class StoragePathTests {
 	}
 
 	/**
-	 * Random strings over a hostile alphabet: whatever is accepted has only valid names, and its string
-	 * form parses back to the same path. Seeded, so a failure reproduces.
+	 * Random strings over a hostile alphabet: whatever is accepted has only valid names,
+	 * and its string form parses back to the same path. Seeded, so a failure reproduces.
 	 */
 	@Test
 	void acceptedPathsAreAlwaysSafeAndRoundTrip() {

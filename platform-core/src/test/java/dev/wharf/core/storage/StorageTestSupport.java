@@ -16,8 +16,8 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Helpers for tests of storages and of protocols over them: content as buffers, buffers back to bytes,
- * seeded pseudo-random content of any size generated lazily.
+ * Helpers for tests of storages and of protocols over them: content as buffers, buffers
+ * back to bytes, seeded pseudo-random content of any size generated lazily.
  */
 public final class StorageTestSupport {
 
@@ -56,14 +56,18 @@ public final class StorageTestSupport {
 		return new String(bytes(content), StandardCharsets.UTF_8);
 	}
 
-	/** Generates {@code size} seeded pseudo-random bytes in chunks, lazily, one chunk per request. */
+	/**
+	 * Generates {@code size} seeded pseudo-random bytes in chunks, lazily, one chunk per
+	 * request.
+	 */
 	public static Flux<DataBuffer> random(long seed, long size, int chunkSize) {
 		return random(seed, size, chunkSize, DefaultDataBufferFactory.sharedInstance);
 	}
 
 	/**
-	 * Generates {@code size} seeded pseudo-random bytes in chunks, lazily, from a given factory (such as
-	 * {@link TrackedBuffers}, to see that a consumer releases them and holds few at a time).
+	 * Generates {@code size} seeded pseudo-random bytes in chunks, lazily, from a given
+	 * factory (such as {@link TrackedBuffers}, to see that a consumer releases them and
+	 * holds few at a time).
 	 */
 	public static Flux<DataBuffer> random(long seed, long size, int chunkSize, DataBufferFactory factory) {
 		return Flux.generate(() -> new long[] { 0 }, (state, sink) -> {
@@ -81,7 +85,10 @@ public final class StorageTestSupport {
 		});
 	}
 
-	/** The bytes {@link #random} produces at a position: deterministic per seed and offset. */
+	/**
+	 * The bytes {@link #random} produces at a position: deterministic per seed and
+	 * offset.
+	 */
 	public static byte[] randomBytes(long seed, long offset, int length) {
 		byte[] bytes = new byte[length];
 		SplittableRandom random = new SplittableRandom(seed ^ (offset * 0x9E3779B97F4A7C15L));

@@ -10,8 +10,8 @@ import org.springframework.core.io.buffer.NettyDataBuffer;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
 
 /**
- * A buffer factory that remembers every reference-counted buffer it made, so a test can check that a
- * consumer released all of them and see the most it held unreleased at once.
+ * A buffer factory that remembers every reference-counted buffer it made, so a test can
+ * check that a consumer released all of them and see the most it held unreleased at once.
  */
 public final class TrackedBuffers extends NettyDataBufferFactory {
 

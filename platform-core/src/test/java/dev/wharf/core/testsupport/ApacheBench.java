@@ -8,9 +8,10 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Apache Bench ({@code ab}, from apache2-utils) with keep-alive, the client that speaks HTTP/1.0 keep-alive and
- * found Reactor Netty's keep-alive stalls: a test runs it against its own server and checks the summary.
- * Requires {@code ab} through {@link Requirements}.
+ * Apache Bench ({@code ab}, from apache2-utils) with keep-alive, the client that speaks
+ * HTTP/1.0 keep-alive and found Reactor Netty's keep-alive stalls: a test runs it against
+ * its own server and checks the summary. Requires {@code ab} through
+ * {@link Requirements}.
  */
 public final class ApacheBench {
 
@@ -18,12 +19,13 @@ public final class ApacheBench {
 	}
 
 	/**
-	 * Runs {@code ab -k -c concurrency -n requests -s 20 url} and waits for it (two minutes at most).
+	 * Runs {@code ab -k -c concurrency -n requests -s 20 url} and waits for it (two
+	 * minutes at most).
 	 * @param url the URL, on 127.0.0.1
 	 * @param concurrency connections
 	 * @param requests requests in all
-	 * @return ab's output, after checking that it exited with 0 and that every request completed without a
-	 * failure on a kept-alive connection
+	 * @return ab's output, after checking that it exited with 0 and that every request
+	 * completed without a failure on a kept-alive connection
 	 */
 	public static String keepAlive(String url, int concurrency, int requests) throws IOException, InterruptedException {
 		Path ab = Requirements.requireExecutable("ab", "apache2-utils");

@@ -5,9 +5,10 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 
 /**
- * Free TCP ports for the servers tests start (sshd, memcached, Redis, haproxy, Wharf itself), so no test listens on
- * a fixed port another build could hold. A port found free can be taken by someone else before the server binds
- * it; on a test machine that is rare enough.
+ * Free TCP ports for the servers tests start (sshd, memcached, Redis, haproxy, Wharf
+ * itself), so no test listens on a fixed port another build could hold. A port found free
+ * can be taken by someone else before the server binds it; on a test machine that is rare
+ * enough.
  */
 public final class FreePorts {
 

@@ -13,16 +13,18 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A real {@code haproxy} on 127.0.0.1 and a free port, balancing HTTP requests over several servers in
- * round-robin, each request on its own (no stickiness, no cookie), the way a Kubernetes Service or an ingress
- * spreads replicas' traffic. It checks each server's {@code /actuator/health/readiness} every 500 ms and takes a
- * server out after two failed checks; a request whose connection to a server fails is sent to another
- * ({@code option redispatch}), while one a server took and died on is answered with an error, as by a
- * Kubernetes Service, which retries nothing. Its configuration is written to a file of its own
- * ({@link #config()}). {@link #close()} stops it; a shutdown hook kills it if the test JVM ends first.
- * Published in platform-core's test-jar.
+ * A real {@code haproxy} on 127.0.0.1 and a free port, balancing HTTP requests over
+ * several servers in round-robin, each request on its own (no stickiness, no cookie), the
+ * way a Kubernetes Service or an ingress spreads replicas' traffic. It checks each
+ * server's {@code /actuator/health/readiness} every 500 ms and takes a server out after
+ * two failed checks; a request whose connection to a server fails is sent to another
+ * ({@code option redispatch}), while one a server took and died on is answered with an
+ * error, as by a Kubernetes Service, which retries nothing. Its configuration is written
+ * to a file of its own ({@link #config()}). {@link #close()} stops it; a shutdown hook
+ * kills it if the test JVM ends first. Published in platform-core's test-jar.
  *
- * <p>Not thread-safe: one test drives it.
+ * <p>
+ * Not thread-safe: one test drives it.
  */
 public final class HaproxyProcess implements AutoCloseable {
 
@@ -42,7 +44,8 @@ public final class HaproxyProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Starts haproxy in front of servers, failing (in CI) or skipping the test if it is missing.
+	 * Starts haproxy in front of servers, failing (in CI) or skipping the test if it is
+	 * missing.
 	 * @param folder where its configuration and log go
 	 * @param servers the servers' ports on 127.0.0.1
 	 * @return the running balancer
@@ -71,7 +74,10 @@ public final class HaproxyProcess implements AutoCloseable {
 				    http-check expect status 200
 				""".formatted(port));
 		for (int i = 0; i < servers.size(); i++) {
-			text.append("    server replica").append(i + 1).append(" 127.0.0.1:").append(servers.get(i))
+			text.append("    server replica")
+				.append(i + 1)
+				.append(" 127.0.0.1:")
+				.append(servers.get(i))
 				.append(" check inter 500ms fall 2 rise 2\n");
 		}
 		Path config = folder.resolve("haproxy.cfg");

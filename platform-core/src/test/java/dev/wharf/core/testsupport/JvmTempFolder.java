@@ -8,9 +8,10 @@ import java.nio.file.Path;
 import org.springframework.util.FileSystemUtils;
 
 /**
- * A temporary folder that lives as long as the test JVM, for servers shared by several test classes (one
- * Spring context, cached across classes), where JUnit's per-class {@code @TempDir} would be deleted under the
- * running server. Deleted when the JVM exits, best effort.
+ * A temporary folder that lives as long as the test JVM, for servers shared by several
+ * test classes (one Spring context, cached across classes), where JUnit's per-class
+ * {@code @TempDir} would be deleted under the running server. Deleted when the JVM exits,
+ * best effort.
  */
 public final class JvmTempFolder {
 

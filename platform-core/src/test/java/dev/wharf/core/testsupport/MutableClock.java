@@ -8,8 +8,9 @@ import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A clock tests move by hand, so a lock or a limit can run out without waiting; it may also tick on every
- * reading, so that two readings are never the same instant, as real time would be. Thread-safe.
+ * A clock tests move by hand, so a lock or a limit can run out without waiting; it may
+ * also tick on every reading, so that two readings are never the same instant, as real
+ * time would be. Thread-safe.
  */
 public final class MutableClock extends Clock {
 
@@ -25,7 +26,8 @@ public final class MutableClock extends Clock {
 	/**
 	 * A clock at the given time.
 	 * @param start where the clock starts
-	 * @param tick how far each reading moves it on; zero for a clock that moves only by hand
+	 * @param tick how far each reading moves it on; zero for a clock that moves only by
+	 * hand
 	 */
 	public MutableClock(Instant start, Duration tick) {
 		this.now = new AtomicReference<>(start);

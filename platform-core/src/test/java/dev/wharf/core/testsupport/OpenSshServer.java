@@ -27,17 +27,23 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * A real OpenSSH {@code sshd} on 127.0.0.1 and a free port, for tests of the {@code sftp} backend and of
- * protocols over it. It has its own throwaway host key, its own {@code sshd_config} (no PAM, no strict
- * modes, SFTP only, {@code internal-sftp}) and a throwaway client key that every allowed user may log in
- * with; password logins work for system users with a password when the tests run as root (as in CI).
+ * A real OpenSSH {@code sshd} on 127.0.0.1 and a free port, for tests of the {@code sftp}
+ * backend and of protocols over it. It has its own throwaway host key, its own
+ * {@code sshd_config} (no PAM, no strict modes, SFTP only, {@code internal-sftp}) and a
+ * throwaway client key that every allowed user may log in with; password logins work for
+ * system users with a password when the tests run as root (as in CI).
  *
- * <p>One server per test class is enough ({@link PerClass} starts and stops it). {@link #kill()} and
- * {@link #start()} simulate a server that dies and comes back on the same port with the same keys.
+ * <p>
+ * One server per test class is enough ({@link PerClass} starts and stops it).
+ * {@link #kill()} and {@link #start()} simulate a server that dies and comes back on the
+ * same port with the same keys.
  */
 public final class OpenSshServer implements AutoCloseable {
 
-	/** The throwaway users that {@code .ci/run} creates for password and passthrough tests. */
+	/**
+	 * The throwaway users that {@code .ci/run} creates for password and passthrough
+	 * tests.
+	 */
 	public static final List<String> TEST_USERS = List.of("wharf-sftp-a", "wharf-sftp-b");
 
 	private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
@@ -73,17 +79,19 @@ public final class OpenSshServer implements AutoCloseable {
 		this.config = directory.resolve("sshd_config");
 		List<String> users = new ArrayList<>(TEST_USERS);
 		users.add(0, System.getProperty("user.name"));
-		Files.writeString(this.config, String.join("\n", "ListenAddress 127.0.0.1:" + port, "HostKey " + hostKey,
-				"PidFile none", "UsePAM no", "StrictModes no", "UseDNS no", "PermitRootLogin prohibit-password",
-				"PubkeyAuthentication yes", "PasswordAuthentication yes", "KbdInteractiveAuthentication no",
-				"PermitEmptyPasswords no", "AuthorizedKeysFile " + directory.resolve("authorized_keys"),
-				"AllowUsers " + String.join(" ", users), "AllowTcpForwarding no", "X11Forwarding no", "PermitTTY no",
-				"Subsystem sftp internal-sftp", "ForceCommand internal-sftp", "MaxStartups 200", "MaxSessions 100",
-				"LogLevel INFO", ""));
+		Files.writeString(this.config,
+				String.join("\n", "ListenAddress 127.0.0.1:" + port, "HostKey " + hostKey, "PidFile none", "UsePAM no",
+						"StrictModes no", "UseDNS no", "PermitRootLogin prohibit-password", "PubkeyAuthentication yes",
+						"PasswordAuthentication yes", "KbdInteractiveAuthentication no", "PermitEmptyPasswords no",
+						"AuthorizedKeysFile " + directory.resolve("authorized_keys"),
+						"AllowUsers " + String.join(" ", users), "AllowTcpForwarding no", "X11Forwarding no",
+						"PermitTTY no", "Subsystem sftp internal-sftp", "ForceCommand internal-sftp", "MaxStartups 200",
+						"MaxSessions 100", "LogLevel INFO", ""));
 	}
 
 	/**
-	 * Makes a server in a folder and starts it; fails (in CI) or skips the test if {@code sshd} is missing.
+	 * Makes a server in a folder and starts it; fails (in CI) or skips the test if
+	 * {@code sshd} is missing.
 	 * @param directory an empty folder for keys, configuration and the log
 	 * @return the running server
 	 */
@@ -91,7 +99,8 @@ public final class OpenSshServer implements AutoCloseable {
 		Path sshd = Requirements.requireExecutable("sshd", "openssh-server");
 		Requirements.requireExecutable("ssh-keygen", "openssh-client");
 		if ("root".equals(System.getProperty("user.name"))) {
-			// A root sshd needs its privilege separation folder, which a container may lack.
+			// A root sshd needs its privilege separation folder, which a container may
+			// lack.
 			Files.createDirectories(Path.of("/run/sshd"));
 		}
 		OpenSshServer server = new OpenSshServer(sshd, directory, FreePorts.loopback());
@@ -101,7 +110,10 @@ public final class OpenSshServer implements AutoCloseable {
 		return server;
 	}
 
-	/** Starts the server (again), on the same port with the same keys; waits until it answers. */
+	/**
+	 * Starts the server (again), on the same port with the same keys; waits until it
+	 * answers.
+	 */
 	public synchronized void start() throws IOException, InterruptedException {
 		if (this.process != null && this.process.isAlive()) {
 			return;
@@ -121,7 +133,8 @@ public final class OpenSshServer implements AutoCloseable {
 				fail("sshd did not start; its output: " + Files.readString(this.directory.resolve("sshd.out"))
 						+ "\nits log: " + logText());
 			}
-			// Usually the port is still held by the connections of a killed server: try again once it is free.
+			// Usually the port is still held by the connections of a killed server: try
+			// again once it is free.
 			Processes.awaitFree(left(deadline), this.port);
 		}
 	}
@@ -207,7 +220,8 @@ public final class OpenSshServer implements AutoCloseable {
 	 * @param passphrase the passphrase, or empty for none
 	 * @param comment the key's comment
 	 */
-	public static void generateKey(Path file, String passphrase, String comment) throws IOException, InterruptedException {
+	public static void generateKey(Path file, String passphrase, String comment)
+			throws IOException, InterruptedException {
 		generateKey(file, passphrase, comment, "-t", "ed25519");
 	}
 
@@ -220,12 +234,10 @@ public final class OpenSshServer implements AutoCloseable {
 	 */
 	public static void generateKey(Path file, String passphrase, String comment, String... options)
 			throws IOException, InterruptedException {
-		List<String> command = new ArrayList<>(List.of("ssh-keygen", "-q", "-N", passphrase, "-C", comment, "-f",
-				file.toString()));
+		List<String> command = new ArrayList<>(
+				List.of("ssh-keygen", "-q", "-N", passphrase, "-C", comment, "-f", file.toString()));
 		command.addAll(List.of(options));
-		Process keygen = new ProcessBuilder(command)
-			.redirectErrorStream(true)
-			.start();
+		Process keygen = new ProcessBuilder(command).redirectErrorStream(true).start();
 		String output = new String(keygen.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 		if (!keygen.waitFor(30, TimeUnit.SECONDS) || keygen.exitValue() != 0) {
 			fail("ssh-keygen failed: " + output);
@@ -280,7 +292,8 @@ public final class OpenSshServer implements AutoCloseable {
 	}
 
 	/**
-	 * Starts one server for a test class and stops it after the class, in a temporary folder of its own:
+	 * Starts one server for a test class and stops it after the class, in a temporary
+	 * folder of its own:
 	 * {@code @RegisterExtension static final OpenSshServer.PerClass sshd = new OpenSshServer.PerClass();}.
 	 */
 	public static final class PerClass implements BeforeAllCallback, AfterAllCallback {
@@ -289,7 +302,10 @@ public final class OpenSshServer implements AutoCloseable {
 
 		private @Nullable OpenSshServer server;
 
-		/** How many test classes are running: {@code @Nested} classes inherit the extension and share the server. */
+		/**
+		 * How many test classes are running: {@code @Nested} classes inherit the
+		 * extension and share the server.
+		 */
 		private int classes;
 
 		/** The running server. */

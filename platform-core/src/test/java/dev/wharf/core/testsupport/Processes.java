@@ -18,8 +18,9 @@ import org.jspecify.annotations.Nullable;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What tests that start programs need: a free port on 127.0.0.1 for a server, a server waited for until it
- * answers, a server killed and waited for, a client run to its end with its output.
+ * What tests that start programs need: a free port on 127.0.0.1 for a server, a server
+ * waited for until it answers, a server killed and waited for, a client run to its end
+ * with its output.
  */
 public final class Processes {
 
@@ -37,7 +38,8 @@ public final class Processes {
 	}
 
 	/**
-	 * Whether a port on 127.0.0.1 can be listened on now (a stopped server's port may stay taken for a moment).
+	 * Whether a port on 127.0.0.1 can be listened on now (a stopped server's port may
+	 * stay taken for a moment).
 	 * @param port the port
 	 * @return whether it is free
 	 */
@@ -58,7 +60,9 @@ public final class Processes {
 	 */
 	public static boolean awaitFree(Duration timeout, int... ports) {
 		try {
-			await().atMost(timeout).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
+			await().atMost(timeout)
+				.pollDelay(Duration.ZERO)
+				.pollInterval(Duration.ofMillis(100))
 				.until(() -> Arrays.stream(ports).allMatch(Processes::isFree));
 			return true;
 		}
@@ -73,8 +77,8 @@ public final class Processes {
 	 * @param timeout how long it may take
 	 * @param interval how often to ask
 	 * @param ready whether it is ready; an exception counts as "not yet"
-	 * @return whether it is ready; {@code false} if it exited or did not get ready in time (the caller, who
-	 * knows where its log is, reports which)
+	 * @return whether it is ready; {@code false} if it exited or did not get ready in
+	 * time (the caller, who knows where its log is, reports which)
 	 */
 	public static boolean awaitReady(Process process, Duration timeout, Duration interval, Callable<Boolean> ready) {
 		AtomicBoolean answered = new AtomicBoolean();
@@ -96,7 +100,8 @@ public final class Processes {
 	}
 
 	/**
-	 * Kills a process at once ({@code SIGKILL}), as a crash would, and waits for it to end.
+	 * Kills a process at once ({@code SIGKILL}), as a crash would, and waits for it to
+	 * end.
 	 * @param process the process, or {@code null}
 	 */
 	public static void kill(@Nullable Process process) {

@@ -29,14 +29,18 @@ import org.jspecify.annotations.Nullable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * One HTTP/1.1 connection over a plain socket to a server on 127.0.0.1, for tests that need every byte as
- * written: requests go out unchanged (raw targets, hostile headers, {@code Expect: 100-continue} played step by
- * step, a body cut short), and responses are parsed by hand, including one that ends before its announced length.
- * Not thread-safe; always closed by its test.
+ * One HTTP/1.1 connection over a plain socket to a server on 127.0.0.1, for tests that
+ * need every byte as written: requests go out unchanged (raw targets, hostile headers,
+ * {@code Expect: 100-continue} played step by step, a body cut short), and responses are
+ * parsed by hand, including one that ends before its announced length. Not thread-safe;
+ * always closed by its test.
  */
 public final class RawHttp implements Closeable {
 
-	/** How long a connect or a read may block: generous, the machine is shared by several builds. */
+	/**
+	 * How long a connect or a read may block: generous, the machine is shared by several
+	 * builds.
+	 */
 	public static final Duration PATIENCE = Duration.ofSeconds(30);
 
 	private final Socket socket;
@@ -61,7 +65,8 @@ public final class RawHttp implements Closeable {
 	}
 
 	/**
-	 * Connects from a given loopback address: another client, as far as the server can tell.
+	 * Connects from a given loopback address: another client, as far as the server can
+	 * tell.
 	 * @param port the server's port on 127.0.0.1
 	 * @param localAddress such as {@code 127.0.0.2}, or {@code null} for any
 	 * @return the connection
@@ -71,8 +76,8 @@ public final class RawHttp implements Closeable {
 	}
 
 	/**
-	 * Connects with a small receive buffer, set before connecting: what the test does not read stays on the
-	 * server, which has to wait for the reader.
+	 * Connects with a small receive buffer, set before connecting: what the test does not
+	 * read stays on the server, which has to wait for the reader.
 	 * @param port the server's port on 127.0.0.1
 	 * @param receiveBuffer the socket's receive buffer, in bytes
 	 * @return the connection
@@ -149,12 +154,14 @@ public final class RawHttp implements Closeable {
 	}
 
 	/**
-	 * Sends a request line and headers, without a body: what a client using {@code Expect: 100-continue}
-	 * sends first, or the start of a body the test writes itself.
+	 * Sends a request line and headers, without a body: what a client using
+	 * {@code Expect: 100-continue} sends first, or the start of a body the test writes
+	 * itself.
 	 * @param method such as {@code PUT}
 	 * @param target the request target, sent as given
 	 * @param headers header lines; {@code Host} is added unless given
-	 * @param contentLength added as {@code Content-Length} unless negative or given (or a {@code Transfer-Encoding})
+	 * @param contentLength added as {@code Content-Length} unless negative or given (or a
+	 * {@code Transfer-Encoding})
 	 * @return this connection
 	 */
 	public RawHttp sendHead(String method, String target, List<String> headers, long contentLength) throws IOException {
@@ -180,7 +187,8 @@ public final class RawHttp implements Closeable {
 	 * Sends a request and reads its response (without a body after {@code HEAD}).
 	 * @param method such as {@code GET}
 	 * @param target the request target, sent as given
-	 * @param headers header lines; {@code Host} and, with a body, {@code Content-Length} are added unless given
+	 * @param headers header lines; {@code Host} and, with a body, {@code Content-Length}
+	 * are added unless given
 	 * @param body the body, or {@code null}
 	 * @return the response
 	 */
@@ -194,7 +202,8 @@ public final class RawHttp implements Closeable {
 	}
 
 	/**
-	 * Sends a request without a body and reads its response (without a body after {@code HEAD}).
+	 * Sends a request without a body and reads its response (without a body after
+	 * {@code HEAD}).
 	 * @param method such as {@code GET}
 	 * @param target the request target, sent as given
 	 * @param headers header lines; {@code Host} is added unless given
@@ -205,8 +214,10 @@ public final class RawHttp implements Closeable {
 	}
 
 	/**
-	 * Reads one response with its body: framed by {@code Content-Length} or chunks, else up to the close.
-	 * @return the response; {@link Response#complete} says whether the whole announced body came
+	 * Reads one response with its body: framed by {@code Content-Length} or chunks, else
+	 * up to the close.
+	 * @return the response; {@link Response#complete} says whether the whole announced
+	 * body came
 	 * @throws EOFException if the connection ends before a whole head
 	 */
 	public Response read() throws IOException {
@@ -231,8 +242,8 @@ public final class RawHttp implements Closeable {
 	}
 
 	/**
-	 * Reads a response's status line and headers, leaving any body unread: the answer to {@code HEAD}, an
-	 * interim {@code 100 Continue}, or a body the test reads itself.
+	 * Reads a response's status line and headers, leaving any body unread: the answer to
+	 * {@code HEAD}, an interim {@code 100 Continue}, or a body the test reads itself.
 	 * @return the response, without a body
 	 * @throws EOFException if the connection ends before a whole head
 	 */
@@ -297,8 +308,8 @@ public final class RawHttp implements Closeable {
 	}
 
 	/**
-	 * The bytes after a head, handed out as a slow client takes them: at most {@code step} bytes, then a pause,
-	 * and again.
+	 * The bytes after a head, handed out as a slow client takes them: at most
+	 * {@code step} bytes, then a pause, and again.
 	 * @param step the bytes between two pauses
 	 * @param pause how long each pause lasts
 	 * @return the stream
@@ -308,7 +319,8 @@ public final class RawHttp implements Closeable {
 	}
 
 	/**
-	 * Reads a body of a known length slowly, failing if the server closes the connection first.
+	 * Reads a body of a known length slowly, failing if the server closes the connection
+	 * first.
 	 * @param length the body's length
 	 * @param step the bytes between two pauses
 	 * @param pause how long each pause lasts
@@ -327,7 +339,8 @@ public final class RawHttp implements Closeable {
 	/**
 	 * Reads until the server closes or resets the connection, discarding what comes.
 	 * @return how many bytes came
-	 * @throws SocketTimeoutException if the connection is still open after a read blocked for {@link #PATIENCE}
+	 * @throws SocketTimeoutException if the connection is still open after a read blocked
+	 * for {@link #PATIENCE}
 	 */
 	public long drain() throws IOException {
 		byte[] buffer = new byte[64 * 1024];
@@ -346,7 +359,8 @@ public final class RawHttp implements Closeable {
 	/**
 	 * Reads until the server closes or resets the connection.
 	 * @param time how long to wait for that
-	 * @return what came before the close, or {@code null} if the connection was still open after the time
+	 * @return what came before the close, or {@code null} if the connection was still
+	 * open after the time
 	 */
 	public byte @Nullable [] restUntilClosed(Duration time) throws IOException {
 		long deadline = System.nanoTime() + time.toNanos();
@@ -378,7 +392,10 @@ public final class RawHttp implements Closeable {
 		}
 	}
 
-	/** Whether the server closes or resets the connection within a time, discarding what comes before. */
+	/**
+	 * Whether the server closes or resets the connection within a time, discarding what
+	 * comes before.
+	 */
 	public boolean closedWithin(Duration time) throws IOException {
 		return restUntilClosed(time) != null;
 	}
@@ -465,7 +482,10 @@ public final class RawHttp implements Closeable {
 			return Long.parseLong(length);
 		}
 
-		/** The names of the entries of a zip body, in order, as a streaming client reads them. */
+		/**
+		 * The names of the entries of a zip body, in order, as a streaming client reads
+		 * them.
+		 */
 		public List<String> zipNames() throws IOException {
 			List<String> names = new ArrayList<>();
 			try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(this.body))) {

@@ -16,10 +16,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 
 /**
- * Redis clients for tests of the Redis implementations without an application context: each
- * {@link #state} is one replica's client (its own connection factory, configured as Wharf's auto-configuration
- * configures Spring Boot's: commands fail at once while disconnected, and reconnect soon), all closed by
- * {@link #close()}. Not thread-safe.
+ * Redis clients for tests of the Redis implementations without an application context:
+ * each {@link #state} is one replica's client (its own connection factory, configured as
+ * Wharf's auto-configuration configures Spring Boot's: commands fail at once while
+ * disconnected, and reconnect soon), all closed by {@link #close()}. Not thread-safe.
  */
 public final class RedisClients implements AutoCloseable {
 

@@ -24,14 +24,17 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A real {@code redis-server} on 127.0.0.1 and a free port, started by a test, with its data in a folder of
- * its own and the append-only file on: {@link #stop()} (SIGTERM) and {@link #start()} bring it back on the
- * same port with its data, as a restarted Redis with persistence would; {@link #kill()} (SIGKILL) is a crash.
- * {@link #command} talks to it directly (RESP), to look at the keys Wharf wrote behind Wharf's back.
- * {@link #close()} stops it and removes its folder; a shutdown hook kills it if the test JVM ends first.
- * Published in platform-core's test-jar.
+ * A real {@code redis-server} on 127.0.0.1 and a free port, started by a test, with its
+ * data in a folder of its own and the append-only file on: {@link #stop()} (SIGTERM) and
+ * {@link #start()} bring it back on the same port with its data, as a restarted Redis
+ * with persistence would; {@link #kill()} (SIGKILL) is a crash. {@link #command} talks to
+ * it directly (RESP), to look at the keys Wharf wrote behind Wharf's back.
+ * {@link #close()} stops it and removes its folder; a shutdown hook kills it if the test
+ * JVM ends first. Published in platform-core's test-jar.
  *
- * <p>One server per test class: {@code @RegisterExtension static final RedisProcess.PerClass redis = new
+ * <p>
+ * One server per test class:
+ * {@code @RegisterExtension static final RedisProcess.PerClass redis = new
  * RedisProcess.PerClass();}. Not thread-safe: one test drives it.
  */
 public final class RedisProcess implements AutoCloseable {
@@ -55,12 +58,14 @@ public final class RedisProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Starts a Redis, failing (in CI) or skipping the test if {@code redis-server} is missing.
+	 * Starts a Redis, failing (in CI) or skipping the test if {@code redis-server} is
+	 * missing.
 	 * @return the running server
 	 */
 	public static RedisProcess begin() throws IOException, InterruptedException {
 		Path executable = Requirements.requireExecutable("redis-server", "redis-server");
-		RedisProcess redis = new RedisProcess(executable, Files.createTempDirectory("wharf-redis"), FreePorts.loopback());
+		RedisProcess redis = new RedisProcess(executable, Files.createTempDirectory("wharf-redis"),
+				FreePorts.loopback());
 		Runtime.getRuntime().addShutdownHook(redis.killer);
 		redis.start();
 		return redis;
@@ -81,7 +86,10 @@ public final class RedisProcess implements AutoCloseable {
 		return this.process != null && this.process.isAlive();
 	}
 
-	/** Starts it (again, with the data it saved), unless it runs; returns when it answers {@code PING}. */
+	/**
+	 * Starts it (again, with the data it saved), unless it runs; returns when it answers
+	 * {@code PING}.
+	 */
 	public void start() throws IOException, InterruptedException {
 		if (isRunning()) {
 			return;
@@ -105,7 +113,10 @@ public final class RedisProcess implements AutoCloseable {
 		throw new IOException("redis-server did not answer on port " + this.port + ": " + readQuietly(log));
 	}
 
-	/** Stops it as an administrator would ({@code SIGTERM}: it saves its data and closes every connection). */
+	/**
+	 * Stops it as an administrator would ({@code SIGTERM}: it saves its data and closes
+	 * every connection).
+	 */
 	public void stop() {
 		end(false);
 	}
@@ -118,7 +129,8 @@ public final class RedisProcess implements AutoCloseable {
 	/**
 	 * Sends one command and reads the reply.
 	 * @param arguments the command and its arguments, such as {@code "ZCARD", "wharf:x"}
-	 * @return a {@code String} (simple or bulk string), {@code Long}, {@code List} of those, or {@code null}
+	 * @return a {@code String} (simple or bulk string), {@code Long}, {@code List} of
+	 * those, or {@code null}
 	 * @throws IOException if it cannot be reached or answers with an error
 	 */
 	public @Nullable Object command(String... arguments) throws IOException {
@@ -261,7 +273,10 @@ public final class RedisProcess implements AutoCloseable {
 
 		private @Nullable RedisProcess server;
 
-		/** How many test classes are running: {@code @Nested} classes inherit the extension and share the server. */
+		/**
+		 * How many test classes are running: {@code @Nested} classes inherit the
+		 * extension and share the server.
+		 */
 		private int classes;
 
 		/** The running server. */

@@ -10,9 +10,10 @@ import org.junit.jupiter.api.Assumptions;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * What tests need from the machine (a real sshd, memcached, chromium, a tmpfs mount). Under CI
- * ({@code CI=true}, as {@code .ci/run} runs) a missing requirement fails the test, because {@code .ci/run}
- * installs everything; on a developer's machine it skips the test with a message saying what to install.
+ * What tests need from the machine (a real sshd, memcached, chromium, a tmpfs mount).
+ * Under CI ({@code CI=true}, as {@code .ci/run} runs) a missing requirement fails the
+ * test, because {@code .ci/run} installs everything; on a developer's machine it skips
+ * the test with a message saying what to install.
  */
 public final class Requirements {
 
@@ -30,7 +31,8 @@ public final class Requirements {
 	/**
 	 * Fails (under CI) or skips (elsewhere) unless a condition holds.
 	 * @param met whether the requirement is met
-	 * @param what what is missing and how to get it, such as "memcached (apt-get install memcached)"
+	 * @param what what is missing and how to get it, such as "memcached (apt-get install
+	 * memcached)"
 	 */
 	public static void require(boolean met, String what) {
 		if (met) {
@@ -64,7 +66,8 @@ public final class Requirements {
 	}
 
 	/**
-	 * Finds an executable that a test needs, failing or skipping as {@link #require} does.
+	 * Finds an executable that a test needs, failing or skipping as {@link #require}
+	 * does.
 	 * @param name such as {@code memcached}
 	 * @param debianPackage the package that provides it
 	 * @return its path

@@ -23,17 +23,20 @@ import org.jspecify.annotations.Nullable;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * A real OpenLDAP {@code slapd} on 127.0.0.1, started by a test in a folder of its own: a generated
- * {@code slapd.conf} (the {@code mdb} backend, the core, cosine, inetOrgPerson and nis schemas, the
- * {@code memberof} overlay that keeps users' {@code memberOf}, the {@code ppolicy} overlay that refuses the binds
- * of locked accounts), {@code ldap://} and {@code ldaps://} on free ports, StartTLS on the former, with a
- * throwaway certificate for 127.0.0.1 made by the JDK's keytool. It runs in the foreground as the current user
+ * A real OpenLDAP {@code slapd} on 127.0.0.1, started by a test in a folder of its own: a
+ * generated {@code slapd.conf} (the {@code mdb} backend, the core, cosine, inetOrgPerson
+ * and nis schemas, the {@code memberof} overlay that keeps users' {@code memberOf}, the
+ * {@code ppolicy} overlay that refuses the binds of locked accounts), {@code ldap://} and
+ * {@code ldaps://} on free ports, StartTLS on the former, with a throwaway certificate
+ * for 127.0.0.1 made by the JDK's keytool. It runs in the foreground as the current user
  * and logs every operation ({@code -d stats}), so tests can count binds.
  *
- * <p>The directory under {@value #BASE} holds {@code ou=people}, {@code ou=groups}, and Wharf's own account
- * {@value #SERVICE_DN} (password {@value #SERVICE_PASSWORD}); tests add users and groups with {@link #addUser}
- * and {@link #addGroup}. {@link #stop()} and {@link #start()} simulate a directory that goes down and comes back
- * on the same ports with the same data. Published in platform-core's test-jar.
+ * <p>
+ * The directory under {@value #BASE} holds {@code ou=people}, {@code ou=groups}, and
+ * Wharf's own account {@value #SERVICE_DN} (password {@value #SERVICE_PASSWORD}); tests
+ * add users and groups with {@link #addUser} and {@link #addGroup}. {@link #stop()} and
+ * {@link #start()} simulate a directory that goes down and comes back on the same ports
+ * with the same data. Published in platform-core's test-jar.
  */
 public final class SlapdProcess implements AutoCloseable {
 
@@ -83,23 +86,24 @@ public final class SlapdProcess implements AutoCloseable {
 		this.tlsPort = Processes.freePort();
 		Files.createDirectories(directory.resolve("data"));
 		makeCertificate(directory);
-		Files.writeString(directory.resolve("slapd.conf"), String.join("\n",
-				"include /etc/ldap/schema/core.schema", "include /etc/ldap/schema/cosine.schema",
-				"include /etc/ldap/schema/inetorgperson.schema", "include /etc/ldap/schema/nis.schema",
-				"modulepath /usr/lib/ldap", "moduleload back_mdb", "moduleload memberof", "moduleload ppolicy",
-				"pidfile " + directory.resolve("slapd.pid"), "TLSCertificateFile " + certificate(),
-				"TLSCertificateKeyFile " + directory.resolve("key.pem"), "database mdb", "suffix \"" + BASE + "\"",
-				"rootdn \"" + ADMIN_DN + "\"", "rootpw " + ADMIN_PASSWORD, "directory " + directory.resolve("data"),
-				"maxsize 16777216", "overlay memberof", "memberof-group-oc groupOfNames", "memberof-member-ad member",
-				"memberof-memberof-ad memberOf", "memberof-refint TRUE", "overlay ppolicy",
-				"ppolicy_default \"cn=default,ou=policies," + BASE + "\"",
+		Files.writeString(directory.resolve("slapd.conf"), String.join("\n", "include /etc/ldap/schema/core.schema",
+				"include /etc/ldap/schema/cosine.schema", "include /etc/ldap/schema/inetorgperson.schema",
+				"include /etc/ldap/schema/nis.schema", "modulepath /usr/lib/ldap", "moduleload back_mdb",
+				"moduleload memberof", "moduleload ppolicy", "pidfile " + directory.resolve("slapd.pid"),
+				"TLSCertificateFile " + certificate(), "TLSCertificateKeyFile " + directory.resolve("key.pem"),
+				"database mdb", "suffix \"" + BASE + "\"", "rootdn \"" + ADMIN_DN + "\"", "rootpw " + ADMIN_PASSWORD,
+				"directory " + directory.resolve("data"), "maxsize 16777216", "overlay memberof",
+				"memberof-group-oc groupOfNames", "memberof-member-ad member", "memberof-memberof-ad memberOf",
+				"memberof-refint TRUE", "overlay ppolicy", "ppolicy_default \"cn=default,ou=policies," + BASE + "\"",
 				"access to attrs=userPassword by anonymous auth by * none", "access to * by * read", ""),
 				StandardCharsets.UTF_8);
 	}
 
 	/**
-	 * Makes a directory in a folder and starts it; fails (in CI) or skips the test if slapd or ldap-utils is missing.
-	 * @param directory an empty folder for the configuration, the certificate, the data and the log
+	 * Makes a directory in a folder and starts it; fails (in CI) or skips the test if
+	 * slapd or ldap-utils is missing.
+	 * @param directory an empty folder for the configuration, the certificate, the data
+	 * and the log
 	 * @return the running directory, holding the base entries
 	 */
 	public static SlapdProcess start(Path directory) throws IOException, InterruptedException {
@@ -107,26 +111,31 @@ public final class SlapdProcess implements AutoCloseable {
 		// Even a test run that is killed or times out must not leave a slapd behind.
 		Runtime.getRuntime().addShutdownHook(slapd.killer);
 		slapd.start();
-		slapd.ldap(slapd.ldapadd, String.join("\n", "dn: " + BASE, "objectClass: dcObject", "objectClass: organization",
-				"o: Example", "dc: example", "", "dn: " + PEOPLE, "objectClass: organizationalUnit", "ou: people", "",
-				"dn: " + GROUPS, "objectClass: organizationalUnit", "ou: groups", "", "dn: ou=services," + BASE,
-				"objectClass: organizationalUnit", "ou: services", "", "dn: " + SERVICE_DN, "objectClass: person",
-				"cn: wharf", "sn: wharf", "userPassword: " + SERVICE_PASSWORD, "", "dn: ou=policies," + BASE,
-				"objectClass: organizationalUnit", "ou: policies", "", "dn: cn=default,ou=policies," + BASE,
-				"objectClass: pwdPolicy", "objectClass: device", "cn: default", "pwdAttribute: userPassword",
-				"pwdLockout: TRUE", "pwdMaxFailure: 1000", ""));
+		slapd.ldap(slapd.ldapadd,
+				String.join("\n", "dn: " + BASE, "objectClass: dcObject", "objectClass: organization", "o: Example",
+						"dc: example", "", "dn: " + PEOPLE, "objectClass: organizationalUnit", "ou: people", "",
+						"dn: " + GROUPS, "objectClass: organizationalUnit", "ou: groups", "", "dn: ou=services," + BASE,
+						"objectClass: organizationalUnit", "ou: services", "", "dn: " + SERVICE_DN,
+						"objectClass: person", "cn: wharf", "sn: wharf", "userPassword: " + SERVICE_PASSWORD, "",
+						"dn: ou=policies," + BASE, "objectClass: organizationalUnit", "ou: policies", "",
+						"dn: cn=default,ou=policies," + BASE, "objectClass: pwdPolicy", "objectClass: device",
+						"cn: default", "pwdAttribute: userPassword", "pwdLockout: TRUE", "pwdMaxFailure: 1000", ""));
 		return slapd;
 	}
 
-	/** Starts the directory (again), on the same ports with the same data; returns when it accepts connections. */
+	/**
+	 * Starts the directory (again), on the same ports with the same data; returns when it
+	 * accepts connections.
+	 */
 	public synchronized void start() throws IOException, InterruptedException {
 		if (this.process != null && this.process.isAlive()) {
 			return;
 		}
 		long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
 		while (true) {
-			this.process = new ProcessBuilder(this.slapd.toString(), "-f", this.directory.resolve("slapd.conf").toString(),
-					"-h", url() + "/ " + ldapsUrl() + "/", "-d", "stats")
+			this.process = new ProcessBuilder(this.slapd.toString(), "-f",
+					this.directory.resolve("slapd.conf").toString(), "-h", url() + "/ " + ldapsUrl() + "/", "-d",
+					"stats")
 				.redirectErrorStream(true)
 				.redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))
 				.start();
@@ -138,7 +147,8 @@ public final class SlapdProcess implements AutoCloseable {
 			if (System.nanoTime() > deadline) {
 				fail("slapd did not start; its log: " + logText());
 			}
-			// Usually a port is still held by a stopped server's connections: try again once both are free.
+			// Usually a port is still held by a stopped server's connections: try again
+			// once both are free.
 			Processes.awaitFree(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())), this.port, this.tlsPort);
 		}
 	}
@@ -193,12 +203,14 @@ public final class SlapdProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Adds a group ({@code groupOfNames} under {@value #GROUPS}); the overlay adds it to its members' {@code memberOf}.
+	 * Adds a group ({@code groupOfNames} under {@value #GROUPS}); the overlay adds it to
+	 * its members' {@code memberOf}.
 	 * @param cn the group's name
 	 * @param uids its members' {@code uid}s, at least one
 	 */
 	public void addGroup(String cn, String... uids) throws IOException, InterruptedException {
-		List<String> lines = new ArrayList<>(List.of("dn: cn=" + cn + "," + GROUPS, "objectClass: groupOfNames", "cn: " + cn));
+		List<String> lines = new ArrayList<>(
+				List.of("dn: cn=" + cn + "," + GROUPS, "objectClass: groupOfNames", "cn: " + cn));
 		for (String uid : uids) {
 			lines.add("member: " + userDn(uid));
 		}
@@ -215,7 +227,8 @@ public final class SlapdProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Locks a user's account as the password policy does ({@code pwdAccountLockedTime}): its binds are refused.
+	 * Locks a user's account as the password policy does ({@code pwdAccountLockedTime}):
+	 * its binds are refused.
 	 * @param uid the user's {@code uid}
 	 */
 	public void lock(String uid) throws IOException, InterruptedException {
@@ -259,7 +272,9 @@ public final class SlapdProcess implements AutoCloseable {
 		}
 	}
 
-	/** A key pair and certificate for 127.0.0.1 by keytool, written out as PEM for slapd. */
+	/**
+	 * A key pair and certificate for 127.0.0.1 by keytool, written out as PEM for slapd.
+	 */
 	private static void makeCertificate(Path directory) throws IOException, InterruptedException {
 		Path store = directory.resolve("server.p12");
 		char[] password = "changeit".toCharArray();
@@ -278,7 +293,8 @@ public final class SlapdProcess implements AutoCloseable {
 			keys.load(in, password);
 			Certificate certificate = keys.getCertificate("slapd");
 			Files.writeString(directory.resolve("cert.pem"), pem("CERTIFICATE", certificate.getEncoded()));
-			Files.writeString(directory.resolve("key.pem"), pem("PRIVATE KEY", keys.getKey("slapd", password).getEncoded()));
+			Files.writeString(directory.resolve("key.pem"),
+					pem("PRIVATE KEY", keys.getKey("slapd", password).getEncoded()));
 		}
 		catch (GeneralSecurityException ex) {
 			throw new IOException(ex);

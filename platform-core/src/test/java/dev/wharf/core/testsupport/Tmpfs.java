@@ -5,8 +5,8 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A small tmpfs mounted for a test, to make "disk full" real. Needs root (as in CI); {@link #close()}
- * unmounts it.
+ * A small tmpfs mounted for a test, to make "disk full" real. Needs root (as in CI);
+ * {@link #close()} unmounts it.
  */
 public final class Tmpfs implements AutoCloseable {
 
@@ -20,7 +20,8 @@ public final class Tmpfs implements AutoCloseable {
 	 * Mounts a tmpfs of a given size on an existing, empty folder.
 	 * @param mountPoint the folder
 	 * @param size such as {@code 1m}
-	 * @return the mount, or fails/skips through {@link Requirements} if mounting is not possible
+	 * @return the mount, or fails/skips through {@link Requirements} if mounting is not
+	 * possible
 	 */
 	public static Tmpfs mount(Path mountPoint, String size) throws IOException, InterruptedException {
 		int exit = run("mount", "-t", "tmpfs", "-o", "size=" + size + ",mode=0755", "tmpfs", mountPoint.toString());
@@ -39,7 +40,9 @@ public final class Tmpfs implements AutoCloseable {
 	}
 
 	private static int run(String... command) throws IOException, InterruptedException {
-		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+		Process process = new ProcessBuilder(command).redirectErrorStream(true)
+			.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+			.start();
 		if (!process.waitFor(30, TimeUnit.SECONDS)) {
 			process.destroyForcibly();
 			return -1;

@@ -5,9 +5,10 @@ import java.nio.file.Path;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
- * Properties every {@code @SpringBootTest} of Wharf needs so that it touches nothing outside its own
- * temporary folder: the state folder there, and one mount named {@code data}; and so that it listens on no fixed
- * port that another build could hold (the FTP server's control and passive ports are picked free).
+ * Properties every {@code @SpringBootTest} of Wharf needs so that it touches nothing
+ * outside its own temporary folder: the state folder there, and one mount named
+ * {@code data}; and so that it listens on no fixed port that another build could hold
+ * (the FTP server's control and passive ports are picked free).
  */
 public final class WharfTestProperties {
 
@@ -15,7 +16,8 @@ public final class WharfTestProperties {
 	}
 
 	/**
-	 * Registers a state folder under {@code temp} and a {@code memory} mount named {@code data}.
+	 * Registers a state folder under {@code temp} and a {@code memory} mount named
+	 * {@code data}.
 	 * @param registry from a {@code @DynamicPropertySource} method
 	 * @param temp the test class's temporary folder
 	 */
@@ -26,8 +28,8 @@ public final class WharfTestProperties {
 	}
 
 	/**
-	 * Registers a state folder under {@code temp} and a {@code local} mount named {@code data} on
-	 * {@code temp/data}.
+	 * Registers a state folder under {@code temp} and a {@code local} mount named
+	 * {@code data} on {@code temp/data}.
 	 * @param registry from a {@code @DynamicPropertySource} method
 	 * @param temp the test class's temporary folder
 	 */

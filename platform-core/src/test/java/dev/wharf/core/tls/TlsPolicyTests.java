@@ -35,11 +35,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Tests for {@link TlsPolicy} and {@link TlsPolicyCustomizer} with real handshakes against Spring Boot's
- * Reactor Netty server on 127.0.0.1, its TLS set up by Spring Boot both ways ({@code server.ssl.bundle}, as
- * the Helm chart does, and {@code server.ssl.key-store}). The JDK client shares this JVM's
- * {@code java.security}, which already refuses TLS 1.1, so that probe is OpenSSL's {@code s_client} in a
- * process of its own, with its security level lowered so that only the server can say no.
+ * Tests for {@link TlsPolicy} and {@link TlsPolicyCustomizer} with real handshakes
+ * against Spring Boot's Reactor Netty server on 127.0.0.1, its TLS set up by Spring Boot
+ * both ways ({@code server.ssl.bundle}, as the Helm chart does, and
+ * {@code server.ssl.key-store}). The JDK client shares this JVM's {@code java.security},
+ * which already refuses TLS 1.1, so that probe is OpenSSL's {@code s_client} in a process
+ * of its own, with its security level lowered so that only the server can say no.
  */
 class TlsPolicyTests {
 
@@ -55,9 +56,9 @@ class TlsPolicyTests {
 	@BeforeAll
 	static void createKey() throws Exception {
 		Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-				"-genkeypair", "-alias", "server", "-dname", "CN=localhost", "-ext", "san=ip:127.0.0.1", "-keyalg", "RSA",
-				"-keysize", "2048", "-validity", "2", "-storetype", "PKCS12", "-storepass", PASSWORD, "-keystore",
-				temp.resolve("server.p12").toString())
+				"-genkeypair", "-alias", "server", "-dname", "CN=localhost", "-ext", "san=ip:127.0.0.1", "-keyalg",
+				"RSA", "-keysize", "2048", "-validity", "2", "-storetype", "PKCS12", "-storepass", PASSWORD,
+				"-keystore", temp.resolve("server.p12").toString())
 			.redirectErrorStream(true)
 			.start();
 		String output = new String(keytool.getInputStream().readAllBytes());
@@ -73,14 +74,17 @@ class TlsPolicyTests {
 		}
 	}
 
-	/** Starts Spring Boot's Netty server with TLS from a bundle or from server.ssl.key-store. */
+	/**
+	 * Starts Spring Boot's Netty server with TLS from a bundle or from
+	 * server.ssl.key-store.
+	 */
 	private int start(boolean bundle, boolean policy) {
 		String keyStore = "file:" + temp.resolve("server.p12");
 		Ssl ssl = new Ssl();
 		DefaultSslBundleRegistry bundles = new DefaultSslBundleRegistry();
 		if (bundle) {
-			bundles.registerBundle("wharf",
-					SslBundle.of(new JksSslStoreBundle(new JksSslStoreDetails("PKCS12", null, keyStore, PASSWORD), null)));
+			bundles.registerBundle("wharf", SslBundle
+				.of(new JksSslStoreBundle(new JksSslStoreDetails("PKCS12", null, keyStore, PASSWORD), null)));
 			ssl.setBundle("wharf");
 		}
 		else {

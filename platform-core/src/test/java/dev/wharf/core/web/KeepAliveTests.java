@@ -26,10 +26,11 @@ import reactor.netty.http.server.HttpServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link KeepAliveReadResumer} and {@link Http10KeepAliveFilter}: back-to-back keep-alive
- * requests (HTTP/1.1, and HTTP/1.0 as {@code ab -k} sends them) to a WebFlux handler that finishes on
- * another thread, over a raw socket, must all be answered. (The stall itself needs the full application's
- * filter chain to show; platform-app's {@code Http10KeepAliveTests} reproduces it on the health endpoint.)
+ * Tests for {@link KeepAliveReadResumer} and {@link Http10KeepAliveFilter}: back-to-back
+ * keep-alive requests (HTTP/1.1, and HTTP/1.0 as {@code ab -k} sends them) to a WebFlux
+ * handler that finishes on another thread, over a raw socket, must all be answered. (The
+ * stall itself needs the full application's filter chain to show; platform-app's
+ * {@code Http10KeepAliveTests} reproduces it on the health endpoint.)
  */
 class KeepAliveTests {
 
@@ -44,7 +45,8 @@ class KeepAliveTests {
 
 	@Test
 	void keepAliveRequestsFinishingOffTheEventLoopNeverStall() throws IOException {
-		// A WebFlux handler whose body is produced on a worker thread, as storage handlers are.
+		// A WebFlux handler whose body is produced on a worker thread, as storage
+		// handlers are.
 		RouterFunction<ServerResponse> route = RouterFunctions.route(RequestPredicates.GET("/"),
 				request -> ServerResponse.ok()
 					.body(Mono.fromCallable(() -> "ok").subscribeOn(Schedulers.boundedElastic()), String.class));

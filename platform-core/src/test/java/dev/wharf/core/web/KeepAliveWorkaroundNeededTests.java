@@ -11,8 +11,9 @@ import reactor.netty.http.server.HttpServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link KeepAliveReadResumer} works around a Reactor Netty bug fixed in 1.3.8. This test fails once 1.3.8 or
- * later is on the classpath, so the workaround is removed (with this test) instead of outliving its reason.
+ * {@link KeepAliveReadResumer} works around a Reactor Netty bug fixed in 1.3.8. This test
+ * fails once 1.3.8 or later is on the classpath, so the workaround is removed (with this
+ * test) instead of outliving its reason.
  */
 class KeepAliveWorkaroundNeededTests {
 

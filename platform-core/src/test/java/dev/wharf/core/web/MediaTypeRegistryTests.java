@@ -11,8 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Tests for {@link MediaTypeRegistry}: one type per extension for every module, whether it is worth compressing,
- * and whether it is compressed already.
+ * Tests for {@link MediaTypeRegistry}: one type per extension for every module, whether
+ * it is worth compressing, and whether it is compressed already.
  */
 class MediaTypeRegistryTests {
 
@@ -66,7 +66,8 @@ class MediaTypeRegistryTests {
 	@Test
 	void overridesComeFirstInAnyCase() {
 		MediaTypeRegistry registry = MediaTypeRegistry.withOverrides(
-				Map.of("MD", "text/x-markdown", "log", "text/plain; charset=utf-8", "png", "image/x-wharf"), "sites[0]");
+				Map.of("MD", "text/x-markdown", "log", "text/plain; charset=utf-8", "png", "image/x-wharf"),
+				"sites[0]");
 		assertThat(registry.forName("README.md")).isEqualTo("text/x-markdown");
 		assertThat(registry.forName("server.LOG")).isEqualTo("text/plain; charset=utf-8");
 		assertThat(registry.forName("a.png")).isEqualTo("image/x-wharf");

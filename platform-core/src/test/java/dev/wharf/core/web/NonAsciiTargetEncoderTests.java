@@ -20,8 +20,10 @@ class NonAsciiTargetEncoderTests {
 	void eachByteThatIsNotAsciiBecomesAnEscapeOfThatByte() {
 		assertThat(decodedTarget("/a?path=/ünï/日本/\uD83D\uDE00".getBytes(StandardCharsets.UTF_8)))
 			.isEqualTo("/a?path=/%C3%BCn%C3%AF/%E6%97%A5%E6%9C%AC/%F0%9F%98%80");
-		// Bytes that are no UTF-8 are kept exactly, for the strict decoding further on to refuse.
-		assertThat(decodedTarget(new byte[] { '/', 'x', (byte) 0xFF, (byte) 0xC0, (byte) 0xAF })).isEqualTo("/x%FF%C0%AF");
+		// Bytes that are no UTF-8 are kept exactly, for the strict decoding further on to
+		// refuse.
+		assertThat(decodedTarget(new byte[] { '/', 'x', (byte) 0xFF, (byte) 0xC0, (byte) 0xAF }))
+			.isEqualTo("/x%FF%C0%AF");
 	}
 
 	@Test
@@ -31,12 +33,15 @@ class NonAsciiTargetEncoderTests {
 		assertThat(decodedTarget(target.getBytes(StandardCharsets.US_ASCII))).isEqualTo(target);
 	}
 
-	/** What the handlers behind the encoder see as the target of a request whose target has these bytes. */
+	/**
+	 * What the handlers behind the encoder see as the target of a request whose target
+	 * has these bytes.
+	 */
 	private static String decodedTarget(byte[] target) {
 		EmbeddedChannel channel = new EmbeddedChannel(new HttpServerCodec(), NonAsciiTargetEncoder.INSTANCE);
 		try {
-			channel.writeInbound(Unpooled.wrappedBuffer(Unpooled.wrappedBuffer("GET ".getBytes(StandardCharsets.US_ASCII)),
-					Unpooled.wrappedBuffer(target),
+			channel.writeInbound(Unpooled.wrappedBuffer(
+					Unpooled.wrappedBuffer("GET ".getBytes(StandardCharsets.US_ASCII)), Unpooled.wrappedBuffer(target),
 					Unpooled.wrappedBuffer(" HTTP/1.1\r\nHost: h\r\n\r\n".getBytes(StandardCharsets.US_ASCII))));
 			Object request = channel.readInbound();
 			try {

@@ -13,18 +13,25 @@ import org.jspecify.annotations.Nullable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Fuzzes the conditional request headers that the static server and the file manager share.
+ * Fuzzes the conditional request headers that the static server and the file manager
+ * share.
  * <ul>
- * <li>{@link EntityTags#matches} must agree with RFC 9110's grammar (section 8.8.3) on every well-formed
- * list. It may be lenient with malformed lists, but it never throws.</li>
- * <li>{@link HttpDates} must read back what it writes, to the second, and never throw.</li>
- * <li>{@link Preconditions#evaluate} must keep the precedence of section 13.2.2: {@code If-Match} hides
- * {@code If-Unmodified-Since}, and {@code If-None-Match} hides {@code If-Modified-Since}.</li>
+ * <li>{@link EntityTags#matches} must agree with RFC 9110's grammar (section 8.8.3) on
+ * every well-formed list. It may be lenient with malformed lists, but it never
+ * throws.</li>
+ * <li>{@link HttpDates} must read back what it writes, to the second, and never
+ * throw.</li>
+ * <li>{@link Preconditions#evaluate} must keep the precedence of section 13.2.2:
+ * {@code If-Match} hides {@code If-Unmodified-Since}, and {@code If-None-Match} hides
+ * {@code If-Modified-Since}.</li>
  * </ul>
  */
 class PreconditionsFuzzTests {
 
-	/** One element of an entity-tag list: optional W/, a quoted opaque tag of etagc characters. */
+	/**
+	 * One element of an entity-tag list: optional W/, a quoted opaque tag of etagc
+	 * characters.
+	 */
 	private static final Pattern ELEMENT = Pattern.compile("(W/)?\"[\\x21\\x23-\\x7E\\x80-\\xFF]*\"");
 
 	private static final long YEAR_9999 = 253_402_300_799L;
@@ -45,18 +52,20 @@ class PreconditionsFuzzTests {
 				.isEqualTo(expected);
 			String withTag = header.isBlank() ? tag : header + ", " + tag;
 			boolean canMatch = weakComparison || !tag.startsWith("W/");
-			assertThat(EntityTags.matches(withTag, tag, weakComparison)).as(withTag).isEqualTo(canMatch
-					|| Boolean.TRUE.equals(reference(withTag, tag, weakComparison)));
+			assertThat(EntityTags.matches(withTag, tag, weakComparison)).as(withTag)
+				.isEqualTo(canMatch || Boolean.TRUE.equals(reference(withTag, tag, weakComparison)));
 		}
 	}
 
 	@FuzzTest(maxDuration = "5m")
 	void httpDates(FuzzedDataProvider data) {
 		Instant instant = instant(data);
-		assertThat(HttpDates.parse(HttpDates.format(instant))).isEqualTo(Instant.ofEpochSecond(instant.getEpochSecond()));
+		assertThat(HttpDates.parse(HttpDates.format(instant)))
+			.isEqualTo(Instant.ofEpochSecond(instant.getEpochSecond()));
 		Instant parsed = HttpDates.parse(data.consumeRemainingAsString());
 		if (parsed != null) {
-			assertThat(HttpDates.parse(HttpDates.format(parsed))).isEqualTo(Instant.ofEpochSecond(parsed.getEpochSecond()));
+			assertThat(HttpDates.parse(HttpDates.format(parsed)))
+				.isEqualTo(Instant.ofEpochSecond(parsed.getEpochSecond()));
 		}
 	}
 
@@ -84,7 +93,10 @@ class PreconditionsFuzzTests {
 		}
 	}
 
-	/** Whether a well-formed list matches, as RFC 9110 reads it; {@code null} if the list is not well-formed. */
+	/**
+	 * Whether a well-formed list matches, as RFC 9110 reads it; {@code null} if the list
+	 * is not well-formed.
+	 */
 	private static @Nullable Boolean reference(String header, String tag, boolean weakComparison) {
 		String trimmed = header.strip();
 		if (trimmed.equals("*")) {
@@ -120,7 +132,8 @@ class PreconditionsFuzzTests {
 	}
 
 	private static Instant instant(FuzzedDataProvider data) {
-		return Instant.ofEpochSecond(data.consumeLong(0, YEAR_9999), data.consumeBoolean() ? 0 : data.consumeInt(0, 999_999_999));
+		return Instant.ofEpochSecond(data.consumeLong(0, YEAR_9999),
+				data.consumeBoolean() ? 0 : data.consumeInt(0, 999_999_999));
 	}
 
 	private static @Nullable String header(FuzzedDataProvider data) {

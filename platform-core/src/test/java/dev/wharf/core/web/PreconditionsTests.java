@@ -44,12 +44,14 @@ class PreconditionsTests {
 	@Test
 	void ifNoneMatchBeforeIfModifiedSince() {
 		assertThat(Preconditions.evaluate(null, null, "\"x\"", AFTER, TAG, MODIFIED)).isEqualTo(Outcome.PROCEED);
-		assertThat(Preconditions.evaluate(null, null, "W/" + TAG, BEFORE, TAG, MODIFIED)).isEqualTo(Outcome.NOT_MODIFIED);
+		assertThat(Preconditions.evaluate(null, null, "W/" + TAG, BEFORE, TAG, MODIFIED))
+			.isEqualTo(Outcome.NOT_MODIFIED);
 	}
 
 	@Test
 	void ifModifiedSinceComparesSeconds() {
-		assertThat(Preconditions.evaluate(null, null, null, SAME_SECOND, TAG, MODIFIED)).isEqualTo(Outcome.NOT_MODIFIED);
+		assertThat(Preconditions.evaluate(null, null, null, SAME_SECOND, TAG, MODIFIED))
+			.isEqualTo(Outcome.NOT_MODIFIED);
 		assertThat(Preconditions.evaluate(null, null, null, AFTER, TAG, MODIFIED)).isEqualTo(Outcome.NOT_MODIFIED);
 		assertThat(Preconditions.evaluate(null, null, null, BEFORE, TAG, MODIFIED)).isEqualTo(Outcome.PROCEED);
 		assertThat(Preconditions.evaluate(null, null, null, "garbage", TAG, MODIFIED)).isEqualTo(Outcome.PROCEED);

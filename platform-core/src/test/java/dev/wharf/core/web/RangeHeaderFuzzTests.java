@@ -15,11 +15,12 @@ import org.jspecify.annotations.Nullable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Fuzzes {@link RangeHeader#evaluate} against a plain reading of RFC 9110 section 14, written with
- * regular expressions and {@link BigInteger} so that it shares nothing with the parser. The two must agree
- * on every header, length and range limit: ignored ({@code null}), unsatisfiable (empty) or the same
- * ranges. Each range must lie inside the representation and the ranges must be sorted, neither
- * overlapping nor touching, and never more than the limit.
+ * Fuzzes {@link RangeHeader#evaluate} against a plain reading of RFC 9110 section 14,
+ * written with regular expressions and {@link BigInteger} so that it shares nothing with
+ * the parser. The two must agree on every header, length and range limit: ignored
+ * ({@code null}), unsatisfiable (empty) or the same ranges. Each range must lie inside
+ * the representation and the ranges must be sorted, neither overlapping nor touching, and
+ * never more than the limit.
  */
 class RangeHeaderFuzzTests {
 
@@ -49,7 +50,10 @@ class RangeHeaderFuzzTests {
 		}
 	}
 
-	/** RFC 9110's grammar read literally: {@code bytes=} (ASCII, any case), a list of OWS-separated specs. */
+	/**
+	 * RFC 9110's grammar read literally: {@code bytes=} (ASCII, any case), a list of
+	 * OWS-separated specs.
+	 */
 	private static @Nullable List<ByteRange> reference(String header, long length, int maxRanges) {
 		if (header.length() < 6 || !header.substring(0, 6).toLowerCase(Locale.ROOT).equals("bytes=")
 				|| !isAscii(header.substring(0, 6))) {

@@ -17,11 +17,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RangeHeaderTests {
 
 	@ParameterizedTest
-	@CsvSource(delimiter = '|', value = { "bytes=0-9|0:10", "bytes=10-|10:90", "bytes=-10|90:10", "bytes=-1000|0:100",
-			"bytes=50-5000|50:50", "bytes=99-99|99:1", "bytes=0-0,-1|0:1 99:1", "bytes=0-9,5-19|0:20",
-			"bytes=0-9,10-19|0:20", "bytes=20-29,0-9|0:10 20:10", "bytes= 1-2 , 4-5 |1:2 4:2", "bytes=1-2,,4-5|1:2 4:2",
-			"Bytes=3-4|3:2", "bytes=0-99999999999999999999999|0:100", "bytes=-99999999999999999999999|0:100",
-			"bytes=200-300,0-0|0:1" })
+	@CsvSource(delimiter = '|',
+			value = { "bytes=0-9|0:10", "bytes=10-|10:90", "bytes=-10|90:10", "bytes=-1000|0:100",
+					"bytes=50-5000|50:50", "bytes=99-99|99:1", "bytes=0-0,-1|0:1 99:1", "bytes=0-9,5-19|0:20",
+					"bytes=0-9,10-19|0:20", "bytes=20-29,0-9|0:10 20:10", "bytes= 1-2 , 4-5 |1:2 4:2",
+					"bytes=1-2,,4-5|1:2 4:2", "Bytes=3-4|3:2", "bytes=0-99999999999999999999999|0:100",
+					"bytes=-99999999999999999999999|0:100", "bytes=200-300,0-0|0:1" })
 	void satisfiableRangesAreClampedSortedAndMerged(String header, String expected) {
 		List<ByteRange> ranges = RangeHeader.evaluate(header, 100, 16);
 		assertThat(ranges).isNotNull();
@@ -36,9 +37,10 @@ class RangeHeaderTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "bytes=5-1", "bytes=a-1", "bytes=1-b", "bytes=-", "bytes=", "bytes=,", "bytes=1-2;", "bytes=1--2",
-			"bytes=--5", "bytes 1-2", "items=1-2", "bytes=1-2 3-4", "bytes=0x1-2", "bytes=+1-2", "",
-			// Backwards past Long.MAX_VALUE, where both ends saturate (found by RangeHeaderFuzzTests).
+	@ValueSource(strings = { "bytes=5-1", "bytes=a-1", "bytes=1-b", "bytes=-", "bytes=", "bytes=,", "bytes=1-2;",
+			"bytes=1--2", "bytes=--5", "bytes 1-2", "items=1-2", "bytes=1-2 3-4", "bytes=0x1-2", "bytes=+1-2", "",
+			// Backwards past Long.MAX_VALUE, where both ends saturate (found by
+			// RangeHeaderFuzzTests).
 			"bytes=0-1,111111111111111111111111-1111111111111111111111", "byte\u017f=0-1" })
 	void malformedHeadersAreIgnored(String header) {
 		assertThat(RangeHeader.evaluate(header, 100, 16)).isNull();

@@ -21,10 +21,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for {@link RequestHeadTimeout} on a bare Reactor Netty server, over raw sockets: a head that does not
- * arrive in time gets 408 and a close; a keep-alive connection waiting between requests is not the head
- * timeout's business; a response slower than the timeout is never cut by it. The whole application's
- * slowloris tests are platform-app's {@code dev.wharf.app.hostile.SlowClientTests}.
+ * Tests for {@link RequestHeadTimeout} on a bare Reactor Netty server, over raw sockets:
+ * a head that does not arrive in time gets 408 and a close; a keep-alive connection
+ * waiting between requests is not the head timeout's business; a response slower than the
+ * timeout is never cut by it. The whole application's slowloris tests are platform-app's
+ * {@code dev.wharf.app.hostile.SlowClientTests}.
  */
 class RequestHeadTimeoutTests {
 
@@ -47,15 +48,15 @@ class RequestHeadTimeoutTests {
 	}
 
 	private void start(Duration responseDelay, Duration timeout) {
-		// With the keep-alive fix every Wharf server has: without it Reactor Netty 1.3.7 may stop reading a
-		// connection whose response completes on another thread (see KeepAliveReadResumer).
+		// With the keep-alive fix every Wharf server has: without it Reactor Netty 1.3.7
+		// may stop reading a
+		// connection whose response completes on another thread (see
+		// KeepAliveReadResumer).
 		HttpServer server = KeepAliveReadResumer.install(HttpServer.create().host("127.0.0.1").port(0));
-		this.server = RequestHeadTimeout.install(server, timeout)
-			.handle((request, response) -> {
-				this.handled.release();
-				return response.sendString(Mono.just("ok").delayElement(responseDelay));
-			})
-			.bindNow(Duration.ofSeconds(10));
+		this.server = RequestHeadTimeout.install(server, timeout).handle((request, response) -> {
+			this.handled.release();
+			return response.sendString(Mono.just("ok").delayElement(responseDelay));
+		}).bindNow(Duration.ofSeconds(10));
 	}
 
 	@Test
@@ -77,7 +78,8 @@ class RequestHeadTimeoutTests {
 			for (int i = 0; i < 2; i++) {
 				out.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
 				assertThat(readResponse(in)).startsWith("HTTP/1.1 200 ");
-				// Three times the head timeout without a byte: only the idle timeout (none here) may close it.
+				// Three times the head timeout without a byte: only the idle timeout
+				// (none here) may close it.
 				assertSilentFor(socket, TIMEOUT.multipliedBy(3));
 			}
 		}
@@ -85,8 +87,10 @@ class RequestHeadTimeoutTests {
 
 	@Test
 	void aHeadStartedLateInTheTimersPeriodGetsItsWholeTime() throws Exception {
-		// One timer per connection, set at the first head: the second head starts 60 % into that timer's period
-		// and completes 60 % of the timeout after its own start, after the timer first fired.
+		// One timer per connection, set at the first head: the second head starts 60 %
+		// into that timer's period
+		// and completes 60 % of the timeout after its own start, after the timer first
+		// fired.
 		Duration timeout = Duration.ofSeconds(2);
 		start(Duration.ZERO, timeout);
 		try (Socket socket = connect()) {
@@ -99,7 +103,8 @@ class RequestHeadTimeoutTests {
 			assertSilentFor(socket, timeout.multipliedBy(6).dividedBy(10));
 			out.write("Host: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
 			assertThat(readResponse(in)).startsWith("HTTP/1.1 200 ");
-			// The timer set itself again for the second head; a third that stalls still gets 408.
+			// The timer set itself again for the second head; a third that stalls still
+			// gets 408.
 			out.write("GET / HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
 			assertThat(UntilClosed.read(in)).startsWith("HTTP/1.1 408 Request Timeout\r\n");
 		}
@@ -111,9 +116,12 @@ class RequestHeadTimeoutTests {
 		try (Socket socket = connect()) {
 			OutputStream out = socket.getOutputStream();
 			out.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-			// Once the first request is read (so the next bytes come in a read of their own: a partial head
-			// read together with the end of the previous request stays in the codec, where only the idle
-			// timeout sees it), a pipelined head that stops half-way while the first response is being made.
+			// Once the first request is read (so the next bytes come in a read of their
+			// own: a partial head
+			// read together with the end of the previous request stays in the codec,
+			// where only the idle
+			// timeout sees it), a pipelined head that stops half-way while the first
+			// response is being made.
 			assertThat(this.handled.tryAcquire(30, TimeUnit.SECONDS)).isTrue();
 			out.write("GET / HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
 			String answer = UntilClosed.read(socket.getInputStream());
@@ -127,9 +135,9 @@ class RequestHeadTimeoutTests {
 		return socket;
 	}
 
-
 	/**
-	 * Lets time pass on a connection, during which the server sends nothing and keeps it open.
+	 * Lets time pass on a connection, during which the server sends nothing and keeps it
+	 * open.
 	 * @param socket the connection
 	 * @param duration how long
 	 */

@@ -12,7 +12,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link StorageErrorStatus}: the one table from storage errors to HTTP statuses.
+ * Tests for {@link StorageErrorStatus}: the one table from storage errors to HTTP
+ * statuses.
  */
 class StorageErrorStatusTests {
 

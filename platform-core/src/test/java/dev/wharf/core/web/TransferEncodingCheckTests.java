@@ -19,10 +19,11 @@ import reactor.netty.http.server.HttpServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link TransferEncodingCheck} on a bare Reactor Netty server, over raw sockets: any coding but one
- * final {@code chunked} is refused (501 unknown, 400 malformed) before the handler, the connection closes and
- * the body is never read (nor taken for a next request); {@code chunked} itself passes. The modules' own
- * requests (build cache, file manager, static sites) are platform-app's
+ * Tests for {@link TransferEncodingCheck} on a bare Reactor Netty server, over raw
+ * sockets: any coding but one final {@code chunked} is refused (501 unknown, 400
+ * malformed) before the handler, the connection closes and the body is never read (nor
+ * taken for a next request); {@code chunked} itself passes. The modules' own requests
+ * (build cache, file manager, static sites) are platform-app's
  * {@code dev.wharf.app.hostile.TransferEncodingTests}.
  */
 class TransferEncodingCheckTests {
@@ -55,9 +56,10 @@ class TransferEncodingCheckTests {
 	}
 
 	@ParameterizedTest(name = "{0}")
-	@CsvSource(delimiter = '|', value = { "xchunked|501", "gzip|501", "gzip, chunked|501", "identity|501",
-			"chunked;ext=1|501", "chunked, gzip|400", "chunked, chunked|400", "' '|400", "','|400", "ch@nked|400",
-			"'chunked, '|400", "Chunked|200", "chunked|200" })
+	@CsvSource(delimiter = '|',
+			value = { "xchunked|501", "gzip|501", "gzip, chunked|501", "identity|501", "chunked;ext=1|501",
+					"chunked, gzip|400", "chunked, chunked|400", "' '|400", "','|400", "ch@nked|400", "'chunked, '|400",
+					"Chunked|200", "chunked|200" })
 	void onlyOneFinalChunkedIsAccepted(String codings, int status) throws IOException {
 		String chunkedBody = "5\r\nhello\r\n0\r\n\r\n";
 		String answer = exchange("PUT /entry HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: " + codings + "\r\n"
@@ -68,7 +70,8 @@ class TransferEncodingCheckTests {
 			assertThat(this.handled).containsExactly("PUT /entry 5");
 			return;
 		}
-		// Netty's decoder refuses some malformed lists itself (400 without a body); the check answers the rest.
+		// Netty's decoder refuses some malformed lists itself (400 without a body); the
+		// check answers the rest.
 		assertThat(answer).containsIgnoringCase("\r\nconnection: close\r\n");
 		if (status == 501) {
 			assertThat(answer).contains("only chunked is supported");
@@ -87,7 +90,8 @@ class TransferEncodingCheckTests {
 
 	@Test
 	void anHttp10RequestMayNotCarryTransferEncoding() throws IOException {
-		String answer = exchange("PUT /entry HTTP/1.0\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n");
+		String answer = exchange(
+				"PUT /entry HTTP/1.0\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n");
 		assertThat(answer).startsWith("HTTP/1.1 400 ");
 		assertThat(this.handled).isEmpty();
 	}
@@ -101,8 +105,9 @@ class TransferEncodingCheckTests {
 	}
 
 	/**
-	 * Sends one request (or several) and reads until the server closes the connection: a refused request
-	 * closes it, an accepted one asks for that with {@code Connection: close}.
+	 * Sends one request (or several) and reads until the server closes the connection: a
+	 * refused request closes it, an accepted one asks for that with
+	 * {@code Connection: close}.
 	 */
 	private String exchange(String request) throws IOException {
 		try (Socket socket = new Socket("127.0.0.1", this.server.port())) {
@@ -111,6 +116,5 @@ class TransferEncodingCheckTests {
 			return UntilClosed.read(socket.getInputStream());
 		}
 	}
-
 
 }

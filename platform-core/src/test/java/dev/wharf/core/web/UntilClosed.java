@@ -6,7 +6,10 @@ import java.io.InputStream;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 
-/** Reads what a server sends on a raw socket until it closes the connection, for tests over raw sockets. */
+/**
+ * Reads what a server sends on a raw socket until it closes the connection, for tests
+ * over raw sockets.
+ */
 final class UntilClosed {
 
 	private UntilClosed() {
@@ -27,8 +30,9 @@ final class UntilClosed {
 			return read.toString(StandardCharsets.ISO_8859_1);
 		}
 		catch (SocketTimeoutException ex) {
-			throw new AssertionError("The server did not close the connection; it sent: "
-					+ read.toString(StandardCharsets.ISO_8859_1), ex);
+			throw new AssertionError(
+					"The server did not close the connection; it sent: " + read.toString(StandardCharsets.ISO_8859_1),
+					ex);
 		}
 	}
 

@@ -25,17 +25,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for {@link WriteProgressTimeout} on a bare Reactor Netty server, over raw sockets with a small receive
- * buffer: a client that stops reading a streamed body or a file sent with {@code sendfile} is closed after the
- * timeout and the body's publisher is cancelled; a client that reads slowly, pausing for less than the timeout,
- * gets everything however long it takes; a response slower to start than the timeout is never cut. The whole
- * application's: platform-app's {@code dev.wharf.app.hostile.StalledDownloadTests}.
+ * Tests for {@link WriteProgressTimeout} on a bare Reactor Netty server, over raw sockets
+ * with a small receive buffer: a client that stops reading a streamed body or a file sent
+ * with {@code sendfile} is closed after the timeout and the body's publisher is
+ * cancelled; a client that reads slowly, pausing for less than the timeout, gets
+ * everything however long it takes; a response slower to start than the timeout is never
+ * cut. The whole application's: platform-app's
+ * {@code dev.wharf.app.hostile.StalledDownloadTests}.
  */
 class WriteProgressTimeoutTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
-	/** Far more than the socket buffers on both sides hold, so a client that stops reading stalls the server. */
+	/**
+	 * Far more than the socket buffers on both sides hold, so a client that stops reading
+	 * stalls the server.
+	 */
 	private static final int STALLED_SIZE = 64 * 1024 * 1024;
 
 	/** What a slow reader reads: a few times the timeout at its pace. */
@@ -65,20 +70,22 @@ class WriteProgressTimeoutTests {
 		byte[] chunk = new byte[CHUNK];
 		HttpServer server = KeepAliveReadResumer.install(HttpServer.create().host("127.0.0.1").port(0));
 		this.server = WriteProgressTimeout.install(server, TIMEOUT, this.closed::incrementAndGet)
-			.route(routes -> routes
-				.get("/stream/{size}", (request, response) -> {
-					int size = Integer.parseInt(request.param("size"));
-					return response.header("Content-Length", Integer.toString(size))
-						.send(Flux.range(0, size / CHUNK)
-							.map(i -> Unpooled.wrappedBuffer(chunk))
-							.doOnCancel(() -> this.cancelled.set(true)));
-				})
-				.get("/file/stalled", (request, response) -> response.header("Content-Length", Integer.toString(STALLED_SIZE))
-					.sendFile(stalledFile))
-				.get("/file/slow", (request, response) -> response.header("Content-Length", Integer.toString(SLOW_SIZE))
-					.sendFile(slowFile))
-				.get("/late", (request, response) -> response
-					.sendString(Mono.just("late but fine").delayElement(TIMEOUT.multipliedBy(3).dividedBy(2)))))
+			.route(routes -> routes.get("/stream/{size}", (request, response) -> {
+				int size = Integer.parseInt(request.param("size"));
+				return response.header("Content-Length", Integer.toString(size))
+					.send(Flux.range(0, size / CHUNK)
+						.map(i -> Unpooled.wrappedBuffer(chunk))
+						.doOnCancel(() -> this.cancelled.set(true)));
+			})
+				.get("/file/stalled",
+						(request, response) -> response.header("Content-Length", Integer.toString(STALLED_SIZE))
+							.sendFile(stalledFile))
+				.get("/file/slow",
+						(request, response) -> response.header("Content-Length", Integer.toString(SLOW_SIZE))
+							.sendFile(slowFile))
+				.get("/late",
+						(request, response) -> response
+							.sendString(Mono.just("late but fine").delayElement(TIMEOUT.multipliedBy(3).dividedBy(2)))))
 			.bindNow(Duration.ofSeconds(10));
 	}
 
@@ -133,7 +140,8 @@ class WriteProgressTimeoutTests {
 		start();
 		try (RawHttp reader = RawHttp.openWithReceiveBuffer(this.server.port(), 64 * 1024)) {
 			long length = request(reader, "/late");
-			assertThat(new String(reader.body().readNBytes((int) length), StandardCharsets.US_ASCII)).isEqualTo("late but fine");
+			assertThat(new String(reader.body().readNBytes((int) length), StandardCharsets.US_ASCII))
+				.isEqualTo("late but fine");
 		}
 		assertThat(this.closed).hasValue(0);
 	}
@@ -141,12 +149,14 @@ class WriteProgressTimeoutTests {
 	@Test
 	void aZeroTimeoutLeavesTheServerAsItIs() {
 		HttpServer server = HttpServer.create();
-		assertThat(WriteProgressTimeout.install(server, Duration.ZERO, () -> { })).isSameAs(server);
+		assertThat(WriteProgressTimeout.install(server, Duration.ZERO, () -> {
+		})).isSameAs(server);
 	}
 
 	@Test
 	void aNegativeTimeoutIsRefusedNamingTheProperty() {
-		assertThatThrownBy(() -> new HttpTimeoutProperties(Duration.ofSeconds(20), Duration.ofSeconds(60), Duration.ofSeconds(-1)))
+		assertThatThrownBy(
+				() -> new HttpTimeoutProperties(Duration.ofSeconds(20), Duration.ofSeconds(60), Duration.ofSeconds(-1)))
 			.isInstanceOf(InvalidConfigurationException.class)
 			.hasMessageContaining("wharf.http.write-timeout");
 	}
@@ -154,8 +164,10 @@ class WriteProgressTimeoutTests {
 	private void assertSlowReaderGetsEverything(String target) throws Exception {
 		long start = System.nanoTime();
 		try (RawHttp reader = RawHttp.openWithReceiveBuffer(this.server.port(), 1024 * 1024)) {
-			// 256 KB, then a pause: about 2.5 MB/s, far slower than the server sends on loopback, but fast enough
-			// that the kernel, which takes more bytes only once a good part of its send buffer drained (about 1 MB
+			// 256 KB, then a pause: about 2.5 MB/s, far slower than the server sends on
+			// loopback, but fast enough
+			// that the kernel, which takes more bytes only once a good part of its send
+			// buffer drained (about 1 MB
 			// of the 4 MB it grows to on loopback), takes some within each timeout.
 			reader.readSlowly(request(reader, target), 256 * 1024, Duration.ofMillis(100));
 		}

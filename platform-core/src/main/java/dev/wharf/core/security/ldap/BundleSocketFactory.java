@@ -11,10 +11,11 @@ import javax.net.ssl.SSLSocketFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The socket factory JNDI uses for {@code ldaps://} connections when an SSL bundle gives the trust store. JNDI
- * takes only a class name ({@code java.naming.ldap.factory.socket}) and calls its static {@link #getDefault()}
- * while it connects, on the thread that opens the context; {@link #with} hands that thread the bundle's
- * factory for the duration of the call, so several configurations (and tests) never share one.
+ * The socket factory JNDI uses for {@code ldaps://} connections when an SSL bundle gives
+ * the trust store. JNDI takes only a class name ({@code java.naming.ldap.factory.socket})
+ * and calls its static {@link #getDefault()} while it connects, on the thread that opens
+ * the context; {@link #with} hands that thread the bundle's factory for the duration of
+ * the call, so several configurations (and tests) never share one.
  */
 public final class BundleSocketFactory extends SocketFactory {
 

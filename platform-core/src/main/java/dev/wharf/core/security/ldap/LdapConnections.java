@@ -15,10 +15,11 @@ import org.springframework.ldap.core.support.DefaultTlsDirContextAuthenticationS
 import org.springframework.ldap.core.support.LdapContextSource;
 
 /**
- * Opens connections to the directory with Spring LDAP: one connection per operation, never pooled (a login is
- * a bind as the user, which a pool could not share), with the configured connect and read timeouts, referrals
- * ignored (they could send Wharf's binds to another server), and TLS through the configured SSL bundle for
- * {@code ldaps://} and StartTLS. Every method blocks: call it on a worker, never an event loop. Thread-safe.
+ * Opens connections to the directory with Spring LDAP: one connection per operation,
+ * never pooled (a login is a bind as the user, which a pool could not share), with the
+ * configured connect and read timeouts, referrals ignored (they could send Wharf's binds
+ * to another server), and TLS through the configured SSL bundle for {@code ldaps://} and
+ * StartTLS. Every method blocks: call it on a worker, never an event loop. Thread-safe.
  */
 final class LdapConnections {
 
@@ -37,7 +38,8 @@ final class LdapConnections {
 	/**
 	 * Prepares connections.
 	 * @param properties the directory's settings
-	 * @param bundle the SSL bundle to trust the server by, or {@code null} for the JDK's trust store
+	 * @param bundle the SSL bundle to trust the server by, or {@code null} for the JDK's
+	 * trust store
 	 */
 	LdapConnections(LdapProperties properties, @Nullable SslBundle bundle) {
 		SSLSocketFactory factory = (bundle != null) ? bundle.createSslContext().getSocketFactory() : null;
@@ -61,7 +63,8 @@ final class LdapConnections {
 			}
 			source.setAuthenticationStrategy(tls);
 		}
-		// Wharf's own DN is given to each operation, never kept as the source's default identity.
+		// Wharf's own DN is given to each operation, never kept as the source's default
+		// identity.
 		source.setAnonymousReadOnly(true);
 		source.afterPropertiesSet();
 		this.source = source;
@@ -76,9 +79,11 @@ final class LdapConnections {
 	/**
 	 * Binds as a user.
 	 * @param dn the user's DN
-	 * @param password the password given; never empty, which a directory takes as an anonymous bind
+	 * @param password the password given; never empty, which a directory takes as an
+	 * anonymous bind
 	 * @return the connection, bound as the user; the caller closes it
-	 * @throws org.springframework.ldap.AuthenticationException if the directory refuses the password
+	 * @throws org.springframework.ldap.AuthenticationException if the directory refuses
+	 * the password
 	 * @throws org.springframework.ldap.NamingException if the directory cannot be asked
 	 */
 	DirContext bind(String dn, String password) {
@@ -91,7 +96,8 @@ final class LdapConnections {
 	/**
 	 * A connection as Wharf itself: bound as {@code bind-dn}, or anonymous.
 	 * @return the connection; the caller closes it
-	 * @throws org.springframework.ldap.NamingException if the directory cannot be asked, or refuses the bind DN
+	 * @throws org.springframework.ldap.NamingException if the directory cannot be asked,
+	 * or refuses the bind DN
 	 */
 	DirContext service() {
 		return open(() -> this.source.getContext(this.bindDn, this.bindPassword));

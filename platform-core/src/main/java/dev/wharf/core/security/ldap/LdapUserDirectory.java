@@ -41,21 +41,27 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * Users of an LDAP directory ({@link LdapProperties}). A login binds to the directory as the user (so the
- * directory checks the password and its own policies: a locked or disabled account, an expired password), then
- * reads the user's groups, and {@link ExternalUsers} remembers them, so that {@link #find} can answer for the
- * user's sessions and API tokens from memory. An empty password is refused without asking the directory
- * (directories take it as an anonymous bind), and so is a name that {@link User#isValidName} refuses.
+ * Users of an LDAP directory ({@link LdapProperties}). A login binds to the directory as
+ * the user (so the directory checks the password and its own policies: a locked or
+ * disabled account, an expired password), then reads the user's groups, and
+ * {@link ExternalUsers} remembers them, so that {@link #find} can answer for the user's
+ * sessions and API tokens from memory. An empty password is refused without asking the
+ * directory (directories take it as an anonymous bind), and so is a name that
+ * {@link User#isValidName} refuses.
  *
- * <p>A user found by {@link #find} whom the directory has not confirmed for {@code cache-time} is looked up
- * again in the background, as Wharf's own {@code bind-dn}: one no longer there, or locked
- * ({@code pwdAccountLockedTime}), is forgotten, which ends their sessions and API tokens; changed groups change
- * the rights. Without a {@code bind-dn} nothing can be asked without the user's password (an anonymous search
- * that finds nothing may just be forbidden to see it), so users are then only confirmed at their logins.
+ * <p>
+ * A user found by {@link #find} whom the directory has not confirmed for
+ * {@code cache-time} is looked up again in the background, as Wharf's own
+ * {@code bind-dn}: one no longer there, or locked ({@code pwdAccountLockedTime}), is
+ * forgotten, which ends their sessions and API tokens; changed groups change the rights.
+ * Without a {@code bind-dn} nothing can be asked without the user's password (an
+ * anonymous search that finds nothing may just be forbidden to see it), so users are then
+ * only confirmed at their logins.
  *
- * <p>A directory that cannot be reached, times out or refuses Wharf's own bind gives
- * {@link DirectoryUnavailableException}, never a wrong password. Every directory call runs on the given bounded
- * scheduler, never on the caller's thread. Thread-safe.
+ * <p>
+ * A directory that cannot be reached, times out or refuses Wharf's own bind gives
+ * {@link DirectoryUnavailableException}, never a wrong password. Every directory call
+ * runs on the given bounded scheduler, never on the caller's thread. Thread-safe.
  */
 public final class LdapUserDirectory implements UserDirectory, AutoCloseable {
 
@@ -89,9 +95,11 @@ public final class LdapUserDirectory implements UserDirectory, AutoCloseable {
 	/**
 	 * Creates the directory.
 	 * @param properties the directory's settings, with at least one URL
-	 * @param bundle the SSL bundle to trust the server by, or {@code null} for the JDK's trust store
+	 * @param bundle the SSL bundle to trust the server by, or {@code null} for the JDK's
+	 * trust store
 	 * @param users where users are remembered, with the rules that give them rights
-	 * @param workers a bounded scheduler for the blocking directory calls, owned (and disposed) by this directory
+	 * @param workers a bounded scheduler for the blocking directory calls, owned (and
+	 * disposed) by this directory
 	 * @param clock the time source
 	 */
 	public LdapUserDirectory(LdapProperties properties, @Nullable SslBundle bundle, ExternalUsers users,
@@ -137,7 +145,10 @@ public final class LdapUserDirectory implements UserDirectory, AutoCloseable {
 		this.workers.dispose();
 	}
 
-	/** The groups of a user whose password the directory accepts, or {@code null} for a wrong name or password. */
+	/**
+	 * The groups of a user whose password the directory accepts, or {@code null} for a
+	 * wrong name or password.
+	 */
 	private @Nullable Set<String> login(String name, String password) {
 		String dn;
 		try {
@@ -175,7 +186,10 @@ public final class LdapUserDirectory implements UserDirectory, AutoCloseable {
 		}
 	}
 
-	/** The user's DN: from the pattern, or found by a search as Wharf itself; {@code null} if there is no such user. */
+	/**
+	 * The user's DN: from the pattern, or found by a search as Wharf itself; {@code null}
+	 * if there is no such user.
+	 */
 	private @Nullable String userDn(String name) throws NamingException {
 		String pattern = this.properties.userDnPattern();
 		if (pattern != null && !pattern.isBlank()) {
@@ -208,7 +222,8 @@ public final class LdapUserDirectory implements UserDirectory, AutoCloseable {
 			results.close();
 		}
 		if (found.size() > 1) {
-			logger.warn("The LDAP search for user '" + name + "' finds more than one entry; nobody can log in with that name");
+			logger.warn("The LDAP search for user '" + name
+					+ "' finds more than one entry; nobody can log in with that name");
 			return null;
 		}
 		return found.isEmpty() ? null : found.get(0);
@@ -242,7 +257,8 @@ public final class LdapUserDirectory implements UserDirectory, AutoCloseable {
 			return groups;
 		}
 		String attribute = this.properties.groupAttribute();
-		Attributes attributes = (entry != null) ? entry : context.getAttributes(new LdapName(dn), new String[] { attribute });
+		Attributes attributes = (entry != null) ? entry
+				: context.getAttributes(new LdapName(dn), new String[] { attribute });
 		Set<String> dns = new LinkedHashSet<>();
 		addValues(attributes.get(attribute), dns);
 		for (String group : dns) {
@@ -288,7 +304,8 @@ public final class LdapUserDirectory implements UserDirectory, AutoCloseable {
 					: forget(name))
 			.doOnSuccess(done -> this.confirmed.put(name, this.clock.instant()))
 			.doOnError(error -> {
-				// Asked again after cache-time, not on every request while the directory is down.
+				// Asked again after cache-time, not on every request while the directory
+				// is down.
 				this.confirmed.put(name, this.clock.instant());
 				warn(error);
 			})
@@ -299,11 +316,15 @@ public final class LdapUserDirectory implements UserDirectory, AutoCloseable {
 	}
 
 	private Mono<Void> forget(String name) {
-		logger.info("LDAP user '" + name + "' is no longer in the directory, or is locked: their sessions and API tokens end");
+		logger.info("LDAP user '" + name
+				+ "' is no longer in the directory, or is locked: their sessions and API tokens end");
 		return this.users.forget(name);
 	}
 
-	/** The groups of a user as Wharf's own DN sees them, or empty if the user is gone or locked. */
+	/**
+	 * The groups of a user as Wharf's own DN sees them, or empty if the user is gone or
+	 * locked.
+	 */
 	private Optional<Set<String>> lookup(String name) {
 		DirContext context = null;
 		try {

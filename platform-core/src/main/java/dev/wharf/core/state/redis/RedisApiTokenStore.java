@@ -19,20 +19,26 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * API tokens in Redis, shared by every replica: a token minted through one works on all, and a revocation on
- * one ends it on all at once. Only digests are stored, never a token.
+ * API tokens in Redis, shared by every replica: a token minted through one works on all,
+ * and a revocation on one ends it on all at once. Only digests are stored, never a token.
  *
- * <p><b>Keys.</b> {@code <prefix>token:<digest>}: one token, {@code "id user created expires label"}
- * (tab-separated, epoch milliseconds, 0 for no expiry; labels hold no control characters), expiring with the
- * token; {@code <prefix>tokens-of:<user>}: the user's index, a hash of token ids to digests, to list and revoke
- * by id. Adding and revoking are one script each.
+ * <p>
+ * <b>Keys.</b> {@code <prefix>token:<digest>}: one token,
+ * {@code "id user created expires label"} (tab-separated, epoch milliseconds, 0 for no
+ * expiry; labels hold no control characters), expiring with the token;
+ * {@code <prefix>tokens-of:<user>}: the user's index, a hash of token ids to digests, to
+ * list and revoke by id. Adding and revoking are one script each.
  *
- * <p><b>Lookups</b> are kept in this process for at most {@link RedisSessionStore#CACHE_TIME}; a revocation
- * publishes the digest on the invalidation channel, which drops it from every replica's cache at once (or when
- * that time is up, on a replica that missed the message).
+ * <p>
+ * <b>Lookups</b> are kept in this process for at most
+ * {@link RedisSessionStore#CACHE_TIME}; a revocation publishes the digest on the
+ * invalidation channel, which drops it from every replica's cache at once (or when that
+ * time is up, on a replica that missed the message).
  *
- * <p>Thread-safe; never blocks. Fails with {@link dev.wharf.core.state.SharedStateUnavailableException} when
- * Redis cannot be reached.
+ * <p>
+ * Thread-safe; never blocks. Fails with
+ * {@link dev.wharf.core.state.SharedStateUnavailableException} when Redis cannot be
+ * reached.
  */
 public final class RedisApiTokenStore implements ApiTokenStore {
 
@@ -55,7 +61,8 @@ public final class RedisApiTokenStore implements ApiTokenStore {
 	/**
 	 * Creates the store and subscribes its cache to invalidations.
 	 * @param state the Redis client and key prefix
-	 * @param invalidations where revoked tokens are announced (the channel the scripts publish on)
+	 * @param invalidations where revoked tokens are announced (the channel the scripts
+	 * publish on)
 	 * @param channel the invalidation channel's name
 	 * @param cacheTime how long a lookup is answered from memory
 	 * @param clock the time source, for the keys' expiry
@@ -87,7 +94,8 @@ public final class RedisApiTokenStore implements ApiTokenStore {
 			.filter(entries -> !entries.isEmpty())
 			.flatMapMany(entries -> {
 				List<String> digests = entries.stream().map(Map.Entry::getValue).toList();
-				return this.state.guard(this.state.redis().opsForValue().multiGet(digests.stream().map(this::tokenKey).toList()))
+				return this.state
+					.guard(this.state.redis().opsForValue().multiGet(digests.stream().map(this::tokenKey).toList()))
 					.flatMapIterable(values -> {
 						List<ApiToken> tokens = new ArrayList<>(values.size());
 						for (int i = 0; i < values.size(); i++) {
@@ -108,8 +116,9 @@ public final class RedisApiTokenStore implements ApiTokenStore {
 		return Mono.defer(() -> {
 			Instant expires = token.expires();
 			long timeToLive = (expires != null) ? Math.max(1, expires.toEpochMilli() - this.clock.millis()) : 0;
-			return this.state.run(ADD, List.of(tokenKey(token.digest()), indexKey(token.user())),
-					List.of(encode(token), Long.toString(timeToLive), token.id(), token.digest()))
+			return this.state
+				.run(ADD, List.of(tokenKey(token.digest()), indexKey(token.user())),
+						List.of(encode(token), Long.toString(timeToLive), token.id(), token.digest()))
 				.then();
 		});
 	}
@@ -147,7 +156,8 @@ public final class RedisApiTokenStore implements ApiTokenStore {
 		}
 		try {
 			long expires = Long.parseLong(fields[3]);
-			return new ApiToken(fields[0], fields[1], fields[4], digest, Instant.ofEpochMilli(Long.parseLong(fields[2])),
+			return new ApiToken(fields[0], fields[1], fields[4], digest,
+					Instant.ofEpochMilli(Long.parseLong(fields[2])),
 					(expires == 0) ? null : Instant.ofEpochMilli(expires));
 		}
 		catch (NumberFormatException ex) {

@@ -21,22 +21,29 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * {@link ExternalUserStore} in Redis, for replicas that share their state there and not a state folder (pods
- * whose mounts are all remote have no shared volume): one hash, {@code <prefix>external-users}, whose fields are
- * the users' names and whose values are their lines ({@link ExternalUser#toLine()}).
+ * {@link ExternalUserStore} in Redis, for replicas that share their state there and not a
+ * state folder (pods whose mounts are all remote have no shared volume): one hash,
+ * {@code <prefix>external-users}, whose fields are the users' names and whose values are
+ * their lines ({@link ExternalUser#toLine()}).
  *
- * <p>Lookups answer from a copy in memory. A replica changes its copy with each save or removal it makes, and
- * announces the change over {@link Invalidations} with the user in the message, so the other replicas change
- * theirs without asking Redis: a user who signs in on one replica is known to the others before the browser
- * sends its next request. The copy is read whole from Redis at start and every {@code refresh} after, which
- * brings back what a replica missed while it was disconnected.
+ * <p>
+ * Lookups answer from a copy in memory. A replica changes its copy with each save or
+ * removal it makes, and announces the change over {@link Invalidations} with the user in
+ * the message, so the other replicas change theirs without asking Redis: a user who signs
+ * in on one replica is known to the others before the browser sends its next request. The
+ * copy is read whole from Redis at start and every {@code refresh} after, which brings
+ * back what a replica missed while it was disconnected.
  *
- * <p><b>Threading.</b> Never blocks: commands run on the Redis client's event loop. Thread-safe.
- * <b>Nulls.</b> No argument may be {@code null}.
+ * <p>
+ * <b>Threading.</b> Never blocks: commands run on the Redis client's event loop.
+ * Thread-safe. <b>Nulls.</b> No argument may be {@code null}.
  */
 public final class RedisExternalUserStore implements ExternalUserStore, AutoCloseable {
 
-	/** The topic of a saved user; the key is the user's line, URL-encoded (it then has no spaces). */
+	/**
+	 * The topic of a saved user; the key is the user's line, URL-encoded (it then has no
+	 * spaces).
+	 */
 	static final String SAVED = "external-user";
 
 	/** The topic of a removed user; the key is the user's name, URL-encoded. */
@@ -52,13 +59,17 @@ public final class RedisExternalUserStore implements ExternalUserStore, AutoClos
 
 	private final ConcurrentMap<String, ExternalUser> users = new ConcurrentHashMap<>();
 
-	/** Counts changes to {@link #users}, so a full read that raced with one is dropped instead of undoing it. */
+	/**
+	 * Counts changes to {@link #users}, so a full read that raced with one is dropped
+	 * instead of undoing it.
+	 */
 	private final AtomicLong changes = new AtomicLong();
 
 	private final Disposable reads;
 
 	/**
-	 * Creates the store and starts reading the hash, at once and then every {@code refresh}.
+	 * Creates the store and starts reading the hash, at once and then every
+	 * {@code refresh}.
 	 * @param state the Redis client and key prefix
 	 * @param invalidations where changes are announced to every replica
 	 * @param refresh how often the whole hash is read again
@@ -111,9 +122,9 @@ public final class RedisExternalUserStore implements ExternalUserStore, AutoClos
 				.doOnNext(entries -> {
 					Map<String, ExternalUser> read = new HashMap<>();
 					for (Map.Entry<String, String> entry : entries) {
-						ExternalUser.fromLine(entry.getValue()).ifPresentOrElse(user -> read.put(user.name(), user),
-								() -> logger.warn("Redis key " + this.key + " holds a field that is not a user: "
-										+ entry.getKey()));
+						ExternalUser.fromLine(entry.getValue())
+							.ifPresentOrElse(user -> read.put(user.name(), user), () -> logger.warn(
+									"Redis key " + this.key + " holds a field that is not a user: " + entry.getKey()));
 					}
 					replace(read, before);
 				})
@@ -123,7 +134,8 @@ public final class RedisExternalUserStore implements ExternalUserStore, AutoClos
 
 	private synchronized void replace(Map<String, ExternalUser> read, long changesBefore) {
 		if (this.changes.get() != changesBefore) {
-			// A save or removal arrived while Redis was being read: the read may predate it. The next one applies.
+			// A save or removal arrived while Redis was being read: the read may predate
+			// it. The next one applies.
 			return;
 		}
 		this.users.keySet().retainAll(read.keySet());

@@ -18,12 +18,16 @@ import reactor.core.publisher.Mono;
 import reactor.util.retry.Retry;
 
 /**
- * {@link Invalidations} over one Redis pub/sub channel, {@code <prefix>invalidations}, whose messages are a
- * topic and the changed keys separated by spaces ({@code session k1 k2}); scripts publish on it directly. The
- * subscription is made at once and made again, after a growing pause of at most 5 seconds, whenever it fails
- * or ends (Redis down at start-up, a dropped connection), so a replica listens again soon after Redis is back.
+ * {@link Invalidations} over one Redis pub/sub channel, {@code <prefix>invalidations},
+ * whose messages are a topic and the changed keys separated by spaces
+ * ({@code session k1 k2}); scripts publish on it directly. The subscription is made at
+ * once and made again, after a growing pause of at most 5 seconds, whenever it fails or
+ * ends (Redis down at start-up, a dropped connection), so a replica listens again soon
+ * after Redis is back.
  *
- * <p><b>Threading.</b> Listeners run on the Redis client's event loop and must not block. Thread-safe.
+ * <p>
+ * <b>Threading.</b> Listeners run on the Redis client's event loop and must not block.
+ * Thread-safe.
  */
 public final class RedisInvalidations implements Invalidations, AutoCloseable {
 
@@ -55,11 +59,10 @@ public final class RedisInvalidations implements Invalidations, AutoCloseable {
 		};
 		this.subscription = Flux.defer(() -> {
 			ReactiveRedisMessageListenerContainer container = new ReactiveRedisMessageListenerContainer(connections);
-			return container.receive(List.of(new ChannelTopic(this.channel)), subscribed)
-				.doFinally(signal -> {
-					this.listening = false;
-					container.destroyLater().onErrorResume(error -> Mono.empty()).subscribe();
-				});
+			return container.receive(List.of(new ChannelTopic(this.channel)), subscribed).doFinally(signal -> {
+				this.listening = false;
+				container.destroyLater().onErrorResume(error -> Mono.empty()).subscribe();
+			});
 		})
 			.retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(5)))
 			.repeatWhen(ends -> ends.delayElements(Duration.ofSeconds(1)))

@@ -9,12 +9,14 @@ import org.springframework.data.redis.core.script.RedisScript;
 import reactor.core.publisher.Mono;
 
 /**
- * {@link Locks} in Redis, shared by every replica: a lock is the key {@code <prefix>lock:<name>} holding a
- * random value of its holder, set only if absent and with the time to live as its expiry
- * ({@code SET NX PX}); renewing and releasing compare the value first, in one script each, so a holder whose
- * lock ran out and was taken by another replica never extends or removes the other's.
+ * {@link Locks} in Redis, shared by every replica: a lock is the key
+ * {@code <prefix>lock:<name>} holding a random value of its holder, set only if absent
+ * and with the time to live as its expiry ({@code SET NX PX}); renewing and releasing
+ * compare the value first, in one script each, so a holder whose lock ran out and was
+ * taken by another replica never extends or removes the other's.
  *
- * <p>Thread-safe; never blocks.
+ * <p>
+ * Thread-safe; never blocks.
  */
 public final class RedisLocks implements Locks {
 

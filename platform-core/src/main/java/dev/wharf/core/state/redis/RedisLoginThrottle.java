@@ -13,15 +13,19 @@ import org.springframework.data.redis.core.script.RedisScript;
 import reactor.core.publisher.Mono;
 
 /**
- * The {@link LoginThrottle} in Redis, shared by every replica, so that N replicas give a guesser no more tries
- * than one. Each bucket is one key, {@code <prefix>throttle:<bucket>:<SHA-256 of account and address>} (a
- * digest, so a name sent by a client cannot make a key of any size), holding {@code "count lockedUntil
- * lastFailure"} (epoch milliseconds) with {@link #FORGET_AFTER} as its expiry. One round trip each: a check
- * reads the buckets with one {@code MGET}, a failure updates them in one script, a success deletes two keys.
+ * The {@link LoginThrottle} in Redis, shared by every replica, so that N replicas give a
+ * guesser no more tries than one. Each bucket is one key,
+ * {@code <prefix>throttle:<bucket>:<SHA-256 of account and address>} (a digest, so a name
+ * sent by a client cannot make a key of any size), holding {@code "count lockedUntil
+ * lastFailure"} (epoch milliseconds) with {@link #FORGET_AFTER} as its expiry. One round
+ * trip each: a check reads the buckets with one {@code MGET}, a failure updates them in
+ * one script, a success deletes two keys.
  *
- * <p>Times come from this process's clock, as in the in-process throttle, so the replicas' clocks must agree
- * (NTP, as every Kubernetes node keeps); a bucket whose last failure is older than {@link #FORGET_AFTER} by
- * that clock counts as forgotten whatever its key's expiry says. Thread-safe; never blocks.
+ * <p>
+ * Times come from this process's clock, as in the in-process throttle, so the replicas'
+ * clocks must agree (NTP, as every Kubernetes node keeps); a bucket whose last failure is
+ * older than {@link #FORGET_AFTER} by that clock counts as forgotten whatever its key's
+ * expiry says. Thread-safe; never blocks.
  */
 public final class RedisLoginThrottle implements LoginThrottle {
 
@@ -64,9 +68,9 @@ public final class RedisLoginThrottle implements LoginThrottle {
 	public Mono<Void> failed(String account, @Nullable String address) {
 		return Mono.defer(() -> {
 			List<Bucket> buckets = Bucket.of(address);
-			List<String> args = new ArrayList<>(List.of(Long.toString(this.clock.millis()),
-					Long.toString(FORGET_AFTER.toMillis()), Long.toString(FIRST_LOCK.toMillis()),
-					Long.toString(MAX_LOCK.toMillis())));
+			List<String> args = new ArrayList<>(
+					List.of(Long.toString(this.clock.millis()), Long.toString(FORGET_AFTER.toMillis()),
+							Long.toString(FIRST_LOCK.toMillis()), Long.toString(MAX_LOCK.toMillis())));
 			buckets.forEach(bucket -> args.add(Integer.toString(bucket.free())));
 			return this.state.run(FAILED, keys(buckets, account, address), args).then();
 		});
@@ -93,12 +97,16 @@ public final class RedisLoginThrottle implements LoginThrottle {
 
 	/**
 	 * A bucket as stored (the format throttle-failed.lua writes).
+	 *
 	 * @param count failures counted
 	 * @param lockedUntil until when it is locked, epoch milliseconds
 	 */
 	private record Failures(long count, long lockedUntil) {
 
-		/** The bucket, or {@code null} if there is none, it is damaged, or it is older than {@link #FORGET_AFTER}. */
+		/**
+		 * The bucket, or {@code null} if there is none, it is damaged, or it is older
+		 * than {@link #FORGET_AFTER}.
+		 */
 		static @Nullable Failures parse(@Nullable String value, long now) {
 			if (value == null) {
 				return null;

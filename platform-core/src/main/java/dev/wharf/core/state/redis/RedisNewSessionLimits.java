@@ -16,10 +16,11 @@ import reactor.core.publisher.Mono;
 
 /**
  * {@link NewSessionLimits} in Redis, shared by every replica: each bucket is one key,
- * {@code <prefix>session-starts:user:<digest>} or {@code <prefix>session-starts:address:<digest>}, holding the
- * time it is full again, with the period as its expiry; one script takes a start from both buckets or from
- * neither, in one round trip. Times come from this process's clock, so replicas' clocks must agree (NTP).
- * Thread-safe; never blocks.
+ * {@code <prefix>session-starts:user:<digest>} or
+ * {@code <prefix>session-starts:address:<digest>}, holding the time it is full again,
+ * with the period as its expiry; one script takes a start from both buckets or from
+ * neither, in one round trip. Times come from this process's clock, so replicas' clocks
+ * must agree (NTP). Thread-safe; never blocks.
  */
 public final class RedisNewSessionLimits implements NewSessionLimits {
 
@@ -69,7 +70,10 @@ public final class RedisNewSessionLimits implements NewSessionLimits {
 		});
 	}
 
-	/** How far ahead of now a bucket's time may be and still allow a start: all its starts but one. */
+	/**
+	 * How far ahead of now a bucket's time may be and still allow a start: all its starts
+	 * but one.
+	 */
 	private long tolerance(long interval) {
 		return (interval > 0) ? this.period - interval : 0;
 	}

@@ -18,28 +18,37 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Sessions in Redis, shared by every replica, so a replica that did not see the login knows the session and
- * a logout on any replica ends it on all.
+ * Sessions in Redis, shared by every replica, so a replica that did not see the login
+ * knows the session and a logout on any replica ends it on all.
  *
- * <p><b>Keys.</b> {@code <prefix>session:<digest>}: one session, {@code "created lastSeen client user"}
- * (tab-separated, epoch milliseconds), whose expiry is the session's time to live (the idle timeout, shortened
- * to what is left of the maximum age); {@code <prefix>sessions-of:<user>}: the user's index, a sorted set of
- * session digests by creation time, which lives as long as the user's longest session. Creating (with the cap
- * per user), updating, ending one and ending all are one script each, so index and sessions change together.
+ * <p>
+ * <b>Keys.</b> {@code <prefix>session:<digest>}: one session,
+ * {@code "created lastSeen client user"} (tab-separated, epoch milliseconds), whose
+ * expiry is the session's time to live (the idle timeout, shortened to what is left of
+ * the maximum age); {@code <prefix>sessions-of:<user>}: the user's index, a sorted set of
+ * session digests by creation time, which lives as long as the user's longest session.
+ * Creating (with the cap per user), updating, ending one and ending all are one script
+ * each, so index and sessions change together.
  *
- * <p><b>Lookups.</b> A session found is kept in this process for at most {@link #CACHE_TIME}, so a busy client
- * costs Redis one lookup a second rather than one a request. Ending sessions publishes their digests on the
- * invalidation channel, which drops them from every replica's cache at once; a replica that misses the message
- * (disconnected at that moment) drops them when {@link #CACHE_TIME} is up. A logout or revocation therefore
- * takes effect on every replica within a second.
+ * <p>
+ * <b>Lookups.</b> A session found is kept in this process for at most
+ * {@link #CACHE_TIME}, so a busy client costs Redis one lookup a second rather than one a
+ * request. Ending sessions publishes their digests on the invalidation channel, which
+ * drops them from every replica's cache at once; a replica that misses the message
+ * (disconnected at that moment) drops them when {@link #CACHE_TIME} is up. A logout or
+ * revocation therefore takes effect on every replica within a second.
  *
- * <p><b>Passthrough credentials</b> ({@link Session#credentials()}) are never written to Redis: they stay in
- * the memory of the replica that made the session, so mounts that log in as the user need sticky sessions.
- * There is no overall cap ({@code wharf.sessions.maximum-sessions}): Redis's own {@code maxmemory} bounds the
+ * <p>
+ * <b>Passthrough credentials</b> ({@link Session#credentials()}) are never written to
+ * Redis: they stay in the memory of the replica that made the session, so mounts that log
+ * in as the user need sticky sessions. There is no overall cap
+ * ({@code wharf.sessions.maximum-sessions}): Redis's own {@code maxmemory} bounds the
  * sessions, and a full Redis refuses new ones (503).
  *
- * <p>Thread-safe; never blocks: every method is one or two round trips on the Redis client's event loop, and
- * fails with {@link dev.wharf.core.state.SharedStateUnavailableException} when Redis cannot be reached.
+ * <p>
+ * Thread-safe; never blocks: every method is one or two round trips on the Redis client's
+ * event loop, and fails with {@link dev.wharf.core.state.SharedStateUnavailableException}
+ * when Redis cannot be reached.
  */
 public final class RedisSessionStore implements SessionStore {
 
@@ -60,8 +69,8 @@ public final class RedisSessionStore implements SessionStore {
 			Long.class);
 
 	@SuppressWarnings("rawtypes")
-	private static final RedisScript<List> DELETE_ALL = RedisState.script(RedisSessionStore.class,
-			"session-delete-all", List.class);
+	private static final RedisScript<List> DELETE_ALL = RedisState.script(RedisSessionStore.class, "session-delete-all",
+			List.class);
 
 	private final RedisState state;
 
@@ -74,9 +83,11 @@ public final class RedisSessionStore implements SessionStore {
 	/**
 	 * Creates the store and subscribes its cache to invalidations.
 	 * @param state the Redis client and key prefix
-	 * @param invalidations where ended sessions are announced (the channel the scripts publish on)
+	 * @param invalidations where ended sessions are announced (the channel the scripts
+	 * publish on)
 	 * @param channel the invalidation channel's name, such as {@code wharf:invalidations}
-	 * @param cacheTime how long a lookup is answered from memory, at most {@link #CACHE_TIME} in production
+	 * @param cacheTime how long a lookup is answered from memory, at most
+	 * {@link #CACHE_TIME} in production
 	 * @param idleTimeout how long passthrough credentials are kept without use
 	 */
 	public RedisSessionStore(RedisState state, Invalidations invalidations, String channel, Duration cacheTime,
@@ -112,16 +123,17 @@ public final class RedisSessionStore implements SessionStore {
 
 	@Override
 	public Mono<Void> update(Session session, Duration timeToLive) {
-		return Mono.defer(() -> this.state
-			.run(UPDATE, List.of(sessionKey(session.key()), indexKey(session.user())),
-					List.of(encode(session), Long.toString(timeToLive.toMillis())))
-			.next()
-			.doOnNext(updated -> {
-				if (updated == 1) {
-					this.recent.put(session.key(), session);
-				}
-			})
-			.then());
+		return Mono.defer(
+				() -> this.state
+					.run(UPDATE, List.of(sessionKey(session.key()), indexKey(session.user())),
+							List.of(encode(session), Long.toString(timeToLive.toMillis())))
+					.next()
+					.doOnNext(updated -> {
+						if (updated == 1) {
+							this.recent.put(session.key(), session);
+						}
+					})
+					.then());
 	}
 
 	@Override
@@ -177,7 +189,10 @@ public final class RedisSessionStore implements SessionStore {
 		});
 	}
 
-	/** Collects the keys of a script's list reply, whether the client hands it over whole or element by element. */
+	/**
+	 * Collects the keys of a script's list reply, whether the client hands it over whole
+	 * or element by element.
+	 */
 	private static void collect(Object reply, List<String> keys) {
 		if (reply instanceof List<?> list) {
 			list.forEach(element -> collect(element, keys));
@@ -200,7 +215,10 @@ public final class RedisSessionStore implements SessionStore {
 		return this.state.key("sessions-of", user);
 	}
 
-	/** The stored form; user names and addresses hold no tabs, and the name comes last for the scripts. */
+	/**
+	 * The stored form; user names and addresses hold no tabs, and the name comes last for
+	 * the scripts.
+	 */
 	private static String encode(Session session) {
 		String client = session.client();
 		return session.created().toEpochMilli() + "\t" + session.lastSeen().toEpochMilli() + "\t"

@@ -12,23 +12,30 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Share links in Redis, shared by every replica: a link made through one works on all, and a revocation on one
- * ends it on all at the next request (nothing is cached: visitors' requests read the share each time).
+ * Share links in Redis, shared by every replica: a link made through one works on all,
+ * and a revocation on one ends it on all at the next request (nothing is cached:
+ * visitors' requests read the share each time).
  *
- * <p><b>Keys.</b> {@code <prefix>share:<id>}: a hash of {@code line} (the share, {@link ShareLines}), {@code max}
- * (its download limit) and {@code downloads} (its count, changed only by the download script, so changing a share
- * loses no download); {@code <prefix>shares-of:<user>}: the user's index, a set of ids, to list and revoke.
- * Storing, revoking and counting a download are one script each. Shares do not expire in Redis: an expired
- * share must still answer "expired", not "unknown", until its creator removes it.
+ * <p>
+ * <b>Keys.</b> {@code <prefix>share:<id>}: a hash of {@code line} (the share,
+ * {@link ShareLines}), {@code max} (its download limit) and {@code downloads} (its count,
+ * changed only by the download script, so changing a share loses no download);
+ * {@code <prefix>shares-of:<user>}: the user's index, a set of ids, to list and revoke.
+ * Storing, revoking and counting a download are one script each. Shares do not expire in
+ * Redis: an expired share must still answer "expired", not "unknown", until its creator
+ * removes it.
  *
- * <p>Thread-safe; never blocks. Fails with {@link dev.wharf.core.state.SharedStateUnavailableException} when
- * Redis cannot be reached.
+ * <p>
+ * Thread-safe; never blocks. Fails with
+ * {@link dev.wharf.core.state.SharedStateUnavailableException} when Redis cannot be
+ * reached.
  */
 public final class RedisShareStore implements ShareStore {
 
 	private static final RedisScript<Long> PUT = RedisState.script(RedisShareStore.class, "share-put", Long.class);
 
-	private static final RedisScript<Long> REMOVE = RedisState.script(RedisShareStore.class, "share-remove", Long.class);
+	private static final RedisScript<Long> REMOVE = RedisState.script(RedisShareStore.class, "share-remove",
+			Long.class);
 
 	private static final RedisScript<Long> DOWNLOAD = RedisState.script(RedisShareStore.class, "share-download",
 			Long.class);
@@ -45,7 +52,8 @@ public final class RedisShareStore implements ShareStore {
 
 	@Override
 	public Mono<Share> find(String id) {
-		return this.state.guard(this.state.redis().<String, String>opsForHash().multiGet(shareKey(id), List.of("line", "downloads")))
+		return this.state
+			.guard(this.state.redis().<String, String>opsForHash().multiGet(shareKey(id), List.of("line", "downloads")))
 			.mapNotNull(fields -> decode(fields.get(0), fields.get(1)));
 	}
 
@@ -59,8 +67,9 @@ public final class RedisShareStore implements ShareStore {
 
 	@Override
 	public Mono<Void> put(Share share) {
-		return this.state.run(PUT, List.of(shareKey(share.id()), indexKey(share.creator())),
-				List.of(ShareLines.format(share.withDownloads(0)), Integer.toString(share.maxDownloads()), share.id()))
+		return this.state
+			.run(PUT, List.of(shareKey(share.id()), indexKey(share.creator())), List
+				.of(ShareLines.format(share.withDownloads(0)), Integer.toString(share.maxDownloads()), share.id()))
 			.then();
 	}
 
@@ -74,7 +83,9 @@ public final class RedisShareStore implements ShareStore {
 
 	@Override
 	public Mono<Boolean> countDownload(String id) {
-		return this.state.run(DOWNLOAD, List.of(shareKey(id)), List.of()).next().map(counted -> counted == 1)
+		return this.state.run(DOWNLOAD, List.of(shareKey(id)), List.of())
+			.next()
+			.map(counted -> counted == 1)
 			.defaultIfEmpty(false);
 	}
 

@@ -16,14 +16,16 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * What every Redis implementation of the shared state uses: the client, the key prefix, the scripts, a
- * deadline per command and one translation of failures. Whatever goes wrong between Wharf and Redis (refused
- * or dropped connections, a command past its deadline, Redis out of memory, loading or read-only after a
- * failover) becomes a {@link SharedStateUnavailableException}, which protocols answer with "try again later";
+ * What every Redis implementation of the shared state uses: the client, the key prefix,
+ * the scripts, a deadline per command and one translation of failures. Whatever goes
+ * wrong between Wharf and Redis (refused or dropped connections, a command past its
+ * deadline, Redis out of memory, loading or read-only after a failover) becomes a
+ * {@link SharedStateUnavailableException}, which protocols answer with "try again later";
  * it is logged as a warning at most every {@value #LOG_EVERY_SECONDS} seconds.
  *
- * <p><b>Threading.</b> Nothing blocks: commands run on the Redis client's event loop. Thread-safe.
- * <b>Nulls.</b> No argument may be {@code null}.
+ * <p>
+ * <b>Threading.</b> Nothing blocks: commands run on the Redis client's event loop.
+ * Thread-safe. <b>Nulls.</b> No argument may be {@code null}.
  */
 public final class RedisState {
 
@@ -37,7 +39,8 @@ public final class RedisState {
 
 	private final Duration timeout;
 
-	private final AtomicLong lastWarning = new AtomicLong(System.nanoTime() - Duration.ofSeconds(LOG_EVERY_SECONDS).toNanos());
+	private final AtomicLong lastWarning = new AtomicLong(
+			System.nanoTime() - Duration.ofSeconds(LOG_EVERY_SECONDS).toNanos());
 
 	/**
 	 * Creates the state.
@@ -51,7 +54,10 @@ public final class RedisState {
 		this.timeout = timeout;
 	}
 
-	/** The client. Callers pass what it returns through {@link #guard(Mono)} or {@link #guard(Flux)}. */
+	/**
+	 * The client. Callers pass what it returns through {@link #guard(Mono)} or
+	 * {@link #guard(Flux)}.
+	 */
 	public ReactiveStringRedisTemplate redis() {
 		return this.redis;
 	}
@@ -86,25 +92,28 @@ public final class RedisState {
 	 * Applies the deadline and the translation of failures to a command.
 	 * @param <T> the result
 	 * @param command the command
-	 * @return the same command, failing with {@link SharedStateUnavailableException} when Redis does not answer
+	 * @return the same command, failing with {@link SharedStateUnavailableException} when
+	 * Redis does not answer
 	 */
 	public <T> Mono<T> guard(Mono<T> command) {
 		return command.timeout(this.timeout).onErrorMap(RedisState::isUnavailable, this::unavailable);
 	}
 
 	/**
-	 * Applies the deadline (to the whole result) and the translation of failures to a command.
+	 * Applies the deadline (to the whole result) and the translation of failures to a
+	 * command.
 	 * @param <T> the result's elements
 	 * @param command the command
-	 * @return the same command, failing with {@link SharedStateUnavailableException} when Redis does not answer
+	 * @return the same command, failing with {@link SharedStateUnavailableException} when
+	 * Redis does not answer
 	 */
 	public <T> Flux<T> guard(Flux<T> command) {
 		return command.timeout(Mono.delay(this.timeout)).onErrorMap(RedisState::isUnavailable, this::unavailable);
 	}
 
 	/**
-	 * Loads a script kept beside this class ({@code dev/wharf/core/state/redis/<name>.lua}) or beside another
-	 * class's package.
+	 * Loads a script kept beside this class
+	 * ({@code dev/wharf/core/state/redis/<name>.lua}) or beside another class's package.
 	 * @param <T> its result type
 	 * @param anchor a class in the package whose resource folder holds the script
 	 * @param name the script's name without {@code .lua}
@@ -123,7 +132,8 @@ public final class RedisState {
 	private Throwable unavailable(Throwable error) {
 		long now = System.nanoTime();
 		long last = this.lastWarning.get();
-		if (now - last >= Duration.ofSeconds(LOG_EVERY_SECONDS).toNanos() && this.lastWarning.compareAndSet(last, now)) {
+		if (now - last >= Duration.ofSeconds(LOG_EVERY_SECONDS).toNanos()
+				&& this.lastWarning.compareAndSet(last, now)) {
 			logger.warn("Redis (wharf.state.store) is unavailable: " + error);
 		}
 		return new SharedStateUnavailableException(error);

@@ -1,5 +1,6 @@
 /**
- * The Redis implementations of the shared state: sessions, API tokens, login throttling, session-start limits, external users, locks and invalidations.
+ * The Redis implementations of the shared state: sessions, API tokens, login throttling,
+ * session-start limits, external users, locks and invalidations.
  */
 @NullMarked
 package dev.wharf.core.state.redis;

@@ -22,8 +22,8 @@ import dev.wharf.core.storage.StorageIoException;
 import dev.wharf.core.storage.StoragePath;
 
 /**
- * Maps {@code java.nio.file} failures to storage errors. Messages name the mount-relative path, never the
- * host path that the JDK's messages contain.
+ * Maps {@code java.nio.file} failures to storage errors. Messages name the mount-relative
+ * path, never the host path that the JDK's messages contain.
  */
 final class LocalErrors {
 

@@ -49,10 +49,11 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * A folder on this host as a {@link Storage}. Writes go to a temporary file in the target's own folder and
- * are renamed into place only when complete (so readers never see half a file and a failed or cancelled
- * write leaves nothing); links out of the root, and dangling links, are refused (see {@link RootedPaths});
- * all file-system calls run on the mount's own bounded scheduler.
+ * A folder on this host as a {@link Storage}. Writes go to a temporary file in the
+ * target's own folder and are renamed into place only when complete (so readers never see
+ * half a file and a failed or cancelled write leaves nothing); links out of the root, and
+ * dangling links, are refused (see {@link RootedPaths}); all file-system calls run on the
+ * mount's own bounded scheduler.
  */
 public final class LocalStorage implements Storage {
 
@@ -60,9 +61,8 @@ public final class LocalStorage implements Storage {
 	static final String TEMP_PREFIX = StoragePath.RESERVED_PREFIX + "-tmp-";
 
 	private static final Set<Capability> CAPABILITIES = Collections.unmodifiableSet(EnumSet.of(Capability.LIST,
-			Capability.DIRECTORIES, Capability.RANGE_READ, Capability.ATOMIC_WRITE, Capability.APPEND,
-			Capability.MOVE, Capability.ATOMIC_MOVE, Capability.NATIVE_COPY, Capability.LOCAL_FILE,
-			Capability.MODIFICATION_TIME));
+			Capability.DIRECTORIES, Capability.RANGE_READ, Capability.ATOMIC_WRITE, Capability.APPEND, Capability.MOVE,
+			Capability.ATOMIC_MOVE, Capability.NATIVE_COPY, Capability.LOCAL_FILE, Capability.MODIFICATION_TIME));
 
 	private static final Log logger = LogFactory.getLog(LocalStorage.class);
 
@@ -169,13 +169,17 @@ public final class LocalStorage implements Storage {
 		if (options.mode() == WriteMode.APPEND) {
 			return append(path, content, options);
 		}
-		// A cancel that arrives while the temporary file is being opened never reaches usingWhen's cleanup:
+		// A cancel that arrives while the temporary file is being opened never reaches
+		// usingWhen's cleanup:
 		// BlockingOpen deletes such a file.
-		return Mono.usingWhen(BlockingOpen.open(() -> TempFile.open(this.paths, path, options.mode()),
-				TempFile::discardQuietly, this.io).onErrorMap(error -> LocalErrors.map(error, path)),
-				temp -> ChannelWrites.write(content, temp.openChannel(), options.expectedLength(), this.io)
-					.then(blocking(path, () -> commit(temp, path, options.mode()))),
-				temp -> discard(path, temp), (temp, error) -> discard(path, temp), temp -> discard(path, temp))
+		return Mono
+			.usingWhen(
+					BlockingOpen
+						.open(() -> TempFile.open(this.paths, path, options.mode()), TempFile::discardQuietly, this.io)
+						.onErrorMap(error -> LocalErrors.map(error, path)),
+					temp -> ChannelWrites.write(content, temp.openChannel(), options.expectedLength(), this.io)
+						.then(blocking(path, () -> commit(temp, path, options.mode()))),
+					temp -> discard(path, temp), (temp, error) -> discard(path, temp), temp -> discard(path, temp))
 			.onErrorMap(error -> LocalErrors.map(error, path));
 	}
 
@@ -208,7 +212,8 @@ public final class LocalStorage implements Storage {
 
 	private static void createWithoutReplacing(Path file, Path target, StoragePath path) throws IOException {
 		try {
-			// A hard link fails if the target exists, so checking and publishing are one atomic step.
+			// A hard link fails if the target exists, so checking and publishing are one
+			// atomic step.
 			Files.createLink(target, file);
 			Files.delete(file);
 		}
@@ -219,7 +224,8 @@ public final class LocalStorage implements Storage {
 			if (ex instanceof FileSystemException fs && RootedPaths.exists(target)) {
 				throw new AlreadyExistsException("Already exists: " + path, fs);
 			}
-			// File systems without hard links: a check then a rename, with a small race between the two.
+			// File systems without hard links: a check then a rename, with a small race
+			// between the two.
 			if (RootedPaths.exists(target)) {
 				throw new AlreadyExistsException("Already exists: " + path);
 			}
@@ -253,8 +259,9 @@ public final class LocalStorage implements Storage {
 	}
 
 	private Mono<FileEntry> append(StoragePath path, Flux<DataBuffer> content, WriteOptions options) {
-		return Mono.usingWhen(BlockingOpen.open(() -> Appender.open(this.paths, path), Appender::rollBackQuietly, this.io)
-			.onErrorMap(error -> LocalErrors.map(error, path)),
+		return Mono.usingWhen(
+				BlockingOpen.open(() -> Appender.open(this.paths, path), Appender::rollBackQuietly, this.io)
+					.onErrorMap(error -> LocalErrors.map(error, path)),
 				appender -> ChannelWrites.write(content, appender.channel(), options.expectedLength(), this.io)
 					.then(blocking(path, () -> {
 						if (this.syncWrites) {
@@ -264,8 +271,7 @@ public final class LocalStorage implements Storage {
 						return entry(path, Files.readAttributes(appender.file(), BasicFileAttributes.class));
 					})),
 				appender -> blocking(path, appender::closeQuietly),
-				(appender, error) -> blocking(path, appender::rollBack),
-				appender -> blocking(path, appender::rollBack))
+				(appender, error) -> blocking(path, appender::rollBack), appender -> blocking(path, appender::rollBack))
 			.onErrorMap(error -> LocalErrors.map(error, path));
 	}
 
@@ -274,7 +280,8 @@ public final class LocalStorage implements Storage {
 		return Mono.defer(() -> {
 			StorageSupport.requireNotRoot(path, "delete");
 			return blocking(path, () -> {
-				// The entry itself, never what a link points to: removing a link is always safe.
+				// The entry itself, never what a link points to: removing a link is
+				// always safe.
 				Path target = this.paths.parentFolder(path).resolve(path.name());
 				if (!RootedPaths.exists(target)) {
 					throw new NotFoundException("Not found: " + path);
@@ -362,15 +369,15 @@ public final class LocalStorage implements Storage {
 					temp -> blocking(to, () -> {
 						Files.copy(this.paths.existing(file.path()), temp.file());
 						return commit(temp, to, mode);
-					}), temp -> discard(to, temp),
-					(temp, error) -> discard(to, temp), temp -> discard(to, temp));
+					}), temp -> discard(to, temp), (temp, error) -> discard(to, temp), temp -> discard(to, temp));
 		});
 	}
 
 	@Override
 	public Mono<FileEntry> setLastModified(StoragePath path, Instant time) {
 		return blocking(path, () -> {
-			// The real path: links are resolved and checked to stay in the root, as for stat.
+			// The real path: links are resolved and checked to stay in the root, as for
+			// stat.
 			Path real = this.paths.existing(path);
 			Files.setLastModifiedTime(real, FileTime.from(time));
 			return entry(path, Files.readAttributes(real, BasicFileAttributes.class));
@@ -390,7 +397,8 @@ public final class LocalStorage implements Storage {
 
 	/**
 	 * Deletes temporary files that a crashed process left behind, in the background.
-	 * @param olderThan only files not modified for this long, so writes in progress elsewhere survive
+	 * @param olderThan only files not modified for this long, so writes in progress
+	 * elsewhere survive
 	 * @return completes when done
 	 */
 	Mono<Void> sweepTemporaryFiles(Duration olderThan) {
@@ -445,7 +453,8 @@ public final class LocalStorage implements Storage {
 		EntryType type = attributes.isRegularFile() ? EntryType.FILE
 				: attributes.isDirectory() ? EntryType.DIRECTORY : EntryType.OTHER;
 		long size = (type == EntryType.FILE) ? attributes.size() : 0;
-		// The device and inode on Unix: the same for every link to a folder, so walks notice link loops.
+		// The device and inode on Unix: the same for every link to a folder, so walks
+		// notice link loops.
 		Object fileKey = attributes.fileKey();
 		return new FileEntry(path, type, size, attributes.lastModifiedTime().toInstant(),
 				(fileKey != null) ? FileKey.of(fileKey) : null);
@@ -458,7 +467,10 @@ public final class LocalStorage implements Storage {
 
 	}
 
-	/** A temporary file beside a write's target, renamed over it on commit and deleted otherwise. */
+	/**
+	 * A temporary file beside a write's target, renamed over it on commit and deleted
+	 * otherwise.
+	 */
 	private static final class TempFile {
 
 		private final Path target;
@@ -475,7 +487,9 @@ public final class LocalStorage implements Storage {
 			this.channel = channel;
 		}
 
-		/** Checks the target and reserves a temporary name beside it, without creating it. */
+		/**
+		 * Checks the target and reserves a temporary name beside it, without creating it.
+		 */
 		static TempFile reserve(RootedPaths paths, StoragePath path, WriteMode mode) throws IOException {
 			Path target = paths.entry(path);
 			if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
@@ -507,7 +521,10 @@ public final class LocalStorage implements Storage {
 			return this.channel;
 		}
 
-		/** The channel of a temporary file that {@link #open} created; a reserved one has none. */
+		/**
+		 * The channel of a temporary file that {@link #open} created; a reserved one has
+		 * none.
+		 */
 		FileChannel openChannel() {
 			return Objects.requireNonNull(this.channel, "A reserved temporary file has no channel");
 		}
@@ -536,7 +553,10 @@ public final class LocalStorage implements Storage {
 
 	}
 
-	/** An open file being appended to, which a failed append truncates back to its original length. */
+	/**
+	 * An open file being appended to, which a failed append truncates back to its
+	 * original length.
+	 */
 	private static final class Appender {
 
 		private final Path file;

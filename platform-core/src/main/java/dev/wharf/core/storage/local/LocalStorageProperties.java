@@ -8,20 +8,22 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * Properties of a {@code local} mount.
  *
  * @param root folder on this host that the mount exposes; created if missing
- * @param syncWrites whether a written file is flushed to disk before it becomes visible, so that an
- * acknowledged upload survives a power loss; without it a power loss may leave recently written files short
- * @param ioThreads most threads doing blocking file I/O for this mount; 0 means {@value #THREADS_PER_CPU} per CPU, at
- * least {@value #MIN_DEFAULT_IO_THREADS}
+ * @param syncWrites whether a written file is flushed to disk before it becomes visible,
+ * so that an acknowledged upload survives a power loss; without it a power loss may leave
+ * recently written files short
+ * @param ioThreads most threads doing blocking file I/O for this mount; 0 means
+ * {@value #THREADS_PER_CPU} per CPU, at least {@value #MIN_DEFAULT_IO_THREADS}
  */
 public record LocalStorageProperties(@Nullable String root, @DefaultValue("true") boolean syncWrites,
 		@DefaultValue("0") int ioThreads) {
 
 	/**
-	 * The fewest threads a mount gets by default. Not tied to the CPUs: a file write waits in the kernel (page
-	 * allocation, the memory group's reclaim, writeback throttling, the inode's lock) without using a CPU, and
-	 * every upload queued on a busy thread waits with it, its read buffers held and its connection's reads paused.
-	 * 300 concurrent FTP uploads on 2 CPUs took 15 % longer and more CPU with 4 threads than with 16, and no less
-	 * with 32 or 64 (docs/benchmarks/ftp.md, "Writer threads").
+	 * The fewest threads a mount gets by default. Not tied to the CPUs: a file write
+	 * waits in the kernel (page allocation, the memory group's reclaim, writeback
+	 * throttling, the inode's lock) without using a CPU, and every upload queued on a
+	 * busy thread waits with it, its read buffers held and its connection's reads paused.
+	 * 300 concurrent FTP uploads on 2 CPUs took 15 % longer and more CPU with 4 threads
+	 * than with 16, and no less with 32 or 64 (docs/benchmarks/ftp.md, "Writer threads").
 	 */
 	static final int MIN_DEFAULT_IO_THREADS = 16;
 

@@ -13,15 +13,18 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Makes {@code local} mounts ({@link LocalStorageProperties}); creates a missing root folder and removes
- * temporary files an earlier process abandoned.
+ * Makes {@code local} mounts ({@link LocalStorageProperties}); creates a missing root
+ * folder and removes temporary files an earlier process abandoned.
  */
 public final class LocalStorageProvider implements StorageProvider {
 
 	/** The mount type. */
 	public static final String TYPE = "local";
 
-	/** Temporary files untouched for this long are abandoned; a write in progress touches its file often. */
+	/**
+	 * Temporary files untouched for this long are abandoned; a write in progress touches
+	 * its file often.
+	 */
 	private static final Duration ABANDONED_AFTER = Duration.ofHours(1);
 
 	private static final Log logger = LogFactory.getLog(LocalStorageProvider.class);
@@ -47,8 +50,8 @@ public final class LocalStorageProvider implements StorageProvider {
 			LocalStorage storage = new LocalStorage(definition.name(), root, properties.syncWrites(),
 					properties.effectiveIoThreads());
 			storage.sweepTemporaryFiles(ABANDONED_AFTER)
-				.subscribe(null, error -> logger.warn("Mount '" + definition.name()
-						+ "': could not sweep temporary files: " + error.getMessage()));
+				.subscribe(null, error -> logger
+					.warn("Mount '" + definition.name() + "': could not sweep temporary files: " + error.getMessage()));
 			return storage;
 		}
 		catch (IOException ex) {

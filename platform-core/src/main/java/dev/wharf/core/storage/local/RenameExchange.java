@@ -11,9 +11,10 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Swaps two names in one atomic step with Linux's {@code renameat2(RENAME_EXCHANGE)}, which Java has no
- * call for. Elsewhere, or where the C library or the file system lacks it, {@link #swap} returns
- * {@code false} and changes nothing, so callers fall back to a plain rename. Stateless and thread-safe.
+ * Swaps two names in one atomic step with Linux's {@code renameat2(RENAME_EXCHANGE)},
+ * which Java has no call for. Elsewhere, or where the C library or the file system lacks
+ * it, {@link #swap} returns {@code false} and changes nothing, so callers fall back to a
+ * plain rename. Stateless and thread-safe.
  */
 final class RenameExchange {
 
@@ -24,8 +25,8 @@ final class RenameExchange {
 	private static final int RENAME_EXCHANGE = 2;
 
 	/** The charset the JDK itself uses for file names, so both see the same bytes. */
-	private static final Charset FILE_NAMES = Charset.forName(
-			System.getProperty("sun.jnu.encoding", Charset.defaultCharset().name()));
+	private static final Charset FILE_NAMES = Charset
+		.forName(System.getProperty("sun.jnu.encoding", Charset.defaultCharset().name()));
 
 	private static final boolean AVAILABLE = load();
 
@@ -33,7 +34,8 @@ final class RenameExchange {
 	}
 
 	/**
-	 * Whether this process can swap names at all (Linux, with a C library that has {@code renameat2}).
+	 * Whether this process can swap names at all (Linux, with a C library that has
+	 * {@code renameat2}).
 	 * @return whether {@link #swap} may succeed
 	 */
 	static boolean available() {
@@ -44,8 +46,8 @@ final class RenameExchange {
 	 * Swaps the entries at two paths: afterwards each name holds what the other held.
 	 * @param first an existing entry
 	 * @param second another existing entry
-	 * @return {@code true} if swapped; {@code false} if not possible here or if either is missing, in which
-	 * case nothing changed
+	 * @return {@code true} if swapped; {@code false} if not possible here or if either is
+	 * missing, in which case nothing changed
 	 */
 	static boolean swap(Path first, Path second) {
 		if (!AVAILABLE) {
@@ -55,7 +57,8 @@ final class RenameExchange {
 			return Libc.renameat2(AT_FDCWD, cString(first), AT_FDCWD, cString(second), RENAME_EXCHANGE) == 0;
 		}
 		catch (LastErrorException ex) {
-			// ENOENT, EINVAL (file system without exchange), EXDEV, EACCES...: the caller's rename reports it.
+			// ENOENT, EINVAL (file system without exchange), EXDEV, EACCES...: the
+			// caller's rename reports it.
 			return false;
 		}
 	}

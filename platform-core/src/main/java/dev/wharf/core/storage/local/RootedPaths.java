@@ -13,14 +13,17 @@ import dev.wharf.core.storage.NotFoundException;
 import dev.wharf.core.storage.StoragePath;
 
 /**
- * Maps {@link StoragePath}s to host paths under one root folder and keeps every access inside it.
- * A {@link StoragePath} cannot hold {@code ..}, so the lexical mapping stays in the root; symbolic links
- * are the remaining way out, so every path is checked through its real (link-resolved) form, and a link
- * that leads out of the root or nowhere (dangling) is refused.
+ * Maps {@link StoragePath}s to host paths under one root folder and keeps every access
+ * inside it. A {@link StoragePath} cannot hold {@code ..}, so the lexical mapping stays
+ * in the root; symbolic links are the remaining way out, so every path is checked through
+ * its real (link-resolved) form, and a link that leads out of the root or nowhere
+ * (dangling) is refused.
  *
- * <p>Between the check and the use, someone with shell access to the host could swap a folder for a link
- * (a time-of-check race). Wharf's own protocols cannot create links, so this only matters where untrusted
- * local users share the folder; final components are opened without following links to narrow it.
+ * <p>
+ * Between the check and the use, someone with shell access to the host could swap a
+ * folder for a link (a time-of-check race). Wharf's own protocols cannot create links, so
+ * this only matters where untrusted local users share the folder; final components are
+ * opened without following links to narrow it.
  */
 final class RootedPaths {
 
@@ -47,7 +50,8 @@ final class RootedPaths {
 	}
 
 	/**
-	 * The real host path of an existing entry, every link on the way resolved and checked.
+	 * The real host path of an existing entry, every link on the way resolved and
+	 * checked.
 	 * @throws NotFoundException if nothing is there
 	 * @throws AccessDeniedException if a link leads out of the root or nowhere
 	 * @throws BackendUnavailableException if the root folder itself is gone
@@ -63,8 +67,10 @@ final class RootedPaths {
 				throw new AccessDeniedException("Link leads nowhere: " + path);
 			}
 			if (!Files.isDirectory(this.root)) {
-				// Removed, renamed or unmounted while running: the mount is unavailable, not empty. Nothing
-				// recreates it, so no write lands where the folder used to be; it works again once it is back.
+				// Removed, renamed or unmounted while running: the mount is unavailable,
+				// not empty. Nothing
+				// recreates it, so no write lands where the folder used to be; it works
+				// again once it is back.
 				throw new BackendUnavailableException("The mount's folder is missing", ex);
 			}
 			throw new NotFoundException("Not found: " + path, ex);
@@ -90,9 +96,11 @@ final class RootedPaths {
 	}
 
 	/**
-	 * The host path at which to create, replace or remove an entry itself (not what a link there points
-	 * to): the real parent folder plus the name. If the entry is a link, it must stay in the root.
-	 * @throws AccessDeniedException if the entry is a link out of the root or a dangling link
+	 * The host path at which to create, replace or remove an entry itself (not what a
+	 * link there points to): the real parent folder plus the name. If the entry is a
+	 * link, it must stay in the root.
+	 * @throws AccessDeniedException if the entry is a link out of the root or a dangling
+	 * link
 	 */
 	Path entry(StoragePath path) throws IOException {
 		Path target = parentFolder(path).resolve(path.name());

@@ -12,15 +12,17 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Puts a complete temporary file in the place of its target in one atomic step, for mounts that do not
- * flush writes ({@code sync-writes: false}).
+ * Puts a complete temporary file in the place of its target in one atomic step, for
+ * mounts that do not flush writes ({@code sync-writes: false}).
  * <p>
- * Why not a plain rename: ext4 ({@code auto_da_alloc}, on by default) writes a file's data out when it is
- * renamed over an existing file, inside the rename and under the folder's lock. So replacing uploads in one
- * folder would queue behind each other's disk writes (docs/benchmarks/ftp.md, "ext4 flushed every upload that
- * replaced a file"). Swapping the two names and deleting the old file
- * publishes the new one just as atomically, without that flush; on a power loss the new file may then be
- * short, which is what a mount without synced writes accepts. Blocking: call on the mount's I/O threads.
+ * Why not a plain rename: ext4 ({@code auto_da_alloc}, on by default) writes a file's
+ * data out when it is renamed over an existing file, inside the rename and under the
+ * folder's lock. So replacing uploads in one folder would queue behind each other's disk
+ * writes (docs/benchmarks/ftp.md, "ext4 flushed every upload that replaced a file").
+ * Swapping the two names and deleting the old file publishes the new one just as
+ * atomically, without that flush; on a power loss the new file may then be short, which
+ * is what a mount without synced writes accepts. Blocking: call on the mount's I/O
+ * threads.
  */
 final class UnflushedReplace {
 
@@ -30,18 +32,21 @@ final class UnflushedReplace {
 	}
 
 	/**
-	 * Replaces {@code target} with {@code file}, or moves it there if the target does not exist.
+	 * Replaces {@code target} with {@code file}, or moves it there if the target does not
+	 * exist.
 	 * @param file the complete temporary file, closed
 	 * @param target where it belongs
 	 * @param path the target's storage path, for messages
-	 * @throws IOException if neither an exchange nor a rename is possible; nothing changed then
+	 * @throws IOException if neither an exchange nor a rename is possible; nothing
+	 * changed then
 	 */
 	static void replace(Path file, Path target, StoragePath path) throws IOException {
 		if (!RenameExchange.swap(file, target)) {
 			Files.move(file, target, StandardCopyOption.ATOMIC_MOVE);
 			return;
 		}
-		// The caller checked that the target is no folder, but one may have been created since; a rename over
+		// The caller checked that the target is no folder, but one may have been created
+		// since; a rename over
 		// a folder fails, so the exchange must too.
 		if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
 			if (!RenameExchange.swap(file, target)) {
@@ -53,7 +58,8 @@ final class UnflushedReplace {
 			Files.delete(file);
 		}
 		catch (IOException ex) {
-			// Under a reserved name, so never listed; the sweep at the next start deletes it.
+			// Under a reserved name, so never listed; the sweep at the next start deletes
+			// it.
 			logger.warn("Could not remove the replaced version of " + path + "; it goes at the next start", ex);
 		}
 	}

@@ -4,11 +4,12 @@ import net.spy.memcached.CachedData;
 import net.spy.memcached.transcoders.Transcoder;
 
 /**
- * Stores and loads raw {@code byte[]} and nothing else. spymemcached's default transcoder deserialises
- * Java objects and gunzips values whenever an item's flags say so, so anyone who can write to memcached
- * could make Wharf run a deserialisation gadget or inflate a compression bomb; this one ignores the flags
- * and hands back the bytes exactly as memcached sent them. Decoding runs on the I/O thread (never
- * asynchronously), it only wraps an array that spymemcached already holds.
+ * Stores and loads raw {@code byte[]} and nothing else. spymemcached's default transcoder
+ * deserialises Java objects and gunzips values whenever an item's flags say so, so anyone
+ * who can write to memcached could make Wharf run a deserialisation gadget or inflate a
+ * compression bomb; this one ignores the flags and hands back the bytes exactly as
+ * memcached sent them. Decoding runs on the I/O thread (never asynchronously), it only
+ * wraps an array that spymemcached already holds.
  */
 final class BytesTranscoder implements Transcoder<byte[]> {
 
@@ -37,9 +38,10 @@ final class BytesTranscoder implements Transcoder<byte[]> {
 	}
 
 	/**
-	 * No limit of its own: by the time spymemcached checks this, it has already read the item (which the
-	 * server's own item limit bounds), and a failing check would break the connection instead of the one
-	 * read. Wharf never stores items larger than its chunk size plus a header.
+	 * No limit of its own: by the time spymemcached checks this, it has already read the
+	 * item (which the server's own item limit bounds), and a failing check would break
+	 * the connection instead of the one read. Wharf never stores items larger than its
+	 * chunk size plus a header.
 	 */
 	@Override
 	public int getMaxSize() {

@@ -8,13 +8,16 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The item stored under a file's key: a small binary header (format mark, size, time, the file's path and,
- * for a file stored in chunks, the write's id and chunk size) followed, for a small file, by its content.
- * The path is kept so that a read checks it got the file it asked for. A file larger than a chunk has its
- * content in separate items named after the write's id (see {@link MemcachedKeys#chunk}), so a replacing
- * write never mixes with the one it replaces: the head is switched last, in one {@code set}.
+ * The item stored under a file's key: a small binary header (format mark, size, time, the
+ * file's path and, for a file stored in chunks, the write's id and chunk size) followed,
+ * for a small file, by its content. The path is kept so that a read checks it got the
+ * file it asked for. A file larger than a chunk has its content in separate items named
+ * after the write's id (see {@link MemcachedKeys#chunk}), so a replacing write never
+ * mixes with the one it replaces: the head is switched last, in one {@code set}.
  *
- * <p>Immutable; {@link #decode} never trusts the item: anything malformed is rejected, not repaired.
+ * <p>
+ * Immutable; {@link #decode} never trusts the item: anything malformed is rejected, not
+ * repaired.
  */
 final class EntryHead {
 

@@ -9,9 +9,10 @@ import java.util.UUID;
 import dev.wharf.core.storage.StoragePath;
 
 /**
- * Memcached keys for paths. A path may be 4096 bytes of any Unicode, a memcached key at most 250 bytes
- * without spaces or control characters, so the key is the prefix plus the URL-safe Base64 of the path's
- * SHA-256 (43 characters); a chunk's key adds the write's id and the chunk's number. Thread-safe.
+ * Memcached keys for paths. A path may be 4096 bytes of any Unicode, a memcached key at
+ * most 250 bytes without spaces or control characters, so the key is the prefix plus the
+ * URL-safe Base64 of the path's SHA-256 (43 characters); a chunk's key adds the write's
+ * id and the chunk's number. Thread-safe.
  */
 final class MemcachedKeys {
 

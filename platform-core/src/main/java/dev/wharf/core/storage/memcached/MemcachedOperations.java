@@ -45,14 +45,16 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
 
 /**
- * spymemcached's futures as {@link Mono}s that never block a caller. An operation is queued without
- * waiting (a full queue fails at once), its completion arrives on this mount's own small, named callback
- * pool (never on spymemcached's I/O thread, never on a Netty event loop), and a timer fails it when
- * memcached does not answer in time. Servers are chosen by consistent (ketama) hashing; while a server is
- * down its operations are cancelled at once ({@link FailureMode#Cancel}: fail fast), and spymemcached
- * reconnects in the background with a bounded back-off.
+ * spymemcached's futures as {@link Mono}s that never block a caller. An operation is
+ * queued without waiting (a full queue fails at once), its completion arrives on this
+ * mount's own small, named callback pool (never on spymemcached's I/O thread, never on a
+ * Netty event loop), and a timer fails it when memcached does not answer in time. Servers
+ * are chosen by consistent (ketama) hashing; while a server is down its operations are
+ * cancelled at once ({@link FailureMode#Cancel}: fail fast), and spymemcached reconnects
+ * in the background with a bounded back-off.
  *
- * <p>Thread-safe. {@link #close()} shuts the client and both pools down.
+ * <p>
+ * Thread-safe. {@link #close()} shuts the client and both pools down.
  */
 final class MemcachedOperations implements AutoCloseable {
 
@@ -62,7 +64,8 @@ final class MemcachedOperations implements AutoCloseable {
 	private static final Log logger = LogFactory.getLog(MemcachedOperations.class);
 
 	static {
-		// spymemcached logs to standard error through its own logger unless told otherwise.
+		// spymemcached logs to standard error through its own logger unless told
+		// otherwise.
 		if (System.getProperty("net.spy.log.LoggerImpl") == null) {
 			System.setProperty("net.spy.log.LoggerImpl", "net.spy.memcached.compat.log.SLF4JLogger");
 		}
@@ -91,8 +94,8 @@ final class MemcachedOperations implements AutoCloseable {
 	}
 
 	/**
-	 * Creates the client; connects in the background and waits at most {@code connectTimeout} for every
-	 * server to answer, without failing if some do not.
+	 * Creates the client; connects in the background and waits at most
+	 * {@code connectTimeout} for every server to answer, without failing if some do not.
 	 * @param mount the mount's name, for thread names and messages
 	 * @param servers the resolved servers
 	 * @param properties timeouts and expiry
@@ -101,11 +104,14 @@ final class MemcachedOperations implements AutoCloseable {
 	static MemcachedOperations connect(String mount, List<InetSocketAddress> servers,
 			MemcachedStorageProperties properties) {
 		int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
-		// Callbacks only hand a result to Reactor; a full queue runs them on spymemcached's I/O thread
-		// rather than losing one (spymemcached would throw the rejection on its I/O thread).
+		// Callbacks only hand a result to Reactor; a full queue runs them on
+		// spymemcached's I/O thread
+		// rather than losing one (spymemcached would throw the rejection on its I/O
+		// thread).
 		ThreadPoolExecutor callbacks = NamedThreads.pool("wharf-memcached-" + mount, threads, 100_000,
 				new ThreadPoolExecutor.CallerRunsPolicy());
-		ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, NamedThreads.daemon("wharf-memcached-timer-" + mount));
+		ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
+				NamedThreads.daemon("wharf-memcached-timer-" + mount));
 		timer.setRemoveOnCancelPolicy(true);
 		ConnectionFactory factory = new ConnectionFactoryBuilder().setProtocol(Protocol.BINARY)
 			.setLocatorType(Locator.CONSISTENT)
@@ -161,8 +167,8 @@ final class MemcachedOperations implements AutoCloseable {
 	}
 
 	/**
-	 * Keys that land on each server, one per server, for health checks: memcached closing an idle
-	 * connection goes unnoticed until a request is sent on it.
+	 * Keys that land on each server, one per server, for health checks: memcached closing
+	 * an idle connection goes unnoticed until a request is sent on it.
 	 * @param base the start of every key
 	 * @return one key per server
 	 */
@@ -229,8 +235,8 @@ final class MemcachedOperations implements AutoCloseable {
 	 */
 	Mono<Void> set(String key, byte[] value) {
 		return store(() -> this.client.set(key, this.expirationSeconds, value, BytesTranscoder.INSTANCE))
-			.flatMap(stored -> stored ? Mono.empty()
-					: Mono.error(new StorageIoException("Mount '" + this.mount + "': memcached did not store an item")));
+			.flatMap(stored -> stored ? Mono.empty() : Mono
+				.error(new StorageIoException("Mount '" + this.mount + "': memcached did not store an item")));
 	}
 
 	/**
@@ -256,7 +262,8 @@ final class MemcachedOperations implements AutoCloseable {
 	 * Deletes an item unless it changed since it was read.
 	 * @param key the key
 	 * @param cas the token {@link #gets} returned
-	 * @return whether it was deleted; {@code false} if it is gone or was replaced meanwhile
+	 * @return whether it was deleted; {@code false} if it is gone or was replaced
+	 * meanwhile
 	 */
 	Mono<Boolean> delete(String key, long cas) {
 		return store(() -> this.client.delete(key, cas));
@@ -268,7 +275,8 @@ final class MemcachedOperations implements AutoCloseable {
 			if (status.isSuccess()) {
 				sink.success(true);
 			}
-			else if (status.getStatusCode() == StatusCode.ERR_EXISTS || status.getStatusCode() == StatusCode.ERR_NOT_FOUND
+			else if (status.getStatusCode() == StatusCode.ERR_EXISTS
+					|| status.getStatusCode() == StatusCode.ERR_NOT_FOUND
 					|| status.getStatusCode() == StatusCode.ERR_NOT_STORED) {
 				sink.success(false);
 			}
@@ -279,8 +287,9 @@ final class MemcachedOperations implements AutoCloseable {
 	}
 
 	/**
-	 * Starts an operation on subscription and settles the sink from its future once, by whichever comes
-	 * first: its completion (on the callback pool), the time-out, or cancellation.
+	 * Starts an operation on subscription and settles the sink from its future once, by
+	 * whichever comes first: its completion (on the callback pool), the time-out, or
+	 * cancellation.
 	 */
 	private <F extends Future<?>, T> Mono<T> call(Supplier<? extends F> start, BiConsumer<F, MonoSink<T>> complete) {
 		return Mono.create(sink -> {
@@ -308,8 +317,9 @@ final class MemcachedOperations implements AutoCloseable {
 	}
 
 	/**
-	 * Fails the sink when memcached does not answer in time (telling spymemcached, so that a connection
-	 * that keeps timing out is re-opened), and cancels the operation when the subscriber goes away.
+	 * Fails the sink when memcached does not answer in time (telling spymemcached, so
+	 * that a connection that keeps timing out is re-opened), and cancels the operation
+	 * when the subscriber goes away.
 	 */
 	private Settled watch(MonoSink<?> sink, Future<?> future) {
 		Settled settled = new Settled();
@@ -318,7 +328,8 @@ final class MemcachedOperations implements AutoCloseable {
 				return;
 			}
 			try {
-				// A zero wait returns at once; spymemcached then counts the time-out and marks the operation.
+				// A zero wait returns at once; spymemcached then counts the time-out and
+				// marks the operation.
 				future.get(0, TimeUnit.NANOSECONDS);
 			}
 			catch (TimeoutException | RuntimeException | java.util.concurrent.ExecutionException ex) {
@@ -352,15 +363,16 @@ final class MemcachedOperations implements AutoCloseable {
 		return switch (status.getStatusCode()) {
 			case ERR_2BIG, ERR_NO_MEM -> new QuotaExceededException(
 					"Mount '" + this.mount + "': memcached refused the item (" + status.getMessage() + ")");
-			case CANCELLED, TIMEDOUT, ERR_TEMP_FAIL, ERR_BUSY, INTERRUPTED -> new BackendUnavailableException(
-					"Mount '" + this.mount + "': memcached is unavailable");
-			default -> new StorageIoException(
-					"Mount '" + this.mount + "': memcached failed (" + status.getMessage() + ")");
+			case CANCELLED, TIMEDOUT, ERR_TEMP_FAIL, ERR_BUSY, INTERRUPTED ->
+				new BackendUnavailableException("Mount '" + this.mount + "': memcached is unavailable");
+			default ->
+				new StorageIoException("Mount '" + this.mount + "': memcached failed (" + status.getMessage() + ")");
 		};
 	}
 
 	private StorageException notQueued(RuntimeException ex) {
-		return new BackendUnavailableException("Mount '" + this.mount + "': memcached is unavailable or overloaded", ex);
+		return new BackendUnavailableException("Mount '" + this.mount + "': memcached is unavailable or overloaded",
+				ex);
 	}
 
 	/**
@@ -386,7 +398,10 @@ final class MemcachedOperations implements AutoCloseable {
 		}
 	}
 
-	/** Lets exactly one of completion, time-out and cancellation decide an operation's outcome. */
+	/**
+	 * Lets exactly one of completion, time-out and cancellation decide an operation's
+	 * outcome.
+	 */
 	private static final class Settled {
 
 		private final AtomicBoolean done = new AtomicBoolean();

@@ -7,7 +7,8 @@ import java.util.List;
 import dev.wharf.core.config.InvalidConfigurationException;
 
 /**
- * Parses the {@code servers} of a memcached mount: {@code host}, {@code host:port} or {@code [v6]:port}.
+ * Parses the {@code servers} of a memcached mount: {@code host}, {@code host:port} or
+ * {@code [v6]:port}.
  */
 final class MemcachedServers {
 

@@ -40,25 +40,32 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Files in one or more memcached servers: a flat key space (no folders, no listing, no moves), meant for
- * caches that many Wharf replicas share, such as the build cache.
+ * Files in one or more memcached servers: a flat key space (no folders, no listing, no
+ * moves), meant for caches that many Wharf replicas share, such as the build cache.
  *
- * <p><b>Layout.</b> Each file is one head item under a key derived from its path ({@link MemcachedKeys}).
- * A file up to {@code chunk-size} is kept whole in its head; a larger one is split into chunk items named
- * after the write, and the head, written last, names the write. A replacing write is therefore atomic:
- * readers see the old head or the new one, never a mix; a failed or cancelled write leaves no head (its
- * chunks are deleted, and memcached evicts any it could not delete). Files above {@code max-file-size} are
- * refused with {@link QuotaExceededException} before anything is stored.
+ * <p>
+ * <b>Layout.</b> Each file is one head item under a key derived from its path
+ * ({@link MemcachedKeys}). A file up to {@code chunk-size} is kept whole in its head; a
+ * larger one is split into chunk items named after the write, and the head, written last,
+ * names the write. A replacing write is therefore atomic: readers see the old head or the
+ * new one, never a mix; a failed or cancelled write leaves no head (its chunks are
+ * deleted, and memcached evicts any it could not delete). Files above
+ * {@code max-file-size} are refused with {@link QuotaExceededException} before anything
+ * is stored.
  *
- * <p><b>What memcached may do.</b> memcached evicts items when it needs room, so a file can disappear at
- * any time, and a large file can lose a chunk while its head survives: a read that finds its first chunk
- * gone reports the file as not found (and removes the head); a chunk missing later fails the read with an
- * I/O error rather than returning fewer bytes. A replaced file's old chunks are left for memcached to
- * evict, so a reader still streaming the old version finishes it.
+ * <p>
+ * <b>What memcached may do.</b> memcached evicts items when it needs room, so a file can
+ * disappear at any time, and a large file can lose a chunk while its head survives: a
+ * read that finds its first chunk gone reports the file as not found (and removes the
+ * head); a chunk missing later fails the read with an I/O error rather than returning
+ * fewer bytes. A replaced file's old chunks are left for memcached to evict, so a reader
+ * still streaming the old version finishes it.
  *
- * <p><b>Failures.</b> A server that is down or does not answer within {@code operation-timeout} fails the
- * operation at once with {@link BackendUnavailableException}; the client reconnects in the background.
- * Nothing blocks the caller: see {@link MemcachedOperations}. Thread-safe.
+ * <p>
+ * <b>Failures.</b> A server that is down or does not answer within
+ * {@code operation-timeout} fails the operation at once with
+ * {@link BackendUnavailableException}; the client reconnects in the background. Nothing
+ * blocks the caller: see {@link MemcachedOperations}. Thread-safe.
  */
 public final class MemcachedStorage implements Storage {
 
@@ -87,8 +94,8 @@ public final class MemcachedStorage implements Storage {
 	private final Instant created = Instant.now().truncatedTo(ChronoUnit.MILLIS);
 
 	/**
-	 * Connects to the servers (waiting at most {@code connect-timeout}, and starting anyway if they do not
-	 * answer).
+	 * Connects to the servers (waiting at most {@code connect-timeout}, and starting
+	 * anyway if they do not answer).
 	 * @param mount the mount's name, for keys, thread names and messages
 	 * @param properties the mount's properties
 	 */
@@ -146,22 +153,23 @@ public final class MemcachedStorage implements Storage {
 					int to = (int) (Math.min(offset + length, chunkStart + bytes.length) - chunkStart);
 					return wrap(bytes, from, to - from);
 				}), READ_AHEAD, 1)
-				// Several chunks in flight fail together when a server dies; the caller wants one typed error.
+				// Several chunks in flight fail together when a server dies; the caller
+				// wants one typed error.
 				.onErrorMap(Exceptions::isMultiple, error -> Exceptions.unwrapMultiple(error).get(0));
 		});
 	}
 
 	private Mono<byte[]> chunk(StoragePath path, String headKey, EntryHead head, long index, boolean first) {
-		return this.operations.get(this.keys.chunk(headKey, head.writeId(), index))
-			.switchIfEmpty(Mono.defer(() -> {
-				if (first) {
-					// Evicted before anything was sent: the file is gone; so is its now useless head.
-					this.operations.delete(headKey).subscribe(null, error -> {
-					});
-					return Mono.error(new NotFoundException("Not found: " + path));
-				}
-				return Mono.error(new StorageIoException("Part of " + path + " was evicted from memcached"));
-			}))
+		return this.operations.get(this.keys.chunk(headKey, head.writeId(), index)).switchIfEmpty(Mono.defer(() -> {
+			if (first) {
+				// Evicted before anything was sent: the file is gone; so is its now
+				// useless head.
+				this.operations.delete(headKey).subscribe(null, error -> {
+				});
+				return Mono.error(new NotFoundException("Not found: " + path));
+			}
+			return Mono.error(new StorageIoException("Part of " + path + " was evicted from memcached"));
+		}))
 			.flatMap(bytes -> (bytes.length == head.chunkLength(index)) ? Mono.just(bytes)
 					: Mono.error(new StorageIoException("A part of " + path + " in memcached has the wrong length")));
 	}
@@ -202,8 +210,9 @@ public final class MemcachedStorage implements Storage {
 				return Mono.error(tooLarge(path));
 			}
 			Upload upload = new Upload(path, this.keys.head(path), options);
-			Mono<Void> check = (options.mode() == WriteMode.CREATE_NEW) ? this.operations.get(upload.headKey)
-				.flatMap(existing -> Mono.<Void>error(new AlreadyExistsException("Already exists: " + path)))
+			Mono<Void> check = (options.mode() == WriteMode.CREATE_NEW)
+					? this.operations.get(upload.headKey)
+						.flatMap(existing -> Mono.<Void>error(new AlreadyExistsException("Already exists: " + path)))
 					: Mono.empty();
 			return check.then(content.concatMap(upload::accept, 1).then(Mono.defer(upload::commit)))
 				.doFinally(signal -> upload.discardUnlessCommitted())
@@ -212,8 +221,8 @@ public final class MemcachedStorage implements Storage {
 	}
 
 	private QuotaExceededException tooLarge(StoragePath path) {
-		return new QuotaExceededException("Mount '" + this.mount + "' stores files up to " + this.maxFileSize
-				+ " bytes; " + path + " is larger");
+		return new QuotaExceededException(
+				"Mount '" + this.mount + "' stores files up to " + this.maxFileSize + " bytes; " + path + " is larger");
 	}
 
 	@Override
@@ -225,7 +234,8 @@ public final class MemcachedStorage implements Storage {
 				.switchIfEmpty(Mono.error(() -> new NotFoundException("Not found: " + path)))
 				.flatMap(found -> {
 					EntryHead head = decode(path, found.getValue());
-					// Only this version: a write that replaced it meanwhile counts as coming after the delete.
+					// Only this version: a write that replaced it meanwhile counts as
+					// coming after the delete.
 					return this.operations.delete(key, found.getCas())
 						.then(head.isChunked() ? deleteChunks(key, head.writeId(), head.chunkCount()) : Mono.empty());
 				});
@@ -278,8 +288,9 @@ public final class MemcachedStorage implements Storage {
 	}
 
 	/**
-	 * One write in progress: cuts the content into chunks as it arrives (holding at most one chunk),
-	 * stores each full chunk before asking for more, and publishes the head at the end.
+	 * One write in progress: cuts the content into chunks as it arrives (holding at most
+	 * one chunk), stores each full chunk before asking for more, and publishes the head
+	 * at the end.
 	 */
 	private final class Upload {
 
@@ -345,7 +356,10 @@ public final class MemcachedStorage implements Storage {
 			return (full == null) ? Mono.empty() : Flux.fromIterable(full).concatMap(this::store).then();
 		}
 
-		/** Grows the chunk being filled: to the announced length if known, else by doubling. */
+		/**
+		 * Grows the chunk being filled: to the announced length if known, else by
+		 * doubling.
+		 */
 		private void makeRoom(int wanted) {
 			if (this.fill < this.current.length) {
 				return;
@@ -356,7 +370,8 @@ public final class MemcachedStorage implements Storage {
 				capacity = Math.min(chunk, this.options.expectedLength() - this.cut * chunk);
 			}
 			else {
-				capacity = Math.min(chunk, Math.max(Math.max(2L * this.current.length, 4096), (long) this.fill + wanted));
+				capacity = Math.min(chunk,
+						Math.max(Math.max(2L * this.current.length, 4096), (long) this.fill + wanted));
 			}
 			this.current = Arrays.copyOf(this.current, (int) Math.max(capacity, this.fill + 1L));
 		}
@@ -381,7 +396,8 @@ public final class MemcachedStorage implements Storage {
 			}
 			else {
 				if (this.fill > 0) {
-					rest = store((this.fill == this.current.length) ? this.current : Arrays.copyOf(this.current, this.fill));
+					rest = store(
+							(this.fill == this.current.length) ? this.current : Arrays.copyOf(this.current, this.fill));
 				}
 				head = EntryHead.chunked(this.path.toString(), this.size, now, this.writeId,
 						MemcachedStorage.this.chunkSize);

@@ -11,22 +11,24 @@ import org.springframework.util.unit.DataSize;
 /**
  * Properties of a {@code memcached} mount.
  *
- * @param servers the memcached servers as {@code host:port} ({@code [::1]:11211} for IPv6; the port defaults
- * to 11211); keys are spread over them by consistent (ketama) hashing, so adding or removing one server
- * moves only its share of the keys
- * @param keyPrefix put before every key, so that several mounts (or other applications) can share servers;
- * defaults to {@code wharf:<mount>:}; 1 to 64 visible ASCII characters
- * @param chunkSize files larger than this are stored as several items of at most this size; must stay below
- * the servers' item size limit ({@code memcached -I}, 1 MB by default) minus 8 KB for the entry's header
- * @param maxFileSize files larger than this are refused ({@code QUOTA_EXCEEDED}) before anything is stored
- * @param expiration how long memcached keeps an item; 0 means until memcached evicts it for space; at most
- * 30 days (memcached's limit for relative times)
- * @param operationTimeout how long one memcached request may take before the operation fails as
- * unavailable
- * @param connectTimeout how long start-up waits for the servers to answer; Wharf starts anyway when they do
- * not, reports the mount as down and connects once they come up
- * @param maxReconnectDelay the longest pause between attempts to reconnect to a server that went away, so
- * a server that returns is used again within about this long
+ * @param servers the memcached servers as {@code host:port} ({@code [::1]:11211} for
+ * IPv6; the port defaults to 11211); keys are spread over them by consistent (ketama)
+ * hashing, so adding or removing one server moves only its share of the keys
+ * @param keyPrefix put before every key, so that several mounts (or other applications)
+ * can share servers; defaults to {@code wharf:<mount>:}; 1 to 64 visible ASCII characters
+ * @param chunkSize files larger than this are stored as several items of at most this
+ * size; must stay below the servers' item size limit ({@code memcached -I}, 1 MB by
+ * default) minus 8 KB for the entry's header
+ * @param maxFileSize files larger than this are refused ({@code QUOTA_EXCEEDED}) before
+ * anything is stored
+ * @param expiration how long memcached keeps an item; 0 means until memcached evicts it
+ * for space; at most 30 days (memcached's limit for relative times)
+ * @param operationTimeout how long one memcached request may take before the operation
+ * fails as unavailable
+ * @param connectTimeout how long start-up waits for the servers to answer; Wharf starts
+ * anyway when they do not, reports the mount as down and connects once they come up
+ * @param maxReconnectDelay the longest pause between attempts to reconnect to a server
+ * that went away, so a server that returns is used again within about this long
  */
 public record MemcachedStorageProperties(@DefaultValue List<String> servers, @Nullable String keyPrefix,
 		@DefaultValue("512KB") DataSize chunkSize, @DefaultValue("100MB") DataSize maxFileSize,

@@ -1,5 +1,6 @@
 /**
- * The {@code memcached} backend: files as items in one or more memcached servers, with consistent hashing and chunking.
+ * The {@code memcached} backend: files as items in one or more memcached servers, with
+ * consistent hashing and chunking.
  */
 @NullMarked
 package dev.wharf.core.storage.memcached;

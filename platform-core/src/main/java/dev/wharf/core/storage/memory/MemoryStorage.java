@@ -36,30 +36,32 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Files and folders held in the heap, bounded by a size cap that counts content plus a fixed charge per
- * entry, and that counts writes in progress, so the store never grows past it. File content is immutable
- * once written and kept in chunks; reads hand out read-only views of them without copying, and copies
- * share them.
+ * Files and folders held in the heap, bounded by a size cap that counts content plus a
+ * fixed charge per entry, and that counts writes in progress, so the store never grows
+ * past it. File content is immutable once written and kept in chunks; reads hand out
+ * read-only views of them without copying, and copies share them.
  *
- * <p>Every operation is short and non-blocking (a read/write lock held only to look up or swap nodes), so
- * it runs on the caller's thread.
+ * <p>
+ * Every operation is short and non-blocking (a read/write lock held only to look up or
+ * swap nodes), so it runs on the caller's thread.
  */
 public final class MemoryStorage implements Storage {
 
 	/**
-	 * Bytes charged per file or folder for its name and bookkeeping. Measured with 100,000 files named
-	 * {@code file-00000000.txt} on JDK 17 (compressed pointers, heap used after GC, divided by the count):
-	 * 245 bytes for an empty file and 285-289 bytes beyond the content for one with content. The extra
-	 * bytes are the chunk list and the array header. The earlier charge of 128 let the heap hold about
-	 * twice what the cap said for small files. The charge leaves room for names of some 40 characters.
+	 * Bytes charged per file or folder for its name and bookkeeping. Measured with
+	 * 100,000 files named {@code file-00000000.txt} on JDK 17 (compressed pointers, heap
+	 * used after GC, divided by the count): 245 bytes for an empty file and 285-289 bytes
+	 * beyond the content for one with content. The extra bytes are the chunk list and the
+	 * array header. The earlier charge of 128 let the heap hold about twice what the cap
+	 * said for small files. The charge leaves room for names of some 40 characters.
 	 */
 	static final long ENTRY_CHARGE = 320;
 
 	private static final int CHUNK_SIZE = 64 * 1024;
 
 	private static final Set<Capability> CAPABILITIES = Collections.unmodifiableSet(EnumSet.of(Capability.LIST,
-			Capability.DIRECTORIES, Capability.RANGE_READ, Capability.ATOMIC_WRITE, Capability.APPEND,
-			Capability.MOVE, Capability.ATOMIC_MOVE, Capability.NATIVE_COPY, Capability.MODIFICATION_TIME));
+			Capability.DIRECTORIES, Capability.RANGE_READ, Capability.ATOMIC_WRITE, Capability.APPEND, Capability.MOVE,
+			Capability.ATOMIC_MOVE, Capability.NATIVE_COPY, Capability.MODIFICATION_TIME));
 
 	private final String mount;
 
@@ -137,7 +139,8 @@ public final class MemoryStorage implements Storage {
 				return null;
 			});
 			Upload upload = new Upload(options.expectedLength());
-			// handle() consumes each buffer without passing it on: then() would discard (release) it a second time.
+			// handle() consumes each buffer without passing it on: then() would discard
+			// (release) it a second time.
 			return content.<DataBuffer>handle((buffer, sink) -> {
 				try {
 					upload.append(buffer);
@@ -146,7 +149,8 @@ public final class MemoryStorage implements Storage {
 					DataBufferUtils.release(buffer);
 				}
 			})
-				// Buffers still queued upstream when the write fails or is cancelled are released here.
+				// Buffers still queued upstream when the write fails or is cancelled are
+				// released here.
 				.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
 				.then(Mono.fromCallable(() -> upload.commit(path, options.mode())))
 				.doFinally(signal -> upload.releaseIfUncommitted());
@@ -243,7 +247,8 @@ public final class MemoryStorage implements Storage {
 		return Mono.fromCallable(() -> write(() -> {
 			Node node = existing(path);
 			if (node instanceof Content content) {
-				// Content is immutable: the node is swapped for one with the new time, sharing the chunks.
+				// Content is immutable: the node is swapped for one with the new time,
+				// sharing the chunks.
 				Content changed = new Content(content.chunks(), content.size(), time);
 				parentFolder(path).children.put(path.name(), changed);
 				return entry(path, changed);
@@ -306,7 +311,8 @@ public final class MemoryStorage implements Storage {
 		do {
 			now = this.used.get();
 			if (now + bytes > this.maxSize) {
-				throw new QuotaExceededException("Mount '" + this.mount + "' is full (" + (this.maxSize >> 10) + " KiB)");
+				throw new QuotaExceededException(
+						"Mount '" + this.mount + "' is full (" + (this.maxSize >> 10) + " KiB)");
 			}
 		}
 		while (!this.used.compareAndSet(now, now + bytes));
@@ -448,7 +454,8 @@ public final class MemoryStorage implements Storage {
 		void append(DataBuffer buffer) {
 			int count = buffer.readableByteCount();
 			if (this.expectedLength >= 0 && this.size + count > this.expectedLength) {
-				throw new InvalidContentException("Content is longer than the announced " + this.expectedLength + " bytes");
+				throw new InvalidContentException(
+						"Content is longer than the announced " + this.expectedLength + " bytes");
 			}
 			long needed = ENTRY_CHARGE + this.size + count - this.reserved;
 			if (needed > 0) {
@@ -468,7 +475,10 @@ public final class MemoryStorage implements Storage {
 			this.size += count;
 		}
 
-		/** Small files get small arrays: the announced length, or the size of what arrives, bounds each one. */
+		/**
+		 * Small files get small arrays: the announced length, or the size of what
+		 * arrives, bounds each one.
+		 */
 		private int nextChunkSize(int readable) {
 			if (this.expectedLength >= 0) {
 				return (int) Math.max(1, Math.min(CHUNK_SIZE, this.expectedLength - this.copied));

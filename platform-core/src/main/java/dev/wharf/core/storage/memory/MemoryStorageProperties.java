@@ -7,8 +7,8 @@ import org.springframework.util.unit.DataSize;
 /**
  * Properties of a {@code memory} mount.
  *
- * @param maxSize most bytes the mount holds, content and bookkeeping together; a write that would pass it
- * is refused
+ * @param maxSize most bytes the mount holds, content and bookkeeping together; a write
+ * that would pass it is refused
  */
 public record MemoryStorageProperties(@DefaultValue("64MB") DataSize maxSize) {
 

@@ -22,9 +22,10 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Wraps a {@link Storage} to record, per mount, how long each operation takes and how it ended
- * ({@code wharf.storage.operations}: tags {@code mount}, {@code type}, {@code operation}, {@code outcome})
- * and how many bytes are read and written ({@code wharf.storage.bytes}: tag {@code direction}).
+ * Wraps a {@link Storage} to record, per mount, how long each operation takes and how it
+ * ended ({@code wharf.storage.operations}: tags {@code mount}, {@code type},
+ * {@code operation}, {@code outcome}) and how many bytes are read and written
+ * ({@code wharf.storage.bytes}: tag {@code direction}).
  */
 public final class MeteredStorage extends ForwardingStorage {
 
@@ -57,6 +58,7 @@ public final class MeteredStorage extends ForwardingStorage {
 	private final Operation copy = new Operation("copy");
 
 	private final Operation setTime = new Operation("set-time");
+
 	private final Operation concatenate = new Operation("concatenate");
 
 	/**
@@ -175,7 +177,10 @@ public final class MeteredStorage extends ForwardingStorage {
 		return (error instanceof StorageException storage) ? storage.kind().name().toLowerCase(Locale.ROOT) : "error";
 	}
 
-	/** One operation's timers, by outcome, made on first use (no string is built per call). */
+	/**
+	 * One operation's timers, by outcome, made on first use (no string is built per
+	 * call).
+	 */
 	private final class Operation {
 
 		private final String name;
@@ -187,13 +192,16 @@ public final class MeteredStorage extends ForwardingStorage {
 		}
 
 		void record(String outcome, long start) {
-			this.timers.computeIfAbsent(outcome, key -> Timer.builder("wharf.storage.operations")
-				.description("Storage operations per mount")
-				.tag("mount", MeteredStorage.this.mount)
-				.tag("type", MeteredStorage.this.type)
-				.tag("operation", this.name)
-				.tag("outcome", key)
-				.register(MeteredStorage.this.registry)).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+			this.timers
+				.computeIfAbsent(outcome,
+						key -> Timer.builder("wharf.storage.operations")
+							.description("Storage operations per mount")
+							.tag("mount", MeteredStorage.this.mount)
+							.tag("type", MeteredStorage.this.type)
+							.tag("operation", this.name)
+							.tag("outcome", key)
+							.register(MeteredStorage.this.registry))
+				.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
 		}
 
 	}

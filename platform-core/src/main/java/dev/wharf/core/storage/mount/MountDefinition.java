@@ -9,8 +9,8 @@ import org.springframework.boot.context.properties.bind.handler.NoUnboundElement
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 
 /**
- * One configured mount, as a {@link StorageProvider} receives it: its name, type, and its properties
- * under {@code wharf.storage.mounts.<name>}.
+ * One configured mount, as a {@link StorageProvider} receives it: its name, type, and its
+ * properties under {@code wharf.storage.mounts.<name>}.
  *
  * @param name the mount's name
  * @param type the mount's type
@@ -27,9 +27,10 @@ public record MountDefinition(String name, String type, Binder binder) {
 	}
 
 	/**
-	 * Binds the mount's properties to a type, refusing unknown properties (a typo stops start-up instead
-	 * of being ignored) and qualifying any {@link InvalidConfigurationException} the type's constructor
-	 * throws with the mount's prefix.
+	 * Binds the mount's properties to a type, refusing unknown properties (a typo stops
+	 * start-up instead of being ignored) and qualifying any
+	 * {@link InvalidConfigurationException} the type's constructor throws with the
+	 * mount's prefix.
 	 * @param <T> the properties type
 	 * @param propertiesType usually a record with defaults
 	 * @return the bound properties

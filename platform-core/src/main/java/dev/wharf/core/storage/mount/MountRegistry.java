@@ -19,9 +19,10 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 import org.springframework.core.ResolvableType;
 
 /**
- * Every configured mount by name. Built once at start-up from {@code wharf.storage.mounts}; with none
- * configured it holds one {@code local} mount named {@value #DEFAULT_MOUNT} on {@code ./data}. Closing it
- * closes every storage. Thread-safe and immutable after construction.
+ * Every configured mount by name. Built once at start-up from
+ * {@code wharf.storage.mounts}; with none configured it holds one {@code local} mount
+ * named {@value #DEFAULT_MOUNT} on {@code ./data}. Closing it closes every storage.
+ * Thread-safe and immutable after construction.
  */
 public final class MountRegistry implements AutoCloseable {
 
@@ -30,8 +31,8 @@ public final class MountRegistry implements AutoCloseable {
 
 	private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
 
-	private static final Bindable<Map<String, Map<String, Object>>> MOUNT_TREE = Bindable.of(ResolvableType
-		.forClassWithGenerics(Map.class, ResolvableType.forClass(String.class),
+	private static final Bindable<Map<String, Map<String, Object>>> MOUNT_TREE = Bindable
+		.of(ResolvableType.forClassWithGenerics(Map.class, ResolvableType.forClass(String.class),
 				ResolvableType.forClassWithGenerics(Map.class, String.class, Object.class)));
 
 	private static final Log logger = LogFactory.getLog(MountRegistry.class);
@@ -46,12 +47,13 @@ public final class MountRegistry implements AutoCloseable {
 	 * Builds the registry from configuration.
 	 * @param binder binds {@code wharf.storage.mounts}
 	 * @param providers one per mount type
-	 * @param decorator wraps each storage, for metrics; {@code (mount, type, storage) -> storage} for none
+	 * @param decorator wraps each storage, for metrics;
+	 * {@code (mount, type, storage) -> storage} for none
 	 * @return the registry
-	 * @throws InvalidConfigurationException naming the property if a mount is misconfigured
+	 * @throws InvalidConfigurationException naming the property if a mount is
+	 * misconfigured
 	 */
-	public static MountRegistry create(Binder binder, Collection<StorageProvider> providers,
-			Decorator decorator) {
+	public static MountRegistry create(Binder binder, Collection<StorageProvider> providers, Decorator decorator) {
 		Map<String, StorageProvider> byType = new TreeMap<>();
 		for (StorageProvider provider : providers) {
 			StorageProvider previous = byType.put(provider.type(), provider);
@@ -60,12 +62,14 @@ public final class MountRegistry implements AutoCloseable {
 						+ previous.getClass().getName() + " and " + provider.getClass().getName());
 			}
 		}
-		// Every mount's properties as a plain tree: only the names and types are needed here.
-		Map<String, Map<String, Object>> configured = binder.bind(MountDefinition.PREFIX, MOUNT_TREE).orElseGet(Map::of);
+		// Every mount's properties as a plain tree: only the names and types are needed
+		// here.
+		Map<String, Map<String, Object>> configured = binder.bind(MountDefinition.PREFIX, MOUNT_TREE)
+			.orElseGet(Map::of);
 		if (configured.isEmpty()) {
-			binder = new Binder(new MapConfigurationPropertySource(Map.of(
-					MountDefinition.PREFIX + "." + DEFAULT_MOUNT + ".type", "local",
-					MountDefinition.PREFIX + "." + DEFAULT_MOUNT + ".root", "./data")));
+			binder = new Binder(
+					new MapConfigurationPropertySource(Map.of(MountDefinition.PREFIX + "." + DEFAULT_MOUNT + ".type",
+							"local", MountDefinition.PREFIX + "." + DEFAULT_MOUNT + ".root", "./data")));
 			configured = Map.of(DEFAULT_MOUNT, Map.of("type", "local"));
 		}
 		Map<String, Mount> mounts = new LinkedHashMap<>();
@@ -136,7 +140,8 @@ public final class MountRegistry implements AutoCloseable {
 	}
 
 	/**
-	 * Looks up a mount that a module's configuration names, failing start-up clearly if it does not exist.
+	 * Looks up a mount that a module's configuration names, failing start-up clearly if
+	 * it does not exist.
 	 * @param property the module's property, such as {@code wharf.buildcache.mount}
 	 * @param name its value
 	 * @return the mount

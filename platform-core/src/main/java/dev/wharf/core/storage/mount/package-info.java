@@ -1,5 +1,6 @@
 /**
- * Mounts: named storages configured under {@code wharf.storage.mounts}, the providers that make them and the registry protocols use.
+ * Mounts: named storages configured under {@code wharf.storage.mounts}, the providers
+ * that make them and the registry protocols use.
  */
 @NullMarked
 package dev.wharf.core.storage.mount;

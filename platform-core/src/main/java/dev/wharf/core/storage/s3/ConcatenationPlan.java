@@ -4,16 +4,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How to make one object out of several with a multipart upload while streaming as few bytes through Wharf
- * as S3's rules allow. S3 copies a byte range of an existing object into a part without sending it
- * ({@code UploadPartCopy}), but every part except the last must be at least 5 MB, and a copied part at most
- * 5 GB. So a source (or what is left of one) of at least the minimum is copied on the server, in pieces of
- * at most the copy limit; smaller sources, and the start of a large source that follows them, are streamed
- * into one part until it reaches the streamed part size, after which the rest of that source is copied
- * again. Only the last part may be small. Resumable uploads' chunks are usually one {@code segment-size}
- * each, so most bytes are copied; a client that sent many small pieces has those streamed.
+ * How to make one object out of several with a multipart upload while streaming as few
+ * bytes through Wharf as S3's rules allow. S3 copies a byte range of an existing object
+ * into a part without sending it ({@code UploadPartCopy}), but every part except the last
+ * must be at least 5 MB, and a copied part at most 5 GB. So a source (or what is left of
+ * one) of at least the minimum is copied on the server, in pieces of at most the copy
+ * limit; smaller sources, and the start of a large source that follows them, are streamed
+ * into one part until it reaches the streamed part size, after which the rest of that
+ * source is copied again. Only the last part may be small. Resumable uploads' chunks are
+ * usually one {@code segment-size} each, so most bytes are copied; a client that sent
+ * many small pieces has those streamed.
  *
- * <p>Immutable; thread-safe.
+ * <p>
+ * Immutable; thread-safe.
  */
 final class ConcatenationPlan {
 
@@ -27,8 +30,10 @@ final class ConcatenationPlan {
 	 * Plans the parts.
 	 * @param sizes each source's size, in order
 	 * @param minPart the smallest part but the last (S3: 5 MB)
-	 * @param streamedPart the size at which streamed bytes make a part; at least {@code minPart}
-	 * @param maxCopyPart the largest copied part (S3: 5 GB); at least twice {@code minPart}
+	 * @param streamedPart the size at which streamed bytes make a part; at least
+	 * {@code minPart}
+	 * @param maxCopyPart the largest copied part (S3: 5 GB); at least twice
+	 * {@code minPart}
 	 * @return the plan; no parts when every source is empty
 	 */
 	static ConcatenationPlan of(long[] sizes, long minPart, long streamedPart, long maxCopyPart) {
@@ -92,7 +97,8 @@ final class ConcatenationPlan {
 	 *
 	 * @param number its number, from 1
 	 * @param slices its bytes: one slice when copied, one or more when streamed
-	 * @param copy whether S3 copies it ({@code UploadPartCopy}) rather than Wharf streaming it
+	 * @param copy whether S3 copies it ({@code UploadPartCopy}) rather than Wharf
+	 * streaming it
 	 */
 	record PlannedPart(int number, List<Slice> slices, boolean copy) {
 

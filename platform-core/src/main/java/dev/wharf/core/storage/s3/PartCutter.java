@@ -12,13 +12,15 @@ import org.springframework.core.io.buffer.DataBufferUtils;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 
 /**
- * Cuts an upload's stream of buffers into parts of a fixed size. Each buffer's bytes are copied into heap
- * slabs (growing from 8 KiB to at most 256 KiB) and the buffer is released at once, so an upload holds its
- * parts' bytes and not the (often many, small, pooled) buffers they arrived in, and a small file takes a
- * small slab, not a whole part. A full part is cut only once a byte of the next one arrives, so that the
- * last part of an upload is never empty and a file of exactly one part is still one part.
+ * Cuts an upload's stream of buffers into parts of a fixed size. Each buffer's bytes are
+ * copied into heap slabs (growing from 8 KiB to at most 256 KiB) and the buffer is
+ * released at once, so an upload holds its parts' bytes and not the (often many, small,
+ * pooled) buffers they arrived in, and a small file takes a small slab, not a whole part.
+ * A full part is cut only once a byte of the next one arrives, so that the last part of
+ * an upload is never empty and a file of exactly one part is still one part.
  *
- * <p>Not thread-safe: one per upload, called in the order of the stream's signals.
+ * <p>
+ * Not thread-safe: one per upload, called in the order of the stream's signals.
  */
 final class PartCutter {
 
@@ -28,8 +30,9 @@ final class PartCutter {
 	private static final int FIRST_SLAB = 8192;
 
 	/**
-	 * Below half of G1's smallest region (1 MB): larger arrays are "humongous" and each takes whole regions, so
-	 * 1 MiB slabs cost 2 MB of heap each (a 96 MB heap ran out with one upload's 40 MB of parts).
+	 * Below half of G1's smallest region (1 MB): larger arrays are "humongous" and each
+	 * takes whole regions, so 1 MiB slabs cost 2 MB of heap each (a 96 MB heap ran out
+	 * with one upload's 40 MB of parts).
 	 */
 	private static final int LARGEST_SLAB = 256 * 1024;
 
@@ -60,8 +63,8 @@ final class PartCutter {
 	}
 
 	/**
-	 * The part size for an upload: the configured one, or larger where an announced length would need more
-	 * than {@value #MAX_PARTS} parts.
+	 * The part size for an upload: the configured one, or larger where an announced
+	 * length would need more than {@value #MAX_PARTS} parts.
 	 * @param configured the mount's part size
 	 * @param expectedLength the announced length, or {@link WriteOptions#UNKNOWN_LENGTH}
 	 * @return the part size
@@ -80,7 +83,8 @@ final class PartCutter {
 	 * @param buffer the next bytes
 	 * @return the parts now complete, usually none
 	 * @throws InvalidContentException if the bytes run past the announced length
-	 * @throws QuotaExceededException if the upload needs more than {@value #MAX_PARTS} parts
+	 * @throws QuotaExceededException if the upload needs more than {@value #MAX_PARTS}
+	 * parts
 	 */
 	List<Part> add(DataBuffer buffer) {
 		try {
@@ -90,8 +94,8 @@ final class PartCutter {
 			}
 			this.total += length;
 			if (this.expectedLength != WriteOptions.UNKNOWN_LENGTH && this.total > this.expectedLength) {
-				throw new InvalidContentException("The content is longer than the announced " + this.expectedLength
-						+ " bytes");
+				throw new InvalidContentException(
+						"The content is longer than the announced " + this.expectedLength + " bytes");
 			}
 			try (DataBuffer.ByteBufferIterator readable = buffer.readableByteBuffers()) {
 				readable.forEachRemaining(this::copy);
@@ -132,13 +136,14 @@ final class PartCutter {
 
 	/**
 	 * The end of the stream.
-	 * @return the last part: the bytes since the last full part (none only for an empty upload)
+	 * @return the last part: the bytes since the last full part (none only for an empty
+	 * upload)
 	 * @throws InvalidContentException if the content is shorter than the announced length
 	 */
 	Part finish() {
 		if (this.expectedLength != WriteOptions.UNKNOWN_LENGTH && this.total != this.expectedLength) {
-			throw new InvalidContentException("The content ended after " + this.total + " of the announced "
-					+ this.expectedLength + " bytes");
+			throw new InvalidContentException(
+					"The content ended after " + this.total + " of the announced " + this.expectedLength + " bytes");
 		}
 		return cut(true);
 	}

@@ -21,10 +21,11 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
 
 /**
- * Builds the AWS SDK's clients for {@link S3StorageProvider}. Kept apart from the provider, which Spring creates
- * and introspects in every application that has the SDK on its class path: the SDK's classes (regions,
- * credentials, builders, the CRT client) then load only when an {@code s3} mount is made, not in every
- * configuration without one. Stateless; safe from any thread.
+ * Builds the AWS SDK's clients for {@link S3StorageProvider}. Kept apart from the
+ * provider, which Spring creates and introspects in every application that has the SDK on
+ * its class path: the SDK's classes (regions, credentials, builders, the CRT client) then
+ * load only when an {@code s3} mount is made, not in every configuration without one.
+ * Stateless; safe from any thread.
  */
 final class S3Clients {
 
@@ -46,25 +47,29 @@ final class S3Clients {
 				.maxConcurrency(properties.maxConnections())
 				.connectionTimeout(properties.connectTimeout())
 				.connectionAcquisitionTimeout(properties.readTimeout())
-				// A response that stalls below one byte per second for read-timeout fails.
-				.connectionHealthConfiguration(health -> health.minimumThroughputInBps(1L)
-					.minimumThroughputTimeout(properties.readTimeout())))
+				// A response that stalls below one byte per second for read-timeout
+				// fails.
+				.connectionHealthConfiguration(
+						health -> health.minimumThroughputInBps(1L).minimumThroughputTimeout(properties.readTimeout())))
 			.credentialsProvider(credentials(properties))
 			.forcePathStyle(properties.effectivePathStyle())
-			.asyncConfiguration(async -> async.advancedOption(SdkAdvancedAsyncClientOption.FUTURE_COMPLETION_EXECUTOR,
-					completions))
+			.asyncConfiguration(
+					async -> async.advancedOption(SdkAdvancedAsyncClientOption.FUTURE_COMPLETION_EXECUTOR, completions))
 			.overrideConfiguration(override -> override.retryStrategy(AwsRetryStrategy.standardRetryStrategy()
 				.toBuilder()
 				.maxAttempts(properties.maxAttempts())
 				.backoffStrategy(BackoffStrategy.exponentialDelay(Duration.ofMillis(100), Duration.ofSeconds(20)))
-				.throttlingBackoffStrategy(BackoffStrategy.exponentialDelay(Duration.ofMillis(500), Duration.ofSeconds(20)))
+				.throttlingBackoffStrategy(
+						BackoffStrategy.exponentialDelay(Duration.ofMillis(500), Duration.ofSeconds(20)))
 				.build()));
 		if (properties.endpointUri() != null) {
-			// Compatible servers often lack the newer checksums; send and check them only where S3 requires them.
+			// Compatible servers often lack the newer checksums; send and check them only
+			// where S3 requires them.
 			builder.endpointOverride(properties.endpointUri())
 				.requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
 				.responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-				// Where S3 requires a checksum (batch deletes), many compatible servers want Content-MD5.
+				// Where S3 requires a checksum (batch deletes), many compatible servers
+				// want Content-MD5.
 				.addPlugin(LegacyMd5Plugin.create());
 		}
 		if (properties.region() != null && !properties.region().isEmpty()) {
@@ -78,8 +83,8 @@ final class S3Clients {
 
 	private static AwsCredentialsProvider credentials(S3StorageProperties properties) {
 		if (properties.hasStaticCredentials()) {
-			return StaticCredentialsProvider.create(AwsBasicCredentials.create(properties.accessKey(),
-					properties.secretKey()));
+			return StaticCredentialsProvider
+				.create(AwsBasicCredentials.create(properties.accessKey(), properties.secretKey()));
 		}
 		return DefaultCredentialsProvider.builder().build();
 	}

@@ -18,17 +18,20 @@ import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * Turns the SDK's failures into the storage layer's typed errors. Messages name the mount and the
- * mount-relative path, never the bucket's host, a key prefix or a credential (the cause keeps the SDK's own
- * message and request id for the logs). Throttling ({@code SlowDown}) and 5xx answers arrive here only after
- * the SDK's retries with back-off gave up.
+ * Turns the SDK's failures into the storage layer's typed errors. Messages name the mount
+ * and the mount-relative path, never the bucket's host, a key prefix or a credential (the
+ * cause keeps the SDK's own message and request id for the logs). Throttling
+ * ({@code SlowDown}) and 5xx answers arrive here only after the SDK's retries with
+ * back-off gave up.
  */
 final class S3Errors {
 
 	/** The S3 status for a range that starts at or past the end of the object. */
 	static final int RANGE_NOT_SATISFIABLE = 416;
 
-	/** The S3 status for a request, or a header of it, that the server does not implement. */
+	/**
+	 * The S3 status for a request, or a header of it, that the server does not implement.
+	 */
 	static final int NOT_IMPLEMENTED = 501;
 
 	private S3Errors() {
@@ -72,8 +75,8 @@ final class S3Errors {
 		}
 		return switch (error.statusCode()) {
 			case 404 -> new NotFoundException("Not found: " + path, error);
-			case 401, 403 -> new AccessDeniedException("The S3 server of mount '" + mount + "' refused access to " + path,
-					error);
+			case 401, 403 ->
+				new AccessDeniedException("The S3 server of mount '" + mount + "' refused access to " + path, error);
 			case 412 -> new AlreadyExistsException("Already exists: " + path, error);
 			case 409 -> new ConflictException("The S3 server reported a conflict on " + path, error);
 			case 500, 502, 503, 504 -> new BackendUnavailableException(
@@ -98,7 +101,8 @@ final class S3Errors {
 
 	private static Throwable unwrap(Throwable error) {
 		Throwable cause = error;
-		while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+		while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+				&& cause.getCause() != null) {
 			cause = cause.getCause();
 		}
 		return cause;

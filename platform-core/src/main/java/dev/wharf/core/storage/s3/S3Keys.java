@@ -3,9 +3,10 @@ package dev.wharf.core.storage.s3;
 import dev.wharf.core.storage.StoragePath;
 
 /**
- * Object keys for paths: the mount's prefix and the path's names joined by {@code /}. A folder is every key
- * that starts with its key and a slash; {@code mkdir} writes an empty marker object under exactly that
- * ({@code name/}) so that an empty folder exists too. Thread-safe.
+ * Object keys for paths: the mount's prefix and the path's names joined by {@code /}. A
+ * folder is every key that starts with its key and a slash; {@code mkdir} writes an empty
+ * marker object under exactly that ({@code name/}) so that an empty folder exists too.
+ * Thread-safe.
  */
 final class S3Keys {
 
@@ -13,7 +14,8 @@ final class S3Keys {
 
 	/**
 	 * Creates the mapping.
-	 * @param prefix the start of every key: empty, or a folder inside the bucket ending with {@code /}
+	 * @param prefix the start of every key: empty, or a folder inside the bucket ending
+	 * with {@code /}
 	 */
 	S3Keys(String prefix) {
 		this.prefix = prefix;
@@ -34,7 +36,10 @@ final class S3Keys {
 		return path.isRoot() ? this.prefix : file(path) + "/";
 	}
 
-	/** The key that a key inside one folder gets when the folder moves, or is copied, to another. */
+	/**
+	 * The key that a key inside one folder gets when the folder moves, or is copied, to
+	 * another.
+	 */
 	static String moved(String key, String fromFolder, String toFolder) {
 		return toFolder + key.substring(fromFolder.length());
 	}

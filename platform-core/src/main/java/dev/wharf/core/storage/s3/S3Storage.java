@@ -56,45 +56,55 @@ import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * Files as objects in an S3 bucket, below an optional prefix ({@link S3Keys}), through the SDK's
- * asynchronous client on the CRT HTTP client.
+ * Files as objects in an S3 bucket, below an optional prefix ({@link S3Keys}), through
+ * the SDK's asynchronous client on the CRT HTTP client.
  *
- * <p><b>Folders</b> are key prefixes. {@code mkdir} writes an empty marker object {@code name/}, so empty
- * folders exist; a prefix with objects below it is a folder with or without a marker, as other S3 tools
- * leave them. Listings ask for one level ({@code ListObjectsV2} with a delimiter) page by page, following
- * continuation tokens, and fail with {@link QuotaExceededException} past {@code max-list-entries} instead
- * of reading without end. A folder's time is its marker's, or the epoch without one.
+ * <p>
+ * <b>Folders</b> are key prefixes. {@code mkdir} writes an empty marker object
+ * {@code name/}, so empty folders exist; a prefix with objects below it is a folder with
+ * or without a marker, as other S3 tools leave them. Listings ask for one level
+ * ({@code ListObjectsV2} with a delimiter) page by page, following continuation tokens,
+ * and fail with {@link QuotaExceededException} past {@code max-list-entries} instead of
+ * reading without end. A folder's time is its marker's, or the epoch without one.
  *
- * <p><b>Writes</b> are atomic, as S3 makes every object write: a reader sees the old object or the new one.
- * Content that fits one part is one {@code PutObject}; longer content is a multipart upload whose parts are
- * sent as they fill, {@code parts-in-flight} at a time, so an upload holds at most about {@code part-size}
- * times ({@code parts-in-flight} + 1) bytes whatever the file's size. A failed or cancelled upload is
- * aborted, so it leaves neither an object nor parts behind (a crash is cleaned up by the start-up sweep,
- * {@link #abortStaleUploads}). {@link WriteMode#CREATE_NEW} sends {@code If-None-Match: *}, so S3 refuses
- * it if another writer created the object first; within one Wharf a second creation of the same path while
- * the first is under way fails at once too. Appends are impossible on S3 ({@link Capability#APPEND} is
- * missing: FTP answers {@code APPE} and resumed {@code STOR} with 504).
+ * <p>
+ * <b>Writes</b> are atomic, as S3 makes every object write: a reader sees the old object
+ * or the new one. Content that fits one part is one {@code PutObject}; longer content is
+ * a multipart upload whose parts are sent as they fill, {@code parts-in-flight} at a
+ * time, so an upload holds at most about {@code part-size} times ({@code parts-in-flight}
+ * + 1) bytes whatever the file's size. A failed or cancelled upload is aborted, so it
+ * leaves neither an object nor parts behind (a crash is cleaned up by the start-up sweep,
+ * {@link #abortStaleUploads}). {@link WriteMode#CREATE_NEW} sends
+ * {@code If-None-Match: *}, so S3 refuses it if another writer created the object first;
+ * within one Wharf a second creation of the same path while the first is under way fails
+ * at once too. Appends are impossible on S3 ({@link Capability#APPEND} is missing: FTP
+ * answers {@code APPE} and resumed {@code STOR} with 504).
  *
- * <p><b>Copies and moves</b> are done by S3 ({@code CopyObject}, above the copy limit a multipart upload of
- * {@code UploadPartCopy} ranges): no byte passes through Wharf. They are NOT atomic: a folder is copied
- * object by object, and a move is a copy followed by deleting the source, so a reader can see the copy
- * half-made, or both the source and the target, and a failure part-way leaves them so
- * ({@link Capability#ATOMIC_MOVE} is missing). {@link #concatenate} assembles a file from others on the
- * server as well ({@link ConcatenationPlan}).
+ * <p>
+ * <b>Copies and moves</b> are done by S3 ({@code CopyObject}, above the copy limit a
+ * multipart upload of {@code UploadPartCopy} ranges): no byte passes through Wharf. They
+ * are NOT atomic: a folder is copied object by object, and a move is a copy followed by
+ * deleting the source, so a reader can see the copy half-made, or both the source and the
+ * target, and a failure part-way leaves them so ({@link Capability#ATOMIC_MOVE} is
+ * missing). {@link #concatenate} assembles a file from others on the server as well
+ * ({@link ConcatenationPlan}).
  *
- * <p><b>Times and errors.</b> Modification times are the objects' {@code Last-Modified}, to the second
- * (S3 keeps no other time and cannot set one). S3's answers map to typed errors ({@link S3Errors});
- * throttling and 5xx answers are retried by the SDK with back-off first.
+ * <p>
+ * <b>Times and errors.</b> Modification times are the objects' {@code Last-Modified}, to
+ * the second (S3 keeps no other time and cannot set one). S3's answers map to typed
+ * errors ({@link S3Errors}); throttling and 5xx answers are retried by the SDK with
+ * back-off first.
  *
- * <p><b>Threading.</b> No method blocks. Requests start on this mount's small callback pool and their
- * futures complete there (never on the CRT's event loops or the caller's); downloaded bytes are handed on
- * there too. Thread-safe.
+ * <p>
+ * <b>Threading.</b> No method blocks. Requests start on this mount's small callback pool
+ * and their futures complete there (never on the CRT's event loops or the caller's);
+ * downloaded bytes are handed on there too. Thread-safe.
  */
 public final class S3Storage implements Storage {
 
-	private static final Set<Capability> CAPABILITIES = Collections.unmodifiableSet(EnumSet.of(Capability.LIST,
-			Capability.DIRECTORIES, Capability.RANGE_READ, Capability.ATOMIC_WRITE, Capability.MOVE,
-			Capability.NATIVE_COPY));
+	private static final Set<Capability> CAPABILITIES = Collections
+		.unmodifiableSet(EnumSet.of(Capability.LIST, Capability.DIRECTORIES, Capability.RANGE_READ,
+				Capability.ATOMIC_WRITE, Capability.MOVE, Capability.NATIVE_COPY));
 
 	/** Keys per listing page and per batch delete: S3's largest. */
 	private static final int PAGE_SIZE = 1000;
@@ -133,8 +143,8 @@ public final class S3Storage implements Storage {
 	 * @param bucket the bucket
 	 * @param keyPrefix the start of every key: empty, or a folder ending with {@code /}
 	 * @param client the client; closed by {@link #close()}
-	 * @param callbacks where requests start and their results arrive (the client's future-completion
-	 * executor must run on it too); disposed by {@link #close()}
+	 * @param callbacks where requests start and their results arrive (the client's
+	 * future-completion executor must run on it too); disposed by {@link #close()}
 	 * @param limits part sizes and counts
 	 */
 	S3Storage(String mount, String bucket, String keyPrefix, S3AsyncClient client, Scheduler callbacks, Limits limits) {
@@ -156,35 +166,42 @@ public final class S3Storage implements Storage {
 		if (path.isRoot()) {
 			return Mono.just(new FileEntry(path, EntryType.DIRECTORY, 0, Instant.EPOCH));
 		}
-		return head(path).onErrorResume(NotFoundException.class, noFile -> folder(path)
-			.switchIfEmpty(Mono.error(() -> new NotFoundException("Not found: " + path))));
+		return head(path).onErrorResume(NotFoundException.class,
+				noFile -> folder(path).switchIfEmpty(Mono.error(() -> new NotFoundException("Not found: " + path))));
 	}
 
-	/** A file's entry; fails with {@link NotFoundException} if there is no object at its key. */
+	/**
+	 * A file's entry; fails with {@link NotFoundException} if there is no object at its
+	 * key.
+	 */
 	private Mono<FileEntry> head(StoragePath path) {
 		return call(path, () -> this.client.headObject(b -> b.bucket(this.bucket).key(this.keys.file(path))))
 			.map(head -> fileEntry(path, head));
 	}
 
 	/**
-	 * A folder's entry if it has a marker or anything has its prefix, else empty. The marker is asked for
-	 * directly: some servers (S3Proxy on a file system) leave it out of listings.
+	 * A folder's entry if it has a marker or anything has its prefix, else empty. The
+	 * marker is asked for directly: some servers (S3Proxy on a file system) leave it out
+	 * of listings.
 	 */
 	private Mono<FileEntry> folder(StoragePath path) {
 		String prefix = this.keys.folder(path);
 		return call(path, () -> this.client.headObject(b -> b.bucket(this.bucket).key(prefix)))
 			.map(marker -> new FileEntry(path, EntryType.DIRECTORY, 0, seconds(marker.lastModified())))
-			.onErrorResume(NotFoundException.class, noMarker -> call(path,
-					() -> this.client.listObjectsV2(b -> b.bucket(this.bucket).prefix(prefix).maxKeys(1)))
-				.filter(page -> !page.contents().isEmpty())
-				.map(page -> new FileEntry(path, EntryType.DIRECTORY, 0, Instant.EPOCH)));
+			.onErrorResume(NotFoundException.class,
+					noMarker -> call(path,
+							() -> this.client.listObjectsV2(b -> b.bucket(this.bucket).prefix(prefix).maxKeys(1)))
+						.filter(page -> !page.contents().isEmpty())
+						.map(page -> new FileEntry(path, EntryType.DIRECTORY, 0, Instant.EPOCH)));
 	}
 
 	private static FileEntry fileEntry(StoragePath path, HeadObjectResponse head) {
 		return new FileEntry(path, EntryType.FILE, head.contentLength(), seconds(head.lastModified()));
 	}
 
-	/** S3's times to the second: listings give milliseconds, {@code HEAD} only seconds. */
+	/**
+	 * S3's times to the second: listings give milliseconds, {@code HEAD} only seconds.
+	 */
 	private static Instant seconds(Instant time) {
 		return time.truncatedTo(ChronoUnit.SECONDS);
 	}
@@ -196,11 +213,12 @@ public final class S3Storage implements Storage {
 			AtomicInteger entries = new AtomicInteger();
 			AtomicBoolean first = new AtomicBoolean(true);
 			Set<String> folders = new java.util.HashSet<>();
-			return listPage(directory, prefix, null)
-				.expand(page -> Boolean.TRUE.equals(page.isTruncated()) ? listPage(directory, prefix, page.nextContinuationToken()) : Mono.empty())
+			return listPage(directory, prefix, null).expand(page -> Boolean.TRUE.equals(page.isTruncated())
+					? listPage(directory, prefix, page.nextContinuationToken()) : Mono.empty())
 				.concatMap(page -> {
 					boolean isFirst = first.getAndSet(false);
-					if (isFirst && !directory.isRoot() && page.contents().isEmpty() && page.commonPrefixes().isEmpty()) {
+					if (isFirst && !directory.isRoot() && page.contents().isEmpty()
+							&& page.commonPrefixes().isEmpty()) {
 						return missingFolder(directory);
 					}
 					return Flux.fromIterable(children(directory, prefix, page, folders));
@@ -215,16 +233,18 @@ public final class S3Storage implements Storage {
 	}
 
 	private Mono<ListObjectsV2Response> listPage(StoragePath directory, String prefix, @Nullable String token) {
-		return call(directory, () -> this.client.listObjectsV2(b -> b.bucket(this.bucket)
-			.prefix(prefix)
-			.delimiter("/")
-			.maxKeys(this.limits.pageSize())
-			.continuationToken(token)));
+		return call(directory,
+				() -> this.client.listObjectsV2(b -> b.bucket(this.bucket)
+					.prefix(prefix)
+					.delimiter("/")
+					.maxKeys(this.limits.pageSize())
+					.continuationToken(token)));
 	}
 
 	/**
-	 * One page's children. Folders come as common prefixes, or (from servers that keep folders as such, like
-	 * S3Proxy's) as marker keys ending in a slash; each folder is listed once.
+	 * One page's children. Folders come as common prefixes, or (from servers that keep
+	 * folders as such, like S3Proxy's) as marker keys ending in a slash; each folder is
+	 * listed once.
 	 */
 	private static List<FileEntry> children(StoragePath directory, String prefix, ListObjectsV2Response page,
 			Set<String> folders) {
@@ -234,7 +254,8 @@ public final class S3Storage implements Storage {
 			if (name.endsWith("/")) {
 				addFolder(children, directory, name.substring(0, name.length() - 1), folders);
 			}
-			// The folder's own marker is not a child; neither is a name a path cannot hold.
+			// The folder's own marker is not a child; neither is a name a path cannot
+			// hold.
 			else if (StoragePath.isValidName(name)) {
 				children.add(new FileEntry(directory.resolve(name), EntryType.FILE, object.size(),
 						seconds(object.lastModified())));
@@ -254,12 +275,13 @@ public final class S3Storage implements Storage {
 	}
 
 	/**
-	 * What a folder prefix with nothing in it is: an empty folder (its marker), a file (a conflict), or
-	 * nothing.
+	 * What a folder prefix with nothing in it is: an empty folder (its marker), a file (a
+	 * conflict), or nothing.
 	 */
 	private Flux<FileEntry> missingFolder(StoragePath directory) {
 		return folder(directory).flatMapMany(empty -> Flux.<FileEntry>empty())
-			.switchIfEmpty(head(directory).flatMapMany(file -> Flux.error(new ConflictException("Not a folder: " + directory))));
+			.switchIfEmpty(head(directory)
+				.flatMapMany(file -> Flux.error(new ConflictException("Not a folder: " + directory))));
 	}
 
 	@Override
@@ -268,38 +290,39 @@ public final class S3Storage implements Storage {
 			return Flux.error(new ConflictException("Not a file: " + path));
 		}
 		if (!range.isToEnd() && range.length() == 0) {
-			return stat(path).flatMapMany(entry -> entry.isFile() ? Flux.empty()
-					: Flux.error(new ConflictException("Not a file: " + path)));
+			return stat(path).flatMapMany(
+					entry -> entry.isFile() ? Flux.empty() : Flux.error(new ConflictException("Not a file: " + path)));
 		}
 		String key = this.keys.file(path);
-		String header = range.isAll() ? null
-				: "bytes=" + range.offset() + "-" + (range.isToEnd() ? "" : Long.toString(range.offset() + range.length() - 1));
-		return call(path, () -> this.client.getObject(b -> b.bucket(this.bucket).key(key).range(header),
-				AsyncResponseTransformer.<GetObjectResponse>toPublisher()))
+		String header = range.isAll() ? null : "bytes=" + range.offset() + "-"
+				+ (range.isToEnd() ? "" : Long.toString(range.offset() + range.length() - 1));
+		return call(path,
+				() -> this.client.getObject(b -> b.bucket(this.bucket).key(key).range(header),
+						AsyncResponseTransformer.<GetObjectResponse>toPublisher()))
 			.flatMapMany(response -> body(path, response))
 			.onErrorResume(error -> S3Errors.hasStatus(error, S3Errors.RANGE_NOT_SATISFIABLE), past -> Flux.empty())
-			.onErrorResume(NotFoundException.class, missing -> folder(path)
-				.flatMapMany(folder -> Flux.<DataBuffer>error(new ConflictException("Not a file: " + path)))
-				.switchIfEmpty(Flux.error(missing)))
+			.onErrorResume(NotFoundException.class,
+					missing -> folder(path)
+						.flatMapMany(folder -> Flux.<DataBuffer>error(new ConflictException("Not a file: " + path)))
+						.switchIfEmpty(Flux.error(missing)))
 			.publishOn(this.callbacks, READ_PREFETCH);
 	}
 
 	/**
-	 * A response's bytes as buffers (the CRT hands each chunk over in a fresh array, which is wrapped, not
-	 * copied). A body that ends before its {@code Content-Length} (the server died, the connection broke)
-	 * fails instead of looking complete.
+	 * A response's bytes as buffers (the CRT hands each chunk over in a fresh array,
+	 * which is wrapped, not copied). A body that ends before its {@code Content-Length}
+	 * (the server died, the connection broke) fails instead of looking complete.
 	 */
 	private Flux<DataBuffer> body(StoragePath path, ResponsePublisher<GetObjectResponse> response) {
 		Long announced = response.response().contentLength();
 		AtomicLong received = new AtomicLong();
-		return Flux.from(response)
-			.map(bytes -> {
-				received.addAndGet(bytes.remaining());
-				return (DataBuffer) DefaultDataBufferFactory.sharedInstance.wrap(bytes);
-			})
+		return Flux.from(response).map(bytes -> {
+			received.addAndGet(bytes.remaining());
+			return (DataBuffer) DefaultDataBufferFactory.sharedInstance.wrap(bytes);
+		})
 			.concatWith(Mono.defer(() -> (announced == null || received.get() == announced) ? Mono.empty()
-					: Mono.error(new BackendUnavailableException("The S3 server of mount '" + this.mount
-							+ "' ended " + path + " after " + received.get() + " of " + announced + " bytes"))))
+					: Mono.error(new BackendUnavailableException("The S3 server of mount '" + this.mount + "' ended "
+							+ path + " after " + received.get() + " of " + announced + " bytes"))))
 			.onErrorMap(error -> S3Errors.map(error, path, this.mount));
 	}
 
@@ -312,14 +335,15 @@ public final class S3Storage implements Storage {
 			if (path.isRoot()) {
 				return Mono.error(new ConflictException("Cannot write over the root of a mount"));
 			}
-			return claimed(path, options.mode(), key -> checkWritable(path, options.mode())
-				.then(upload(path, key, content, options)));
+			return claimed(path, options.mode(),
+					key -> checkWritable(path, options.mode()).then(upload(path, key, content, options)));
 		});
 	}
 
 	/**
-	 * Runs a write, first claiming its key within this instance if it creates a new file, so that two
-	 * creations of the same path do not both pass the check for an existing file.
+	 * Runs a write, first claiming its key within this instance if it creates a new file,
+	 * so that two creations of the same path do not both pass the check for an existing
+	 * file.
 	 */
 	private Mono<FileEntry> claimed(StoragePath path, WriteMode mode,
 			java.util.function.Function<String, Mono<FileEntry>> write) {
@@ -334,16 +358,20 @@ public final class S3Storage implements Storage {
 	}
 
 	/**
-	 * Checks that a file may be written at a path: its parent is a folder, it is not a folder itself, and
-	 * for {@link WriteMode#CREATE_NEW} nothing is there.
+	 * Checks that a file may be written at a path: its parent is a folder, it is not a
+	 * folder itself, and for {@link WriteMode#CREATE_NEW} nothing is there.
 	 */
 	private Mono<Void> checkWritable(StoragePath path, WriteMode mode) {
 		StoragePath parent = path.parent();
-		Mono<Void> parentIsFolder = (parent == null || parent.isRoot()) ? Mono.empty()
-				: stat(parent).onErrorMap(NotFoundException.class, missing -> new NotFoundException(
-						"The folder " + parent + " does not exist", missing))
-					.flatMap(entry -> entry.isDirectory() ? Mono.empty()
-							: Mono.error(new ConflictException("Not a folder: " + parent)));
+		Mono<Void> parentIsFolder = (parent == null
+				|| parent.isRoot())
+						? Mono.empty()
+						: stat(parent)
+							.onErrorMap(NotFoundException.class,
+									missing -> new NotFoundException("The folder " + parent + " does not exist",
+											missing))
+							.flatMap(entry -> entry.isDirectory() ? Mono.empty()
+									: Mono.error(new ConflictException("Not a folder: " + parent)));
 		Mono<Void> target = stat(path).flatMap(entry -> {
 			if (entry.isDirectory()) {
 				return Mono.error(new ConflictException("Is a folder: " + path));
@@ -356,48 +384,53 @@ public final class S3Storage implements Storage {
 
 	private Mono<FileEntry> upload(StoragePath path, String key, Flux<DataBuffer> content, WriteOptions options) {
 		return Mono.defer(() -> {
-			PartCutter cutter = new PartCutter(
-					PartCutter.partSize(this.limits.partSize(), options.expectedLength()), options.expectedLength());
-			// One buffer at a time: the parts, not a queue of incoming buffers, are what an upload holds.
+			PartCutter cutter = new PartCutter(PartCutter.partSize(this.limits.partSize(), options.expectedLength()),
+					options.expectedLength());
+			// One buffer at a time: the parts, not a queue of incoming buffers, are what
+			// an upload holds.
 			Flux<PartCutter.Part> parts = content.concatMapIterable(cutter::add, 1)
 				.concatWith(Mono.fromCallable(cutter::finish))
-				// Buffers still queued upstream when the write fails or is cancelled are released here.
+				// Buffers still queued upstream when the write fails or is cancelled are
+				// released here.
 				.doOnDiscard(DataBuffer.class, DataBufferUtils::release);
 			return parts.switchOnFirst((first, all) -> {
 				if (!first.hasValue()) {
-					// The content failed before a part was cut: nothing was sent, nothing to abort.
+					// The content failed before a part was cut: nothing was sent, nothing
+					// to abort.
 					return all.then();
 				}
 				PartCutter.Part part = first.get();
 				if (part != null && part.last()) {
 					return all.next().flatMap(only -> putObject(path, key, only, options.mode()));
 				}
-				return multipart(path, key, options.mode(),
-						uploadId -> all.flatMapSequential(next -> uploadPart(path, key, uploadId, next),
-								this.limits.partsInFlight(), 1));
+				return multipart(path, key, options.mode(), uploadId -> all
+					.flatMapSequential(next -> uploadPart(path, key, uploadId, next), this.limits.partsInFlight(), 1));
 			}).then();
 		}).then(head(path));
 	}
 
 	private Mono<Void> putObject(StoragePath path, String key, PartCutter.Part part, WriteMode mode) {
-		return call(path, () -> this.client.putObject(b -> b.bucket(this.bucket)
-			.key(key)
-			.contentLength(part.size())
-			.ifNoneMatch((mode == WriteMode.CREATE_NEW) ? "*" : null), part.body())).then();
+		return call(path,
+				() -> this.client.putObject(b -> b.bucket(this.bucket)
+					.key(key)
+					.contentLength(part.size())
+					.ifNoneMatch((mode == WriteMode.CREATE_NEW) ? "*" : null), part.body()))
+			.then();
 	}
 
 	private Mono<CompletedPart> uploadPart(StoragePath path, String key, String uploadId, PartCutter.Part part) {
-		return call(path, () -> this.client.uploadPart(b -> b.bucket(this.bucket)
-			.key(key)
-			.uploadId(uploadId)
-			.partNumber(part.number())
-			.contentLength(part.size()), part.body()))
+		return call(path,
+				() -> this.client.uploadPart(b -> b.bucket(this.bucket)
+					.key(key)
+					.uploadId(uploadId)
+					.partNumber(part.number())
+					.contentLength(part.size()), part.body()))
 			.map(response -> CompletedPart.builder().partNumber(part.number()).eTag(response.eTag()).build());
 	}
 
 	/**
-	 * Runs a multipart upload: starts it, sends the parts the function makes, completes it; aborts it if
-	 * anything fails or the caller cancels, so no parts stay behind.
+	 * Runs a multipart upload: starts it, sends the parts the function makes, completes
+	 * it; aborts it if anything fails or the caller cancels, so no parts stay behind.
 	 */
 	private Mono<Void> multipart(StoragePath path, String key, WriteMode mode,
 			java.util.function.Function<String, Flux<CompletedPart>> parts) {
@@ -407,11 +440,12 @@ public final class S3Storage implements Storage {
 				AtomicBoolean finished = new AtomicBoolean();
 				return parts.apply(uploadId)
 					.collectList()
-					.flatMap(completed -> call(path, () -> this.client.completeMultipartUpload(b -> b.bucket(this.bucket)
-						.key(key)
-						.uploadId(uploadId)
-						.ifNoneMatch((mode == WriteMode.CREATE_NEW) ? "*" : null)
-						.multipartUpload(upload -> upload.parts(completed)))))
+					.flatMap(completed -> call(path,
+							() -> this.client.completeMultipartUpload(b -> b.bucket(this.bucket)
+								.key(key)
+								.uploadId(uploadId)
+								.ifNoneMatch((mode == WriteMode.CREATE_NEW) ? "*" : null)
+								.multipartUpload(upload -> upload.parts(completed)))))
 					.doOnSuccess(done -> finished.set(true))
 					.onErrorResume(error -> abort(path, key, uploadId).then(Mono.error(error)))
 					.doOnCancel(() -> {
@@ -424,7 +458,8 @@ public final class S3Storage implements Storage {
 	}
 
 	private Mono<Void> abort(StoragePath path, String key, String uploadId) {
-		return call(path, () -> this.client.abortMultipartUpload(b -> b.bucket(this.bucket).key(key).uploadId(uploadId)))
+		return call(path,
+				() -> this.client.abortMultipartUpload(b -> b.bucket(this.bucket).key(key).uploadId(uploadId)))
 			.then()
 			.onErrorResume(error -> {
 				logger.warn("Mount '" + this.mount + "': could not abort an upload to " + path
@@ -439,7 +474,8 @@ public final class S3Storage implements Storage {
 			StorageSupport.requireNotRoot(path, "delete");
 			return stat(path).flatMap(entry -> {
 				if (entry.isFile()) {
-					return call(path, () -> this.client.deleteObject(b -> b.bucket(this.bucket).key(this.keys.file(path))))
+					return call(path,
+							() -> this.client.deleteObject(b -> b.bucket(this.bucket).key(this.keys.file(path))))
 						.then();
 				}
 				String prefix = this.keys.folder(path);
@@ -451,35 +487,36 @@ public final class S3Storage implements Storage {
 						if (page.contents().stream().anyMatch(object -> !object.key().equals(prefix))) {
 							return Mono.error(new ConflictException("Folder is not empty: " + path));
 						}
-						return call(path, () -> this.client.deleteObject(b -> b.bucket(this.bucket).key(prefix))).then();
+						return call(path, () -> this.client.deleteObject(b -> b.bucket(this.bucket).key(prefix)))
+							.then();
 					});
 			});
 		});
 	}
 
 	/**
-	 * Deletes everything below a prefix: the objects first, then the folder markers, deepest first (servers
-	 * that keep folders as real folders, like S3Proxy on a file system, do not remove one with content).
+	 * Deletes everything below a prefix: the objects first, then the folder markers,
+	 * deepest first (servers that keep folders as real folders, like S3Proxy on a file
+	 * system, do not remove one with content).
 	 */
 	private Mono<Void> deleteTree(StoragePath path, String prefix) {
 		return deleteKeys(path, allKeys(path, prefix).filter(object -> !object.key().endsWith("/")))
-			.then(allKeys(path, prefix).map(S3Object::key)
-				.collectList()
-				.flatMap(markers -> {
-					markers.sort(java.util.Comparator.comparingInt(String::length).reversed());
-					if (!markers.contains(prefix)) {
-						markers.add(prefix);
-					}
-					return Flux.fromIterable(markers)
-						.concatMap(key -> call(path, () -> this.client.deleteObject(b -> b.bucket(this.bucket).key(key))))
-						.then();
-				}));
+			.then(allKeys(path, prefix).map(S3Object::key).collectList().flatMap(markers -> {
+				markers.sort(java.util.Comparator.comparingInt(String::length).reversed());
+				if (!markers.contains(prefix)) {
+					markers.add(prefix);
+				}
+				return Flux.fromIterable(markers)
+					.concatMap(key -> call(path, () -> this.client.deleteObject(b -> b.bucket(this.bucket).key(key))))
+					.then();
+			}));
 	}
 
 	/** Every key that starts with a prefix, across pages. */
 	private Flux<S3Object> allKeys(StoragePath path, String prefix) {
 		return listAll(path, prefix, null)
-			.expand(page -> Boolean.TRUE.equals(page.isTruncated()) ? listAll(path, prefix, page.nextContinuationToken()) : Mono.empty())
+			.expand(page -> Boolean.TRUE.equals(page.isTruncated())
+					? listAll(path, prefix, page.nextContinuationToken()) : Mono.empty())
 			.concatMapIterable(ListObjectsV2Response::contents);
 	}
 
@@ -489,24 +526,26 @@ public final class S3Storage implements Storage {
 	}
 
 	/**
-	 * Deletes objects in batches of up to 1,000 keys per request ({@code DeleteObjects}), or one by one on a
-	 * server that does not offer batches (some compatible servers refuse the checksum header the SDK sends
-	 * with them); the first refusal switches this mount to single deletes.
+	 * Deletes objects in batches of up to 1,000 keys per request ({@code DeleteObjects}),
+	 * or one by one on a server that does not offer batches (some compatible servers
+	 * refuse the checksum header the SDK sends with them); the first refusal switches
+	 * this mount to single deletes.
 	 */
 	private Mono<Void> deleteKeys(StoragePath path, Flux<S3Object> objects) {
-		return objects.map(S3Object::key)
-			.buffer(PAGE_SIZE).concatMap(batch -> {
+		return objects.map(S3Object::key).buffer(PAGE_SIZE).concatMap(batch -> {
 			if (!this.batchDeletes.get()) {
 				return deleteOneByOne(path, batch);
 			}
-			List<ObjectIdentifier> identifiers = batch.stream().map(key -> ObjectIdentifier.builder().key(key).build())
+			List<ObjectIdentifier> identifiers = batch.stream()
+				.map(key -> ObjectIdentifier.builder().key(key).build())
 				.toList();
-			return call(path, () -> this.client.deleteObjects(b -> b.bucket(this.bucket)
-				.delete(d -> d.objects(identifiers).quiet(true))))
+			return call(path,
+					() -> this.client
+						.deleteObjects(b -> b.bucket(this.bucket).delete(d -> d.objects(identifiers).quiet(true))))
 				.flatMap(response -> response.hasErrors() && !response.errors().isEmpty()
-						? Mono.<Void>error(new StorageIoException("The S3 server could not delete "
-								+ response.errors().size() + " objects in " + path + ", such as "
-								+ response.errors().get(0).code()))
+						? Mono.<Void>error(
+								new StorageIoException("The S3 server could not delete " + response.errors().size()
+										+ " objects in " + path + ", such as " + response.errors().get(0).code()))
 						: Mono.<Void>empty())
 				.onErrorResume(error -> S3Errors.hasStatus(error, S3Errors.NOT_IMPLEMENTED), unsupported -> {
 					this.batchDeletes.set(false);
@@ -529,13 +568,12 @@ public final class S3Storage implements Storage {
 			if (parent == null) {
 				return Mono.error(new AlreadyExistsException("The root always exists"));
 			}
-			Mono<FileEntry> parentCheck = stat(parent)
-				.flatMap(entry -> entry.isDirectory() ? Mono.just(entry)
-						: Mono.error(new ConflictException("Not a folder: " + parent)));
+			Mono<FileEntry> parentCheck = stat(parent).flatMap(entry -> entry.isDirectory() ? Mono.just(entry)
+					: Mono.error(new ConflictException("Not a folder: " + parent)));
 			String marker = this.keys.folder(path);
-			return parentCheck.then(stat(path).flatMap(existing -> Mono.<FileEntry>error(
-					new AlreadyExistsException("Already exists: " + path))).onErrorResume(NotFoundException.class,
-							missing -> putMarker(path, marker).then(stat(path))));
+			return parentCheck.then(stat(path)
+				.flatMap(existing -> Mono.<FileEntry>error(new AlreadyExistsException("Already exists: " + path)))
+				.onErrorResume(NotFoundException.class, missing -> putMarker(path, marker).then(stat(path))));
 		});
 	}
 
@@ -544,18 +582,17 @@ public final class S3Storage implements Storage {
 		return Mono.defer(() -> {
 			StorageSupport.requireNotRoot(source, "move");
 			StorageSupport.requireNotInside(source, target);
-			return stat(source).flatMap(entry -> prepareTarget(target, replace).then(entry.isFile()
-					? copyFile(entry, target)
-						.flatMap(copied -> call(source,
-								() -> this.client.deleteObject(b -> b.bucket(this.bucket).key(this.keys.file(source))))
-							.thenReturn(copied))
-					: moveFolder(source, target)));
+			return stat(source).flatMap(entry -> prepareTarget(target, replace)
+				.then(entry.isFile() ? copyFile(entry, target).flatMap(copied -> call(source,
+						() -> this.client.deleteObject(b -> b.bucket(this.bucket).key(this.keys.file(source))))
+					.thenReturn(copied)) : moveFolder(source, target)));
 		});
 	}
 
 	/**
-	 * Checks a move's or copy's target: its parent is a folder; a folder there is never replaced, a file only
-	 * when asked to (and then only by the new object, which replaces it atomically).
+	 * Checks a move's or copy's target: its parent is a folder; a folder there is never
+	 * replaced, a file only when asked to (and then only by the new object, which
+	 * replaces it atomically).
 	 */
 	private Mono<Void> prepareTarget(StoragePath target, boolean replace) {
 		StoragePath parent = target.parent();
@@ -577,16 +614,17 @@ public final class S3Storage implements Storage {
 	}
 
 	/**
-	 * Moves a folder: its marker first (so the target exists even while empty), then every object below it,
-	 * copied on the server and then deleted. Not atomic.
+	 * Moves a folder: its marker first (so the target exists even while empty), then
+	 * every object below it, copied on the server and then deleted. Not atomic.
 	 */
 	private Mono<FileEntry> moveFolder(StoragePath source, StoragePath target) {
 		String from = this.keys.folder(source);
 		String to = this.keys.folder(target);
 		Mono<Void> marker = putMarker(target, to);
 		Mono<Void> copies = allKeys(source, from).filter(object -> !object.key().equals(from))
-			.flatMap(object -> object.key().endsWith("/") ? putMarker(target, S3Keys.moved(object.key(), from, to))
-					: copyObject(target, object.key(), S3Keys.moved(object.key(), from, to), object.size()),
+			.flatMap(
+					object -> object.key().endsWith("/") ? putMarker(target, S3Keys.moved(object.key(), from, to))
+							: copyObject(target, object.key(), S3Keys.moved(object.key(), from, to), object.size()),
 					TREE_CONCURRENCY)
 			.then();
 		return marker.then(copies).then(deleteTree(source, from)).then(stat(target));
@@ -595,7 +633,8 @@ public final class S3Storage implements Storage {
 	/** Writes a folder's empty marker object. */
 	private Mono<Void> putMarker(StoragePath path, String key) {
 		return call(path, () -> this.client.putObject(b -> b.bucket(this.bucket).key(key).contentLength(0L),
-				AsyncRequestBody.empty())).then();
+				AsyncRequestBody.empty()))
+			.then();
 	}
 
 	@Override
@@ -608,39 +647,42 @@ public final class S3Storage implements Storage {
 		return copyObject(target, this.keys.file(file.path()), this.keys.file(target), file.size()).then(head(target));
 	}
 
-	/** Copies one object on the server: one request up to the copy limit, else a multipart copy. */
+	/**
+	 * Copies one object on the server: one request up to the copy limit, else a multipart
+	 * copy.
+	 */
 	private Mono<Void> copyObject(StoragePath target, String from, String to, long size) {
 		if (size <= this.limits.maxCopyPart()) {
-			return call(target, () -> this.client.copyObject(b -> b.sourceBucket(this.bucket)
-				.sourceKey(from)
-				.destinationBucket(this.bucket)
-				.destinationKey(to))).then();
+			return call(target, () -> this.client.copyObject(
+					b -> b.sourceBucket(this.bucket).sourceKey(from).destinationBucket(this.bucket).destinationKey(to)))
+				.then();
 		}
 		long partSize = Math.max(this.limits.copyPartSize(), (size + PartCutter.MAX_PARTS - 1) / PartCutter.MAX_PARTS);
 		int count = (int) ((size + partSize - 1) / partSize);
-		return multipart(target, to, WriteMode.REPLACE, uploadId -> Flux.range(1, count)
-			.flatMapSequential(number -> {
-				long offset = (number - 1) * partSize;
-				return copyPart(target, to, uploadId, number, from, offset, Math.min(partSize, size - offset));
-			}, this.limits.partsInFlight(), 1));
+		return multipart(target, to, WriteMode.REPLACE, uploadId -> Flux.range(1, count).flatMapSequential(number -> {
+			long offset = (number - 1) * partSize;
+			return copyPart(target, to, uploadId, number, from, offset, Math.min(partSize, size - offset));
+		}, this.limits.partsInFlight(), 1));
 	}
 
 	private Mono<CompletedPart> copyPart(StoragePath target, String key, String uploadId, int number, String from,
 			long offset, long length) {
-		return call(target, () -> this.client.uploadPartCopy(b -> b.sourceBucket(this.bucket)
-			.sourceKey(from)
-			.copySourceRange("bytes=" + offset + "-" + (offset + length - 1))
-			.destinationBucket(this.bucket)
-			.destinationKey(key)
-			.uploadId(uploadId)
-			.partNumber(number)))
+		return call(target,
+				() -> this.client.uploadPartCopy(b -> b.sourceBucket(this.bucket)
+					.sourceKey(from)
+					.copySourceRange("bytes=" + offset + "-" + (offset + length - 1))
+					.destinationBucket(this.bucket)
+					.destinationKey(key)
+					.uploadId(uploadId)
+					.partNumber(number)))
 			.map(response -> CompletedPart.builder().partNumber(number).eTag(response.copyPartResult().eTag()).build());
 	}
 
 	/**
-	 * Assembles the file on the server: a multipart upload whose parts S3 copies from the sources where they
-	 * are large enough, and Wharf streams where S3's 5 MB minimum for a part forbids copying
-	 * ({@link ConcatenationPlan}). Content that fits one part is simply streamed into one object.
+	 * Assembles the file on the server: a multipart upload whose parts S3 copies from the
+	 * sources where they are large enough, and Wharf streams where S3's 5 MB minimum for
+	 * a part forbids copying ({@link ConcatenationPlan}). Content that fits one part is
+	 * simply streamed into one object.
 	 */
 	@Override
 	public Mono<FileEntry> concatenate(List<StoragePath> sources, StoragePath target, WriteOptions options) {
@@ -652,8 +694,8 @@ public final class S3Storage implements Storage {
 				long[] sizes = entries.stream().mapToLong(FileEntry::size).toArray();
 				long total = java.util.Arrays.stream(sizes).sum();
 				if (options.hasExpectedLength() && total != options.expectedLength()) {
-					return Mono.error(new InvalidContentException("The parts hold " + total + " bytes, not the announced "
-							+ options.expectedLength()));
+					return Mono.error(new InvalidContentException(
+							"The parts hold " + total + " bytes, not the announced " + options.expectedLength()));
 				}
 				ConcatenationPlan plan = ConcatenationPlan.of(sizes, S3StorageProperties.MIN_PART_SIZE,
 						this.limits.partSize(), this.limits.maxCopyPart());
@@ -662,9 +704,10 @@ public final class S3Storage implements Storage {
 					return Storage.super.concatenate(sources, target, options);
 				}
 				return claimed(target, options.mode(), key -> checkWritable(target, options.mode())
-					.then(multipart(target, key, options.mode(), uploadId -> Flux.fromIterable(plan.parts())
-						.flatMapSequential(part -> assemble(target, key, uploadId, part, entries),
-								this.limits.partsInFlight(), 1)))
+					.then(multipart(target, key, options.mode(),
+							uploadId -> Flux.fromIterable(plan.parts())
+								.flatMapSequential(part -> assemble(target, key, uploadId, part, entries),
+										this.limits.partsInFlight(), 1)))
 					.then(head(target)));
 			});
 	}
@@ -683,12 +726,14 @@ public final class S3Storage implements Storage {
 			return bytes.concatMapIterable(cutter::add, 1)
 				.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
 				.then(Mono.fromCallable(cutter::finish));
-		}).flatMap(gathered -> uploadPart(target, key, uploadId,
-				new PartCutter.Part(part.number(), gathered.slabs(), gathered.size(), false)));
+		})
+			.flatMap(gathered -> uploadPart(target, key, uploadId,
+					new PartCutter.Part(part.number(), gathered.slabs(), gathered.size(), false)));
 	}
 
 	/**
-	 * Reports the bucket reachable with the mount's credentials ({@code HeadBucket}), for the mount's health.
+	 * Reports the bucket reachable with the mount's credentials ({@code HeadBucket}), for
+	 * the mount's health.
 	 */
 	@Override
 	public Mono<Void> checkHealth() {
@@ -696,10 +741,11 @@ public final class S3Storage implements Storage {
 	}
 
 	/**
-	 * Aborts multipart uploads under the mount's prefix begun before a given age: what an upload left
-	 * behind when Wharf or the server died before it could abort it (S3 keeps, and bills, such parts until
-	 * they are aborted).
-	 * @param age how old an upload must be; younger ones may still be under way on another replica
+	 * Aborts multipart uploads under the mount's prefix begun before a given age: what an
+	 * upload left behind when Wharf or the server died before it could abort it (S3
+	 * keeps, and bills, such parts until they are aborted).
+	 * @param age how old an upload must be; younger ones may still be under way on
+	 * another replica
 	 * @param clock the time now
 	 * @return how many were aborted
 	 */
@@ -718,22 +764,24 @@ public final class S3Storage implements Storage {
 
 	private Mono<software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse> uploadsPage(
 			@Nullable String keyMarker, @Nullable String uploadIdMarker) {
-		return call(StoragePath.root(), () -> this.client.listMultipartUploads(b -> b.bucket(this.bucket)
-			.prefix(this.keys.root())
-			.keyMarker(keyMarker)
-			.uploadIdMarker(uploadIdMarker)));
+		return call(StoragePath.root(),
+				() -> this.client.listMultipartUploads(b -> b.bucket(this.bucket)
+					.prefix(this.keys.root())
+					.keyMarker(keyMarker)
+					.uploadIdMarker(uploadIdMarker)));
 	}
 
 	private Mono<Integer> abortStale(MultipartUpload upload) {
-		return call(StoragePath.root(), () -> this.client
-			.abortMultipartUpload(b -> b.bucket(this.bucket).key(upload.key()).uploadId(upload.uploadId())))
+		return call(StoragePath.root(),
+				() -> this.client
+					.abortMultipartUpload(b -> b.bucket(this.bucket).key(upload.key()).uploadId(upload.uploadId())))
 			.thenReturn(1)
 			.onErrorResume(NotFoundException.class, gone -> Mono.just(0));
 	}
 
 	/**
-	 * Sends one request: started on the callback pool, cancelled with the subscription, its failure mapped
-	 * to a storage error.
+	 * Sends one request: started on the callback pool, cancelled with the subscription,
+	 * its failure mapped to a storage error.
 	 */
 	private <T> Mono<T> call(StoragePath path, Supplier<CompletableFuture<T>> request) {
 		return Mono.fromFuture(request, false)
@@ -761,7 +809,8 @@ public final class S3Storage implements Storage {
 	 * @param partsInFlight parts of one upload or copy sent at once
 	 * @param maxListEntries the most entries a listing returns before it fails
 	 * @param pageSize keys per listing request (S3's most: 1,000)
-	 * @param maxCopyPart the largest object copied in one request, and of one copied part (S3's most: 5 GB)
+	 * @param maxCopyPart the largest object copied in one request, and of one copied part
+	 * (S3's most: 5 GB)
 	 * @param copyPartSize the part size of a multipart copy
 	 */
 	record Limits(long partSize, int partsInFlight, int maxListEntries, int pageSize, long maxCopyPart,

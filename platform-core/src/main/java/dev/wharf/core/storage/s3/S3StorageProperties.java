@@ -12,34 +12,43 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Properties of an {@code s3} mount: a bucket, or a folder in it, on Amazon S3 or an S3-compatible server.
+ * Properties of an {@code s3} mount: a bucket, or a folder in it, on Amazon S3 or an
+ * S3-compatible server.
  *
  * @param bucket the bucket's name
- * @param prefix a folder inside the bucket that is the mount's root ({@code team/files}); empty for the whole
- * bucket. Nothing outside it is reachable
- * @param endpoint the server's URL for an S3-compatible server ({@code http://127.0.0.1:9000}); empty for
- * Amazon S3. With an endpoint, request and response checksums are only sent and checked where S3 requires
- * them, since many compatible servers do not support the newer ones
- * @param region the bucket's region; empty means the AWS default region chain ({@code AWS_REGION}, the
- * profile), else {@code us-east-1}, with requests to a bucket in another region redirected to it
- * @param pathStyle address the bucket in the URL's path ({@code http://host/bucket/key}) instead of its host
- * name; empty means yes with an {@code endpoint} (most compatible servers need it) and no for Amazon S3
- * @param accessKey the access key id; with {@code secret-key}. Both empty means the AWS default credentials
- * chain (environment, profile, web identity, container or instance role)
+ * @param prefix a folder inside the bucket that is the mount's root ({@code team/files});
+ * empty for the whole bucket. Nothing outside it is reachable
+ * @param endpoint the server's URL for an S3-compatible server
+ * ({@code http://127.0.0.1:9000}); empty for Amazon S3. With an endpoint, request and
+ * response checksums are only sent and checked where S3 requires them, since many
+ * compatible servers do not support the newer ones
+ * @param region the bucket's region; empty means the AWS default region chain
+ * ({@code AWS_REGION}, the profile), else {@code us-east-1}, with requests to a bucket in
+ * another region redirected to it
+ * @param pathStyle address the bucket in the URL's path ({@code http://host/bucket/key})
+ * instead of its host name; empty means yes with an {@code endpoint} (most compatible
+ * servers need it) and no for Amazon S3
+ * @param accessKey the access key id; with {@code secret-key}. Both empty means the AWS
+ * default credentials chain (environment, profile, web identity, container or instance
+ * role)
  * @param secretKey the secret access key
  * @param connectTimeout how long opening a connection may take
- * @param readTimeout a request whose response sends no byte for this long fails as unavailable
- * @param maxConnections most connections to the server at once; requests beyond wait for one
- * @param maxAttempts how often a request that failed for a reason worth retrying (throttling such as
- * {@code SlowDown}, a 5xx answer, a broken connection) is tried in all, with back-off
- * @param partSize uploads are sent in parts of this size (a file that fits one part is one request); 5MB to
- * 5GB. Memory per upload is at most about {@code part-size} times ({@code parts-in-flight} + 1)
+ * @param readTimeout a request whose response sends no byte for this long fails as
+ * unavailable
+ * @param maxConnections most connections to the server at once; requests beyond wait for
+ * one
+ * @param maxAttempts how often a request that failed for a reason worth retrying
+ * (throttling such as {@code SlowDown}, a 5xx answer, a broken connection) is tried in
+ * all, with back-off
+ * @param partSize uploads are sent in parts of this size (a file that fits one part is
+ * one request); 5MB to 5GB. Memory per upload is at most about {@code part-size} times
+ * ({@code parts-in-flight} + 1)
  * @param partsInFlight parts of one upload sent at once, 1 to 64
- * @param maxListEntries a folder with more entries than this fails to list instead of being read without
- * end
- * @param staleUploadAge at start-up, multipart uploads under the prefix begun longer ago than this are
- * aborted (they are what a crash left behind; S3 keeps and bills them until aborted); {@code 0} switches
- * the sweep off
+ * @param maxListEntries a folder with more entries than this fails to list instead of
+ * being read without end
+ * @param staleUploadAge at start-up, multipart uploads under the prefix begun longer ago
+ * than this are aborted (they are what a crash left behind; S3 keeps and bills them until
+ * aborted); {@code 0} switches the sweep off
  */
 public record S3StorageProperties(@Nullable String bucket, @DefaultValue("") String prefix, @Nullable String endpoint,
 		@Nullable String region, @Nullable Boolean pathStyle, @Nullable String accessKey, @Nullable String secretKey,
@@ -54,7 +63,10 @@ public record S3StorageProperties(@Nullable String bucket, @DefaultValue("") Str
 	/** S3's largest part and largest single copy. */
 	static final long MAX_PART_SIZE = 5L * 1024 * 1024 * 1024;
 
-	/** Bucket names as S3 allows them (3 to 63 lower-case letters, digits, dots and hyphens). */
+	/**
+	 * Bucket names as S3 allows them (3 to 63 lower-case letters, digits, dots and
+	 * hyphens).
+	 */
 	private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
 
 	private static final Pattern REGION = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
@@ -148,7 +160,8 @@ public record S3StorageProperties(@Nullable String bucket, @DefaultValue("") Str
 		if (uri == null || uri.getHost() == null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
 				|| uri.getRawUserInfo() != null || uri.getRawQuery() != null) {
 			// A URL with credentials in it is not shown.
-			throw new InvalidConfigurationException("endpoint", (uri != null && uri.getRawUserInfo() != null) ? null : endpoint,
+			throw new InvalidConfigurationException("endpoint",
+					(uri != null && uri.getRawUserInfo() != null) ? null : endpoint,
 					"must be an http or https URL with a host, such as http://127.0.0.1:9000, without credentials or query");
 		}
 	}
@@ -164,7 +177,10 @@ public record S3StorageProperties(@Nullable String bucket, @DefaultValue("") Str
 		return (this.endpoint == null || this.endpoint.isEmpty()) ? null : URI.create(this.endpoint);
 	}
 
-	/** Whether the mount logs in with its own keys rather than the default credentials chain. */
+	/**
+	 * Whether the mount logs in with its own keys rather than the default credentials
+	 * chain.
+	 */
 	boolean hasStaticCredentials() {
 		return this.accessKey != null && !this.accessKey.isEmpty();
 	}
@@ -174,7 +190,10 @@ public record S3StorageProperties(@Nullable String bucket, @DefaultValue("") Str
 		return (this.pathStyle != null) ? this.pathStyle : endpointUri() != null;
 	}
 
-	/** The start of every key of the mount: the prefix and a slash, or nothing for the whole bucket. */
+	/**
+	 * The start of every key of the mount: the prefix and a slash, or nothing for the
+	 * whole bucket.
+	 */
 	String keyPrefix() {
 		return this.prefix.isEmpty() ? "" : this.prefix + "/";
 	}

@@ -13,11 +13,13 @@ import org.apache.commons.logging.LogFactory;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 
 /**
- * Makes {@code s3} mounts ({@link S3StorageProperties}): an {@link S3AsyncClient} on the CRT HTTP client per
- * mount ({@link S3Clients}), with its own small callback pool. Nothing is sent at start-up except the sweep of
- * stale multipart uploads, which runs in the background: a server that cannot be reached does not stop Wharf,
- * the mount reports itself down and works once the server answers. This class names no other type of the AWS
- * SDK, so that creating it (as every application with the SDK on its class path does) loads none of the SDK.
+ * Makes {@code s3} mounts ({@link S3StorageProperties}): an {@link S3AsyncClient} on the
+ * CRT HTTP client per mount ({@link S3Clients}), with its own small callback pool.
+ * Nothing is sent at start-up except the sweep of stale multipart uploads, which runs in
+ * the background: a server that cannot be reached does not stop Wharf, the mount reports
+ * itself down and works once the server answers. This class names no other type of the
+ * AWS SDK, so that creating it (as every application with the SDK on its class path does)
+ * loads none of the SDK.
  */
 public final class S3StorageProvider implements StorageProvider {
 
@@ -51,14 +53,13 @@ public final class S3StorageProvider implements StorageProvider {
 		S3StorageProperties properties = definition.bind(S3StorageProperties.class);
 		S3Storage storage = create(definition.name(), properties, S3Storage.Limits.of(properties));
 		if (!properties.staleUploadAge().isZero()) {
-			storage.abortStaleUploads(properties.staleUploadAge(), this.clock)
-				.subscribe(count -> {
-					if (count > 0) {
-						logger.info("Mount '" + definition.name() + "': aborted " + count
-								+ " stale multipart uploads older than " + properties.staleUploadAge());
-					}
-				}, error -> logger.warn("Mount '" + definition.name()
-						+ "': could not sweep stale multipart uploads: " + error.getMessage()));
+			storage.abortStaleUploads(properties.staleUploadAge(), this.clock).subscribe(count -> {
+				if (count > 0) {
+					logger.info("Mount '" + definition.name() + "': aborted " + count
+							+ " stale multipart uploads older than " + properties.staleUploadAge());
+				}
+			}, error -> logger.warn("Mount '" + definition.name() + "': could not sweep stale multipart uploads: "
+					+ error.getMessage()));
 		}
 		return storage;
 	}

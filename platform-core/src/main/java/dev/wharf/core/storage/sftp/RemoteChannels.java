@@ -11,10 +11,11 @@ import net.schmizz.sshj.sftp.RemoteFile;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * Blocking channels over open SFTP files, for {@link dev.wharf.core.storage.support.ChannelReads} and
- * {@link dev.wharf.core.storage.support.ChannelWrites}: reads keep several requests in flight ahead of the
- * reader, writes are sent in large packets with several unacknowledged at once, so neither waits a round trip
- * per buffer.
+ * Blocking channels over open SFTP files, for
+ * {@link dev.wharf.core.storage.support.ChannelReads} and
+ * {@link dev.wharf.core.storage.support.ChannelWrites}: reads keep several requests in
+ * flight ahead of the reader, writes are sent in large packets with several
+ * unacknowledged at once, so neither waits a round trip per buffer.
  */
 final class RemoteChannels {
 
@@ -34,13 +35,15 @@ final class RemoteChannels {
 	 * Streams a file from an offset, reading ahead.
 	 * @param file the open file; closed with the channel
 	 * @param offset the first byte
-	 * @param length how many bytes will be read at most, or a negative number for all; bounds the read-ahead
+	 * @param length how many bytes will be read at most, or a negative number for all;
+	 * bounds the read-ahead
 	 * @param lease the connection, handed back when the channel closes
-	 * @param io where the closing round trip runs, since a cancelled download may close from any thread
+	 * @param io where the closing round trip runs, since a cancelled download may close
+	 * from any thread
 	 * @return the channel
 	 */
-	static ReadableByteChannel reader(RemoteFile file, long offset, long length,
-			SftpConnectionPool.Lease lease, Scheduler io) {
+	static ReadableByteChannel reader(RemoteFile file, long offset, long length, SftpConnectionPool.Lease lease,
+			Scheduler io) {
 		return new Reader(file, file.new ReadAheadRemoteFileInputStream(READ_AHEAD, offset, length), lease, io);
 	}
 
@@ -175,7 +178,8 @@ final class RemoteChannels {
 		}
 
 		private void sendChunk() throws IOException {
-			// sshj copies the bytes into the request, so the chunk can be refilled at once.
+			// sshj copies the bytes into the request, so the chunk can be refilled at
+			// once.
 			this.out.write(this.chunk, 0, this.filled);
 			this.filled = 0;
 		}

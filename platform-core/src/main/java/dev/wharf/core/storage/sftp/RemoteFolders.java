@@ -17,17 +17,20 @@ import net.schmizz.sshj.sftp.SFTPEngine;
 import net.schmizz.sshj.sftp.SFTPException;
 
 /**
- * Reads folders on the server in as few round trips as the protocol allows. These requests are pipelined,
- * sent without waiting for the previous answer:
+ * Reads folders on the server in as few round trips as the protocol allows. These
+ * requests are pipelined, sent without waiting for the previous answer:
  * <ul>
- * <li>a folder's {@code REALPATH} and the {@code OPENDIR} of its plain path; the handle is used only
- * when the real path is that plain path, so no link on the way was followed;</li>
- * <li>two {@code READDIR}s, so that a small folder's entries and its end arrive together;</li>
+ * <li>a folder's {@code REALPATH} and the {@code OPENDIR} of its plain path; the handle
+ * is used only when the real path is that plain path, so no link on the way was
+ * followed;</li>
+ * <li>two {@code READDIR}s, so that a small folder's entries and its end arrive
+ * together;</li>
  * <li>the {@code CLOSE}, whose answer nothing depends on.</li>
  * </ul>
  * A listing of a folder below the root therefore takes two round trips rather than four.
  *
- * <p>Not thread-safe: each call uses one connection's engine, which its lease holds alone.
+ * <p>
+ * Not thread-safe: each call uses one connection's engine, which its lease holds alone.
  */
 final class RemoteFolders {
 
@@ -42,22 +45,24 @@ final class RemoteFolders {
 	}
 
 	/**
-	 * Lists a folder given by its storage path, confined to the mount's root as {@link RemotePaths#real}
-	 * confines it.
+	 * Lists a folder given by its storage path, confined to the mount's root as
+	 * {@link RemotePaths#real} confines it.
 	 * @param engine the channel
 	 * @param paths the mount's root
 	 * @param directory the folder
 	 * @return its canonical path and entries
-	 * @throws dev.wharf.core.storage.AccessDeniedException if a link leads out of the root
-	 * @throws SFTPException as the server answers, for a missing folder or one that cannot be opened
+	 * @throws dev.wharf.core.storage.AccessDeniedException if a link leads out of the
+	 * root
+	 * @throws SFTPException as the server answers, for a missing folder or one that
+	 * cannot be opened
 	 */
 	static Listing list(SFTPEngine engine, RemotePaths paths, StoragePath directory) throws IOException {
 		if (directory.isRoot()) {
 			return new Listing(paths.root(), list(engine, paths.root()));
 		}
 		String lexical = paths.lexical(directory);
-		Promise<Response, SFTPException> realpath = engine.request(engine.newRequest(PacketType.REALPATH)
-			.putString(lexical, engine.getSubsystem().getRemoteCharset()));
+		Promise<Response, SFTPException> realpath = engine.request(
+				engine.newRequest(PacketType.REALPATH).putString(lexical, engine.getSubsystem().getRemoteCharset()));
 		Promise<Response, SFTPException> open = openDir(engine, lexical);
 		String real;
 		try {
@@ -68,7 +73,8 @@ final class RemoteFolders {
 			throw ex;
 		}
 		if (!real.equals(lexical)) {
-			// A link on the way: the handle may be outside the root, so it is closed unread.
+			// A link on the way: the handle may be outside the root, so it is closed
+			// unread.
 			discard(engine, open);
 			return new Listing(real, list(engine, real));
 		}
@@ -76,8 +82,8 @@ final class RemoteFolders {
 	}
 
 	/**
-	 * Every entry of a folder except {@code .} and {@code ..}, with its own attributes (a link's, not its
-	 * target's, as OpenSSH reports them).
+	 * Every entry of a folder except {@code .} and {@code ..}, with its own attributes (a
+	 * link's, not its target's, as OpenSSH reports them).
 	 * @param engine the channel
 	 * @param folder the folder's canonical server path
 	 * @return the entries, in the server's order
@@ -87,8 +93,8 @@ final class RemoteFolders {
 	}
 
 	private static Promise<Response, SFTPException> openDir(SFTPEngine engine, String folder) throws IOException {
-		return engine.request(engine.newRequest(PacketType.OPENDIR)
-			.putString(folder, engine.getSubsystem().getRemoteCharset()));
+		return engine
+			.request(engine.newRequest(PacketType.OPENDIR).putString(folder, engine.getSubsystem().getRemoteCharset()));
 	}
 
 	private static byte[] handle(SFTPEngine engine, Promise<Response, SFTPException> open) throws IOException {
@@ -106,7 +112,8 @@ final class RemoteFolders {
 				Response response = retrieve(engine, reads.remove());
 				if (response.getType() == PacketType.STATUS) {
 					response.ensureStatusIs(Response.StatusCode.EOF);
-					// A server that answers out of order may still hold entries in a later answer.
+					// A server that answers out of order may still hold entries in a
+					// later answer.
 					while (!reads.isEmpty()) {
 						Response later = retrieve(engine, reads.remove());
 						if (later.getType() == PacketType.NAME) {
@@ -150,7 +157,10 @@ final class RemoteFolders {
 		return response.readString(engine.getSubsystem().getRemoteCharset());
 	}
 
-	/** Takes the answer to an OPENDIR that will not be read, closing the handle if one was opened. */
+	/**
+	 * Takes the answer to an OPENDIR that will not be read, closing the handle if one was
+	 * opened.
+	 */
 	private static void discard(SFTPEngine engine, Promise<Response, SFTPException> open) {
 		try {
 			Response response = retrieve(engine, open);
@@ -159,7 +169,8 @@ final class RemoteFolders {
 			}
 		}
 		catch (IOException | RuntimeException ex) {
-			// Failed to open (nothing to close) or the connection broke (the pool notices before its next use).
+			// Failed to open (nothing to close) or the connection broke (the pool notices
+			// before its next use).
 		}
 	}
 

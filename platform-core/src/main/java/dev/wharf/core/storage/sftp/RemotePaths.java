@@ -13,15 +13,18 @@ import net.schmizz.sshj.sftp.SFTPException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Maps {@link StoragePath}s to paths on the SFTP server under the mount's root and keeps every access inside
- * it, before any call that reads or changes anything. A {@link StoragePath} cannot hold {@code ..}, so the
- * lexical mapping stays in the root; links on the server are the remaining way out, so paths are resolved
- * with the server's {@code realpath} (which OpenSSH answers with every link resolved) and checked name by
+ * Maps {@link StoragePath}s to paths on the SFTP server under the mount's root and keeps
+ * every access inside it, before any call that reads or changes anything. A
+ * {@link StoragePath} cannot hold {@code ..}, so the lexical mapping stays in the root;
+ * links on the server are the remaining way out, so paths are resolved with the server's
+ * {@code realpath} (which OpenSSH answers with every link resolved) and checked name by
  * name against the canonical root; operations then use the resolved path.
  *
- * <p>Between the check and the use, someone with shell access to the server could swap a folder for a link
- * (a time-of-check race); Wharf itself never creates links. The check is only as good as the server's
- * {@code realpath}: servers that answer it without resolving links cannot be confined this way.
+ * <p>
+ * Between the check and the use, someone with shell access to the server could swap a
+ * folder for a link (a time-of-check race); Wharf itself never creates links. The check
+ * is only as good as the server's {@code realpath}: servers that answer it without
+ * resolving links cannot be confined this way.
  */
 final class RemotePaths {
 
@@ -51,14 +54,16 @@ final class RemotePaths {
 		return folder.endsWith("/") ? folder + name : folder + "/" + name;
 	}
 
-	/** Whether a canonical server path is the root or below it (compared name by name). */
+	/**
+	 * Whether a canonical server path is the root or below it (compared name by name).
+	 */
 	boolean contains(String canonical) {
 		return canonical.equals(this.root) || canonical.startsWith(this.prefix);
 	}
 
 	/**
-	 * The canonical server path of a storage path, every link on the way resolved; the last name need not
-	 * exist.
+	 * The canonical server path of a storage path, every link on the way resolved; the
+	 * last name need not exist.
 	 * @throws AccessDeniedException if a link leads out of the root
 	 * @throws SFTPException with {@code NO_SUCH_FILE} if a folder on the way is missing
 	 */
@@ -100,12 +105,14 @@ final class RemotePaths {
 	}
 
 	/**
-	 * The entry itself at a path, not what a link there leads to: its server path in the canonical parent
-	 * folder, and its attributes if it exists.
+	 * The entry itself at a path, not what a link there leads to: its server path in the
+	 * canonical parent folder, and its attributes if it exists.
 	 * @param engine the channel
 	 * @param path a path other than the root
-	 * @param throughLinks whether the caller may write through a link there, so a link must stay in the root
-	 * @throws AccessDeniedException if {@code throughLinks} and the entry is a link out of the root
+	 * @param throughLinks whether the caller may write through a link there, so a link
+	 * must stay in the root
+	 * @throws AccessDeniedException if {@code throughLinks} and the entry is a link out
+	 * of the root
 	 */
 	Entry entry(SFTPEngine engine, StoragePath path, boolean throughLinks) throws IOException {
 		String folder = parentFolder(engine, path);
@@ -117,7 +124,10 @@ final class RemotePaths {
 		return new Entry(folder, remote, attributes);
 	}
 
-	/** The attributes of a server path without following a link, or {@code null} if nothing is there. */
+	/**
+	 * The attributes of a server path without following a link, or {@code null} if
+	 * nothing is there.
+	 */
 	static @Nullable FileAttributes lstatOrNull(SFTPEngine engine, String remote) throws IOException {
 		try {
 			return engine.lstat(remote);
@@ -132,9 +142,12 @@ final class RemotePaths {
 
 	/**
 	 * An entry on the server.
+	 *
 	 * @param folder the canonical server path of its folder
-	 * @param remote its canonical server path (its folder resolved, the name itself not followed)
-	 * @param attributes its own attributes (a link's, not its target's), or {@code null} if it does not exist
+	 * @param remote its canonical server path (its folder resolved, the name itself not
+	 * followed)
+	 * @param attributes its own attributes (a link's, not its target's), or {@code null}
+	 * if it does not exist
 	 */
 	record Entry(String folder, String remote, @Nullable FileAttributes attributes) {
 

@@ -6,9 +6,10 @@ import net.schmizz.sshj.SSHClient;
 import net.schmizz.sshj.sftp.SFTPEngine;
 
 /**
- * One logged-in SSH connection with its SFTP channel, and the canonical (link-free) path of the mount's
- * root on the server. sshj matches answers to requests, so several threads may use one connection at once;
- * {@link SftpConnectionPool} shares it between operations.
+ * One logged-in SSH connection with its SFTP channel, and the canonical (link-free) path
+ * of the mount's root on the server. sshj matches answers to requests, so several threads
+ * may use one connection at once; {@link SftpConnectionPool} shares it between
+ * operations.
  */
 final class SftpConnection {
 
@@ -37,7 +38,10 @@ final class SftpConnection {
 		return this.paths;
 	}
 
-	/** Whether the server can rename over an existing file atomically ({@code posix-rename@openssh.com}). */
+	/**
+	 * Whether the server can rename over an existing file atomically
+	 * ({@code posix-rename@openssh.com}).
+	 */
 	boolean hasPosixRename() {
 		return this.posixRename;
 	}

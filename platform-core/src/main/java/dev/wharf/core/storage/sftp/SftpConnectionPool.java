@@ -20,12 +20,15 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The SSH connections of one login, at most {@code maxSize}, shared by concurrent operations: an operation
- * takes the least busy connection, and a new one is opened only while every open connection is busy and the
- * pool has room. Connections that broke are dropped (so the next operation reconnects), and connections idle
- * for too long are closed by {@link #evictIdle}.
+ * The SSH connections of one login, at most {@code maxSize}, shared by concurrent
+ * operations: an operation takes the least busy connection, and a new one is opened only
+ * while every open connection is busy and the pool has room. Connections that broke are
+ * dropped (so the next operation reconnects), and connections idle for too long are
+ * closed by {@link #evictIdle}.
  *
- * <p>{@link #acquire} blocks (to connect); it is called on the mount's I/O threads only. Thread-safe.
+ * <p>
+ * {@link #acquire} blocks (to connect); it is called on the mount's I/O threads only.
+ * Thread-safe.
  */
 final class SftpConnectionPool implements AutoCloseable {
 
@@ -61,8 +64,10 @@ final class SftpConnectionPool implements AutoCloseable {
 	/**
 	 * @param description who the pool is for, for logs, such as {@code mount 'remote'}
 	 * @param maxSize most connections
-	 * @param opener opens one connection, failing with a {@link dev.wharf.core.storage.StorageException}
-	 * @param wait how long an operation waits for a connection that another one is opening
+	 * @param opener opens one connection, failing with a
+	 * {@link dev.wharf.core.storage.StorageException}
+	 * @param wait how long an operation waits for a connection that another one is
+	 * opening
 	 */
 	SftpConnectionPool(String description, int maxSize, Supplier<SftpConnection> opener, Duration wait) {
 		this.description = description;
@@ -160,7 +165,10 @@ final class SftpConnectionPool implements AutoCloseable {
 		return best;
 	}
 
-	/** Removes connections that broke; closes those no operation uses any more. Called holding the lock. */
+	/**
+	 * Removes connections that broke; closes those no operation uses any more. Called
+	 * holding the lock.
+	 */
 	private void dropUnusable(List<SftpConnection> dropped) {
 		this.slots.removeIf(slot -> {
 			SftpConnection connection = slot.connectionIfOpen();
@@ -237,8 +245,8 @@ final class SftpConnectionPool implements AutoCloseable {
 	}
 
 	/**
-	 * Remembers a temporary file that could not be deleted because its connection broke; it is deleted
-	 * through the next connection that works.
+	 * Remembers a temporary file that could not be deleted because its connection broke;
+	 * it is deleted through the next connection that works.
 	 * @param remote the file's server path
 	 */
 	void deleteLater(String remote) {
@@ -295,13 +303,17 @@ final class SftpConnectionPool implements AutoCloseable {
 		return this.opened.get();
 	}
 
-	/** Closes every connection now, failing the operations still using one. Idempotent. */
+	/**
+	 * Closes every connection now, failing the operations still using one. Idempotent.
+	 */
 	@Override
 	public void close() {
 		close(true);
 	}
 
-	/** Closes idle connections now and busy ones when their operations end. Idempotent. */
+	/**
+	 * Closes idle connections now and busy ones when their operations end. Idempotent.
+	 */
 	void closeWhenIdle() {
 		close(false);
 	}
@@ -324,6 +336,7 @@ final class SftpConnectionPool implements AutoCloseable {
 
 	/**
 	 * Something done with a leased connection.
+	 *
 	 * @param <T> what it gives
 	 */
 	@FunctionalInterface
@@ -333,7 +346,10 @@ final class SftpConnectionPool implements AutoCloseable {
 
 	}
 
-	/** One pooled connection, possibly still being opened. Fields other than {@code ready} are guarded by the pool. */
+	/**
+	 * One pooled connection, possibly still being opened. Fields other than {@code ready}
+	 * are guarded by the pool.
+	 */
 	private static final class Slot {
 
 		final CompletableFuture<SftpConnection> ready = new CompletableFuture<>();
@@ -351,8 +367,8 @@ final class SftpConnectionPool implements AutoCloseable {
 	}
 
 	/**
-	 * One operation's use of a connection. Closing it hands the connection back; {@link #failed} drops the
-	 * connection first if the failure was the connection's.
+	 * One operation's use of a connection. Closing it hands the connection back;
+	 * {@link #failed} drops the connection first if the failure was the connection's.
 	 */
 	final class Lease implements AutoCloseable {
 
@@ -387,7 +403,8 @@ final class SftpConnectionPool implements AutoCloseable {
 		}
 
 		/**
-		 * Runs an operation, dropping the connection if it fails because of the connection.
+		 * Runs an operation, dropping the connection if it fails because of the
+		 * connection.
 		 * @param <T> what the operation gives
 		 * @param operation the operation
 		 * @return what it gave
@@ -403,7 +420,8 @@ final class SftpConnectionPool implements AutoCloseable {
 		}
 
 		/**
-		 * Runs an operation that keeps this lease when it succeeds (to open a file), and closes it when it fails.
+		 * Runs an operation that keeps this lease when it succeeds (to open a file), and
+		 * closes it when it fails.
 		 * @param <T> what the operation gives
 		 * @param operation the operation
 		 * @return what it gave

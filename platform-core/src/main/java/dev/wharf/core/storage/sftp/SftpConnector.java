@@ -31,24 +31,30 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Opens logged-in SFTP connections to one server: connects with a timeout, verifies the host key, logs in,
- * starts the SFTP channel and resolves the mount's root. Blocking; called on the mount's I/O threads only.
- * Thread-safe.
+ * Opens logged-in SFTP connections to one server: connects with a timeout, verifies the
+ * host key, logs in, starts the SFTP channel and resolves the mount's root. Blocking;
+ * called on the mount's I/O threads only. Thread-safe.
  */
 final class SftpConnector {
 
 	private static final Log logger = LogFactory.getLog(SftpConnector.class);
 
 	static {
-		// Once BouncyCastle is registered, sshj asks it for every algorithm, and its pure-Java AES and SHA-2 are
-		// several times slower than the JDK's accelerated ones. Register it (last, as sshj would) but let the JDK
-		// pick providers: the JDK's own serve what they have, and BouncyCastle the rest (ChaCha20, Poly1305).
+		// Once BouncyCastle is registered, sshj asks it for every algorithm, and its
+		// pure-Java AES and SHA-2 are
+		// several times slower than the JDK's accelerated ones. Register it (last, as
+		// sshj would) but let the JDK
+		// pick providers: the JDK's own serve what they have, and BouncyCastle the rest
+		// (ChaCha20, Poly1305).
 		SecurityUtils.registerSecurityProvider("org.bouncycastle.jce.provider.BouncyCastleProvider");
 		SecurityUtils.setRegisterBouncyCastle(false);
 		SecurityUtils.setSecurityProvider(null);
 	}
 
-	/** sshj's algorithms with keep-alives that drop a connection whose server stopped answering. */
+	/**
+	 * sshj's algorithms with keep-alives that drop a connection whose server stopped
+	 * answering.
+	 */
 	private static final Config CONFIG = newConfig();
 
 	private final String mount;
@@ -72,7 +78,8 @@ final class SftpConnector {
 	 * @param host the server
 	 * @param port its port
 	 * @param hostKeyVerifier decides whether the server's host key is trusted
-	 * @param root the root folder as configured; relative to the login's home folder unless absolute
+	 * @param root the root folder as configured; relative to the login's home folder
+	 * unless absolute
 	 * @param connectTimeout how long connecting may take
 	 * @param readTimeout how long any answer may take
 	 * @param keepAlive the keep-alive interval, or zero for none
@@ -90,25 +97,23 @@ final class SftpConnector {
 	}
 
 	/**
-	 * sshj's defaults without the algorithms that are broken or deprecated (SHA-1 key exchanges, DSA keys, CBC
-	 * and other legacy ciphers, SHA-1 and MD5 MACs). AES-GCM comes first because the JDK accelerates it (about
-	 * 40 % less CPU per byte than ChaCha20-Poly1305, which only BouncyCastle's plain Java code provides; see
-	 * docs/benchmarks/sftp.md). Strict key exchange (the Terrapin fix) is always offered. Every OpenSSH since
-	 * 6.5 (2014) agrees to these.
+	 * sshj's defaults without the algorithms that are broken or deprecated (SHA-1 key
+	 * exchanges, DSA keys, CBC and other legacy ciphers, SHA-1 and MD5 MACs). AES-GCM
+	 * comes first because the JDK accelerates it (about 40 % less CPU per byte than
+	 * ChaCha20-Poly1305, which only BouncyCastle's plain Java code provides; see
+	 * docs/benchmarks/sftp.md). Strict key exchange (the Terrapin fix) is always offered.
+	 * Every OpenSSH since 6.5 (2014) agrees to these.
 	 */
 	private static Config newConfig() {
 		DefaultConfig config = new DefaultConfig();
 		config.setKeepAliveProvider(KeepAliveProvider.KEEP_ALIVE);
 		config.setKeyExchangeFactories(new Curve25519SHA256.Factory(), new Curve25519SHA256.FactoryLibSsh(),
 				new ECDHNistP.Factory256(), new ECDHNistP.Factory384(), new ECDHNistP.Factory521(),
-				new DHGexSHA256.Factory(), DHGroups.Group16SHA512(), DHGroups.Group18SHA512(),
-				DHGroups.Group14SHA256(), ExtendedDHGroups.Group14SHA256AtSSH(),
-				ExtendedDHGroups.Group16SHA512AtSSH(), ExtendedDHGroups.Group18SHA512AtSSH(),
-				new ExtInfoClientFactory());
-		config.setKeyAlgorithms(config.getKeyAlgorithms()
-			.stream()
-			.filter(algorithm -> !algorithm.getName().contains("dss"))
-			.toList());
+				new DHGexSHA256.Factory(), DHGroups.Group16SHA512(), DHGroups.Group18SHA512(), DHGroups.Group14SHA256(),
+				ExtendedDHGroups.Group14SHA256AtSSH(), ExtendedDHGroups.Group16SHA512AtSSH(),
+				ExtendedDHGroups.Group18SHA512AtSSH(), new ExtInfoClientFactory());
+		config.setKeyAlgorithms(
+				config.getKeyAlgorithms().stream().filter(algorithm -> !algorithm.getName().contains("dss")).toList());
 		config.setCipherFactories(List.<Factory.Named<Cipher>>of(GcmCiphers.AES128GCM(), GcmCiphers.AES256GCM(),
 				ChachaPolyCiphers.CHACHA_POLY_OPENSSH(), BlockCiphers.AES128CTR(), BlockCiphers.AES192CTR(),
 				BlockCiphers.AES256CTR()));
@@ -134,8 +139,10 @@ final class SftpConnector {
 	/**
 	 * Opens a connection.
 	 * @param login who to log in as
-	 * @return the connection, logged in, with its SFTP channel started and the root resolved
-	 * @throws dev.wharf.core.storage.StorageException if connecting, the host key, the login or the root fails
+	 * @return the connection, logged in, with its SFTP channel started and the root
+	 * resolved
+	 * @throws dev.wharf.core.storage.StorageException if connecting, the host key, the
+	 * login or the root fails
 	 */
 	SftpConnection open(SftpLogin login) {
 		SSHClient ssh = connect();
@@ -152,9 +159,10 @@ final class SftpConnector {
 	}
 
 	/**
-	 * Connects and verifies the host key without logging in, for health checks of mounts that have no
-	 * login of their own.
-	 * @throws dev.wharf.core.storage.StorageException if the server cannot be reached or is not trusted
+	 * Connects and verifies the host key without logging in, for health checks of mounts
+	 * that have no login of their own.
+	 * @throws dev.wharf.core.storage.StorageException if the server cannot be reached or
+	 * is not trusted
 	 */
 	void checkReachable() {
 		disconnect(connect());
@@ -190,12 +198,14 @@ final class SftpConnector {
 			}
 			logger.warn("Mount '" + this.mount + "': the root folder '" + this.root + "' cannot be opened on "
 					+ server() + ": " + ex.getMessage());
-			throw new BackendUnavailableException("The root folder of mount '" + this.mount
-					+ "' is missing on the SFTP server or cannot be opened", ex);
+			throw new BackendUnavailableException(
+					"The root folder of mount '" + this.mount + "' is missing on the SFTP server or cannot be opened",
+					ex);
 		}
 		if (attributes.getType() != FileMode.Type.DIRECTORY) {
 			logger.warn("Mount '" + this.mount + "': the root '" + this.root + "' on " + server() + " is not a folder");
-			throw new BackendUnavailableException("The root of mount '" + this.mount + "' is not a folder on the SFTP server");
+			throw new BackendUnavailableException(
+					"The root of mount '" + this.mount + "' is not a folder on the SFTP server");
 		}
 		return canonical;
 	}

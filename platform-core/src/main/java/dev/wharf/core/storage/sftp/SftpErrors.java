@@ -25,8 +25,9 @@ import net.schmizz.sshj.sftp.SFTPException;
 import net.schmizz.sshj.userauth.UserAuthException;
 
 /**
- * Maps sshj failures to storage errors. Messages name the mount and mount-relative paths only: never a
- * host, a server path or a credential (the cause keeps sshj's own message for the logs).
+ * Maps sshj failures to storage errors. Messages name the mount and mount-relative paths
+ * only: never a host, a server path or a credential (the cause keeps sshj's own message
+ * for the logs).
  */
 final class SftpErrors {
 
@@ -34,8 +35,9 @@ final class SftpErrors {
 	}
 
 	/**
-	 * Whether a failure is the connection's rather than the request's: anything but a status answer
-	 * (end of stream, timeout, a transport or channel error), after which the connection is dropped.
+	 * Whether a failure is the connection's rather than the request's: anything but a
+	 * status answer (end of stream, timeout, a transport or channel error), after which
+	 * the connection is dropped.
 	 */
 	static boolean isConnectionFailure(Throwable error) {
 		if (error instanceof UncheckedIOException unchecked) {
@@ -79,11 +81,11 @@ final class SftpErrors {
 	private static StorageException map(SFTPException error, StoragePath path) {
 		return switch (error.getStatusCode()) {
 			case NO_SUCH_FILE, NO_SUCH_PATH -> new NotFoundException("Not found: " + path, error);
-			case PERMISSION_DENIED, WRITE_PROTECT, CANNOT_DELETE -> new AccessDeniedException(
-					"Permission denied: " + path, error);
+			case PERMISSION_DENIED, WRITE_PROTECT, CANNOT_DELETE ->
+				new AccessDeniedException("Permission denied: " + path, error);
 			case FILE_ALREADY_EXISTS -> new AlreadyExistsException("Already exists: " + path, error);
-			case NO_SPACE_ON_FILESYSTEM, QUOTA_EXCEEDED -> new QuotaExceededException("No space left for " + path,
-					error);
+			case NO_SPACE_ON_FILESYSTEM, QUOTA_EXCEEDED ->
+				new QuotaExceededException("No space left for " + path, error);
 			case DIR_NOT_EMPTY -> new ConflictException("Folder is not empty: " + path, error);
 			case NOT_A_DIRECTORY -> new ConflictException("Not a folder: " + path, error);
 			case FILE_IS_A_DIRECTORY -> new ConflictException("Is a folder: " + path, error);
@@ -97,7 +99,8 @@ final class SftpErrors {
 	 * Maps a failure to open a connection.
 	 * @param error what connecting threw
 	 * @param mount the mount's name
-	 * @param passthrough whether the login was a Wharf user's own, so a refusal is that user's, not the mount's
+	 * @param passthrough whether the login was a Wharf user's own, so a refusal is that
+	 * user's, not the mount's
 	 * @return the storage error
 	 */
 	static StorageException connectFailure(Throwable error, String mount, boolean passthrough) {

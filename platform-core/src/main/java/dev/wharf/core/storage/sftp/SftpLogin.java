@@ -16,9 +16,9 @@ import net.schmizz.sshj.userauth.password.Resource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Who a connection logs in as: a name with a key, a password, or both (tried in that order; the password
- * also answers keyboard-interactive prompts, which servers using PAM often require). {@link #toString()}
- * never shows the password.
+ * Who a connection logs in as: a name with a key, a password, or both (tried in that
+ * order; the password also answers keyboard-interactive prompts, which servers using PAM
+ * often require). {@link #toString()} never shows the password.
  *
  * @param username the login name
  * @param password the password, or {@code null}

@@ -18,9 +18,10 @@ import reactor.core.scheduler.Scheduler;
 import reactor.util.context.ContextView;
 
 /**
- * The connection pools of one mount: a single one for the mount's own login, or one per user for
- * passthrough (at most {@code maxUsers}, the least recently used closed first). A background task closes
- * idle connections, and forgets users whose connections are all closed. Thread-safe.
+ * The connection pools of one mount: a single one for the mount's own login, or one per
+ * user for passthrough (at most {@code maxUsers}, the least recently used closed first).
+ * A background task closes idle connections, and forgets users whose connections are all
+ * closed. Thread-safe.
  */
 final class SftpPools implements AutoCloseable {
 
@@ -51,7 +52,8 @@ final class SftpPools implements AutoCloseable {
 		}
 		else {
 			this.fixed = null;
-			// Removed pools close on the thread that removes them, which is always one of the mount's I/O threads.
+			// Removed pools close on the thread that removes them, which is always one of
+			// the mount's I/O threads.
 			this.users = Caffeine.newBuilder()
 				.maximumSize(maxUsers)
 				.executor(Runnable::run)
@@ -120,13 +122,16 @@ final class SftpPools implements AutoCloseable {
 
 	/**
 	 * Takes a connection for an operation. Called on the mount's I/O threads only.
-	 * @param context the operation's Reactor context, which holds the user's credentials for passthrough
+	 * @param context the operation's Reactor context, which holds the user's credentials
+	 * for passthrough
 	 * @return the lease
-	 * @throws AccessDeniedException if the mount is passthrough and the context holds no credentials
+	 * @throws AccessDeniedException if the mount is passthrough and the context holds no
+	 * credentials
 	 * @throws dev.wharf.core.storage.StorageException if no connection can be opened
 	 */
 	SftpConnectionPool.Lease acquire(ContextView context) throws IOException {
-		// A user's pool may be closed by eviction between the look-up and the use; the next look-up makes a new one.
+		// A user's pool may be closed by eviction between the look-up and the use; the
+		// next look-up makes a new one.
 		for (int attempt = 0; attempt < 3; attempt++) {
 			SftpConnectionPool.Lease lease = pool(context).tryAcquire();
 			if (lease != null) {
@@ -167,7 +172,10 @@ final class SftpPools implements AutoCloseable {
 		return (this.fixed != null) ? List.of(this.fixed) : List.copyOf(userPools().asMap().values());
 	}
 
-	/** The per-user pools of a passthrough mount, for where {@link #fixed} is {@code null}. */
+	/**
+	 * The per-user pools of a passthrough mount, for where {@link #fixed} is
+	 * {@code null}.
+	 */
 	private Cache<Credentials, SftpConnectionPool> userPools() {
 		// The constructor sets exactly one of the two.
 		return Objects.requireNonNull(this.users, "A mount with fixed credentials has no per-user pools");

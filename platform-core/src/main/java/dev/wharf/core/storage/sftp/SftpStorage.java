@@ -46,32 +46,38 @@ import reactor.core.scheduler.Scheduler;
 import reactor.util.context.ContextView;
 
 /**
- * A folder on an SFTP server as a {@link Storage}, through sshj. Every path is confined to the mount's root
- * before any call reaches the server, links included (see {@link RemotePaths}); every sshj call runs on the
- * mount's bounded I/O scheduler over pooled connections (see {@link SftpConnectionPool}).
+ * A folder on an SFTP server as a {@link Storage}, through sshj. Every path is confined
+ * to the mount's root before any call reaches the server, links included (see
+ * {@link RemotePaths}); every sshj call runs on the mount's bounded I/O scheduler over
+ * pooled connections (see {@link SftpConnectionPool}).
  *
- * <p><b>Writes</b> stream to a temporary file ({@code .wharf-tmp-*}, reserved so never listed) in the target's
- * folder, which is renamed into place only when complete; a failed or cancelled write deletes it (or, if the
- * connection broke, deletes it through the next working connection). Replacing an existing file uses
- * OpenSSH's {@code posix-rename@openssh.com}, which is atomic. A server without it cannot rename over a file
- * (SFTP version 3), so Wharf then moves the old file aside to a temporary name, renames the new one into
- * place and deletes the old one: readers never see a partial file, but may find no file for the moment
- * between the two renames, and the mount does not claim {@link Capability#ATOMIC_WRITE}. A new file
- * ({@link WriteMode#CREATE_NEW}) is published with a plain rename, which the SFTP protocol defines to fail if
- * the target exists (OpenSSH does it with a hard link), so exactly one of concurrent creators wins.
+ * <p>
+ * <b>Writes</b> stream to a temporary file ({@code .wharf-tmp-*}, reserved so never
+ * listed) in the target's folder, which is renamed into place only when complete; a
+ * failed or cancelled write deletes it (or, if the connection broke, deletes it through
+ * the next working connection). Replacing an existing file uses OpenSSH's
+ * {@code posix-rename@openssh.com}, which is atomic. A server without it cannot rename
+ * over a file (SFTP version 3), so Wharf then moves the old file aside to a temporary
+ * name, renames the new one into place and deletes the old one: readers never see a
+ * partial file, but may find no file for the moment between the two renames, and the
+ * mount does not claim {@link Capability#ATOMIC_WRITE}. A new file
+ * ({@link WriteMode#CREATE_NEW}) is published with a plain rename, which the SFTP
+ * protocol defines to fail if the target exists (OpenSSH does it with a hard link), so
+ * exactly one of concurrent creators wins.
  *
- * <p><b>Reads</b> keep several requests in flight ({@link RemoteChannels#READ_AHEAD}) and hand out buffers
- * only as the subscriber asks for them. Copies stream through Wharf (SFTP version 3 has no server-side
- * copy); there are no local files.
+ * <p>
+ * <b>Reads</b> keep several requests in flight ({@link RemoteChannels#READ_AHEAD}) and
+ * hand out buffers only as the subscriber asks for them. Copies stream through Wharf
+ * (SFTP version 3 has no server-side copy); there are no local files.
  */
 public final class SftpStorage implements Storage {
 
 	/** Prefix of temporary files; reserved, so never listed or addressable. */
 	static final String TEMP_PREFIX = StoragePath.RESERVED_PREFIX + "-tmp-";
 
-	private static final Set<Capability> BASE_CAPABILITIES = Collections.unmodifiableSet(EnumSet.of(Capability.LIST,
-			Capability.DIRECTORIES, Capability.RANGE_READ, Capability.APPEND, Capability.MOVE,
-			Capability.MODIFICATION_TIME));
+	private static final Set<Capability> BASE_CAPABILITIES = Collections
+		.unmodifiableSet(EnumSet.of(Capability.LIST, Capability.DIRECTORIES, Capability.RANGE_READ, Capability.APPEND,
+				Capability.MOVE, Capability.MODIFICATION_TIME));
 
 	private static final Set<Capability> ATOMIC_CAPABILITIES;
 
@@ -82,7 +88,10 @@ public final class SftpStorage implements Storage {
 		ATOMIC_CAPABILITIES = Collections.unmodifiableSet(atomic);
 	}
 
-	/** How often a replace without {@code posix-rename} is tried while concurrent writers get in its way. */
+	/**
+	 * How often a replace without {@code posix-rename} is tried while concurrent writers
+	 * get in its way.
+	 */
 	private static final int MAX_REPLACE_ATTEMPTS = 5;
 
 	private static final Set<RenameFlags> NO_FLAGS = Collections.unmodifiableSet(EnumSet.noneOf(RenameFlags.class));
@@ -105,11 +114,13 @@ public final class SftpStorage implements Storage {
 	 * Creates the storage.
 	 * @param mount the mount's name, for messages
 	 * @param pools the mount's connections
-	 * @param io the bounded scheduler every sshj call runs on; disposed by {@link #close()}
-	 * @param atomicRename whether the server is known to offer {@code posix-rename@openssh.com}, so the mount
-	 * can promise atomic replacing writes and moves
-	 * @param usePosixRename whether to use that extension where offered; {@code false} only to test the way
-	 * without it
+	 * @param io the bounded scheduler every sshj call runs on; disposed by
+	 * {@link #close()}
+	 * @param atomicRename whether the server is known to offer
+	 * {@code posix-rename@openssh.com}, so the mount can promise atomic replacing writes
+	 * and moves
+	 * @param usePosixRename whether to use that extension where offered; {@code false}
+	 * only to test the way without it
 	 */
 	SftpStorage(String mount, SftpPools pools, Scheduler io, boolean atomicRename, boolean usePosixRename) {
 		this.mount = mount;
@@ -164,8 +175,8 @@ public final class SftpStorage implements Storage {
 				StoragePath path = directory.resolve(name);
 				FileAttributes attributes = child.getAttributes();
 				String remote = RemotePaths.child(folder, name);
-				entries.add((attributes.getType() == FileMode.Type.SYMLINK) ? linked(connection, path, remote, attributes)
-						: entry(path, attributes, remote));
+				entries.add((attributes.getType() == FileMode.Type.SYMLINK)
+						? linked(connection, path, remote, attributes) : entry(path, attributes, remote));
 			}
 		}
 		return entries;
@@ -185,9 +196,12 @@ public final class SftpStorage implements Storage {
 		return attributes.getType() != FileMode.Type.DIRECTORY;
 	}
 
-	/** A link's entry: what it leads to if that is inside the root, {@link EntryType#OTHER} otherwise. */
-	private static FileEntry linked(SftpConnection connection, StoragePath path, String remote,
-			FileAttributes link) throws IOException {
+	/**
+	 * A link's entry: what it leads to if that is inside the root,
+	 * {@link EntryType#OTHER} otherwise.
+	 */
+	private static FileEntry linked(SftpConnection connection, StoragePath path, String remote, FileAttributes link)
+			throws IOException {
 		SFTPEngine engine = connection.engine();
 		try {
 			String real = engine.canonicalize(remote);
@@ -199,15 +213,17 @@ public final class SftpStorage implements Storage {
 			if (SftpErrors.isConnectionFailure(ex)) {
 				throw ex;
 			}
-			// A dangling link or a loop: reported as OTHER below, like a link out of the root.
+			// A dangling link or a loop: reported as OTHER below, like a link out of the
+			// root.
 		}
 		return new FileEntry(path, EntryType.OTHER, 0, modified(link));
 	}
 
 	@Override
 	public Flux<DataBuffer> read(StoragePath path, ByteRange range) {
-		return Flux.deferContextual(context -> ChannelReads.read(() -> openForReading(context, path, range),
-				range.length(), this.io, UncheckedIOException::new))
+		return Flux
+			.deferContextual(context -> ChannelReads.read(() -> openForReading(context, path, range), range.length(),
+					this.io, UncheckedIOException::new))
 			.onErrorMap(error -> SftpErrors.map(error, path, this.mount));
 	}
 
@@ -230,14 +246,16 @@ public final class SftpStorage implements Storage {
 		if (options.mode() == WriteMode.APPEND) {
 			return append(path, content, options);
 		}
-		// BlockingOpen: an upload whose client cancels while it starts is undone, its connection given back.
-		return Mono.deferContextual(context -> Mono.usingWhen(
-				BlockingOpen.open(() -> Upload.start(this.pools.acquire(context), path, options.mode()),
-						upload -> upload.undo(null), this.io),
-				upload -> ChannelWrites.write(content, upload.channel, options.expectedLength(), this.io)
-					.then(blocking(() -> commit(upload, path))),
-				upload -> blocking(upload::release), (upload, error) -> blocking(() -> upload.undo(error)),
-				upload -> blocking(() -> upload.undo(null))))
+		// BlockingOpen: an upload whose client cancels while it starts is undone, its
+		// connection given back.
+		return Mono
+			.deferContextual(context -> Mono.usingWhen(
+					BlockingOpen.open(() -> Upload.start(this.pools.acquire(context), path, options.mode()),
+							upload -> upload.undo(null), this.io),
+					upload -> ChannelWrites.write(content, upload.channel, options.expectedLength(), this.io)
+						.then(blocking(() -> commit(upload, path))),
+					upload -> blocking(upload::release), (upload, error) -> blocking(() -> upload.undo(error)),
+					upload -> blocking(() -> upload.undo(null))))
 			.onErrorMap(error -> SftpErrors.map(error, path, this.mount));
 	}
 
@@ -269,9 +287,10 @@ public final class SftpStorage implements Storage {
 	}
 
 	/**
-	 * Renames a file over an existing entry: atomically where the server offers {@code posix-rename}, else by
-	 * moving the existing file aside, renaming the new one into place and deleting the old one (retried a few
-	 * times if concurrent writers publish in between; the last one wins).
+	 * Renames a file over an existing entry: atomically where the server offers
+	 * {@code posix-rename}, else by moving the existing file aside, renaming the new one
+	 * into place and deleting the old one (retried a few times if concurrent writers
+	 * publish in between; the last one wins).
 	 */
 	private void replace(SftpConnectionPool.Lease lease, String from, RemotePaths.Entry target, StoragePath path)
 			throws IOException {
@@ -316,7 +335,8 @@ public final class SftpStorage implements Storage {
 				}
 				last = requireRetryable(ex);
 			}
-			// A concurrent writer published a newer file meanwhile; put the old one back unless it did.
+			// A concurrent writer published a newer file meanwhile; put the old one back
+			// unless it did.
 			try {
 				engine.rename(aside, target.remote(), NO_FLAGS);
 			}
@@ -329,8 +349,8 @@ public final class SftpStorage implements Storage {
 	}
 
 	/**
-	 * Lets a failed rename be retried if it failed the way a rename over an existing file does (SFTP version 3
-	 * has no better status for it than a generic failure).
+	 * Lets a failed rename be retried if it failed the way a rename over an existing file
+	 * does (SFTP version 3 has no better status for it than a generic failure).
 	 */
 	private static SFTPException requireRetryable(SFTPException error) throws SFTPException {
 		Response.StatusCode status = error.getStatusCode();
@@ -352,13 +372,14 @@ public final class SftpStorage implements Storage {
 	}
 
 	private Mono<FileEntry> append(StoragePath path, Flux<DataBuffer> content, WriteOptions options) {
-		return Mono.deferContextual(context -> Mono.usingWhen(
-				BlockingOpen.open(() -> Appender.start(this.pools.acquire(context), path), appender -> appender.undo(null),
-						this.io),
-				appender -> ChannelWrites.write(content, appender.channel, options.expectedLength(), this.io)
-					.then(blocking(() -> appender.commit(path))),
-				appender -> blocking(appender::release), (appender, error) -> blocking(() -> appender.undo(error)),
-				appender -> blocking(() -> appender.undo(null))))
+		return Mono
+			.deferContextual(context -> Mono.usingWhen(
+					BlockingOpen.open(() -> Appender.start(this.pools.acquire(context), path),
+							appender -> appender.undo(null), this.io),
+					appender -> ChannelWrites.write(content, appender.channel, options.expectedLength(), this.io)
+						.then(blocking(() -> appender.commit(path))),
+					appender -> blocking(appender::release), (appender, error) -> blocking(() -> appender.undo(error)),
+					appender -> blocking(() -> appender.undo(null))))
 			.onErrorMap(error -> SftpErrors.map(error, path, this.mount));
 	}
 
@@ -369,7 +390,8 @@ public final class SftpStorage implements Storage {
 			return call(path, lease -> {
 				SftpConnection connection = lease.connection();
 				SFTPEngine engine = connection.engine();
-				// The entry itself, never what a link points to: removing a link is always safe.
+				// The entry itself, never what a link points to: removing a link is
+				// always safe.
 				RemotePaths.Entry entry = connection.paths().entry(engine, path, false);
 				if (!entry.exists()) {
 					throw new NotFoundException("Not found: " + path);
@@ -500,7 +522,10 @@ public final class SftpStorage implements Storage {
 		}
 	}
 
-	/** The entry at a path whose server path is known, following a link there if it stays in the root. */
+	/**
+	 * The entry at a path whose server path is known, following a link there if it stays
+	 * in the root.
+	 */
 	private static FileEntry entryAt(SftpConnection connection, StoragePath path, String remote) throws IOException {
 		FileAttributes attributes = connection.engine().lstat(remote);
 		return (attributes.getType() == FileMode.Type.SYMLINK) ? linked(connection, path, remote, attributes)
@@ -512,7 +537,8 @@ public final class SftpStorage implements Storage {
 		if (!this.pools.isPassthrough()) {
 			return stat(StoragePath.root()).then();
 		}
-		// Without a user there is no login; check that the server answers and proves its identity.
+		// Without a user there is no login; check that the server answers and proves its
+		// identity.
 		SftpConnector connector = this.pools.connector();
 		return Mono.fromRunnable(connector::checkReachable)
 			.subscribeOn(this.io)
@@ -556,8 +582,8 @@ public final class SftpStorage implements Storage {
 
 	/**
 	 * An entry from its attributes.
-	 * @param remote its canonical server path: every link on the way resolved, so the same for every link to a
-	 * folder, which lets walks notice link loops
+	 * @param remote its canonical server path: every link on the way resolved, so the
+	 * same for every link to a folder, which lets walks notice link loops
 	 */
 	private static FileEntry entry(StoragePath path, FileAttributes attributes, String remote) {
 		EntryType type = switch (attributes.getType()) {
@@ -580,7 +606,10 @@ public final class SftpStorage implements Storage {
 
 	}
 
-	/** A file open for writing on a leased connection, and the channel that streams into it. */
+	/**
+	 * A file open for writing on a leased connection, and the channel that streams into
+	 * it.
+	 */
 	private abstract static class OpenWrite {
 
 		final SftpConnectionPool.Lease lease;
@@ -598,7 +627,8 @@ public final class SftpStorage implements Storage {
 		}
 
 		/**
-		 * Sends what is left, waits until the server acknowledged every write, and closes the file.
+		 * Sends what is left, waits until the server acknowledged every write, and closes
+		 * the file.
 		 * @return the file's attributes once complete
 		 */
 		FileAttributes finish() throws IOException {
@@ -624,7 +654,10 @@ public final class SftpStorage implements Storage {
 			return null;
 		}
 
-		/** Undoes the write after a failure or cancellation, as far as possible, and hands the connection back. */
+		/**
+		 * Undoes the write after a failure or cancellation, as far as possible, and hands
+		 * the connection back.
+		 */
 		@Nullable Void undo(@Nullable Throwable error) {
 			try {
 				if (error != null) {
@@ -658,8 +691,9 @@ public final class SftpStorage implements Storage {
 	}
 
 	/**
-	 * A write in progress to a temporary file beside its target: renamed over the target on commit, deleted
-	 * otherwise (through the next working connection if this one broke).
+	 * A write in progress to a temporary file beside its target: renamed over the target
+	 * on commit, deleted otherwise (through the next working connection if this one
+	 * broke).
 	 */
 	private static final class Upload extends OpenWrite {
 
@@ -681,7 +715,10 @@ public final class SftpStorage implements Storage {
 			this.mode = mode;
 		}
 
-		/** Checks the target and creates the temporary file beside it; the lease is closed if this fails. */
+		/**
+		 * Checks the target and creates the temporary file beside it; the lease is closed
+		 * if this fails.
+		 */
 		static Upload start(SftpConnectionPool.Lease lease, StoragePath path, WriteMode mode) throws IOException {
 			return lease.open(leased -> {
 				SftpConnection connection = leased.connection();
@@ -731,8 +768,8 @@ public final class SftpStorage implements Storage {
 	}
 
 	/**
-	 * An append in progress to the file itself (appends are not atomic): on failure it is cut back to its
-	 * original length, or deleted if the append created it.
+	 * An append in progress to the file itself (appends are not atomic): on failure it is
+	 * cut back to its original length, or deleted if the append created it.
 	 */
 	private static final class Appender extends OpenWrite {
 

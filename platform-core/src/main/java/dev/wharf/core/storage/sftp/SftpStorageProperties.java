@@ -8,39 +8,43 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Properties of an {@code sftp} mount. Exactly one way to trust the server's host key is required
- * ({@code known-hosts}, {@code host-key-fingerprint}, or the unsafe {@code insecure-accept-any-host-key}).
+ * Properties of an {@code sftp} mount. Exactly one way to trust the server's host key is
+ * required ({@code known-hosts}, {@code host-key-fingerprint}, or the unsafe
+ * {@code insecure-accept-any-host-key}).
  *
  * @param host the SSH server's host name or address
  * @param port its port
  * @param username the login name ({@code credentials: fixed} only)
- * @param password the login password ({@code credentials: fixed} only); may be combined with a key
- * @param privateKey a private key for the login: {@code file:/path/to/key} or the key itself in PEM or
- * OpenSSH format ({@code -----BEGIN ...}) ({@code credentials: fixed} only)
+ * @param password the login password ({@code credentials: fixed} only); may be combined
+ * with a key
+ * @param privateKey a private key for the login: {@code file:/path/to/key} or the key
+ * itself in PEM or OpenSSH format ({@code -----BEGIN ...}) ({@code credentials: fixed}
+ * only)
  * @param passphrase the private key's passphrase, if it is encrypted
- * @param knownHosts the server's host keys in OpenSSH {@code known_hosts} format: {@code file:/path} or the
- * lines themselves; read once at start-up
- * @param hostKeyFingerprint the server's host key fingerprint as {@code ssh-keygen -l} prints it
- * ({@code SHA256:...}); MD5 and SHA-1 fingerprints are refused as too weak
- * @param insecureAcceptAnyHostKey accept whatever host key the server presents. UNSAFE: anyone who can
- * intercept the connection can read and change every file and learn the password; for tests only
- * @param root the folder on the server that the mount exposes; a relative path is relative to the login's
- * home folder. Nothing outside it is reachable, links included
+ * @param knownHosts the server's host keys in OpenSSH {@code known_hosts} format:
+ * {@code file:/path} or the lines themselves; read once at start-up
+ * @param hostKeyFingerprint the server's host key fingerprint as {@code ssh-keygen -l}
+ * prints it ({@code SHA256:...}); MD5 and SHA-1 fingerprints are refused as too weak
+ * @param insecureAcceptAnyHostKey accept whatever host key the server presents. UNSAFE:
+ * anyone who can intercept the connection can read and change every file and learn the
+ * password; for tests only
+ * @param root the folder on the server that the mount exposes; a relative path is
+ * relative to the login's home folder. Nothing outside it is reachable, links included
  * @param connectTimeout how long connecting may take
- * @param readTimeout how long to wait for any answer of the server (handshake, login, each request); a
- * connection that misses it is dropped
- * @param keepAlive how often an idle connection sends a keep-alive, so a dead server is noticed and
- * firewalls keep the connection open; {@code 0} switches keep-alives off
- * @param poolSize most SSH connections per login (for the mount with fixed credentials, per user with
- * passthrough); concurrent operations share them
+ * @param readTimeout how long to wait for any answer of the server (handshake, login,
+ * each request); a connection that misses it is dropped
+ * @param keepAlive how often an idle connection sends a keep-alive, so a dead server is
+ * noticed and firewalls keep the connection open; {@code 0} switches keep-alives off
+ * @param poolSize most SSH connections per login (for the mount with fixed credentials,
+ * per user with passthrough); concurrent operations share them
  * @param idleTimeout connections unused for this long are closed
- * @param credentials {@code fixed}: the mount logs in with its own username and password or key;
- * {@code passthrough}: it logs in as the Wharf user who makes each request, with the name and password
- * that user logged in to Wharf with
- * @param maxUsers with passthrough, most users with open connections at once; the least recently active
- * user's connections are closed first
- * @param ioThreads most threads making blocking SSH calls for this mount; 0 means 4 per pooled
- * connection, at least 8
+ * @param credentials {@code fixed}: the mount logs in with its own username and password
+ * or key; {@code passthrough}: it logs in as the Wharf user who makes each request, with
+ * the name and password that user logged in to Wharf with
+ * @param maxUsers with passthrough, most users with open connections at once; the least
+ * recently active user's connections are closed first
+ * @param ioThreads most threads making blocking SSH calls for this mount; 0 means 4 per
+ * pooled connection, at least 8
  */
 public record SftpStorageProperties(@Nullable String host, @DefaultValue("22") int port, @Nullable String username,
 		@Nullable String password, @Nullable String privateKey, @Nullable String passphrase,
@@ -75,8 +79,7 @@ public record SftpStorageProperties(@Nullable String host, @DefaultValue("22") i
 		checkTimeout("read-timeout", readTimeout);
 		if (keepAlive.isNegative() || keepAlive.compareTo(LONGEST_TIMEOUT) > 0
 				|| (!keepAlive.isZero() && keepAlive.toSeconds() < 1)) {
-			throw new InvalidConfigurationException("keep-alive", keepAlive.toString(),
-					"must be 0 (off) or 1s to 1h");
+			throw new InvalidConfigurationException("keep-alive", keepAlive.toString(), "must be 0 (off) or 1s to 1h");
 		}
 		if (poolSize < 1 || poolSize > 64) {
 			throw new InvalidConfigurationException("pool-size", Integer.toString(poolSize), "must be 1 to 64");
@@ -122,8 +125,7 @@ public record SftpStorageProperties(@Nullable String host, @DefaultValue("22") i
 		}
 	}
 
-	private static void checkHostKeyTrust(@Nullable String knownHosts, @Nullable String fingerprint,
-			boolean insecure) {
+	private static void checkHostKeyTrust(@Nullable String knownHosts, @Nullable String fingerprint, boolean insecure) {
 		int ways = ((knownHosts != null) ? 1 : 0) + ((fingerprint != null) ? 1 : 0) + (insecure ? 1 : 0);
 		if (ways == 0) {
 			throw new InvalidConfigurationException("known-hosts", null,
@@ -131,8 +133,8 @@ public record SftpStorageProperties(@Nullable String host, @DefaultValue("22") i
 							+ "host-key-fingerprint (SHA256:... as ssh-keygen -l prints it)");
 		}
 		if (ways > 1) {
-			throw new InvalidConfigurationException((knownHosts != null) ? "known-hosts" : "host-key-fingerprint",
-					null, "set only one of known-hosts, host-key-fingerprint and insecure-accept-any-host-key");
+			throw new InvalidConfigurationException((knownHosts != null) ? "known-hosts" : "host-key-fingerprint", null,
+					"set only one of known-hosts, host-key-fingerprint and insecure-accept-any-host-key");
 		}
 		if (fingerprint != null && !SHA256_FINGERPRINT.matcher(fingerprint).matches()) {
 			throw new InvalidConfigurationException("host-key-fingerprint", fingerprint,

@@ -31,10 +31,11 @@ import reactor.core.scheduler.Scheduler;
 import reactor.util.context.Context;
 
 /**
- * Makes {@code sftp} mounts ({@link SftpStorageProperties}). Everything that can be checked without the
- * server is checked at start-up (the private key and its passphrase, the known hosts); then a mount with its
- * own login connects once, to learn whether the server renames atomically. A server that cannot be reached
- * at start-up does not stop Wharf: the mount reports itself down and connects when it can.
+ * Makes {@code sftp} mounts ({@link SftpStorageProperties}). Everything that can be
+ * checked without the server is checked at start-up (the private key and its passphrase,
+ * the known hosts); then a mount with its own login connects once, to learn whether the
+ * server renames atomically. A server that cannot be reached at start-up does not stop
+ * Wharf: the mount reports itself down and connects when it can.
  */
 public final class SftpStorageProvider implements StorageProvider {
 
@@ -56,8 +57,8 @@ public final class SftpStorageProvider implements StorageProvider {
 	/**
 	 * Makes a mount.
 	 * @param definition the mount's name and properties
-	 * @param usePosixRename whether to use {@code posix-rename@openssh.com} where offered; {@code false} only to
-	 * test the way without it
+	 * @param usePosixRename whether to use {@code posix-rename@openssh.com} where
+	 * offered; {@code false} only to test the way without it
 	 * @return the storage
 	 */
 	SftpStorage create(MountDefinition definition, boolean usePosixRename) {
@@ -68,8 +69,8 @@ public final class SftpStorageProvider implements StorageProvider {
 			KeyProvider key = privateKey(properties);
 			// The properties refuse a missing host.
 			String host = Objects.requireNonNull(properties.host(), "An sftp mount without a host");
-			SftpConnector connector = new SftpConnector(mount, host, properties.port(), verifier,
-					properties.root(), properties.connectTimeout(), properties.readTimeout(), properties.keepAlive());
+			SftpConnector connector = new SftpConnector(mount, host, properties.port(), verifier, properties.root(),
+					properties.connectTimeout(), properties.readTimeout(), properties.keepAlive());
 			Scheduler io = BlockingScheduler.create("wharf-sftp-" + mount, properties.effectiveIoThreads(),
 					properties.effectiveIoThreads() * 100_000);
 			Duration wait = properties.connectTimeout().plus(properties.readTimeout().multipliedBy(4));
@@ -84,7 +85,8 @@ public final class SftpStorageProvider implements StorageProvider {
 			// The properties refuse fixed credentials without a username.
 			String username = Objects.requireNonNull(properties.username(), "Fixed credentials without a username");
 			SftpLogin login = new SftpLogin(username, password, key, false);
-			SftpPools pools = SftpPools.fixed(connector, login, properties.poolSize(), properties.idleTimeout(), wait, io);
+			SftpPools pools = SftpPools.fixed(connector, login, properties.poolSize(), properties.idleTimeout(), wait,
+					io);
 			return new SftpStorage(mount, pools, io, probeAtomicRename(pools, connector), usePosixRename);
 		}
 		catch (InvalidConfigurationException ex) {
@@ -92,7 +94,10 @@ public final class SftpStorageProvider implements StorageProvider {
 		}
 	}
 
-	/** Connects once to see whether the server offers atomic renames; a failure is logged, not fatal. */
+	/**
+	 * Connects once to see whether the server offers atomic renames; a failure is logged,
+	 * not fatal.
+	 */
 	private static boolean probeAtomicRename(SftpPools pools, SftpConnector connector) {
 		try (SftpConnectionPool.Lease lease = pools.acquire(Context.empty())) {
 			boolean atomic = lease.connection().hasPosixRename();
@@ -116,7 +121,8 @@ public final class SftpStorageProvider implements StorageProvider {
 		if (properties.hostKeyFingerprint() != null) {
 			return FingerprintVerifier.getInstance(properties.hostKeyFingerprint());
 		}
-		// The properties require exactly one way to trust the host key, and it is neither of the above.
+		// The properties require exactly one way to trust the host key, and it is neither
+		// of the above.
 		String knownHosts = Objects.requireNonNull(properties.knownHosts(), "No way to trust the host key");
 		OpenSSHKnownHosts verifier;
 		try {
@@ -132,7 +138,8 @@ public final class SftpStorageProvider implements StorageProvider {
 			throw new InvalidConfigurationException("known-hosts", null, "cannot be read: " + ex.getMessage());
 		}
 		if (verifier.entries().stream().noneMatch(OpenSSHKnownHosts.HostEntry.class::isInstance)) {
-			throw new InvalidConfigurationException("known-hosts", knownHosts.startsWith(SftpStorageProperties.FILE_PREFIX) ? knownHosts : null,
+			throw new InvalidConfigurationException("known-hosts",
+					knownHosts.startsWith(SftpStorageProperties.FILE_PREFIX) ? knownHosts : null,
 					"holds no host key in known_hosts format (to name a file, write file:/path/to/known_hosts)");
 		}
 		return verifier;
@@ -156,7 +163,8 @@ public final class SftpStorageProvider implements StorageProvider {
 				provider = keyProvider(KeyProviderUtil.detectKeyFileFormat(value, false));
 				provider.init(value, null, passphrase);
 			}
-			// Decrypts and parses the key now, so a wrong passphrase or a broken key stops start-up.
+			// Decrypts and parses the key now, so a wrong passphrase or a broken key
+			// stops start-up.
 			provider.getPrivate();
 			provider.getPublic();
 			return provider;

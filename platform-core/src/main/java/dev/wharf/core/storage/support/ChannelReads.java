@@ -13,8 +13,8 @@ import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * Streams a blocking channel as buffers, reading on a given scheduler and never on the subscriber's
- * thread, with few buffers in flight so a slow client holds little memory.
+ * Streams a blocking channel as buffers, reading on a given scheduler and never on the
+ * subscriber's thread, with few buffers in flight so a slow client holds little memory.
  */
 public final class ChannelReads {
 
@@ -29,7 +29,8 @@ public final class ChannelReads {
 
 	/**
 	 * Reads a channel to its end or to a length.
-	 * @param opener opens the channel, already positioned at the first byte; called on the scheduler
+	 * @param opener opens the channel, already positioned at the first byte; called on
+	 * the scheduler
 	 * @param length how many bytes at most, or a negative number for all
 	 * @param scheduler where the blocking calls run
 	 * @param errorMapper turns an I/O failure into the error to signal
@@ -89,7 +90,8 @@ public final class ChannelReads {
 				this.channel.close();
 			}
 			catch (IOException ex) {
-				// Nothing was written through this channel, so a failed close loses nothing.
+				// Nothing was written through this channel, so a failed close loses
+				// nothing.
 			}
 		}
 

@@ -15,14 +15,14 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * Drains a stream of buffers into a blocking channel on a given scheduler, releasing every buffer, holding
- * only a few at a time, and checking an announced length.
+ * Drains a stream of buffers into a blocking channel on a given scheduler, releasing
+ * every buffer, holding only a few at a time, and checking an announced length.
  */
 public final class ChannelWrites {
 
 	/**
-	 * Buffers a write asks for ahead of the writer: at most this many, the one being written included, are held at
-	 * once.
+	 * Buffers a write asks for ahead of the writer: at most this many, the one being
+	 * written included, are held at once.
 	 */
 	private static final int PREFETCH = 4;
 
@@ -30,19 +30,23 @@ public final class ChannelWrites {
 	}
 
 	/**
-	 * Writes all of the content to the channel. The channel is left open for the caller to close.
+	 * Writes all of the content to the channel. The channel is left open for the caller
+	 * to close.
 	 * @param content the bytes; every buffer is released, also on error and cancellation
 	 * @param channel where to write
-	 * @param expectedLength the exact length required, or {@link WriteOptions#UNKNOWN_LENGTH}
+	 * @param expectedLength the exact length required, or
+	 * {@link WriteOptions#UNKNOWN_LENGTH}
 	 * @param scheduler where the blocking writes run
-	 * @return the number of bytes written; fails with {@link InvalidContentException} if the length does
-	 * not match, or with {@link UncheckedIOException} wrapping a write failure
+	 * @return the number of bytes written; fails with {@link InvalidContentException} if
+	 * the length does not match, or with {@link UncheckedIOException} wrapping a write
+	 * failure
 	 */
 	public static Mono<Long> write(Flux<DataBuffer> content, WritableByteChannel channel, long expectedLength,
 			Scheduler scheduler) {
 		return Mono.defer(() -> {
 			AtomicLong written = new AtomicLong();
-			// handle() consumes each buffer without passing it on: then() would discard (release) it a second time.
+			// handle() consumes each buffer without passing it on: then() would discard
+			// (release) it a second time.
 			return content.publishOn(scheduler, PREFETCH).<DataBuffer>handle((buffer, sink) -> {
 				try {
 					long total = written.addAndGet(buffer.readableByteCount());
@@ -66,13 +70,14 @@ public final class ChannelWrites {
 					DataBufferUtils.release(buffer);
 				}
 			})
-				// Buffers still queued upstream when the write fails or is cancelled are released here.
+				// Buffers still queued upstream when the write fails or is cancelled are
+				// released here.
 				.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
 				.then(Mono.fromCallable(() -> {
 					long total = written.get();
 					if (expectedLength >= 0 && total != expectedLength) {
-						throw new InvalidContentException("Content ended after " + total + " of the announced "
-								+ expectedLength + " bytes");
+						throw new InvalidContentException(
+								"Content ended after " + total + " of the announced " + expectedLength + " bytes");
 					}
 					return total;
 				}));

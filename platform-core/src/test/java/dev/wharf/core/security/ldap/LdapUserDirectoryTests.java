@@ -45,10 +45,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link LdapUserDirectory} against a real OpenLDAP {@code slapd}: binds by DN pattern and by search, groups
- * from {@code memberOf} and by search, the rules, locked users, names and passwords that must not reach the
- * directory, a directory that is down, slow or untrusted, LDAPS and StartTLS with an SSL bundle, and users
- * confirmed again in the background.
+ * {@link LdapUserDirectory} against a real OpenLDAP {@code slapd}: binds by DN pattern
+ * and by search, groups from {@code memberOf} and by search, the rules, locked users,
+ * names and passwords that must not reach the directory, a directory that is down, slow
+ * or untrusted, LDAPS and StartTLS with an SSL bundle, and users confirmed again in the
+ * background.
  */
 class LdapUserDirectoryTests {
 
@@ -64,10 +65,10 @@ class LdapUserDirectoryTests {
 
 	final List<AutoCloseable> closing = new ArrayList<>();
 
-	final DirectoryRules rules = new DirectoryRules(List.of(
-			new RuleProperties("wharf-admins", List.of("admin"), Map.of()),
-			new RuleProperties("staff", List.of("user"), Map.of("data", "ro")),
-			new RuleProperties("Editors", List.of("user"), Map.of("data", "rw", "scratch", "ro"))),
+	final DirectoryRules rules = new DirectoryRules(
+			List.of(new RuleProperties("wharf-admins", List.of("admin"), Map.of()),
+					new RuleProperties("staff", List.of("user"), Map.of("data", "ro")),
+					new RuleProperties("Editors", List.of("user"), Map.of("data", "rw", "scratch", "ro"))),
 			Set.of("data", "scratch")::contains);
 
 	@BeforeAll
@@ -102,12 +103,14 @@ class LdapUserDirectoryTests {
 		User alice = directory.verify("alice", "alice-pw").block();
 		assertThat(alice).isNotNull();
 		assertThat(alice.roles()).containsExactly(Role.USER);
-		// staff gives data ro, Editors (matched without regard to case) data rw and scratch ro: the greater wins.
+		// staff gives data ro, Editors (matched without regard to case) data rw and
+		// scratch ro: the greater wins.
 		assertThat(alice.mounts()).isEqualTo(Map.of("data", MountAccess.READ_WRITE, "scratch", MountAccess.READ_ONLY));
 		User bob = directory.verify("bob", "bob-pw").block();
 		assertThat(bob).isNotNull();
 		assertThat(bob.mounts()).isEqualTo(Map.of("data", MountAccess.READ_ONLY));
-		assertThat(directory.verify("carol", "carol-pw").block()).satisfies(carol -> assertThat(carol.isAdmin()).isTrue());
+		assertThat(directory.verify("carol", "carol-pw").block())
+			.satisfies(carol -> assertThat(carol.isAdmin()).isTrue());
 		assertThat(directory.verify("alice", "wrong").block()).isNull();
 		assertThat(directory.verify("stranger", "alice-pw").block()).isNull();
 		// The users are remembered for their sessions and tokens.
@@ -167,7 +170,8 @@ class LdapUserDirectoryTests {
 		LdapUserDirectory directory = directory(searching(ldap -> ldap));
 		assertThat(directory.verify("erin", "erin-pw").block()).isNotNull();
 		assertThat(directory.verify("frank", "frank-pw").block()).isNotNull();
-		// frank is put in the editors, erin is locked: nothing changes within the cache time.
+		// frank is put in the editors, erin is locked: nothing changes within the cache
+		// time.
 		slapd.modify(String.join("\n", "dn: cn=editors," + SlapdProcess.GROUPS, "changetype: modify", "add: member",
 				"member: " + SlapdProcess.userDn("frank"), ""));
 		slapd.lock("erin");
@@ -202,7 +206,8 @@ class LdapUserDirectoryTests {
 
 	@Test
 	void aRefusedServiceBindIsUnavailableNeverAWrongPassword() {
-		LdapUserDirectory directory = directory(searching(ldap -> with(ldap, "bindPassword", "not-the-service-password")));
+		LdapUserDirectory directory = directory(
+				searching(ldap -> with(ldap, "bindPassword", "not-the-service-password")));
 		assertThatThrownBy(() -> directory.verify("alice", "alice-pw").block())
 			.isInstanceOf(DirectoryUnavailableException.class);
 	}
@@ -222,10 +227,14 @@ class LdapUserDirectoryTests {
 				}
 			});
 			acceptor.start();
-			// The bind that opens a connection waits as long as the connect timeout; later answers the read timeout.
-			LdapUserDirectory directory = directory(properties(ldap -> with(with(with(ldap, "urls",
-					List.of("ldap://127.0.0.1:" + silent.getLocalPort())), "readTimeout", Duration.ofMillis(500)),
-					"connectTimeout", Duration.ofMillis(500))));
+			// The bind that opens a connection waits as long as the connect timeout;
+			// later answers the read timeout.
+			LdapUserDirectory directory = directory(
+					properties(
+							ldap -> with(
+									with(with(ldap, "urls", List.of("ldap://127.0.0.1:" + silent.getLocalPort())),
+											"readTimeout", Duration.ofMillis(500)),
+									"connectTimeout", Duration.ofMillis(500))));
 			long start = System.nanoTime();
 			assertThatThrownBy(() -> directory.verify("bob", "bob-pw").block())
 				.isInstanceOf(DirectoryUnavailableException.class);
@@ -259,16 +268,22 @@ class LdapUserDirectoryTests {
 	@Test
 	void anUntrustedServerIsUnavailable() {
 		LdapUserDirectory ldaps = directory(properties(ldap -> with(ldap, "urls", List.of(slapd.ldapsUrl()))));
-		assertThatThrownBy(() -> ldaps.verify("bob", "bob-pw").block()).isInstanceOf(DirectoryUnavailableException.class);
+		assertThatThrownBy(() -> ldaps.verify("bob", "bob-pw").block())
+			.isInstanceOf(DirectoryUnavailableException.class);
 		LdapUserDirectory startTls = directory(properties(ldap -> with(ldap, "startTls", true)));
 		assertThatThrownBy(() -> startTls.verify("bob", "bob-pw").block())
 			.isInstanceOf(DirectoryUnavailableException.class);
 	}
 
-	/** Binds over TLS so far: slapd logs the security strength of each bind's connection. */
+	/**
+	 * Binds over TLS so far: slapd logs the security strength of each bind's connection.
+	 */
 	static long tlsBinds() {
-		return slapd.logText().lines().filter(line -> line.contains("BIND dn=") && line.contains("mech=SIMPLE")
-				&& line.contains("ssf=") && !line.contains(" ssf=0")).count();
+		return slapd.logText()
+			.lines()
+			.filter(line -> line.contains("BIND dn=") && line.contains("mech=SIMPLE") && line.contains("ssf=")
+					&& !line.contains(" ssf=0"))
+			.count();
 	}
 
 	LdapUserDirectory directory(LdapProperties properties) {
@@ -288,15 +303,17 @@ class LdapUserDirectoryTests {
 
 	/** By DN pattern, groups from memberOf, no DN of Wharf's own. */
 	static LdapProperties properties(UnaryOperator<LdapProperties> change) {
-		return change.apply(new LdapProperties(List.of(slapd.url()), false, null, null, null,
-				"uid={0}," + SlapdProcess.PEOPLE, new UserSearch(null, "(uid={0})"), new GroupSearch(null, "(member={0})", "cn"),
-				"memberOf", Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(60)));
+		return change
+			.apply(new LdapProperties(List.of(slapd.url()), false, null, null, null, "uid={0}," + SlapdProcess.PEOPLE,
+					new UserSearch(null, "(uid={0})"), new GroupSearch(null, "(member={0})", "cn"), "memberOf",
+					Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(60)));
 	}
 
 	/** By search as Wharf's own DN, groups by search. */
 	static LdapProperties searching(UnaryOperator<LdapProperties> change) {
 		return change.apply(new LdapProperties(List.of(slapd.url()), false, null, SlapdProcess.SERVICE_DN,
-				SlapdProcess.SERVICE_PASSWORD, null, new UserSearch(SlapdProcess.PEOPLE, "(&(objectClass=inetOrgPerson)(uid={0}))"),
+				SlapdProcess.SERVICE_PASSWORD, null,
+				new UserSearch(SlapdProcess.PEOPLE, "(&(objectClass=inetOrgPerson)(uid={0}))"),
 				new GroupSearch(SlapdProcess.GROUPS, "(member={0})", "cn"), "memberOf", Duration.ofSeconds(5),
 				Duration.ofSeconds(10), Duration.ofSeconds(60)));
 	}
@@ -308,7 +325,8 @@ class LdapUserDirectoryTests {
 		Class<?>[] types = new Class<?>[components.length];
 		try {
 			for (int i = 0; i < components.length; i++) {
-				values[i] = components[i].getName().equals(component) ? value : components[i].getAccessor().invoke(ldap);
+				values[i] = components[i].getName().equals(component) ? value
+						: components[i].getAccessor().invoke(ldap);
 				types[i] = components[i].getType();
 			}
 			return LdapProperties.class.getDeclaredConstructor(types).newInstance(values);

@@ -23,9 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The authenticator over the Redis throttle when Redis goes away: a password checked lately still logs in,
- * any other login is "unavailable" (not "wrong") without its password being checked, and everything works
- * again once Redis is back.
+ * The authenticator over the Redis throttle when Redis goes away: a password checked
+ * lately still logs in, any other login is "unavailable" (not "wrong") without its
+ * password being checked, and everything works again once Redis is back.
  */
 class AuthenticatorOnRedisTests {
 
@@ -37,9 +37,9 @@ class AuthenticatorOnRedisTests {
 	private final RedisClients clients = new RedisClients(redis.server());
 
 	private final Authenticator authenticator = new Authenticator(
-			new ConfiguredUserDirectory(List.of(
-					new UserProperties("alice", PasswordHashing.hash("right-one"), List.of("user"), Map.of()),
-					new UserProperties("bob", PasswordHashing.hash("right-two"), List.of("user"), Map.of())),
+			new ConfiguredUserDirectory(
+					List.of(new UserProperties("alice", PasswordHashing.hash("right-one"), List.of("user"), Map.of()),
+							new UserProperties("bob", PasswordHashing.hash("right-two"), List.of("user"), Map.of())),
 					mount -> true),
 			new RedisLoginThrottle(this.clients.state("wharf:"), Clock.systemUTC()), new AuditLog(),
 			Schedulers.newBoundedElastic(2, 10, "test-hashing"));

@@ -18,8 +18,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The token store contract on a real Redis, each "replica" with a client and a cache of its own; and what only
- * the Redis store keeps there: digests, never a token, expiring with the token.
+ * The token store contract on a real Redis, each "replica" with a client and a cache of
+ * its own; and what only the Redis store keeps there: digests, never a token, expiring
+ * with the token.
  */
 class RedisApiTokenStoreContractTests extends AbstractApiTokenStoreContractTests {
 
@@ -82,7 +83,9 @@ class RedisApiTokenStoreContractTests extends AbstractApiTokenStoreContractTests
 		assertThatThrownBy(() -> tokens.authenticate(issued.secret()).block(TIMEOUT))
 			.isInstanceOf(SharedStateUnavailableException.class);
 		redis.server().start();
-		await().atMost(TIMEOUT).ignoreExceptions().until(() -> tokens.authenticate(issued.secret()).block(TIMEOUT) != null);
+		await().atMost(TIMEOUT)
+			.ignoreExceptions()
+			.until(() -> tokens.authenticate(issued.secret()).block(TIMEOUT) != null);
 	}
 
 }

@@ -23,9 +23,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The external user store contract on a real Redis, each "replica" with a client, a subscription and a copy of
- * its own; and what only the Redis store does: the announcement carries the user (no full read needed), a
- * full read brings back what a replica missed, and lookups go on from memory while Redis is down.
+ * The external user store contract on a real Redis, each "replica" with a client, a
+ * subscription and a copy of its own; and what only the Redis store does: the
+ * announcement carries the user (no full read needed), a full read brings back what a
+ * replica missed, and lookups go on from memory while Redis is down.
  */
 class RedisExternalUserStoreContractTests extends AbstractExternalUserStoreContractTests {
 
@@ -91,11 +92,14 @@ class RedisExternalUserStoreContractTests extends AbstractExternalUserStoreContr
 		RedisExternalUserStore store = store(Duration.ofMillis(100));
 		store.save(erin()).block(TIMEOUT);
 		redis.server().stop();
-		assertThatThrownBy(() -> store.save(new ExternalUser("frank", Source.LDAP, Set.of(), Instant.EPOCH)).block(TIMEOUT))
+		assertThatThrownBy(
+				() -> store.save(new ExternalUser("frank", Source.LDAP, Set.of(), Instant.EPOCH)).block(TIMEOUT))
 			.isInstanceOf(SharedStateUnavailableException.class);
 		assertThat(store.find("frank")).isEmpty();
 		// Full reads fail every 100 ms meanwhile; the copy stays.
-		await().during(Duration.ofMillis(600)).atMost(TIMEOUT).until(() -> store.find("erin").equals(Optional.of(erin())));
+		await().during(Duration.ofMillis(600))
+			.atMost(TIMEOUT)
+			.until(() -> store.find("erin").equals(Optional.of(erin())));
 	}
 
 }

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The throttle's rules on a real Redis, each "replica" with a client of its own; and what it keeps there.
+ * The throttle's rules on a real Redis, each "replica" with a client of its own; and what
+ * it keeps there.
  */
 class RedisLoginThrottleContractTests extends AbstractLoginThrottleContractTests {
 

@@ -22,9 +22,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The sessions contract on a real Redis, each "replica" with a client and a cache of its own; and what only the
- * Redis store does: the keys it keeps (digests, expiries, no credentials), invalidation of every replica's cache
- * at once, and "unavailable", never "no session", while Redis is down.
+ * The sessions contract on a real Redis, each "replica" with a client and a cache of its
+ * own; and what only the Redis store does: the keys it keeps (digests, expiries, no
+ * credentials), invalidation of every replica's cache at once, and "unavailable", never
+ * "no session", while Redis is down.
  */
 class RedisSessionsContractTests extends AbstractSessionsContractTests {
 
@@ -68,14 +69,14 @@ class RedisSessionsContractTests extends AbstractSessionsContractTests {
 				"wharf:session:" + created.session().key());
 		String value = (String) redis.server().command("GET", "wharf:session:" + created.session().key());
 		assertThat(value).endsWith("\t10.0.0.1\talice").doesNotContain("pw-123").doesNotContain(created.secret());
-		assertThat((Long) redis.server().command("PTTL", "wharf:session:" + created.session().key()))
-			.isPositive()
+		assertThat((Long) redis.server().command("PTTL", "wharf:session:" + created.session().key())).isPositive()
 			.isLessThanOrEqualTo(Duration.ofHours(1).toMillis());
 		assertThat(this.sessions.find(created.secret()).block(TIMEOUT).credentials())
 			.as("kept in the memory of the replica that made the session")
 			.isEqualTo(new Credentials("alice", "pw-123"));
 		assertThat(sessions(store(), 100, NO_RATE).find(created.secret()).block(TIMEOUT).credentials())
-			.as("another replica never sees them").isNull();
+			.as("another replica never sees them")
+			.isNull();
 	}
 
 	@Test
@@ -104,8 +105,7 @@ class RedisSessionsContractTests extends AbstractSessionsContractTests {
 		assertThatThrownBy(() -> uncached.revoke(created.secret()).block(TIMEOUT))
 			.isInstanceOf(SharedStateUnavailableException.class);
 		redis.server().start();
-		await().atMost(TIMEOUT).ignoreExceptions()
-			.until(() -> uncached.find(created.secret()).block(TIMEOUT) != null);
+		await().atMost(TIMEOUT).ignoreExceptions().until(() -> uncached.find(created.secret()).block(TIMEOUT) != null);
 		assertThat(uncached.list("alice").collectList().block(TIMEOUT)).hasSize(1);
 	}
 

@@ -16,8 +16,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The share store contract on a real Redis, each "replica" with a client of its own; and what only the Redis
- * store does: the keys it keeps, and "unavailable" rather than "unknown" while Redis is down.
+ * The share store contract on a real Redis, each "replica" with a client of its own; and
+ * what only the Redis store does: the keys it keeps, and "unavailable" rather than
+ * "unknown" while Redis is down.
  */
 class RedisShareStoreContractTests extends AbstractShareStoreContractTests {
 
@@ -61,7 +62,8 @@ class RedisShareStoreContractTests extends AbstractShareStoreContractTests {
 		Share share = share("alice", 0);
 		store.put(share).block(TIMEOUT);
 		redis.server().stop();
-		assertThatThrownBy(() -> store.find(share.id()).block(TIMEOUT)).isInstanceOf(SharedStateUnavailableException.class);
+		assertThatThrownBy(() -> store.find(share.id()).block(TIMEOUT))
+			.isInstanceOf(SharedStateUnavailableException.class);
 		redis.server().start();
 		await().atMost(TIMEOUT).ignoreExceptions().until(() -> store.find(share.id()).block(TIMEOUT) != null);
 	}

@@ -13,8 +13,9 @@ import org.jspecify.annotations.Nullable;
 import static org.awaitility.Awaitility.await;
 
 /**
- * "Replicas" of the Redis state for one test method: each {@link #replica} has a client of its own and its own
- * invalidation subscription, over a Redis emptied when the first replica connects. Not thread-safe.
+ * "Replicas" of the Redis state for one test method: each {@link #replica} has a client
+ * of its own and its own invalidation subscription, over a Redis emptied when the first
+ * replica connects. Not thread-safe.
  */
 final class RedisTestReplicas implements AutoCloseable {
 
@@ -60,6 +61,7 @@ final class RedisTestReplicas implements AutoCloseable {
 
 	/**
 	 * One replica's view.
+	 *
 	 * @param state its client
 	 * @param invalidations its subscription
 	 */

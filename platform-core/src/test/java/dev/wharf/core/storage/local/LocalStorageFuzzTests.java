@@ -24,12 +24,13 @@ import org.junit.jupiter.api.BeforeAll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Fuzzes the {@code local} backend with paths as a client sends them (raw URI paths and decoded text),
- * through every operation (see {@link #staysInRoot} for the input format), in a root that holds links out of it ({@code link-out}, {@code link-secret}), a
- * dangling link and a link inside it. Jazzer's file-path-traversal detector is confined to the root: any
- * file-system call the backend makes outside it is a finding, and so is a canary's token in anything read
- * or any change beside the root. Typed {@link StorageException}s are the expected refusals; any other
- * exception is a finding.
+ * Fuzzes the {@code local} backend with paths as a client sends them (raw URI paths and
+ * decoded text), through every operation (see {@link #staysInRoot} for the input format),
+ * in a root that holds links out of it ({@code link-out}, {@code link-secret}), a
+ * dangling link and a link inside it. Jazzer's file-path-traversal detector is confined
+ * to the root: any file-system call the backend makes outside it is a finding, and so is
+ * a canary's token in anything read or any change beside the root. Typed
+ * {@link StorageException}s are the expected refusals; any other exception is a finding.
  */
 class LocalStorageFuzzTests {
 
@@ -65,11 +66,12 @@ class LocalStorageFuzzTests {
 	}
 
 	/**
-	 * One operation per input, in a format of our own so that the committed inputs are easy to write: byte 0
-	 * picks the operation, bit 0 of byte 1 says whether the paths are raw URI paths (decoded as a request
-	 * line is, ISO-8859-1, then {@link StoragePath#parseUriPath}) or text (UTF-8, {@link StoragePath#parse}),
-	 * bit 1 asks for a recursive delete; the rest is the source path, then a newline and the target path
-	 * for move and copy.
+	 * One operation per input, in a format of our own so that the committed inputs are
+	 * easy to write: byte 0 picks the operation, bit 0 of byte 1 says whether the paths
+	 * are raw URI paths (decoded as a request line is, ISO-8859-1, then
+	 * {@link StoragePath#parseUriPath}) or text (UTF-8, {@link StoragePath#parse}), bit 1
+	 * asks for a recursive delete; the rest is the source path, then a newline and the
+	 * target path for move and copy.
 	 */
 	@FuzzTest(maxDuration = "5m")
 	void staysInRoot(byte[] input) throws IOException {
@@ -92,10 +94,13 @@ class LocalStorageFuzzTests {
 			StoragePath target = raw ? StoragePath.parseUriPath(second) : StoragePath.parse(second);
 			switch (operation) {
 				case 0 -> storage.stat(source).block(TIMEOUT);
-				case 1 -> assertThat(StorageTestSupport.text(storage.read(source, ByteRange.all()))).doesNotContain(TOKEN);
+				case 1 ->
+					assertThat(StorageTestSupport.text(storage.read(source, ByteRange.all()))).doesNotContain(TOKEN);
 				case 2 -> storage.list(source).collectList().block(TIMEOUT);
-				case 3 -> storage.write(source, StorageTestSupport.content("fuzz"), WriteOptions.replace()).block(TIMEOUT);
-				case 4 -> storage.write(source, StorageTestSupport.content("more"), WriteOptions.append()).block(TIMEOUT);
+				case 3 ->
+					storage.write(source, StorageTestSupport.content("fuzz"), WriteOptions.replace()).block(TIMEOUT);
+				case 4 ->
+					storage.write(source, StorageTestSupport.content("more"), WriteOptions.append()).block(TIMEOUT);
 				case 5 -> storage.createDirectories(source).block(TIMEOUT);
 				case 6 -> storage.delete(source, recursive).block(TIMEOUT);
 				case 7 -> storage.move(source, target, true).block(TIMEOUT);
@@ -103,9 +108,11 @@ class LocalStorageFuzzTests {
 			}
 		}
 		catch (StorageException expected) {
-			// A typed refusal (invalid path, not found, access denied, conflict...) is the right answer.
+			// A typed refusal (invalid path, not found, access denied, conflict...) is
+			// the right answer.
 		}
-		// Nothing beside the root changed: the canary is still the only thing there, unchanged.
+		// Nothing beside the root changed: the canary is still the only thing there,
+		// unchanged.
 		try (Stream<Path> names = Files.list(outside)) {
 			assertThat(names.map(path -> path.getFileName().toString()).toList()).containsExactly("secret.txt");
 		}
@@ -116,7 +123,10 @@ class LocalStorageFuzzTests {
 		return new String(input, from, to - from, raw ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8);
 	}
 
-	/** Puts back the links an earlier input may have moved or deleted (the ones inside the root can be). */
+	/**
+	 * Puts back the links an earlier input may have moved or deleted (the ones inside the
+	 * root can be).
+	 */
 	private static void restoreFixtures() throws IOException {
 		link("link-out", "../outside");
 		link("link-secret", "../outside/secret.txt");

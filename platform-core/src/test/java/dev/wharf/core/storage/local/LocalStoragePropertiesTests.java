@@ -29,9 +29,8 @@ class LocalStoragePropertiesTests {
 	@ParameterizedTest
 	@ValueSource(ints = { -1, 1025 })
 	void threadsOutOfRangeAreRefusedNamingTheProperty(int threads) {
-		assertThatThrownBy(() -> new LocalStorageProperties("/srv", true, threads))
-			.isInstanceOfSatisfying(InvalidConfigurationException.class,
-					ex -> assertThat(ex.property()).endsWith("io-threads"));
+		assertThatThrownBy(() -> new LocalStorageProperties("/srv", true, threads)).isInstanceOfSatisfying(
+				InvalidConfigurationException.class, ex -> assertThat(ex.property()).endsWith("io-threads"));
 	}
 
 }

@@ -35,8 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Tests for {@link LocalStorage} beyond the contract: links of every kind, temporary files, disk full, and
- * the provider's handling of the root folder.
+ * Tests for {@link LocalStorage} beyond the contract: links of every kind, temporary
+ * files, disk full, and the provider's handling of the root folder.
  */
 class LocalStorageTests {
 
@@ -102,7 +102,8 @@ class LocalStorageTests {
 		assertDenied(() -> this.storage.stat(path("/dangling")).block(TIMEOUT));
 		assertDenied(() -> this.storage.write(path("/dangling"), content("x"), WriteOptions.replace()).block(TIMEOUT));
 		assertDenied(() -> this.storage.write(path("/dangling"), content("x"), WriteOptions.append()).block(TIMEOUT));
-		assertDenied(() -> this.storage.write(path("/dangling/child"), content("x"), WriteOptions.replace()).block(TIMEOUT));
+		assertDenied(
+				() -> this.storage.write(path("/dangling/child"), content("x"), WriteOptions.replace()).block(TIMEOUT));
 		assertDenied(() -> this.storage.createDirectory(path("/dangling/child")).block(TIMEOUT));
 		assertThat(target).doesNotExist();
 		assertThat(this.storage.list(StoragePath.root()).collectList().block(TIMEOUT)).singleElement()
@@ -165,8 +166,10 @@ class LocalStorageTests {
 		try (Tmpfs tmpfs = Tmpfs.mount(mountPoint, "1m")) {
 			try (LocalStorage tiny = new LocalStorage("tiny", tmpfs.path(), true, 2)) {
 				tiny.write(path("/small"), content("fits"), WriteOptions.replace()).block(TIMEOUT);
-				assertThatThrownBy(() -> tiny.write(path("/big"), random(9, 4L * 1024 * 1024, 64 * 1024), WriteOptions.replace())
-					.block(TIMEOUT)).isInstanceOf(QuotaExceededException.class);
+				assertThatThrownBy(
+						() -> tiny.write(path("/big"), random(9, 4L * 1024 * 1024, 64 * 1024), WriteOptions.replace())
+							.block(TIMEOUT))
+					.isInstanceOf(QuotaExceededException.class);
 				assertThat(tiny.list(StoragePath.root()).map(FileEntry::name).collectList().block(TIMEOUT))
 					.containsExactly("small");
 				try (var files = Files.list(tmpfs.path())) {
@@ -207,9 +210,9 @@ class LocalStorageTests {
 		assertThatThrownBy(() -> provider.create(definition("data", Map.of("root", file.toString()))))
 			.isInstanceOfSatisfying(InvalidConfigurationException.class,
 					ex -> assertThat(ex.property()).isEqualTo("wharf.storage.mounts.data.root"));
-		assertThatThrownBy(() -> provider.create(definition("data", Map.of())))
-			.isInstanceOfSatisfying(InvalidConfigurationException.class,
-					ex -> assertThat(ex.property()).isEqualTo("wharf.storage.mounts.data.root"));
+		assertThatThrownBy(() -> provider.create(definition("data", Map.of()))).isInstanceOfSatisfying(
+				InvalidConfigurationException.class,
+				ex -> assertThat(ex.property()).isEqualTo("wharf.storage.mounts.data.root"));
 		assertThatThrownBy(() -> provider.create(definition("data", Map.of("root", missing.toString(), "rot", "typo"))))
 			.hasStackTraceContaining("wharf.storage.mounts.data.rot");
 	}
@@ -233,6 +236,5 @@ class LocalStorageTests {
 		assertThatThrownBy(call).isInstanceOf(AccessDeniedException.class)
 			.satisfies(ex -> assertThat(ex.getMessage()).doesNotContain("canary").doesNotContain("/tmp"));
 	}
-
 
 }

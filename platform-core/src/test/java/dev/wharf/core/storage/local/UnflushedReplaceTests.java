@@ -19,8 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Tests for {@link UnflushedReplace} and the {@link RenameExchange} under it, on the real file system of
- * the build's temporary folder.
+ * Tests for {@link UnflushedReplace} and the {@link RenameExchange} under it, on the real
+ * file system of the build's temporary folder.
  */
 class UnflushedReplaceTests {
 
@@ -29,7 +29,8 @@ class UnflushedReplaceTests {
 
 	@Test
 	void exchangeIsAvailableOnLinux() {
-		// Wharf's servers and CI run on Linux: without the exchange, replacing uploads fall back to the slow
+		// Wharf's servers and CI run on Linux: without the exchange, replacing uploads
+		// fall back to the slow
 		// rename, and this should fail rather than go unnoticed.
 		assertThat(System.getProperty("os.name")).startsWith("Linux");
 		assertThat(RenameExchange.available()).isTrue();

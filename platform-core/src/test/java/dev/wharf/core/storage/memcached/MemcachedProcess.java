@@ -21,9 +21,10 @@ import dev.wharf.core.testsupport.Requirements;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A real {@code memcached} on 127.0.0.1 and a free port, started by a test (UDP off), that can be killed
- * and started again on the same port to see how clients cope. {@link #close()} kills it; a shutdown hook
- * does too if the test JVM ends first. Published in platform-core's test-jar.
+ * A real {@code memcached} on 127.0.0.1 and a free port, started by a test (UDP off),
+ * that can be killed and started again on the same port to see how clients cope.
+ * {@link #close()} kills it; a shutdown hook does too if the test JVM ends first.
+ * Published in platform-core's test-jar.
  */
 public final class MemcachedProcess implements AutoCloseable {
 
@@ -71,13 +72,16 @@ public final class MemcachedProcess implements AutoCloseable {
 		return this.process != null && this.process.isAlive();
 	}
 
-	/** Starts it again (empty) on the same port, once killed; returns when it accepts connections. */
+	/**
+	 * Starts it again (empty) on the same port, once killed; returns when it accepts
+	 * connections.
+	 */
 	public void restart() throws IOException, InterruptedException {
 		if (isRunning()) {
 			return;
 		}
-		List<String> command = new ArrayList<>(List.of(this.executable.toString(), "-l", "127.0.0.1",
-				"-p", Integer.toString(this.port), "-U", "0", "-m", Integer.toString(this.memoryMegabytes), "-t", "2"));
+		List<String> command = new ArrayList<>(List.of(this.executable.toString(), "-l", "127.0.0.1", "-p",
+				Integer.toString(this.port), "-U", "0", "-m", Integer.toString(this.memoryMegabytes), "-t", "2"));
 		if ("root".equals(System.getProperty("user.name"))) {
 			command.addAll(List.of("-u", "root"));
 		}
@@ -123,11 +127,13 @@ public final class MemcachedProcess implements AutoCloseable {
 	/**
 	 * Stores an item behind any client's back, over the text protocol.
 	 * @param key the key
-	 * @param flags the item's flags (spymemcached's default transcoder reads 1 as "serialised Java object")
+	 * @param flags the item's flags (spymemcached's default transcoder reads 1 as
+	 * "serialised Java object")
 	 * @param value the value
 	 */
 	public void set(String key, int flags, byte[] value) throws IOException {
-		byte[] header = ("set " + key + " " + flags + " 0 " + value.length + "\r\n").getBytes(StandardCharsets.US_ASCII);
+		byte[] header = ("set " + key + " " + flags + " 0 " + value.length + "\r\n")
+			.getBytes(StandardCharsets.US_ASCII);
 		byte[] request = new byte[header.length + value.length + 2];
 		System.arraycopy(header, 0, request, 0, header.length);
 		System.arraycopy(value, 0, request, header.length, value.length);

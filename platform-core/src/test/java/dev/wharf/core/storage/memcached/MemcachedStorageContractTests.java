@@ -12,9 +12,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.springframework.util.unit.DataSize;
 
 /**
- * The storage contract against a real memcached started on a free port, for the capabilities the
- * {@code memcached} backend has (no folders, listing or moves). Each test gets its own key prefix, so it
- * starts from an empty store; chunks are small so that the range and streaming tests cross many of them.
+ * The storage contract against a real memcached started on a free port, for the
+ * capabilities the {@code memcached} backend has (no folders, listing or moves). Each
+ * test gets its own key prefix, so it starts from an empty store; chunks are small so
+ * that the range and streaming tests cross many of them.
  */
 class MemcachedStorageContractTests extends AbstractStorageContractTests {
 

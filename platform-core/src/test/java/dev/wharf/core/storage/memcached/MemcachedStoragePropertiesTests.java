@@ -16,8 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Tests for {@link MemcachedStorageProperties} and {@link MemcachedServers}: every bad value stops start-up
- * naming the mount's property.
+ * Tests for {@link MemcachedStorageProperties} and {@link MemcachedServers}: every bad
+ * value stops start-up naming the mount's property.
  */
 class MemcachedStoragePropertiesTests {
 
@@ -31,15 +31,17 @@ class MemcachedStoragePropertiesTests {
 	@Test
 	void defaultsAreSafeForMemcachedsDefaultItemLimit() {
 		MemcachedStorageProperties properties = bind(Map.of("wharf.storage.mounts.shared.servers[0]", "127.0.0.1"));
-		assertThat(properties.chunkSize().toBytes() + MemcachedStorageProperties.HEADER_ROOM).isLessThanOrEqualTo(1 << 20);
+		assertThat(properties.chunkSize().toBytes() + MemcachedStorageProperties.HEADER_ROOM)
+			.isLessThanOrEqualTo(1 << 20);
 		assertThat(properties.effectiveKeyPrefix("shared")).isEqualTo("wharf:shared:");
 		assertThat(properties.expiration()).isZero();
 	}
 
 	@ParameterizedTest
-	@CsvSource({ "servers[0], ''", "servers[0], host:0", "servers[0], host:70000", "servers[0], host:abc", "servers[0], ::1",
-			"servers[0], [::1", "servers[0], 'a b'", "key-prefix, 'has space'", "chunk-size, 100B", "chunk-size, 1GB",
-			"expiration, 31d", "expiration, -1s", "operation-timeout, 0s", "max-reconnect-delay, 100ms" })
+	@CsvSource({ "servers[0], ''", "servers[0], host:0", "servers[0], host:70000", "servers[0], host:abc",
+			"servers[0], ::1", "servers[0], [::1", "servers[0], 'a b'", "key-prefix, 'has space'", "chunk-size, 100B",
+			"chunk-size, 1GB", "expiration, 31d", "expiration, -1s", "operation-timeout, 0s",
+			"max-reconnect-delay, 100ms" })
 	void badValuesNameTheirProperty(String property, String value) {
 		Map<String, String> properties = new java.util.HashMap<>();
 		properties.put("wharf.storage.mounts.shared.servers[0]", "127.0.0.1:11211");
@@ -53,11 +55,13 @@ class MemcachedStoragePropertiesTests {
 		assertThatThrownBy(() -> bind(Map.of())).isInstanceOfSatisfying(InvalidConfigurationException.class,
 				ex -> assertThat(ex.property()).isEqualTo("wharf.storage.mounts.shared.servers"));
 		assertThatThrownBy(() -> bind(Map.of("wharf.storage.mounts.shared.servers[0]", "127.0.0.1",
-				"wharf.storage.mounts.shared.sever", "x"))).hasStackTraceContaining("sever");
+				"wharf.storage.mounts.shared.sever", "x")))
+			.hasStackTraceContaining("sever");
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "127.0.0.1", "127.0.0.1:11211", "localhost:11311", "[::1]:11212", "[::1]", "cache-1.example" })
+	@ValueSource(
+			strings = { "127.0.0.1", "127.0.0.1:11211", "localhost:11311", "[::1]:11212", "[::1]", "cache-1.example" })
 	void serversAreHostAndPort(String value) {
 		InetSocketAddress address = MemcachedServers.parse("servers[0]", value);
 		assertThat(address.getHostString()).doesNotContain("[", "]");

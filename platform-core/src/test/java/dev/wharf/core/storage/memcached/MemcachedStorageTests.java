@@ -35,9 +35,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What the {@code memcached} backend does beyond the contract, against real memcached processes: hashing
- * over two servers, a server killed and restarted, items evicted behind its back, foreign items that a
- * careless client would deserialise, the size limit, and where callbacks run.
+ * What the {@code memcached} backend does beyond the contract, against real memcached
+ * processes: hashing over two servers, a server killed and restarted, items evicted
+ * behind its back, foreign items that a careless client would deserialise, the size
+ * limit, and where callbacks run.
  */
 class MemcachedStorageTests {
 
@@ -79,7 +80,10 @@ class MemcachedStorageTests {
 		storage.write(StoragePath.parse(path), content(text), WriteOptions.replace()).block(TIMEOUT);
 	}
 
-	/** Stores {@code /key-0} to {@code /key-39}, holding {@code value-0} to {@code value-39}. */
+	/**
+	 * Stores {@code /key-0} to {@code /key-39}, holding {@code value-0} to
+	 * {@code value-39}.
+	 */
 	private static MemcachedStorage storeKeys(MemcachedStorage storage) {
 		for (int i = 0; i < 40; i++) {
 			put(storage, "/key-" + i, "value-" + i);
@@ -117,10 +121,10 @@ class MemcachedStorageTests {
 		assertThatThrownBy(() -> storage.stat(StoragePath.parse("/before")).block(TIMEOUT))
 			.isInstanceOf(BackendUnavailableException.class);
 		assertThatThrownBy(() -> put(storage, "/during", "y")).isInstanceOf(BackendUnavailableException.class);
-		assertThatThrownBy(() -> storage.checkHealth().block(TIMEOUT))
-			.isInstanceOf(BackendUnavailableException.class)
+		assertThatThrownBy(() -> storage.checkHealth().block(TIMEOUT)).isInstanceOf(BackendUnavailableException.class)
 			.hasMessageContaining(memcached.address());
-		// Refused at once, not after the operation time-out (30 s) of each of the three calls.
+		// Refused at once, not after the operation time-out (30 s) of each of the three
+		// calls.
 		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(15));
 
 		memcached.restart();
@@ -214,7 +218,8 @@ class MemcachedStorageTests {
 		try (ObjectOutputStream out = new ObjectOutputStream(serialised)) {
 			out.writeObject(new java.util.HashMap<>(java.util.Map.of("gadget", "chain")));
 		}
-		// Flags 1 = "serialised Java object", 2 = "gzip" for spymemcached's default transcoder.
+		// Flags 1 = "serialised Java object", 2 = "gzip" for spymemcached's default
+		// transcoder.
 		for (int flags : new int[] { 1, 2, 3 }) {
 			memcached.set(key, flags, serialised.toByteArray());
 			assertThatThrownBy(() -> storage.stat(StoragePath.parse("/planted")).block(TIMEOUT))
@@ -229,10 +234,13 @@ class MemcachedStorageTests {
 		MemcachedProcess memcached = memcached();
 		MemcachedStorage storage = storage(properties(memcached));
 		long tooLarge = DataSize.ofMegabytes(1).toBytes() + 1;
-		assertThatThrownBy(() -> storage.write(StoragePath.parse("/big"), random(1, tooLarge, 8192), WriteOptions.replace())
-			.block(TIMEOUT)).isInstanceOf(QuotaExceededException.class);
+		assertThatThrownBy(
+				() -> storage.write(StoragePath.parse("/big"), random(1, tooLarge, 8192), WriteOptions.replace())
+					.block(TIMEOUT))
+			.isInstanceOf(QuotaExceededException.class);
 		assertThatThrownBy(() -> storage
-			.write(StoragePath.parse("/big"), random(1, tooLarge, 8192), WriteOptions.replace().withExpectedLength(tooLarge))
+			.write(StoragePath.parse("/big"), random(1, tooLarge, 8192),
+					WriteOptions.replace().withExpectedLength(tooLarge))
 			.block(TIMEOUT)).isInstanceOf(QuotaExceededException.class);
 		awaitItems(memcached, 0);
 		assertThat(memcached.items()).isZero();
@@ -248,7 +256,9 @@ class MemcachedStorageTests {
 		MemcachedProcess memcached = memcached();
 		MemcachedStorage storage = storage(properties(memcached));
 		put(storage, "/t", "x");
-		String thread = storage.stat(StoragePath.parse("/t")).map(entry -> Thread.currentThread().getName()).block(TIMEOUT);
+		String thread = storage.stat(StoragePath.parse("/t"))
+			.map(entry -> Thread.currentThread().getName())
+			.block(TIMEOUT);
 		assertThat(thread).startsWith("wharf-memcached-test-");
 	}
 
@@ -264,7 +274,8 @@ class MemcachedStorageTests {
 		put(storage, "/a", "x");
 		assertThatThrownBy(() -> storage.move(StoragePath.parse("/a"), StoragePath.parse("/b"), false).block(TIMEOUT))
 			.isInstanceOf(UnsupportedCapabilityException.class);
-		assertThatThrownBy(() -> storage.write(StoragePath.parse("/a"), content("y"), WriteOptions.append()).block(TIMEOUT))
+		assertThatThrownBy(
+				() -> storage.write(StoragePath.parse("/a"), content("y"), WriteOptions.append()).block(TIMEOUT))
 			.isInstanceOf(UnsupportedCapabilityException.class);
 	}
 
@@ -307,7 +318,9 @@ class MemcachedStorageTests {
 
 	private static void awaitItems(MemcachedProcess memcached, long items) {
 		// Clean-up of a refused upload's chunks runs in the background.
-		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20)).until(() -> memcached.items() == items);
+		await().atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> memcached.items() == items);
 	}
 
 }

@@ -22,9 +22,11 @@ class MemoryStorageTests {
 		MemoryStorage storage = new MemoryStorage("cap", 1024 * 1024);
 		long empty = storage.usedBytes();
 		storage.write(path("/a"), random(1, 600_000, 8192), WriteOptions.replace()).block(TIMEOUT);
-		assertThatThrownBy(() -> storage.write(path("/b"), random(2, 600_000, 8192), WriteOptions.replace()).block(TIMEOUT))
+		assertThatThrownBy(
+				() -> storage.write(path("/b"), random(2, 600_000, 8192), WriteOptions.replace()).block(TIMEOUT))
 			.isInstanceOf(QuotaExceededException.class);
-		assertThat(storage.stat(path("/b")).onErrorResume(e -> reactor.core.publisher.Mono.empty()).block(TIMEOUT)).isNull();
+		assertThat(storage.stat(path("/b")).onErrorResume(e -> reactor.core.publisher.Mono.empty()).block(TIMEOUT))
+			.isNull();
 		assertThat(storage.usedBytes()).isEqualTo(empty + 600_000 + MemoryStorage.ENTRY_CHARGE);
 		storage.delete(path("/a"), false).block(TIMEOUT);
 		assertThat(storage.usedBytes()).isEqualTo(empty);

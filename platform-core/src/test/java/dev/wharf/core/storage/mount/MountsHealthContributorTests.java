@@ -16,8 +16,9 @@ import reactor.core.publisher.Mono;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link MountsHealthContributor}: a mount that fails its check is down, and the error detail never
- * carries more than a storage error's own message, so no host path reaches a health answer.
+ * Tests for {@link MountsHealthContributor}: a mount that fails its check is down, and
+ * the error detail never carries more than a storage error's own message, so no host path
+ * reaches a health answer.
  */
 class MountsHealthContributorTests {
 

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.AfterAll;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * The storage contract against S3Proxy, started once per test class with the store the subclass names.
+ * The storage contract against S3Proxy, started once per test class with the store the
+ * subclass names.
  */
 abstract class AbstractS3ProxyStorageContractTests extends AbstractS3StorageContractTests {
 

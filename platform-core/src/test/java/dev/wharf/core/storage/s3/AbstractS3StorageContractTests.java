@@ -14,8 +14,9 @@ import software.amazon.awssdk.services.s3.S3Client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The storage contract against the {@code s3} backend and a real S3 server, each test on a folder of its own
- * in one bucket; after every test no multipart upload may be left open. A subclass says which server.
+ * The storage contract against the {@code s3} backend and a real S3 server, each test on
+ * a folder of its own in one bucket; after every test no multipart upload may be left
+ * open. A subclass says which server.
  */
 abstract class AbstractS3StorageContractTests extends AbstractStorageContractTests {
 
@@ -31,7 +32,9 @@ abstract class AbstractS3StorageContractTests extends AbstractStorageContractTes
 	 */
 	protected abstract S3StorageProperties properties(String prefix);
 
-	/** Keys per listing page; small values make every listing follow continuation tokens. */
+	/**
+	 * Keys per listing page; small values make every listing follow continuation tokens.
+	 */
 	protected int pageSize() {
 		return 1000;
 	}
@@ -41,8 +44,9 @@ abstract class AbstractS3StorageContractTests extends AbstractStorageContractTes
 		this.prefix = S3TestMounts.freshPrefix();
 		S3StorageProperties properties = properties(this.prefix);
 		S3Storage.Limits limits = S3Storage.Limits.of(properties);
-		return S3StorageProvider.create("contract", properties, new S3Storage.Limits(limits.partSize(),
-				limits.partsInFlight(), limits.maxListEntries(), pageSize(), limits.maxCopyPart(), limits.copyPartSize()));
+		return S3StorageProvider.create("contract", properties,
+				new S3Storage.Limits(limits.partSize(), limits.partsInFlight(), limits.maxListEntries(), pageSize(),
+						limits.maxCopyPart(), limits.copyPartSize()));
 	}
 
 	/** The bucket the mounts use. */
@@ -57,8 +61,9 @@ abstract class AbstractS3StorageContractTests extends AbstractStorageContractTes
 
 	@Test
 	void saysWhatS3CanAndCannotDo() {
-		assertThat(this.storage.capabilities()).contains(Capability.LIST, Capability.DIRECTORIES,
-				Capability.RANGE_READ, Capability.ATOMIC_WRITE, Capability.MOVE, Capability.NATIVE_COPY)
+		assertThat(this.storage.capabilities())
+			.contains(Capability.LIST, Capability.DIRECTORIES, Capability.RANGE_READ, Capability.ATOMIC_WRITE,
+					Capability.MOVE, Capability.NATIVE_COPY)
 			.doesNotContain(Capability.APPEND, Capability.ATOMIC_MOVE, Capability.LOCAL_FILE,
 					Capability.MODIFICATION_TIME);
 	}
@@ -70,9 +75,9 @@ abstract class AbstractS3StorageContractTests extends AbstractStorageContractTes
 		}
 		Awaitility.await()
 			.atMost(Duration.ofSeconds(20))
-			.untilAsserted(() -> assertThat(serverClient()
-				.listMultipartUploads(b -> b.bucket(bucket()).prefix(this.prefix + "/"))
-				.uploads()).isEmpty());
+			.untilAsserted(() -> assertThat(
+					serverClient().listMultipartUploads(b -> b.bucket(bucket()).prefix(this.prefix + "/")).uploads())
+				.isEmpty());
 	}
 
 }

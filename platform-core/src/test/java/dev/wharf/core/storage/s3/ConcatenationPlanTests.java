@@ -10,9 +10,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link ConcatenationPlan}: whatever the sources' sizes, the parts cover every byte once and in
- * order, every part but the last is at least S3's minimum, copied parts stay within S3's copy limit, and
- * sources large enough are copied rather than streamed.
+ * Tests for {@link ConcatenationPlan}: whatever the sources' sizes, the parts cover every
+ * byte once and in order, every part but the last is at least S3's minimum, copied parts
+ * stay within S3's copy limit, and sources large enough are copied rather than streamed.
  */
 class ConcatenationPlanTests {
 
@@ -25,8 +25,10 @@ class ConcatenationPlanTests {
 		ConcatenationPlan plan = ConcatenationPlan.of(new long[] { 8 * MB, 1 * MB, 2 * MB, 9 * MB, 3 * MB }, MIN, MIN,
 				5L * 1024 * MB);
 		assertRules(plan, new long[] { 8 * MB, 1 * MB, 2 * MB, 9 * MB, 3 * MB }, 5L * 1024 * MB);
-		// 8 MB copied; 1 + 2 + the first 2 MB of the 9 MB source streamed; the other 7 MB copied; 3 MB last.
-		assertThat(plan.parts()).extracting(ConcatenationPlan.PlannedPart::copy).containsExactly(true, false, true, false);
+		// 8 MB copied; 1 + 2 + the first 2 MB of the 9 MB source streamed; the other 7 MB
+		// copied; 3 MB last.
+		assertThat(plan.parts()).extracting(ConcatenationPlan.PlannedPart::copy)
+			.containsExactly(true, false, true, false);
 		assertThat(plan.streamedBytes()).isEqualTo(8 * MB);
 	}
 
@@ -36,7 +38,8 @@ class ConcatenationPlanTests {
 		ConcatenationPlan plan = ConcatenationPlan.of(sizes, MIN, MIN, 10 * MB);
 		assertRules(plan, sizes, 10 * MB);
 		assertThat(plan.streamedBytes()).isZero();
-		assertThat(plan.parts()).extracting(ConcatenationPlan.PlannedPart::size).containsExactly(10 * MB, 8 * MB, 5 * MB);
+		assertThat(plan.parts()).extracting(ConcatenationPlan.PlannedPart::size)
+			.containsExactly(10 * MB, 8 * MB, 5 * MB);
 	}
 
 	@Test

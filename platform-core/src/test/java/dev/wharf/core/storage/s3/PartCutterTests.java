@@ -17,9 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Tests for {@link PartCutter}: parts of exactly the part size but the last, never an empty last part unless
- * the file is empty, every byte kept in order, every incoming buffer released at once, and slabs small
- * enough for the JVM to allocate them cheaply.
+ * Tests for {@link PartCutter}: parts of exactly the part size but the last, never an
+ * empty last part unless the file is empty, every byte kept in order, every incoming
+ * buffer released at once, and slabs small enough for the JVM to allocate them cheaply.
  */
 class PartCutterTests {
 
@@ -55,7 +55,8 @@ class PartCutterTests {
 	void partsHaveThePartSizeButTheLastAndKeepEveryByteInOrder() {
 		byte[] content = randomBytes(1, 0, 3 * PART + 12_345);
 		List<PartCutter.Part> parts = cut(new PartCutter(PART, content.length), content, 64 * 1024 + 7);
-		assertThat(parts).extracting(PartCutter.Part::size).containsExactly((long) PART, (long) PART, (long) PART, 12_345L);
+		assertThat(parts).extracting(PartCutter.Part::size)
+			.containsExactly((long) PART, (long) PART, (long) PART, 12_345L);
 		assertThat(parts).extracting(PartCutter.Part::number).containsExactly(1, 2, 3, 4);
 		assertThat(parts).extracting(PartCutter.Part::last).containsExactly(false, false, false, true);
 		assertThat(bytes(parts)).isEqualTo(content);
@@ -66,8 +67,7 @@ class PartCutterTests {
 	@Test
 	void aFileOfExactlyOnePartIsOneLastPartAndAnEmptyFileOneEmptyPart() {
 		byte[] content = randomBytes(2, 0, PART);
-		assertThat(cut(new PartCutter(PART, WriteOptions.UNKNOWN_LENGTH), content, 8192))
-			.singleElement()
+		assertThat(cut(new PartCutter(PART, WriteOptions.UNKNOWN_LENGTH), content, 8192)).singleElement()
 			.satisfies(part -> assertThat(part.last()).isTrue())
 			.satisfies(part -> assertThat(part.size()).isEqualTo(PART));
 		assertThat(cut(new PartCutter(PART, WriteOptions.UNKNOWN_LENGTH), new byte[0], 8192)).singleElement()
@@ -79,7 +79,8 @@ class PartCutterTests {
 	void slabsStayBelowHalfOfTheSmallestG1Region() {
 		byte[] content = randomBytes(3, 0, 2 * PART + 1);
 		List<PartCutter.Part> parts = cut(new PartCutter(PART, content.length), content, PART);
-		// Larger arrays are humongous in G1 and each takes whole regions: twice its size for a 1 MiB slab.
+		// Larger arrays are humongous in G1 and each takes whole regions: twice its size
+		// for a 1 MiB slab.
 		assertThat(parts).flatExtracting(PartCutter.Part::slabs)
 			.allSatisfy(slab -> assertThat(slab.capacity()).isLessThanOrEqualTo(256 * 1024));
 		assertThat(bytes(parts)).isEqualTo(content);

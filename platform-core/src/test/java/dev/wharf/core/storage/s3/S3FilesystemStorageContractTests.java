@@ -1,8 +1,8 @@
 package dev.wharf.core.storage.s3;
 
 /**
- * The storage contract against S3Proxy keeping objects as files, listed in pages of three keys so that
- * every listing and recursive operation follows continuation tokens.
+ * The storage contract against S3Proxy keeping objects as files, listed in pages of three
+ * keys so that every listing and recursive operation follows continuation tokens.
  */
 class S3FilesystemStorageContractTests extends AbstractS3ProxyStorageContractTests {
 

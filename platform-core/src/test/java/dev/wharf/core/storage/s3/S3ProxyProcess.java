@@ -28,12 +28,14 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * A real S3 server, S3Proxy, as a separate process on 127.0.0.1 and a free port, started by a test; its
- * runnable jar is the one Maven copies into {@code target/s3proxy/} (system property
- * {@code wharf.s3proxy.jar}). It keeps objects in memory ({@link Backend#TRANSIENT}) or as files in a
- * folder ({@link Backend#FILESYSTEM}), and can be killed and started again on the same port to see how
- * Wharf copes (a filesystem server keeps its objects). {@link #close()} kills it; a shutdown hook does too
- * if the test JVM ends first. Published in platform-core's test-jar, for every module's s3 tests.
+ * A real S3 server, S3Proxy, as a separate process on 127.0.0.1 and a free port, started
+ * by a test; its runnable jar is the one Maven copies into {@code target/s3proxy/}
+ * (system property {@code wharf.s3proxy.jar}). It keeps objects in memory
+ * ({@link Backend#TRANSIENT}) or as files in a folder ({@link Backend#FILESYSTEM}), and
+ * can be killed and started again on the same port to see how Wharf copes (a filesystem
+ * server keeps its objects). {@link #close()} kills it; a shutdown hook does too if the
+ * test JVM ends first. Published in platform-core's test-jar, for every module's s3
+ * tests.
  */
 public final class S3ProxyProcess implements AutoCloseable {
 
@@ -94,7 +96,10 @@ public final class S3ProxyProcess implements AutoCloseable {
 		return URI.create("http://127.0.0.1:" + this.port);
 	}
 
-	/** The folder that holds the buckets of a {@link Backend#FILESYSTEM} server, one folder each. */
+	/**
+	 * The folder that holds the buckets of a {@link Backend#FILESYSTEM} server, one
+	 * folder each.
+	 */
 	public Path objects() {
 		return this.directory.resolve("objects");
 	}
@@ -104,21 +109,24 @@ public final class S3ProxyProcess implements AutoCloseable {
 		return this.process != null && this.process.isAlive();
 	}
 
-	/** Starts it again on the same port, once killed; returns when it accepts connections. */
+	/**
+	 * Starts it again on the same port, once killed; returns when it accepts connections.
+	 */
 	public void restart() throws IOException, InterruptedException {
 		if (isRunning()) {
 			return;
 		}
 		Files.createDirectories(objects());
 		Path configuration = this.directory.resolve("s3proxy.conf");
-		Files.writeString(configuration, String.join("\n", "s3proxy.endpoint=" + endpoint(),
-				"s3proxy.authorization=aws-v2-or-v4", "s3proxy.identity=" + ACCESS_KEY,
-				"s3proxy.credential=" + SECRET_KEY, "jclouds.provider=" + this.backend.provider,
-				"jclouds.identity=" + ACCESS_KEY, "jclouds.credential=" + SECRET_KEY,
-				"jclouds.filesystem.basedir=" + objects(), ""), StandardCharsets.UTF_8);
+		Files.writeString(configuration,
+				String.join("\n", "s3proxy.endpoint=" + endpoint(), "s3proxy.authorization=aws-v2-or-v4",
+						"s3proxy.identity=" + ACCESS_KEY, "s3proxy.credential=" + SECRET_KEY,
+						"jclouds.provider=" + this.backend.provider, "jclouds.identity=" + ACCESS_KEY,
+						"jclouds.credential=" + SECRET_KEY, "jclouds.filesystem.basedir=" + objects(), ""),
+				StandardCharsets.UTF_8);
 		Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-		this.process = new ProcessBuilder(List.of(java.toString(), "-Xmx512m", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-				"-jar", this.jar.toString(), "--properties", configuration.toString()))
+		this.process = new ProcessBuilder(List.of(java.toString(), "-Xmx512m", "-XX:TieredStopAtLevel=1",
+				"-Xshare:auto", "-jar", this.jar.toString(), "--properties", configuration.toString()))
 			.redirectErrorStream(true)
 			.redirectOutput(ProcessBuilder.Redirect.appendTo(this.directory.resolve("s3proxy.log").toFile()))
 			.start();
@@ -132,15 +140,16 @@ public final class S3ProxyProcess implements AutoCloseable {
 			return;
 		}
 		if (!started.isAlive()) {
-			throw new IOException("S3Proxy exited with " + started.exitValue() + "; see "
-					+ this.directory.resolve("s3proxy.log"));
+			throw new IOException(
+					"S3Proxy exited with " + started.exitValue() + "; see " + this.directory.resolve("s3proxy.log"));
 		}
 		kill();
 		throw new IOException("S3Proxy did not start listening on port " + this.port);
 	}
 
 	/**
-	 * A client of its own, for tests to look behind Wharf's back (closed with the server).
+	 * A client of its own, for tests to look behind Wharf's back (closed with the
+	 * server).
 	 * @return the client
 	 */
 	public synchronized S3Client client() {
@@ -151,7 +160,8 @@ public final class S3ProxyProcess implements AutoCloseable {
 	}
 
 	/**
-	 * A client of a test S3 server that accepts {@link #ACCESS_KEY}, with checksums only where S3 requires them.
+	 * A client of a test S3 server that accepts {@link #ACCESS_KEY}, with checksums only
+	 * where S3 requires them.
 	 * @param endpoint the server's URL
 	 * @return a new client; the caller closes it
 	 */
@@ -176,7 +186,8 @@ public final class S3ProxyProcess implements AutoCloseable {
 	}
 
 	/**
-	 * The properties of an {@code s3} mount on a bucket of this server, with a given part size.
+	 * The properties of an {@code s3} mount on a bucket of this server, with a given part
+	 * size.
 	 * @param bucket the bucket
 	 * @param prefix the folder in it, or {@code ""}
 	 * @param partSize the upload part size
@@ -188,7 +199,8 @@ public final class S3ProxyProcess implements AutoCloseable {
 	}
 
 	/**
-	 * The configuration of an {@code s3} mount on a bucket of this server, for an application's properties.
+	 * The configuration of an {@code s3} mount on a bucket of this server, for an
+	 * application's properties.
 	 * @param mount the mount's name
 	 * @param bucket the bucket
 	 * @return the properties under {@code wharf.storage.mounts.<mount>}

@@ -19,9 +19,9 @@ import static dev.wharf.core.storage.StorageTestSupport.TIMEOUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The storage contract against SeaweedFS's S3 gateway, a second S3 server with its own implementation
- * (opt-in: {@code ./mvnw -Pseaweedfs} builds {@code weed} with Go first), plus a folder of 100,000 objects
- * listed completely across its pages.
+ * The storage contract against SeaweedFS's S3 gateway, a second S3 server with its own
+ * implementation (opt-in: {@code ./mvnw -Pseaweedfs} builds {@code weed} with Go first),
+ * plus a folder of 100,000 objects listed completely across its pages.
  */
 @Tag("seaweedfs")
 class S3SeaweedFsStorageContractTests extends AbstractS3StorageContractTests {
@@ -59,8 +59,8 @@ class S3SeaweedFsStorageContractTests extends AbstractS3StorageContractTests {
 		String folder = prefix() + "/many/";
 		IntStream.range(0, count)
 			.parallel()
-			.forEach(i -> server.client().putObject(b -> b.bucket(S3TestMounts.BUCKET).key(folder + "f" + i),
-					RequestBody.empty()));
+			.forEach(i -> server.client()
+				.putObject(b -> b.bucket(S3TestMounts.BUCKET).key(folder + "f" + i), RequestBody.empty()));
 		Set<String> names = ConcurrentHashMap.newKeySet();
 		this.storage.list(StoragePath.parse("/many")).map(FileEntry::name).doOnNext(names::add).blockLast(TIMEOUT);
 		assertThat(names).hasSize(count).contains("f0", "f99999");

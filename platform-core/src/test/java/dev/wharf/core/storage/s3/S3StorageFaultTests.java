@@ -30,9 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The {@code s3} backend when its server dies: S3Proxy keeping objects as files, killed with
- * {@code SIGKILL} in the middle of an upload or a download and started again on the same port with the
- * same files.
+ * The {@code s3} backend when its server dies: S3Proxy keeping objects as files, killed
+ * with {@code SIGKILL} in the middle of an upload or a download and started again on the
+ * same port with the same files.
  */
 class S3StorageFaultTests {
 
@@ -70,8 +70,10 @@ class S3StorageFaultTests {
 		for (int i = 0; i < 6 * 16; i++) {
 			sink.tryEmitNext(DefaultDataBufferFactory.sharedInstance.wrap(randomBytes(3, i, 64 * 1024)));
 		}
-		// The first part is stored and the second waits for the rest of the content: the upload is half done.
-		// (Killed while it writes a part, S3Proxy's file store keeps a torn part that its own abort fails on;
+		// The first part is stored and the second waits for the rest of the content: the
+		// upload is half done.
+		// (Killed while it writes a part, S3Proxy's file store keeps a torn part that its
+		// own abort fails on;
 		// while it writes one, its ListParts may answer 400.)
 		Awaitility.await()
 			.atMost(Duration.ofSeconds(20))
@@ -94,9 +96,11 @@ class S3StorageFaultTests {
 		assertThatThrownBy(() -> this.server.client()
 			.getObject(b -> b.bucket(S3TestMounts.BUCKET).key(this.prefix + "/interrupted")))
 			.isInstanceOf(NoSuchKeyException.class);
-		// The abort could not reach the dead server; the next start's sweep removes what is left.
+		// The abort could not reach the dead server; the next start's sweep removes what
+		// is left.
 		assertThat(S3TestMounts.openUploads(this.server, this.prefix)).hasSize(1);
-		S3StorageProperties properties = this.server.properties(S3TestMounts.BUCKET, this.prefix, S3TestMounts.PART_SIZE);
+		S3StorageProperties properties = this.server.properties(S3TestMounts.BUCKET, this.prefix,
+				S3TestMounts.PART_SIZE);
 		try (S3Storage restarted = S3StorageProvider.create("test", properties, S3Storage.Limits.of(properties))) {
 			restarted.abortStaleUploads(Duration.ofHours(24), Clock.offset(Clock.systemUTC(), Duration.ofDays(2)))
 				.block(TIMEOUT);
@@ -107,7 +111,8 @@ class S3StorageFaultTests {
 	@Test
 	void aServerKilledMidDownloadFailsTheReadInsteadOfEndingItShort() throws Exception {
 		long size = 32 * MB;
-		this.storage.write(StoragePath.parse("/large"), random(8, size, 64 * 1024), WriteOptions.replace()).block(TIMEOUT);
+		this.storage.write(StoragePath.parse("/large"), random(8, size, 64 * 1024), WriteOptions.replace())
+			.block(TIMEOUT);
 		AtomicLong received = new AtomicLong();
 		StepVerifier.create(this.storage.read(StoragePath.parse("/large"), ByteRange.all()).doOnNext(buffer -> {
 			received.addAndGet(buffer.readableByteCount());
@@ -128,7 +133,8 @@ class S3StorageFaultTests {
 		this.server.kill();
 		assertThatThrownBy(() -> this.storage.stat(StoragePath.parse("/kept")).block(TIMEOUT))
 			.isInstanceOf(BackendUnavailableException.class);
-		assertThatThrownBy(() -> this.storage.checkHealth().block(TIMEOUT)).isInstanceOf(BackendUnavailableException.class);
+		assertThatThrownBy(() -> this.storage.checkHealth().block(TIMEOUT))
+			.isInstanceOf(BackendUnavailableException.class);
 		this.server.restart();
 		assertThat(this.storage.stat(StoragePath.parse("/kept")).block(TIMEOUT).size()).isEqualTo(1000);
 		this.storage.checkHealth().block(TIMEOUT);

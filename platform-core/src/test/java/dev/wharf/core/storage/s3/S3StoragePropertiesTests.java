@@ -17,8 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Tests for {@link S3StorageProperties}: the defaults, and every bad value stops start-up naming the mount's
- * property, without showing the secret key.
+ * Tests for {@link S3StorageProperties}: the defaults, and every bad value stops start-up
+ * naming the mount's property, without showing the secret key.
  */
 class S3StoragePropertiesTests {
 
@@ -46,15 +46,16 @@ class S3StoragePropertiesTests {
 
 	@Test
 	void aCompatibleServerGetsPathStyleAndThePrefixLosesItsSlashes() {
-		S3StorageProperties properties = bind(Map.of(PREFIX + "bucket", "files", PREFIX + "endpoint",
-				"http://127.0.0.1:9000", PREFIX + "prefix", "/team/shared/", PREFIX + "access-key", "id",
-				PREFIX + "secret-key", "very-secret"));
+		S3StorageProperties properties = bind(
+				Map.of(PREFIX + "bucket", "files", PREFIX + "endpoint", "http://127.0.0.1:9000", PREFIX + "prefix",
+						"/team/shared/", PREFIX + "access-key", "id", PREFIX + "secret-key", "very-secret"));
 		assertThat(properties.effectivePathStyle()).isTrue();
 		assertThat(properties.hasStaticCredentials()).isTrue();
 		assertThat(properties.keyPrefix()).isEqualTo("team/shared/");
 		assertThat(properties.toString()).doesNotContain("very-secret").contains("(hidden)");
 		assertThat(bind(Map.of(PREFIX + "bucket", "files", PREFIX + "endpoint", "http://127.0.0.1:9000",
-				PREFIX + "path-style", "false")).effectivePathStyle()).isFalse();
+				PREFIX + "path-style", "false"))
+			.effectivePathStyle()).isFalse();
 	}
 
 	@ParameterizedTest

@@ -50,10 +50,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * What the {@code s3} backend does beyond the storage contract, against a real S3 server (S3Proxy in
- * memory): multipart uploads and copies, server-side concatenation, listings across pages and their bound,
- * folders other tools made, the mount's prefix, the start-up sweep, throttling, credentials, health, and
- * which threads deliver results.
+ * What the {@code s3} backend does beyond the storage contract, against a real S3 server
+ * (S3Proxy in memory): multipart uploads and copies, server-side concatenation, listings
+ * across pages and their bound, folders other tools made, the mount's prefix, the
+ * start-up sweep, throttling, credentials, health, and which threads deliver results.
  */
 class S3StorageTests {
 
@@ -127,7 +127,8 @@ class S3StorageTests {
 			expected.add(random(100 + i, sizes[i], 64 * 1024));
 		}
 		long total = java.util.Arrays.stream(sizes).sum();
-		FileEntry joined = this.storage.concatenate(sources, path("/joined"), WriteOptions.createNew().withExpectedLength(total))
+		FileEntry joined = this.storage
+			.concatenate(sources, path("/joined"), WriteOptions.createNew().withExpectedLength(total))
 			.block(TIMEOUT);
 		assertThat(joined.size()).isEqualTo(total);
 		assertThat(sha256(this.storage.read(path("/joined"), ByteRange.all())).block(TIMEOUT))
@@ -157,23 +158,28 @@ class S3StorageTests {
 	@Test
 	void aFolderIsListedAcrossPagesUpToMaxListEntries() {
 		int count = 2_500;
-		IntStream.range(0, count).parallel().forEach(i -> server.client()
-			.putObject(b -> b.bucket(S3TestMounts.BUCKET).key(this.prefix + "/many/f" + i), RequestBody.fromString("x")));
+		IntStream.range(0, count)
+			.parallel()
+			.forEach(i -> server.client()
+				.putObject(b -> b.bucket(S3TestMounts.BUCKET).key(this.prefix + "/many/f" + i),
+						RequestBody.fromString("x")));
 		Set<String> names = ConcurrentHashMap.newKeySet();
 		this.storage.list(path("/many")).doOnNext(entry -> names.add(entry.name())).blockLast(TIMEOUT);
 		assertThat(names).hasSize(count).contains("f0", "f2499");
 		S3StorageProperties properties = server.properties(S3TestMounts.BUCKET, this.prefix, S3TestMounts.PART_SIZE);
 		try (S3Storage bounded = S3StorageProvider.create("test", properties,
 				new S3Storage.Limits(5 * MB, 4, 2_000, 1000, 5L * 1024 * MB, 512 * MB))) {
-			assertThatThrownBy(() -> bounded.list(path("/many")).blockLast(TIMEOUT)).isInstanceOf(QuotaExceededException.class)
+			assertThatThrownBy(() -> bounded.list(path("/many")).blockLast(TIMEOUT))
+				.isInstanceOf(QuotaExceededException.class)
 				.hasMessageContaining("2000");
 		}
 	}
 
 	@Test
 	void foldersThatOtherToolsLeftWithoutMarkersAreFolders() {
-		server.client().putObject(b -> b.bucket(S3TestMounts.BUCKET).key(this.prefix + "/made/by/tool.txt"),
-				RequestBody.fromString("t"));
+		server.client()
+			.putObject(b -> b.bucket(S3TestMounts.BUCKET).key(this.prefix + "/made/by/tool.txt"),
+					RequestBody.fromString("t"));
 		assertThat(this.storage.stat(path("/made")).block(TIMEOUT).type()).isEqualTo(EntryType.DIRECTORY);
 		assertThat(this.storage.list(StoragePath.root()).map(FileEntry::name).collectList().block(TIMEOUT))
 			.containsExactly("made");
@@ -185,13 +191,16 @@ class S3StorageTests {
 
 	@Test
 	void theMountSeesOnlyItsPrefix() {
-		server.client().putObject(b -> b.bucket(S3TestMounts.BUCKET).key(this.prefix + "-sibling/secret"),
-				RequestBody.fromString("s"));
-		server.client().putObject(b -> b.bucket(S3TestMounts.BUCKET).key(this.prefix + "-x"), RequestBody.fromString("s"));
+		server.client()
+			.putObject(b -> b.bucket(S3TestMounts.BUCKET).key(this.prefix + "-sibling/secret"),
+					RequestBody.fromString("s"));
+		server.client()
+			.putObject(b -> b.bucket(S3TestMounts.BUCKET).key(this.prefix + "-x"), RequestBody.fromString("s"));
 		this.storage.write(path("/mine"), content("m"), WriteOptions.replace()).block(TIMEOUT);
 		assertThat(this.storage.list(StoragePath.root()).map(FileEntry::name).collectList().block(TIMEOUT))
 			.containsExactly("mine");
-		assertThat(server.client().getObjectAsBytes(b -> b.bucket(S3TestMounts.BUCKET).key(this.prefix + "/mine"))
+		assertThat(server.client()
+			.getObjectAsBytes(b -> b.bucket(S3TestMounts.BUCKET).key(this.prefix + "/mine"))
 			.asUtf8String()).isEqualTo("m");
 	}
 
@@ -202,11 +211,13 @@ class S3StorageTests {
 		for (int i = 0; i < 6 * 16; i++) {
 			sink.tryEmitNext(DefaultDataBufferFactory.sharedInstance.wrap(randomBytes(5, i, 64 * 1024)));
 		}
-		Awaitility.await().atMost(Duration.ofSeconds(20))
+		Awaitility.await()
+			.atMost(Duration.ofSeconds(20))
 			.until(() -> !S3TestMounts.openUploads(server, this.prefix).isEmpty());
 		upload.dispose();
 		S3TestMounts.awaitNoOpenUploads(server, this.prefix);
-		assertThatThrownBy(() -> this.storage.stat(path("/cancelled")).block(TIMEOUT)).isInstanceOf(NotFoundException.class);
+		assertThatThrownBy(() -> this.storage.stat(path("/cancelled")).block(TIMEOUT))
+			.isInstanceOf(NotFoundException.class);
 	}
 
 	@Test
@@ -222,7 +233,8 @@ class S3StorageTests {
 		configuration.put("wharf.storage.mounts.swept.stale-upload-age", "1h");
 		MountDefinition definition = new MountDefinition("swept", "s3",
 				new Binder(new MapConfigurationPropertySource(configuration)));
-		// S3Proxy reports every upload as begun just now: the provider's clock is moved instead.
+		// S3Proxy reports every upload as begun just now: the provider's clock is moved
+		// instead.
 		try (Storage young = new S3StorageProvider(Clock.offset(Clock.systemUTC(), Duration.ofMinutes(30)))
 			.create(definition)) {
 			assertThat(((S3Storage) young).abortStaleUploads(Duration.ofHours(1), Clock.systemUTC()).block(TIMEOUT))
@@ -233,11 +245,13 @@ class S3StorageTests {
 		try (Storage swept = new S3StorageProvider(Clock.offset(Clock.systemUTC(), Duration.ofHours(2)))
 			.create(definition)) {
 			S3TestMounts.awaitNoOpenUploads(server, this.prefix + "/");
-			assertThat(S3TestMounts.openUploads(server, this.prefix + "-other/")).extracting(upload -> upload.uploadId())
+			assertThat(S3TestMounts.openUploads(server, this.prefix + "-other/"))
+				.extracting(upload -> upload.uploadId())
 				.containsExactly(other);
 		}
-		server.client().abortMultipartUpload(
-				b -> b.bucket(S3TestMounts.BUCKET).key(this.prefix + "-other/crashed").uploadId(other));
+		server.client()
+			.abortMultipartUpload(
+					b -> b.bucket(S3TestMounts.BUCKET).key(this.prefix + "-other/crashed").uploadId(other));
 	}
 
 	@Test
@@ -248,7 +262,8 @@ class S3StorageTests {
 			assertThat(relay.refused()).isEqualTo(2);
 		}
 		try (ThrottlingRelay relay = new ThrottlingRelay(server.port(), 100); S3Storage behind = throttled(relay)) {
-			assertThatThrownBy(() -> behind.stat(path("/t")).block(TIMEOUT)).isInstanceOf(BackendUnavailableException.class)
+			assertThatThrownBy(() -> behind.stat(path("/t")).block(TIMEOUT))
+				.isInstanceOf(BackendUnavailableException.class)
 				.hasMessageContaining("try again");
 			// Three attempts in all, the mount's max-attempts.
 			assertThat(relay.refused()).isEqualTo(3);
@@ -279,7 +294,8 @@ class S3StorageTests {
 		this.storage.checkHealth().block(TIMEOUT);
 		S3StorageProperties properties = server.properties("no-such-bucket", "", S3TestMounts.PART_SIZE);
 		try (S3Storage missing = S3StorageProvider.create("missing", properties, S3Storage.Limits.of(properties))) {
-			assertThatThrownBy(() -> missing.checkHealth().block(TIMEOUT)).isInstanceOf(BackendUnavailableException.class)
+			assertThatThrownBy(() -> missing.checkHealth().block(TIMEOUT))
+				.isInstanceOf(BackendUnavailableException.class)
 				.hasMessageContaining("bucket of mount 'missing' does not exist");
 		}
 	}

@@ -10,9 +10,9 @@ import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Makes {@code s3} mounts on a test {@link S3ProxyProcess}: each on a folder of its own in one bucket, so
- * every test starts empty, and with S3's smallest part size so that a few megabytes already make a
- * multipart upload.
+ * Makes {@code s3} mounts on a test {@link S3ProxyProcess}: each on a folder of its own
+ * in one bucket, so every test starts empty, and with S3's smallest part size so that a
+ * few megabytes already make a multipart upload.
  */
 final class S3TestMounts {
 
@@ -39,8 +39,9 @@ final class S3TestMounts {
 	static S3Storage create(S3ProxyProcess server, String prefix, int pageSize) {
 		S3StorageProperties properties = server.properties(BUCKET, prefix, PART_SIZE);
 		S3Storage.Limits limits = S3Storage.Limits.of(properties);
-		return S3StorageProvider.create("test", properties, new S3Storage.Limits(limits.partSize(),
-				limits.partsInFlight(), limits.maxListEntries(), pageSize, limits.maxCopyPart(), limits.copyPartSize()));
+		return S3StorageProvider.create("test", properties,
+				new S3Storage.Limits(limits.partSize(), limits.partsInFlight(), limits.maxListEntries(), pageSize,
+						limits.maxCopyPart(), limits.copyPartSize()));
 	}
 
 	/** Multipart uploads under a folder that were neither completed nor aborted. */
@@ -48,7 +49,10 @@ final class S3TestMounts {
 		return server.client().listMultipartUploads(b -> b.bucket(BUCKET).prefix(prefix)).uploads();
 	}
 
-	/** Waits until no multipart upload is open under a folder (an abort after a cancel runs in the background). */
+	/**
+	 * Waits until no multipart upload is open under a folder (an abort after a cancel
+	 * runs in the background).
+	 */
 	static void awaitNoOpenUploads(S3ProxyProcess server, String prefix) {
 		Awaitility.await()
 			.atMost(Duration.ofSeconds(20))

@@ -20,11 +20,11 @@ import org.springframework.util.unit.DataSize;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * A real SeaweedFS ({@code weed server -s3}: master, volume server, filer and S3 gateway in one process) on
- * 127.0.0.1 and free ports, for the opt-in {@code -Pseaweedfs} tests. The {@code weed} program is the one
- * the profile builds from the Go module proxy (system property {@code wharf.seaweedfs.weed}, see
- * {@code scripts/seaweedfs-build.sh}). {@link #close()} stops it; a shutdown hook does too if the test JVM
- * ends first.
+ * A real SeaweedFS ({@code weed server -s3}: master, volume server, filer and S3 gateway
+ * in one process) on 127.0.0.1 and free ports, for the opt-in {@code -Pseaweedfs} tests.
+ * The {@code weed} program is the one the profile builds from the Go module proxy (system
+ * property {@code wharf.seaweedfs.weed}, see {@code scripts/seaweedfs-build.sh}).
+ * {@link #close()} stops it; a shutdown hook does too if the test JVM ends first.
  */
 public final class SeaweedFsProcess implements AutoCloseable {
 
@@ -48,8 +48,8 @@ public final class SeaweedFsProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Starts a server with one identity ({@link S3ProxyProcess#ACCESS_KEY}) and waits until it creates a
-	 * bucket.
+	 * Starts a server with one identity ({@link S3ProxyProcess#ACCESS_KEY}) and waits
+	 * until it creates a bucket.
 	 * @param directory a folder for its data, configuration and log
 	 * @param bucket the bucket to create
 	 * @return the running server
@@ -61,9 +61,11 @@ public final class SeaweedFsProcess implements AutoCloseable {
 				"SeaweedFS's weed (./mvnw -Pseaweedfs builds it with Go from the Go module proxy)");
 		Files.createDirectories(directory.resolve("data"));
 		Path identities = directory.resolve("s3.json");
-		Files.writeString(identities, "{\"identities\":[{\"name\":\"wharf\",\"credentials\":[{\"accessKey\":\""
-				+ S3ProxyProcess.ACCESS_KEY + "\",\"secretKey\":\"" + S3ProxyProcess.SECRET_KEY
-				+ "\"}],\"actions\":[\"Admin\",\"Read\",\"Write\",\"List\",\"Tagging\"]}]}", StandardCharsets.UTF_8);
+		Files.writeString(identities,
+				"{\"identities\":[{\"name\":\"wharf\",\"credentials\":[{\"accessKey\":\"" + S3ProxyProcess.ACCESS_KEY
+						+ "\",\"secretKey\":\"" + S3ProxyProcess.SECRET_KEY
+						+ "\"}],\"actions\":[\"Admin\",\"Read\",\"Write\",\"List\",\"Tagging\"]}]}",
+				StandardCharsets.UTF_8);
 		int[] ports = freePorts(8);
 		List<String> command = new ArrayList<>(List.of(weed.toString(), "server", "-dir=" + directory.resolve("data"),
 				"-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-master.port=" + ports[0], "-master.port.grpc=" + ports[1],
@@ -106,7 +108,10 @@ public final class SeaweedFsProcess implements AutoCloseable {
 		return this.directory;
 	}
 
-	/** A client of its own, for tests to look behind Wharf's back (closed with the server). */
+	/**
+	 * A client of its own, for tests to look behind Wharf's back (closed with the
+	 * server).
+	 */
 	public synchronized S3Client client() {
 		if (this.client == null) {
 			this.client = S3ProxyProcess.client(endpoint());
@@ -122,9 +127,9 @@ public final class SeaweedFsProcess implements AutoCloseable {
 	 * @return the properties
 	 */
 	public S3StorageProperties properties(String bucket, String prefix, DataSize partSize) {
-		return new S3StorageProperties(bucket, prefix, endpoint().toString(), "us-east-1", true, S3ProxyProcess.ACCESS_KEY,
-				S3ProxyProcess.SECRET_KEY, Duration.ofSeconds(5), Duration.ofSeconds(30), 64, 3, partSize, 4, 1_000_000,
-				Duration.ZERO);
+		return new S3StorageProperties(bucket, prefix, endpoint().toString(), "us-east-1", true,
+				S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, Duration.ofSeconds(5), Duration.ofSeconds(30), 64,
+				3, partSize, 4, 1_000_000, Duration.ZERO);
 	}
 
 	private void stop() {

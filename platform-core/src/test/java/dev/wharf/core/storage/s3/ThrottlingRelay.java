@@ -13,9 +13,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A TCP relay on 127.0.0.1 in front of a real S3 server that answers the first requests itself with
- * {@code 503 SlowDown}, as a throttled S3 does, and relays every connection after those to the server
- * untouched. Only for requests without a body. Closed with {@link #close()}.
+ * A TCP relay on 127.0.0.1 in front of a real S3 server that answers the first requests
+ * itself with {@code 503 SlowDown}, as a throttled S3 does, and relays every connection
+ * after those to the server untouched. Only for requests without a body. Closed with
+ * {@link #close()}.
  */
 final class ThrottlingRelay implements AutoCloseable {
 

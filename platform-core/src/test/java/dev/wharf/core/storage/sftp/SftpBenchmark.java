@@ -21,10 +21,11 @@ import org.springframework.core.io.buffer.DataBufferUtils;
 import reactor.core.publisher.Flux;
 
 /**
- * Measures the {@code sftp} backend against OpenSSH's own clients on the same machine, in the same run, against
- * the same local {@code sshd} (started like the tests start it): the download of a 100 MB file through
- * {@link SftpStorage#read} versus {@code sftp} and {@code scp} of the same file, and, for the file manager's
- * {@code ls} benchmark, how many listings of a 6-entry folder the storage serves with 100 in flight. Prints a
+ * Measures the {@code sftp} backend against OpenSSH's own clients on the same machine, in
+ * the same run, against the same local {@code sshd} (started like the tests start it):
+ * the download of a 100 MB file through {@link SftpStorage#read} versus {@code sftp} and
+ * {@code scp} of the same file, and, for the file manager's {@code ls} benchmark, how
+ * many listings of a 6-entry folder the storage serves with 100 in flight. Prints a
  * Markdown table. Not a test: run it by hand, see {@code docs/benchmarks/sftp.md}.
  */
 public final class SftpBenchmark {
@@ -57,21 +58,26 @@ public final class SftpBenchmark {
 						measure(runs, () -> download(storage))));
 				cpuPerDownload = (cpuNanos() - cpuBefore) / 1e9 / (runs + 1);
 			}
-			List<String> ssh = List.of("-q", "-i", server.clientKey().toString(), "-o", "UserKnownHostsFile=" + knownHosts,
-					"-o", "StrictHostKeyChecking=yes", "-o", "BatchMode=yes");
+			List<String> ssh = List.of("-q", "-i", server.clientKey().toString(), "-o",
+					"UserKnownHostsFile=" + knownHosts, "-o", "StrictHostKeyChecking=yes", "-o", "BatchMode=yes");
 			Path batch = Files.writeString(work.resolve("batch"), "get " + file + " /dev/null\n");
-			rows.add(row("OpenSSH `sftp` (get to /dev/null)", measure(runs, () -> run(concat(List.of("sftp"), ssh,
-					List.of("-P", Integer.toString(server.port()), "-b", batch.toString(), server.user() + "@" + server.host()))))));
-			// The test sshd serves SFTP only (ForceCommand internal-sftp), so scp uses its default SFTP protocol.
-			rows.add(row("OpenSSH `scp` (SFTP protocol, the default since 9.0)", measure(runs, () -> run(concat(List.of("scp"), ssh,
-					List.of("-P", Integer.toString(server.port()), server.user() + "@" + server.host() + ":" + file, "/dev/null"))))));
+			rows.add(row("OpenSSH `sftp` (get to /dev/null)",
+					measure(runs, () -> run(concat(List.of("sftp"), ssh, List.of("-P", Integer.toString(server.port()),
+							"-b", batch.toString(), server.user() + "@" + server.host()))))));
+			// The test sshd serves SFTP only (ForceCommand internal-sftp), so scp uses
+			// its default SFTP protocol.
+			rows.add(row("OpenSSH `scp` (SFTP protocol, the default since 9.0)",
+					measure(runs, () -> run(concat(List.of("scp"), ssh, List.of("-P", Integer.toString(server.port()),
+							server.user() + "@" + server.host() + ":" + file, "/dev/null"))))));
 			rows.forEach(System.out::println);
-			System.out.printf(Locale.ROOT, "%nClient CPU per 100 MB download through the storage (this JVM, all threads): %.2f s%n%n",
+			System.out.printf(Locale.ROOT,
+					"%nClient CPU per 100 MB download through the storage (this JVM, all threads): %.2f s%n%n",
 					cpuPerDownload);
 			System.out.println("| storage `list` of a 6-entry folder, 100 in flight | pool-size | listings/s |");
 			System.out.println("|---|---|---|");
 			for (String poolSize : List.of("4", "8")) {
-				try (SftpStorage storage = SftpTestMounts.create(SftpTestMounts.keyLogin(server, root), "pool-size", poolSize)) {
+				try (SftpStorage storage = SftpTestMounts.create(SftpTestMounts.keyLogin(server, root), "pool-size",
+						poolSize)) {
 					System.out.printf(Locale.ROOT, "| %s | %s | %.0f |%n", "Wharf sftp storage", poolSize,
 							listingsPerSecond(storage, listDuration));
 				}

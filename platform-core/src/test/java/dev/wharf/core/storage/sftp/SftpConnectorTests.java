@@ -20,8 +20,8 @@ class SftpConnectorTests {
 		assertThat(names(config.getCipherFactories())).noneMatch(name -> name.contains("cbc") || name.contains("3des")
 				|| name.contains("blowfish") || name.contains("arcfour"));
 		assertThat(names(config.getMACFactories())).allMatch(name -> name.startsWith("hmac-sha2-"));
-		assertThat(names(config.getKeyExchangeFactories())).noneMatch(
-				name -> name.endsWith("-sha1") || name.equals("diffie-hellman-group1-sha1"))
+		assertThat(names(config.getKeyExchangeFactories()))
+			.noneMatch(name -> name.endsWith("-sha1") || name.equals("diffie-hellman-group1-sha1"))
 			.contains("curve25519-sha256");
 		assertThat(names(config.getKeyAlgorithms())).noneMatch(name -> name.contains("dss")).contains("ssh-ed25519");
 	}

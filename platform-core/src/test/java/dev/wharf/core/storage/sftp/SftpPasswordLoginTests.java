@@ -36,10 +36,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Password logins, for the mount's own login and for passthrough (each Wharf user logs in as themselves),
- * against a real OpenSSH {@code sshd} that checks real system passwords. Needs root and the two throwaway
- * users that {@code .ci/run} creates ({@link OpenSshServer#TEST_USERS}, locked and without a shell); the test
- * gives them random passwords for its run and locks them again afterwards.
+ * Password logins, for the mount's own login and for passthrough (each Wharf user logs in
+ * as themselves), against a real OpenSSH {@code sshd} that checks real system passwords.
+ * Needs root and the two throwaway users that {@code .ci/run} creates
+ * ({@link OpenSshServer#TEST_USERS}, locked and without a shell); the test gives them
+ * random passwords for its run and locks them again afterwards.
  */
 class SftpPasswordLoginTests {
 
@@ -85,7 +86,8 @@ class SftpPasswordLoginTests {
 
 	@BeforeEach
 	void createSharedRoot() throws Exception {
-		// World-writable with the sticky bit, like /tmp: everyone may add files, only owners may remove theirs.
+		// World-writable with the sticky bit, like /tmp: everyone may add files, only
+		// owners may remove theirs.
 		Files.setPosixFilePermissions(this.temp, PosixFilePermissions.fromString("rwxr-xr-x"));
 		this.shared = Files.createDirectory(this.temp.resolve("shared"));
 		assertThat(run("chmod", "1777", this.shared.toString())).isZero();
@@ -124,7 +126,8 @@ class SftpPasswordLoginTests {
 			storage.write(path("/by-password.txt"), content("hello"), WriteOptions.replace()).block(TIMEOUT);
 			assertThat(Files.getOwner(this.shared.resolve("by-password.txt")).getName()).isEqualTo(ALICE);
 		}
-		try (SftpStorage wrong = SftpTestMounts.create(passwordLogin(ALICE), "password", "not-" + passwords.get(ALICE))) {
+		try (SftpStorage wrong = SftpTestMounts.create(passwordLogin(ALICE), "password",
+				"not-" + passwords.get(ALICE))) {
 			assertThatThrownBy(() -> wrong.stat(StoragePath.root()).block(TIMEOUT))
 				.isInstanceOf(BackendUnavailableException.class)
 				.hasMessageContaining("refused the mount's login")
@@ -155,11 +158,14 @@ class SftpPasswordLoginTests {
 			assertThat(Files.getOwner(this.shared.resolve("alice.txt")).getName()).isEqualTo(ALICE);
 			assertThat(Files.getOwner(this.shared.resolve("bob.txt")).getName()).isEqualTo(BOB);
 
-			Files.setPosixFilePermissions(this.shared.resolve("alice.txt"), PosixFilePermissions.fromString("rw-------"));
-			assertThat(text(storage.read(path("/alice.txt"), ByteRange.all()).contextWrite(credentials(ALICE).context())))
+			Files.setPosixFilePermissions(this.shared.resolve("alice.txt"),
+					PosixFilePermissions.fromString("rw-------"));
+			assertThat(
+					text(storage.read(path("/alice.txt"), ByteRange.all()).contextWrite(credentials(ALICE).context())))
 				.isEqualTo("from alice");
-			assertThatThrownBy(() -> bytes(storage.read(path("/alice.txt"), ByteRange.all())
-				.contextWrite(credentials(BOB).context()))).isInstanceOf(AccessDeniedException.class);
+			assertThatThrownBy(() -> bytes(
+					storage.read(path("/alice.txt"), ByteRange.all()).contextWrite(credentials(BOB).context())))
+				.isInstanceOf(AccessDeniedException.class);
 			// The sticky folder lets only the owner remove a file.
 			assertThatThrownBy(() -> storage.delete(path("/alice.txt"), false)
 				.contextWrite(credentials(BOB).context())
@@ -176,7 +182,8 @@ class SftpPasswordLoginTests {
 			// Health needs no user: the server answers and proves its identity.
 			storage.checkHealth().block(TIMEOUT);
 
-			// Idle users' connections are closed, and the users forgotten, until they come back.
+			// Idle users' connections are closed, and the users forgotten, until they
+			// come back.
 			await().atMost(Duration.ofSeconds(60)).until(() -> storage.users() == 0 && storage.connections() == 0);
 			assertThat(text(storage.read(path("/bob.txt"), ByteRange.all()).contextWrite(credentials(BOB).context())))
 				.isEqualTo("from bob");

@@ -19,8 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The storage contract against the {@code sftp} backend and a real OpenSSH {@code sshd} (one per class), plus
- * a check after every test that no temporary file was left on the sshd.server().
+ * The storage contract against the {@code sftp} backend and a real OpenSSH {@code sshd}
+ * (one per class), plus a check after every test that no temporary file was left on the
+ * sshd.server().
  */
 class SftpStorageContractTests extends AbstractStorageContractTests {
 
@@ -37,7 +38,8 @@ class SftpStorageContractTests extends AbstractStorageContractTests {
 
 	@Override
 	protected long largeFileSize() {
-		// Big enough that a buffered write would hold far more than 64 chunks; small enough for a busy machine.
+		// Big enough that a buffered write would hold far more than 64 chunks; small
+		// enough for a busy machine.
 		return 16L * 1024 * 1024;
 	}
 

@@ -22,8 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Start-up checks of {@code sftp} mounts: every bad value stops start-up naming its property, secrets are never
- * shown, and a server that cannot be reached does not stop start-up.
+ * Start-up checks of {@code sftp} mounts: every bad value stops start-up naming its
+ * property, secrets are never shown, and a server that cannot be reached does not stop
+ * start-up.
  */
 class SftpStoragePropertiesTests {
 
@@ -88,9 +89,9 @@ class SftpStoragePropertiesTests {
 	void weakFingerprintsAndKnownHostsWithoutKeysAreRefused(String property, String value) {
 		Map<String, String> properties = valid();
 		properties.remove("insecure-accept-any-host-key");
-		assertThatThrownBy(() -> SftpTestMounts.create(properties, property, value))
-			.isInstanceOfSatisfying(InvalidConfigurationException.class,
-					ex -> assertThat(ex.property()).isEqualTo("wharf.storage.mounts.test." + property));
+		assertThatThrownBy(() -> SftpTestMounts.create(properties, property, value)).isInstanceOfSatisfying(
+				InvalidConfigurationException.class,
+				ex -> assertThat(ex.property()).isEqualTo("wharf.storage.mounts.test." + property));
 	}
 
 	@Test

@@ -50,9 +50,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The {@code sftp} backend's own behaviour against a real OpenSSH {@code sshd} (one for the class): key logins,
- * host key verification, the connection pool (sharing, reconnecting, idle eviction), confinement with links,
- * error mapping without leaks, replacing without {@code posix-rename}, and where the blocking calls run.
+ * The {@code sftp} backend's own behaviour against a real OpenSSH {@code sshd} (one for
+ * the class): key logins, host key verification, the connection pool (sharing,
+ * reconnecting, idle eviction), confinement with links, error mapping without leaks,
+ * replacing without {@code posix-rename}, and where the blocking calls run.
  */
 class SftpStorageTests {
 
@@ -131,11 +132,11 @@ class SftpStorageTests {
 		long logins = sshd.server().acceptedLogins();
 		Path knownHostsFile = Files.writeString(this.temp.resolve("known_hosts"),
 				"[" + sshd.server().host() + "]:" + sshd.server().port() + " " + parts[0] + " " + parts[1] + "\n");
-		List<Map<String, String>> distrusting = List.of(
-				Map.of("known-hosts", "file:" + knownHostsFile),
+		List<Map<String, String>> distrusting = List.of(Map.of("known-hosts", "file:" + knownHostsFile),
 				Map.of("host-key-fingerprint", OpenSshServer.fingerprint(otherKey)),
 				// A known_hosts that does not know this host at all.
-				Map.of("known-hosts", "[192.0.2.1]:" + sshd.server().port() + " " + sshd.server().knownHostsLine().split(" ", 2)[1]));
+				Map.of("known-hosts",
+						"[192.0.2.1]:" + sshd.server().port() + " " + sshd.server().knownHostsLine().split(" ", 2)[1]));
 		for (Map<String, String> trust : distrusting) {
 			Map<String, String> properties = new java.util.LinkedHashMap<>(keyLogin());
 			properties.remove("known-hosts");
@@ -189,7 +190,8 @@ class SftpStorageTests {
 			sshd.server().kill();
 			download.request(Long.MAX_VALUE);
 			assertThat(ended.await(60, TimeUnit.SECONDS)).isTrue();
-			assertThat(failure.get()).as("the download must fail, not end short").isInstanceOf(BackendUnavailableException.class);
+			assertThat(failure.get()).as("the download must fail, not end short")
+				.isInstanceOf(BackendUnavailableException.class);
 			assertThat(received.get()).isLessThan(size);
 
 			sshd.server().start();
@@ -220,7 +222,8 @@ class SftpStorageTests {
 
 	@Test
 	void pipelinedListingsSeeEveryEntryOfBigFoldersAndFoldersBehindLinks() throws Exception {
-		// OpenSSH answers READDIR with at most 100 names: 250 entries take several answers, two in flight.
+		// OpenSSH answers READDIR with at most 100 names: 250 entries take several
+		// answers, two in flight.
 		Path big = Files.createDirectories(this.root.resolve("real/big"));
 		for (int i = 0; i < 250; i++) {
 			Files.writeString(big.resolve("file-" + i), "x");
@@ -230,7 +233,9 @@ class SftpStorageTests {
 		try (SftpStorage storage = SftpTestMounts.create(keyLogin(), "pool-size", "1")) {
 			for (String folder : List.of("/real/big", "/via/big")) {
 				List<String> names = storage.list(path(folder)).map(FileEntry::name).collectList().block(TIMEOUT);
-				assertThat(names).as(folder).hasSize(250).doesNotHaveDuplicates()
+				assertThat(names).as(folder)
+					.hasSize(250)
+					.doesNotHaveDuplicates()
 					.allMatch(name -> name.startsWith("file-"));
 				assertThat(storage.list(path(folder)).blockFirst(TIMEOUT).path().toString()).startsWith(folder + "/");
 			}
@@ -238,7 +243,8 @@ class SftpStorageTests {
 				.isInstanceOf(ConflictException.class);
 			assertThatThrownBy(() -> storage.list(path("/missing")).collectList().block(TIMEOUT))
 				.isInstanceOf(NotFoundException.class);
-			// The one connection still answers in order after the discarded handles and unread answers.
+			// The one connection still answers in order after the discarded handles and
+			// unread answers.
 			assertThat(storage.list(path("/real")).map(FileEntry::name).collectList().block(TIMEOUT))
 				.containsExactly("big");
 		}
@@ -273,11 +279,13 @@ class SftpStorageTests {
 			}
 			assertThatThrownBy(() -> storage.list(path("/out")).collectList().block(TIMEOUT))
 				.isInstanceOf(AccessDeniedException.class);
-			assertThatThrownBy(() -> storage.write(path("/out/new.txt"), content("x"), WriteOptions.replace()).block(TIMEOUT))
+			assertThatThrownBy(
+					() -> storage.write(path("/out/new.txt"), content("x"), WriteOptions.replace()).block(TIMEOUT))
 				.isInstanceOf(AccessDeniedException.class);
 			assertThatThrownBy(() -> storage.createDirectory(path("/out/dir")).block(TIMEOUT))
 				.isInstanceOf(AccessDeniedException.class);
-			assertThatThrownBy(() -> storage.move(path("/real/inside.txt"), path("/out/moved.txt"), false).block(TIMEOUT))
+			assertThatThrownBy(
+					() -> storage.move(path("/real/inside.txt"), path("/out/moved.txt"), false).block(TIMEOUT))
 				.isInstanceOf(AccessDeniedException.class);
 			assertThatThrownBy(() -> storage.write(path("/out"), content("x"), WriteOptions.append()).block(TIMEOUT))
 				.isInstanceOf(AccessDeniedException.class);
@@ -313,7 +321,8 @@ class SftpStorageTests {
 				.isInstanceOf(NotFoundException.class)
 				.hasMessage("Not found: /missing/file");
 			storage.write(path("/exists"), content("x"), WriteOptions.replace()).block(TIMEOUT);
-			assertThatThrownBy(() -> storage.write(path("/exists"), content("y"), WriteOptions.createNew()).block(TIMEOUT))
+			assertThatThrownBy(
+					() -> storage.write(path("/exists"), content("y"), WriteOptions.createNew()).block(TIMEOUT))
 				.isInstanceOf(AlreadyExistsException.class)
 				.hasMessageNotContaining(this.root.toString());
 		}
@@ -324,7 +333,8 @@ class SftpStorageTests {
 				.hasMessageContaining("refused the mount's login")
 				.hasMessageNotContaining(password);
 		}
-		try (SftpStorage missingRoot = SftpTestMounts.create(keyLogin(), "root", this.temp.resolve("gone").toString())) {
+		try (SftpStorage missingRoot = SftpTestMounts.create(keyLogin(), "root",
+				this.temp.resolve("gone").toString())) {
 			assertThatThrownBy(() -> missingRoot.list(StoragePath.root()).collectList().block(TIMEOUT))
 				.isInstanceOf(BackendUnavailableException.class)
 				.hasMessageContaining("root folder")
@@ -348,17 +358,18 @@ class SftpStorageTests {
 	void everySshCallRunsOnTheMountsOwnThreads() {
 		Set<String> threads = ConcurrentHashMap.newKeySet();
 		try (SftpStorage storage = SftpTestMounts.create(keyLogin())) {
-			storage.write(path("/t.bin"), random(1, 300_000, 8192).publishOn(reactor.core.scheduler.Schedulers.parallel()),
-					WriteOptions.replace())
+			storage
+				.write(path("/t.bin"), random(1, 300_000, 8192).publishOn(reactor.core.scheduler.Schedulers.parallel()),
+						WriteOptions.replace())
 				.doOnNext(entry -> threads.add(Thread.currentThread().getName()))
 				.block(TIMEOUT);
-			storage.read(path("/t.bin"), ByteRange.all())
-				.doOnNext(buffer -> {
-					threads.add(Thread.currentThread().getName());
-					DataBufferUtils.release(buffer);
-				})
+			storage.read(path("/t.bin"), ByteRange.all()).doOnNext(buffer -> {
+				threads.add(Thread.currentThread().getName());
+				DataBufferUtils.release(buffer);
+			}).blockLast(TIMEOUT);
+			storage.list(StoragePath.root())
+				.doOnNext(entry -> threads.add(Thread.currentThread().getName()))
 				.blockLast(TIMEOUT);
-			storage.list(StoragePath.root()).doOnNext(entry -> threads.add(Thread.currentThread().getName())).blockLast(TIMEOUT);
 		}
 		assertThat(threads).isNotEmpty().allSatisfy(name -> assertThat(name).startsWith("wharf-sftp-test"));
 	}
@@ -370,16 +381,18 @@ class SftpStorageTests {
 			storage.write(path("/r.txt"), content("first"), WriteOptions.replace()).block(TIMEOUT);
 			storage.write(path("/r.txt"), content("second"), WriteOptions.replace()).block(TIMEOUT);
 			assertThat(Files.readString(this.root.resolve("r.txt"))).isEqualTo("second");
-			assertThatThrownBy(() -> storage.write(path("/r.txt"), content("third"), WriteOptions.createNew()).block(TIMEOUT))
+			assertThatThrownBy(
+					() -> storage.write(path("/r.txt"), content("third"), WriteOptions.createNew()).block(TIMEOUT))
 				.isInstanceOf(AlreadyExistsException.class);
 			storage.write(path("/other.txt"), content("moved over"), WriteOptions.replace()).block(TIMEOUT);
 			storage.move(path("/other.txt"), path("/r.txt"), true).block(TIMEOUT);
 			assertThat(Files.readString(this.root.resolve("r.txt"))).isEqualTo("moved over");
 
-			// Concurrent replaces race between their renames: each retries a few times, then gives up clearly.
+			// Concurrent replaces race between their renames: each retries a few times,
+			// then gives up clearly.
 			List<Mono<Integer>> writes = IntStream.range(0, 12)
-				.mapToObj(i -> storage.write(path("/contended.bin"), random(500 + i, 100_000, 16 * 1024),
-						WriteOptions.replace())
+				.mapToObj(i -> storage
+					.write(path("/contended.bin"), random(500 + i, 100_000, 16 * 1024), WriteOptions.replace())
 					.thenReturn(i)
 					.onErrorResume(ConflictException.class, tooBusy -> Mono.empty()))
 				.toList();
@@ -388,10 +401,12 @@ class SftpStorageTests {
 			Set<String> candidates = succeeded.stream()
 				.map(i -> sha256(random(500 + i, 100_000, 16 * 1024)).block(TIMEOUT))
 				.collect(Collectors.toSet());
-			assertThat(candidates).contains(sha256(storage.read(path("/contended.bin"), ByteRange.all())).block(TIMEOUT));
+			assertThat(candidates)
+				.contains(sha256(storage.read(path("/contended.bin"), ByteRange.all())).block(TIMEOUT));
 		}
 		try (Stream<Path> files = Files.list(this.root)) {
-			assertThat(files.map(file -> file.getFileName().toString())).containsExactlyInAnyOrder("r.txt", "contended.bin");
+			assertThat(files.map(file -> file.getFileName().toString())).containsExactlyInAnyOrder("r.txt",
+					"contended.bin");
 		}
 	}
 

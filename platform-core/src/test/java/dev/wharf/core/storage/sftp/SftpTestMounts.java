@@ -10,8 +10,8 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 /**
- * Makes {@code sftp} mounts the way start-up does (properties bound through {@link MountDefinition}), against
- * a test {@link OpenSshServer}.
+ * Makes {@code sftp} mounts the way start-up does (properties bound through
+ * {@link MountDefinition}), against a test {@link OpenSshServer}.
  */
 final class SftpTestMounts {
 
@@ -21,8 +21,8 @@ final class SftpTestMounts {
 	}
 
 	/**
-	 * The properties of a mount that logs in as the test user with the server's client key, trusting the
-	 * server through a known_hosts line.
+	 * The properties of a mount that logs in as the test user with the server's client
+	 * key, trusting the server through a known_hosts line.
 	 */
 	static Map<String, String> keyLogin(OpenSshServer server, Path root) {
 		Map<String, String> properties = new LinkedHashMap<>();
@@ -35,7 +35,10 @@ final class SftpTestMounts {
 		return properties;
 	}
 
-	/** A mount from properties, with overrides; a {@code null} override removes a property. */
+	/**
+	 * A mount from properties, with overrides; a {@code null} override removes a
+	 * property.
+	 */
 	static SftpStorage create(Map<String, String> properties, String... overrides) {
 		return (SftpStorage) new SftpStorageProvider().create(definition(properties, overrides));
 	}
@@ -53,7 +56,8 @@ final class SftpTestMounts {
 		Map<String, String> source = new LinkedHashMap<>();
 		source.put(MountDefinition.PREFIX + "." + NAME + ".type", SftpStorageProvider.TYPE);
 		merged.forEach((key, value) -> source.put(MountDefinition.PREFIX + "." + NAME + "." + key, value));
-		return new MountDefinition(NAME, SftpStorageProvider.TYPE, new Binder(new MapConfigurationPropertySource(source)));
+		return new MountDefinition(NAME, SftpStorageProvider.TYPE,
+				new Binder(new MapConfigurationPropertySource(source)));
 	}
 
 }
