@@ -23,6 +23,14 @@ import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
  */
 public final class RedisClients implements AutoCloseable {
 
+	/**
+	 * How long a command may take before it counts as unavailable: longer than the
+	 * application's 2 s, because a loaded test machine (a JIT compiling on a second JDK,
+	 * another build) once held a script past 2 s; a stopped Redis is still refused at
+	 * once (commands are rejected while disconnected), well inside the tests' 10 s.
+	 */
+	static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
+
 	private final RedisProcess redis;
 
 	private final List<LettuceConnectionFactory> factories = new ArrayList<>();
@@ -45,7 +53,7 @@ public final class RedisClients implements AutoCloseable {
 	 * @return its state
 	 */
 	public RedisState state(String prefix) {
-		return new RedisState(new ReactiveStringRedisTemplate(connections()), prefix, Duration.ofSeconds(2));
+		return new RedisState(new ReactiveStringRedisTemplate(connections()), prefix, COMMAND_TIMEOUT);
 	}
 
 	/**
@@ -56,7 +64,7 @@ public final class RedisClients implements AutoCloseable {
 		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
 			.clientOptions(ClientOptions.builder().disconnectedBehavior(DisconnectedBehavior.REJECT_COMMANDS).build())
 			.clientResources(this.resources)
-			.commandTimeout(Duration.ofSeconds(2))
+			.commandTimeout(COMMAND_TIMEOUT)
 			.build();
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration("127.0.0.1", this.redis.port()), client);
