@@ -57,7 +57,10 @@ class SmallHeapThumbnailTests {
 		String output = new String(java.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 		assertThat(java.waitFor(120, TimeUnit.SECONDS)).isTrue();
 		assertThat(java.exitValue()).as(output).isZero();
-		assertThat(output.lines().toList()).as(output)
+		// JDK 22 and later warn once when JNA loads libjpeg-turbo (a restricted method):
+		// the JVM's line, not ours.
+		assertThat(output.lines().filter((line) -> !line.isBlank() && !line.startsWith("WARNING: ")).toList())
+			.as(output)
 			.containsExactly("panorama.jpg OK 800x19", "panorama.png OK 800x19",
 					"thin.png REFUSED 422 Image too large to preview: 66000000 x 1 pixels need 756 MB to decode (at most 6 MB)");
 	}
