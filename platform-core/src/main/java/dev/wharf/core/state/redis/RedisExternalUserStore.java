@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -41,12 +42,15 @@ import reactor.core.publisher.Mono;
 public final class RedisExternalUserStore implements ExternalUserStore, AutoCloseable {
 
 	/**
-	 * The topic of a saved user; the key is the user's line, URL-encoded (it then has no
-	 * spaces).
+	 * The topic of a saved user; the key is the sending store's id, a colon and the
+	 * user's line, URL-encoded (it then has neither spaces nor colons).
 	 */
 	static final String SAVED = "external-user";
 
-	/** The topic of a removed user; the key is the user's name, URL-encoded. */
+	/**
+	 * The topic of a removed user; the key is the sending store's id, a colon and the
+	 * user's name, URL-encoded.
+	 */
 	static final String REMOVED = "external-user-removed";
 
 	private static final Log logger = LogFactory.getLog(RedisExternalUserStore.class);
@@ -68,6 +72,13 @@ public final class RedisExternalUserStore implements ExternalUserStore, AutoClos
 	private final Disposable reads;
 
 	/**
+	 * Marks this store's own announcements. They come back over pub/sub, possibly after a
+	 * later change this store made, and applying them then would undo that change; this
+	 * store applied its changes to the copy already.
+	 */
+	private final String origin = UUID.randomUUID().toString();
+
+	/**
 	 * Creates the store and starts reading the hash, at once and then every
 	 * {@code refresh}.
 	 * @param state the Redis client and key prefix
@@ -78,8 +89,11 @@ public final class RedisExternalUserStore implements ExternalUserStore, AutoClos
 		this.state = state;
 		this.invalidations = invalidations;
 		this.key = state.key("external-users");
-		invalidations.subscribe(SAVED, encoded -> ExternalUser.fromLine(decode(encoded)).ifPresent(this::remember));
-		invalidations.subscribe(REMOVED, encoded -> forgetLocally(decode(encoded)));
+		invalidations.subscribe(SAVED,
+				message -> fromOthers(message).flatMap(encoded -> ExternalUser.fromLine(decode(encoded)))
+					.ifPresent(this::remember));
+		invalidations.subscribe(REMOVED,
+				message -> fromOthers(message).map(RedisExternalUserStore::decode).ifPresent(this::forgetLocally));
 		this.reads = Flux.interval(Duration.ZERO, refresh)
 			.onBackpressureDrop()
 			.concatMap(tick -> readAll().onErrorResume(error -> {
@@ -99,14 +113,14 @@ public final class RedisExternalUserStore implements ExternalUserStore, AutoClos
 		String line = user.toLine();
 		return this.state.guard(this.state.redis().<String, String>opsForHash().put(this.key, user.name(), line))
 			.doOnSuccess(stored -> remember(user))
-			.then(this.invalidations.publish(SAVED, encode(line)));
+			.then(this.invalidations.publish(SAVED, this.origin + ':' + encode(line)));
 	}
 
 	@Override
 	public Mono<Void> remove(String name) {
 		return this.state.guard(this.state.redis().<String, String>opsForHash().remove(this.key, name))
 			.doOnSuccess(removed -> forgetLocally(name))
-			.then(this.invalidations.publish(REMOVED, encode(name)));
+			.then(this.invalidations.publish(REMOVED, this.origin + ':' + encode(name)));
 	}
 
 	/** Stops reading the hash. */
@@ -150,6 +164,19 @@ public final class RedisExternalUserStore implements ExternalUserStore, AutoClos
 	private synchronized void forgetLocally(String name) {
 		this.changes.incrementAndGet();
 		this.users.remove(name);
+	}
+
+	/**
+	 * The payload of another store's announcement.
+	 * @param message an announcement
+	 * @return its payload, or empty when this store sent it or it is malformed
+	 */
+	private Optional<String> fromOthers(String message) {
+		int colon = message.indexOf(':');
+		if (colon < 0 || message.substring(0, colon).equals(this.origin)) {
+			return Optional.empty();
+		}
+		return Optional.of(message.substring(colon + 1));
 	}
 
 	private static String encode(String text) {

@@ -78,6 +78,16 @@ class RedisExternalUserStoreContractTests extends AbstractExternalUserStoreContr
 	}
 
 	@Test
+	void aReplicasOwnAnnouncementsComingBackNeverUndoItsLaterSaves() {
+		RedisExternalUserStore store = store(Duration.ofHours(1));
+		for (int i = 0; i < 300; i++) {
+			ExternalUser version = new ExternalUser("erin", Source.OIDC, Set.of("group" + i), Instant.ofEpochMilli(i));
+			store.save(version).block(TIMEOUT);
+			assertThat(store.find("erin")).contains(version);
+		}
+	}
+
+	@Test
 	void aFullReadBringsBackWhatAReplicaMissed() throws Exception {
 		RedisExternalUserStore store = store(Duration.ofMillis(100));
 		redis.server().command("HSET", "wharf:external-users", "erin", erin().toLine(), "junk", "not a user");
