@@ -73,6 +73,9 @@ class OidcSignInTests {
 		provider = OidcProviderProcess.start(ROOT, "http://127.0.0.1:" + port + "/api/session/oidc/callback",
 				"olivia:olivia-pw:staff,other;peter:peter-pw:visitors;admin:admin-pw:staff");
 		registry.add("server.port", () -> port);
+		// A defined port leaves the management port at its default (8335), which any
+		// other Wharf on the machine may hold; the tests do not use it.
+		registry.add("management.server.port", () -> 0);
 		SignInServer.configure(registry, ROOT);
 		registry.add("wharf.security.oidc.issuer", provider::issuer);
 		registry.add("wharf.security.oidc.client-id", () -> OidcProviderProcess.CLIENT_ID);
