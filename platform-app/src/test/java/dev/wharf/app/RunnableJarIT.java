@@ -1,7 +1,6 @@
 package dev.wharf.app;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
+import dev.wharf.core.testsupport.FreePorts;
 import dev.wharf.core.testsupport.Processes;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,8 +50,8 @@ class RunnableJarIT {
 	void startsAnswersAndStops(Path javaHome) throws Exception {
 		Path jar = Path.of("target/wharf.jar").toAbsolutePath();
 		assertThat(jar).exists();
-		int port = freePort();
-		int managementPort = freePort();
+		int port = FreePorts.loopback();
+		int managementPort = FreePorts.loopback();
 		Path log = this.workDir.resolve("wharf.log");
 		Process wharf = new ProcessBuilder(javaHome.resolve("bin/java").toString(), "-jar", jar.toString(),
 				"--server.port=" + port, "--management.server.port=" + managementPort,
@@ -116,12 +116,6 @@ class RunnableJarIT {
 		}
 		catch (IOException ex) {
 			return ex.toString();
-		}
-	}
-
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
 		}
 	}
 

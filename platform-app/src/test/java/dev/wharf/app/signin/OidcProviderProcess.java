@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.wharf.core.testsupport.FreePorts;
 import dev.wharf.core.testsupport.Processes;
 import org.jspecify.annotations.Nullable;
 
@@ -68,7 +69,7 @@ final class OidcProviderProcess implements AutoCloseable {
 		if (!Files.isDirectory(classes) || !Files.isRegularFile(classpath)) {
 			fail("The test OIDC provider is not built: run the build with -am (it builds test-oidc-provider first)");
 		}
-		int port = Processes.freePort();
+		int port = FreePorts.loopback();
 		String issuer = "http://localhost:" + port;
 		String client = "--spring.security.oauth2.authorizationserver.client.wharf.";
 		List<String> command = new ArrayList<>(

@@ -8,8 +8,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.function.Function;
 
+import dev.wharf.core.testsupport.FreePorts;
 import dev.wharf.core.testsupport.JvmTempFolder;
-import dev.wharf.core.testsupport.Processes;
 import dev.wharf.core.testsupport.Requirements;
 import dev.wharf.ftp.server.WharfFtpServer;
 import org.junit.jupiter.api.AfterAll;
@@ -69,7 +69,7 @@ class OidcSignInTests {
 
 	@DynamicPropertySource
 	static void oidc(DynamicPropertyRegistry registry) throws Exception {
-		port = Processes.freePort();
+		port = FreePorts.loopback();
 		provider = OidcProviderProcess.start(ROOT, "http://127.0.0.1:" + port + "/api/session/oidc/callback",
 				"olivia:olivia-pw:staff,other;peter:peter-pw:visitors;admin:admin-pw:staff");
 		registry.add("server.port", () -> port);

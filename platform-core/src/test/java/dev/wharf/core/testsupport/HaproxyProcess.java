@@ -1,16 +1,10 @@
 package dev.wharf.core.testsupport;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-
-import org.jspecify.annotations.Nullable;
 
 /**
  * A real {@code haproxy} on 127.0.0.1 and a free port, balancing HTTP requests over
@@ -26,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Not thread-safe: one test drives it.
  */
-public final class HaproxyProcess implements AutoCloseable {
+public final class HaproxyProcess extends ServerProcess {
 
 	private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
 
@@ -34,11 +28,8 @@ public final class HaproxyProcess implements AutoCloseable {
 
 	private final int port;
 
-	private final Thread killer = new Thread(this::stop, "haproxy-killer");
-
-	private @Nullable Process process;
-
 	private HaproxyProcess(Path config, int port) {
+		super("haproxy");
 		this.config = config;
 		this.port = port;
 	}
@@ -83,25 +74,13 @@ public final class HaproxyProcess implements AutoCloseable {
 		Path config = folder.resolve("haproxy.cfg");
 		Files.writeString(config, text);
 		HaproxyProcess haproxy = new HaproxyProcess(config, port);
-		Runtime.getRuntime().addShutdownHook(haproxy.killer);
-		haproxy.process = new ProcessBuilder(executable.toString(), "-db", "-f", config.toString())
-			.redirectErrorStream(true)
-			.redirectOutput(folder.resolve("haproxy.log").toFile())
-			.start();
-		if (Processes.awaitReady(haproxy.process, START_TIMEOUT, Duration.ofMillis(20), () -> {
-			try (Socket socket = new Socket()) {
-				socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
-				return true;
-			}
-		})) {
-			return haproxy;
-		}
-		if (!haproxy.process.isAlive()) {
-			throw new IOException("haproxy exited with " + haproxy.process.exitValue() + ": "
-					+ Files.readString(folder.resolve("haproxy.log")));
-		}
-		haproxy.close();
-		throw new IOException("haproxy did not listen on port " + port);
+		Path log = folder.resolve("haproxy.log");
+		haproxy.awaitStart(
+				new ProcessBuilder(executable.toString(), "-db", "-f", config.toString()).redirectErrorStream(true)
+					.redirectOutput(log.toFile())
+					.start(),
+				START_TIMEOUT, listening(port), () -> readQuietly(log));
+		return haproxy;
 	}
 
 	/** The port clients connect to. */
@@ -112,35 +91,6 @@ public final class HaproxyProcess implements AutoCloseable {
 	/** Its configuration file. */
 	public Path config() {
 		return this.config;
-	}
-
-	/** Stops it. */
-	public void stop() {
-		Process running = this.process;
-		if (running == null) {
-			return;
-		}
-		running.destroy();
-		try {
-			if (!running.waitFor(10, TimeUnit.SECONDS)) {
-				running.destroyForcibly();
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		this.process = null;
-	}
-
-	@Override
-	public void close() {
-		stop();
-		try {
-			Runtime.getRuntime().removeShutdownHook(this.killer);
-		}
-		catch (IllegalStateException shuttingDown) {
-			// The hook runs anyway.
-		}
 	}
 
 }

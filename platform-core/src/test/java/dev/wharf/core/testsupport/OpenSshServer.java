@@ -14,15 +14,10 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
-import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
+import org.springframework.util.FileSystemUtils;
 
 import static org.assertj.core.api.Assertions.fail;
 
@@ -296,52 +291,14 @@ public final class OpenSshServer implements AutoCloseable {
 	 * folder of its own:
 	 * {@code @RegisterExtension static final OpenSshServer.PerClass sshd = new OpenSshServer.PerClass();}.
 	 */
-	public static final class PerClass implements BeforeAllCallback, AfterAllCallback {
+	public static final class PerClass extends PerClassServer<OpenSshServer> {
 
-		private @Nullable Path directory;
-
-		private @Nullable OpenSshServer server;
-
-		/**
-		 * How many test classes are running: {@code @Nested} classes inherit the
-		 * extension and share the server.
-		 */
-		private int classes;
-
-		/** The running server. */
-		public OpenSshServer server() {
-			if (this.server == null) {
-				throw new IllegalStateException("The server starts before the test class's @BeforeAll methods");
-			}
-			return this.server;
-		}
-
-		@Override
-		public synchronized void beforeAll(ExtensionContext context) throws Exception {
-			if (this.classes++ > 0) {
-				return;
-			}
-			this.directory = Files.createTempDirectory("wharf-sshd");
-			this.server = OpenSshServer.start(this.directory);
-		}
-
-		@Override
-		public synchronized void afterAll(ExtensionContext context) throws IOException {
-			if (--this.classes > 0) {
-				return;
-			}
-			if (this.server != null) {
-				this.server.close();
-				this.server = null;
-			}
-			if (this.directory != null) {
-				try (Stream<Path> files = Files.walk(this.directory)) {
-					for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-						Files.deleteIfExists(file);
-					}
-				}
-				this.directory = null;
-			}
+		/** Makes the extension. */
+		public PerClass() {
+			super(() -> OpenSshServer.start(Files.createTempDirectory("wharf-sshd")), (server) -> {
+				server.close();
+				FileSystemUtils.deleteRecursively(server.directory);
+			});
 		}
 
 	}

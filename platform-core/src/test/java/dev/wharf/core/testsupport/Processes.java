@@ -18,23 +18,13 @@ import org.jspecify.annotations.Nullable;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What tests that start programs need: a free port on 127.0.0.1 for a server, a server
+ * What tests that start programs need (free ports are {@link FreePorts}'s): a server
  * waited for until it answers, a server killed and waited for, a client run to its end
  * with its output.
  */
 public final class Processes {
 
 	private Processes() {
-	}
-
-	/**
-	 * A port on 127.0.0.1 that was free a moment ago.
-	 * @return the port
-	 */
-	public static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			return socket.getLocalPort();
-		}
 	}
 
 	/**

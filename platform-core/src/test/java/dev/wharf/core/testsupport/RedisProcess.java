@@ -15,13 +15,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
+import org.springframework.util.FileSystemUtils;
 
 /**
  * A real {@code redis-server} on 127.0.0.1 and a free port, started by a test, with its
@@ -37,7 +33,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * {@code @RegisterExtension static final RedisProcess.PerClass redis = new
  * RedisProcess.PerClass();}. Not thread-safe: one test drives it.
  */
-public final class RedisProcess implements AutoCloseable {
+public final class RedisProcess extends ServerProcess {
 
 	private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
 
@@ -47,11 +43,8 @@ public final class RedisProcess implements AutoCloseable {
 
 	private final int port;
 
-	private final Thread killer = new Thread(this::kill, "redis-killer");
-
-	private @Nullable Process process;
-
 	private RedisProcess(Path executable, Path directory, int port) {
+		super("redis-server");
 		this.executable = executable;
 		this.directory = directory;
 		this.port = port;
@@ -66,7 +59,6 @@ public final class RedisProcess implements AutoCloseable {
 		Path executable = Requirements.requireExecutable("redis-server", "redis-server");
 		RedisProcess redis = new RedisProcess(executable, Files.createTempDirectory("wharf-redis"),
 				FreePorts.loopback());
-		Runtime.getRuntime().addShutdownHook(redis.killer);
 		redis.start();
 		return redis;
 	}
@@ -81,11 +73,6 @@ public final class RedisProcess implements AutoCloseable {
 		return "redis://127.0.0.1:" + this.port;
 	}
 
-	/** Whether it is running. */
-	public boolean isRunning() {
-		return this.process != null && this.process.isAlive();
-	}
-
 	/**
 	 * Starts it (again, with the data it saved), unless it runs; returns when it answers
 	 * {@code PING}.
@@ -95,35 +82,14 @@ public final class RedisProcess implements AutoCloseable {
 			return;
 		}
 		Path log = this.directory.resolve("redis.log");
-		this.process = new ProcessBuilder(this.executable.toString(), "--port", Integer.toString(this.port), "--bind",
-				"127.0.0.1", "--dir", this.directory.toString(), "--appendonly", "yes", "--appendfsync", "everysec",
-				"--save", "", "--daemonize", "no", "--protected-mode", "yes", "--logfile", log.toString())
+		Process started = new ProcessBuilder(this.executable.toString(), "--port", Integer.toString(this.port),
+				"--bind", "127.0.0.1", "--dir", this.directory.toString(), "--appendonly", "yes", "--appendfsync",
+				"everysec", "--save", "", "--daemonize", "no", "--protected-mode", "yes", "--logfile", log.toString())
 			.redirectErrorStream(true)
 			.redirectOutput(ProcessBuilder.Redirect.DISCARD)
 			.start();
-		Process started = this.process;
 		// Until it answers, it is not listening yet or still loading its data.
-		if (Processes.awaitReady(started, START_TIMEOUT, Duration.ofMillis(20), () -> "PONG".equals(command("PING")))) {
-			return;
-		}
-		if (!started.isAlive()) {
-			throw new IOException("redis-server exited with " + started.exitValue() + ": " + readQuietly(log));
-		}
-		kill();
-		throw new IOException("redis-server did not answer on port " + this.port + ": " + readQuietly(log));
-	}
-
-	/**
-	 * Stops it as an administrator would ({@code SIGTERM}: it saves its data and closes
-	 * every connection).
-	 */
-	public void stop() {
-		end(false);
-	}
-
-	/** Kills it at once ({@code SIGKILL}), as a crash would. */
-	public void kill() {
-		end(true);
+		awaitStart(started, START_TIMEOUT, () -> "PONG".equals(command("PING")), () -> readQuietly(log));
 	}
 
 	/**
@@ -213,55 +179,15 @@ public final class RedisProcess implements AutoCloseable {
 		return line.toString(StandardCharsets.UTF_8);
 	}
 
-	private void end(boolean forcibly) {
-		Process running = this.process;
-		if (running == null) {
-			return;
-		}
-		if (forcibly) {
-			running.destroyForcibly();
-		}
-		else {
-			running.destroy();
-		}
-		try {
-			if (!running.waitFor(20, TimeUnit.SECONDS)) {
-				running.destroyForcibly();
-				running.waitFor(10, TimeUnit.SECONDS);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		this.process = null;
-	}
-
 	/** Stops it and removes its data. */
 	@Override
 	public void close() {
-		kill();
+		super.close();
 		try {
-			Runtime.getRuntime().removeShutdownHook(this.killer);
-		}
-		catch (IllegalStateException shuttingDown) {
-			// The hook runs anyway.
-		}
-		try (Stream<Path> files = Files.walk(this.directory)) {
-			for (Path path : files.sorted(Comparator.reverseOrder()).toList()) {
-				Files.deleteIfExists(path);
-			}
+			FileSystemUtils.deleteRecursively(this.directory);
 		}
 		catch (IOException ex) {
 			// A temporary folder; the system cleans it up eventually.
-		}
-	}
-
-	private static String readQuietly(Path log) {
-		try {
-			return Files.exists(log) ? Files.readString(log) : "(no log)";
-		}
-		catch (IOException ex) {
-			return ex.toString();
 		}
 	}
 
@@ -269,39 +195,11 @@ public final class RedisProcess implements AutoCloseable {
 	 * Starts one Redis before a test class and stops it after:
 	 * {@code @RegisterExtension static final RedisProcess.PerClass redis = new RedisProcess.PerClass();}.
 	 */
-	public static final class PerClass implements BeforeAllCallback, AfterAllCallback {
+	public static final class PerClass extends PerClassServer<RedisProcess> {
 
-		private @Nullable RedisProcess server;
-
-		/**
-		 * How many test classes are running: {@code @Nested} classes inherit the
-		 * extension and share the server.
-		 */
-		private int classes;
-
-		/** The running server. */
-		public RedisProcess server() {
-			if (this.server == null) {
-				throw new IllegalStateException("The server starts before the test class's @BeforeAll methods");
-			}
-			return this.server;
-		}
-
-		@Override
-		public synchronized void beforeAll(ExtensionContext context) throws Exception {
-			if (this.classes++ > 0) {
-				return;
-			}
-			this.server = RedisProcess.begin();
-		}
-
-		@Override
-		public synchronized void afterAll(ExtensionContext context) {
-			if (--this.classes > 0 || this.server == null) {
-				return;
-			}
-			this.server.close();
-			this.server = null;
+		/** Makes the extension. */
+		public PerClass() {
+			super(RedisProcess::begin);
 		}
 
 	}

@@ -82,8 +82,8 @@ public final class SlapdProcess implements AutoCloseable {
 		this.ldapadd = Requirements.requireExecutable("ldapadd", "ldap-utils");
 		this.ldapmodify = Requirements.requireExecutable("ldapmodify", "ldap-utils");
 		this.directory = directory;
-		this.port = Processes.freePort();
-		this.tlsPort = Processes.freePort();
+		this.port = FreePorts.loopback();
+		this.tlsPort = FreePorts.loopback();
 		Files.createDirectories(directory.resolve("data"));
 		makeCertificate(directory);
 		Files.writeString(directory.resolve("slapd.conf"), String.join("\n", "include /etc/ldap/schema/core.schema",

@@ -4,7 +4,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -13,12 +12,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import dev.wharf.core.testsupport.FreePorts;
-import dev.wharf.core.testsupport.Processes;
 import dev.wharf.core.testsupport.Requirements;
-import org.jspecify.annotations.Nullable;
+import dev.wharf.core.testsupport.ServerProcess;
 
 /**
  * A real {@code memcached} on 127.0.0.1 and a free port, started by a test (UDP off),
@@ -26,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * {@link #close()} kills it; a shutdown hook does too if the test JVM ends first.
  * Published in platform-core's test-jar.
  */
-public final class MemcachedProcess implements AutoCloseable {
+public final class MemcachedProcess extends ServerProcess {
 
 	private final Path executable;
 
@@ -34,11 +31,8 @@ public final class MemcachedProcess implements AutoCloseable {
 
 	private final int memoryMegabytes;
 
-	private final Thread killer = new Thread(this::kill, "memcached-killer");
-
-	private @Nullable Process process;
-
 	private MemcachedProcess(Path executable, int port, int memoryMegabytes) {
+		super("memcached");
 		this.executable = executable;
 		this.port = port;
 		this.memoryMegabytes = memoryMegabytes;
@@ -52,7 +46,6 @@ public final class MemcachedProcess implements AutoCloseable {
 	public static MemcachedProcess start(int memoryMegabytes) throws IOException, InterruptedException {
 		Path executable = Requirements.requireExecutable("memcached", "memcached");
 		MemcachedProcess memcached = new MemcachedProcess(executable, FreePorts.loopback(), memoryMegabytes);
-		Runtime.getRuntime().addShutdownHook(memcached.killer);
 		memcached.restart();
 		return memcached;
 	}
@@ -65,11 +58,6 @@ public final class MemcachedProcess implements AutoCloseable {
 	/** {@code 127.0.0.1:port}, as a mount's {@code servers} entry. */
 	public String address() {
 		return "127.0.0.1:" + this.port;
-	}
-
-	/** Whether it is running. */
-	public boolean isRunning() {
-		return this.process != null && this.process.isAlive();
 	}
 
 	/**
@@ -85,23 +73,10 @@ public final class MemcachedProcess implements AutoCloseable {
 		if ("root".equals(System.getProperty("user.name"))) {
 			command.addAll(List.of("-u", "root"));
 		}
-		this.process = new ProcessBuilder(command).redirectErrorStream(true)
+		Process started = new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(ProcessBuilder.Redirect.DISCARD)
 			.start();
-		Process started = this.process;
-		if (Processes.awaitReady(started, Duration.ofSeconds(20), Duration.ofMillis(20), () -> {
-			try (Socket socket = new Socket()) {
-				socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.port), 1000);
-				return true;
-			}
-		})) {
-			return;
-		}
-		if (!started.isAlive()) {
-			throw new IOException("memcached exited with " + started.exitValue());
-		}
-		kill();
-		throw new IOException("memcached did not start listening on port " + this.port);
+		awaitStart(started, Duration.ofSeconds(20), listening(this.port), () -> "port " + this.port);
 	}
 
 	/**
@@ -171,33 +146,6 @@ public final class MemcachedProcess implements AutoCloseable {
 				}
 			}
 			return lines;
-		}
-	}
-
-	/** Kills it at once ({@code SIGKILL}), as a crash would. */
-	public void kill() {
-		Process running = this.process;
-		if (running == null) {
-			return;
-		}
-		running.destroyForcibly();
-		try {
-			running.waitFor(10, TimeUnit.SECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		this.process = null;
-	}
-
-	@Override
-	public void close() {
-		kill();
-		try {
-			Runtime.getRuntime().removeShutdownHook(this.killer);
-		}
-		catch (IllegalStateException shuttingDown) {
-			// The hook runs anyway.
 		}
 	}
 

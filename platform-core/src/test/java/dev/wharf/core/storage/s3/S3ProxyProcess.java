@@ -1,10 +1,6 @@
 package dev.wharf.core.storage.s3;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,10 +9,10 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
-import dev.wharf.core.testsupport.Processes;
+import dev.wharf.core.testsupport.FreePorts;
 import dev.wharf.core.testsupport.Requirements;
+import dev.wharf.core.testsupport.ServerProcess;
 import org.jspecify.annotations.Nullable;
 import org.springframework.util.unit.DataSize;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -37,7 +33,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * test JVM ends first. Published in platform-core's test-jar, for every module's s3
  * tests.
  */
-public final class S3ProxyProcess implements AutoCloseable {
+public final class S3ProxyProcess extends ServerProcess {
 
 	/** The access key the server accepts. */
 	public static final String ACCESS_KEY = "wharf-test-access";
@@ -55,13 +51,10 @@ public final class S3ProxyProcess implements AutoCloseable {
 
 	private final int port;
 
-	private final Thread killer = new Thread(this::kill, "s3proxy-killer");
-
-	private @Nullable Process process;
-
 	private @Nullable S3Client client;
 
 	private S3ProxyProcess(Path jar, Path directory, Backend backend, int port) {
+		super("S3Proxy");
 		this.jar = jar;
 		this.directory = directory;
 		this.backend = backend;
@@ -80,8 +73,7 @@ public final class S3ProxyProcess implements AutoCloseable {
 		Requirements.require(Files.isRegularFile(jar),
 				"S3Proxy's jar at " + jar + " (Maven copies it there: run the tests through ./mvnw)");
 		Files.createDirectories(directory);
-		S3ProxyProcess server = new S3ProxyProcess(jar, directory, backend, freePort());
-		Runtime.getRuntime().addShutdownHook(server.killer);
+		S3ProxyProcess server = new S3ProxyProcess(jar, directory, backend, FreePorts.loopback());
 		server.restart();
 		return server;
 	}
@@ -104,11 +96,6 @@ public final class S3ProxyProcess implements AutoCloseable {
 		return this.directory.resolve("objects");
 	}
 
-	/** Whether it is running. */
-	public boolean isRunning() {
-		return this.process != null && this.process.isAlive();
-	}
-
 	/**
 	 * Starts it again on the same port, once killed; returns when it accepts connections.
 	 */
@@ -125,26 +112,13 @@ public final class S3ProxyProcess implements AutoCloseable {
 						"jclouds.credential=" + SECRET_KEY, "jclouds.filesystem.basedir=" + objects(), ""),
 				StandardCharsets.UTF_8);
 		Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-		this.process = new ProcessBuilder(List.of(java.toString(), "-Xmx512m", "-XX:TieredStopAtLevel=1",
+		Path log = this.directory.resolve("s3proxy.log");
+		Process started = new ProcessBuilder(List.of(java.toString(), "-Xmx512m", "-XX:TieredStopAtLevel=1",
 				"-Xshare:auto", "-jar", this.jar.toString(), "--properties", configuration.toString()))
 			.redirectErrorStream(true)
-			.redirectOutput(ProcessBuilder.Redirect.appendTo(this.directory.resolve("s3proxy.log").toFile()))
+			.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
 			.start();
-		Process started = this.process;
-		if (Processes.awaitReady(started, START_TIMEOUT, Duration.ofMillis(20), () -> {
-			try (Socket socket = new Socket()) {
-				socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.port), 1000);
-				return true;
-			}
-		})) {
-			return;
-		}
-		if (!started.isAlive()) {
-			throw new IOException(
-					"S3Proxy exited with " + started.exitValue() + "; see " + this.directory.resolve("s3proxy.log"));
-		}
-		kill();
-		throw new IOException("S3Proxy did not start listening on port " + this.port);
+		awaitStart(started, START_TIMEOUT, listening(this.port), () -> "see " + log);
 	}
 
 	/**
@@ -217,42 +191,14 @@ public final class S3ProxyProcess implements AutoCloseable {
 		return properties;
 	}
 
-	/** Kills it at once ({@code SIGKILL}), as a crash would. */
-	public void kill() {
-		Process running = this.process;
-		if (running == null) {
-			return;
-		}
-		running.destroyForcibly();
-		try {
-			running.waitFor(10, TimeUnit.SECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		this.process = null;
-	}
-
 	@Override
 	public void close() {
-		kill();
+		super.close();
 		synchronized (this) {
 			if (this.client != null) {
 				this.client.close();
 				this.client = null;
 			}
-		}
-		try {
-			Runtime.getRuntime().removeShutdownHook(this.killer);
-		}
-		catch (IllegalStateException shuttingDown) {
-			// The hook runs anyway.
-		}
-	}
-
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			return socket.getLocalPort();
 		}
 	}
 
