@@ -43,8 +43,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * the name and password that user logged in to Wharf with
  * @param maxUsers with passthrough, most users with open connections at once; the least
  * recently active user's connections are closed first
- * @param ioThreads most threads making blocking SSH calls for this mount; 0 means 4 per
- * pooled connection, at least 8
+ * @param ioThreads most threads making blocking SSH calls for this mount; 0 means
+ * {@value #IO_THREADS_PER_CONNECTION} (4 unless set; the p128 JVM profile sets 1) per
+ * pooled connection, at least {@value #MIN_DEFAULT_IO_THREADS}
  */
 public record SftpStorageProperties(@Nullable String host, @DefaultValue("22") int port, @Nullable String username,
 		@Nullable String password, @Nullable String privateKey, @Nullable String passphrase,
@@ -54,6 +55,21 @@ public record SftpStorageProperties(@Nullable String host, @DefaultValue("22") i
 		@DefaultValue("30s") Duration keepAlive, @DefaultValue("4") int poolSize,
 		@DefaultValue("5m") Duration idleTimeout, @DefaultValue("fixed") CredentialsMode credentials,
 		@DefaultValue("100") int maxUsers, @DefaultValue("0") int ioThreads) {
+
+	/**
+	 * The property, for every sftp mount at once, that sets how many I/O threads each
+	 * pooled connection gets when a mount leaves {@code io-threads} at 0. The p128 JVM
+	 * profile sets it, as a profile cannot name the mounts.
+	 */
+	public static final String IO_THREADS_PER_CONNECTION = "wharf.storage.sftp.io-threads-per-connection";
+
+	/**
+	 * I/O threads per pooled connection unless {@link #IO_THREADS_PER_CONNECTION} says.
+	 */
+	static final int DEFAULT_IO_THREADS_PER_CONNECTION = 4;
+
+	/** The fewest I/O threads a mount gets when {@code io-threads} is 0. */
+	static final int MIN_DEFAULT_IO_THREADS = 8;
 
 	/** Prefix of a value that names a file instead of holding the content. */
 	static final String FILE_PREFIX = "file:";
@@ -149,9 +165,13 @@ public record SftpStorageProperties(@Nullable String host, @DefaultValue("22") i
 		}
 	}
 
-	/** The number of I/O threads to use. */
-	int effectiveIoThreads() {
-		return (this.ioThreads > 0) ? this.ioThreads : Math.max(8, 4 * this.poolSize);
+	/**
+	 * The number of I/O threads to use.
+	 * @param perConnection threads per pooled connection when {@code io-threads} is 0
+	 * @return the number of threads
+	 */
+	int effectiveIoThreads(int perConnection) {
+		return (this.ioThreads > 0) ? this.ioThreads : Math.max(MIN_DEFAULT_IO_THREADS, perConnection * this.poolSize);
 	}
 
 	/** Shows every setting except secrets. */

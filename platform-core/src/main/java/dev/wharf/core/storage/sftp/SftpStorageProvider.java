@@ -27,6 +27,7 @@ import net.schmizz.sshj.userauth.password.PasswordFinder;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.bind.Bindable;
 import reactor.core.scheduler.Scheduler;
 import reactor.util.context.Context;
 
@@ -64,6 +65,7 @@ public final class SftpStorageProvider implements StorageProvider {
 	SftpStorage create(MountDefinition definition, boolean usePosixRename) {
 		SftpStorageProperties properties = definition.bind(SftpStorageProperties.class);
 		String mount = definition.name();
+		int perConnection = ioThreadsPerConnection(definition);
 		try {
 			HostKeyVerifier verifier = hostKeyVerifier(properties, mount);
 			KeyProvider key = privateKey(properties);
@@ -71,8 +73,8 @@ public final class SftpStorageProvider implements StorageProvider {
 			String host = Objects.requireNonNull(properties.host(), "An sftp mount without a host");
 			SftpConnector connector = new SftpConnector(mount, host, properties.port(), verifier, properties.root(),
 					properties.connectTimeout(), properties.readTimeout(), properties.keepAlive());
-			Scheduler io = BlockingScheduler.create("wharf-sftp-" + mount, properties.effectiveIoThreads(),
-					properties.effectiveIoThreads() * 100_000);
+			int ioThreads = properties.effectiveIoThreads(perConnection);
+			Scheduler io = BlockingScheduler.create("wharf-sftp-" + mount, ioThreads, ioThreads * 100_000);
 			Duration wait = properties.connectTimeout().plus(properties.readTimeout().multipliedBy(4));
 			if (properties.credentials() == SftpStorageProperties.CredentialsMode.PASSTHROUGH) {
 				SftpPools pools = SftpPools.passthrough(connector, properties.maxUsers(), properties.poolSize(),
@@ -92,6 +94,30 @@ public final class SftpStorageProvider implements StorageProvider {
 		catch (InvalidConfigurationException ex) {
 			throw ex.withPrefix(definition.prefix());
 		}
+	}
+
+	/**
+	 * The I/O threads per pooled connection for mounts that leave {@code io-threads} at
+	 * 0: {@value SftpStorageProperties#IO_THREADS_PER_CONNECTION}, 1 to 16. Each thread
+	 * costs its stack and bookkeeping (about 50 KB resident), which the small profiles
+	 * cannot spare for four threads per connection.
+	 */
+	private static int ioThreadsPerConnection(MountDefinition definition) {
+		String property = SftpStorageProperties.IO_THREADS_PER_CONNECTION;
+		String value = definition.binder()
+			.bind(property, Bindable.of(String.class))
+			.orElse(Integer.toString(SftpStorageProperties.DEFAULT_IO_THREADS_PER_CONNECTION));
+		int threads;
+		try {
+			threads = Integer.parseInt(value.strip());
+		}
+		catch (NumberFormatException ex) {
+			threads = 0;
+		}
+		if (threads < 1 || threads > 16) {
+			throw new InvalidConfigurationException(property, value, "must be a whole number from 1 to 16");
+		}
+		return threads;
 	}
 
 	/**
