@@ -5,6 +5,7 @@ import java.time.Duration;
 
 import dev.wharf.buildcache.access.CacheAuthenticator;
 import dev.wharf.buildcache.access.RequestQuotas;
+import dev.wharf.buildcache.http.CacheFastLane;
 import dev.wharf.buildcache.http.CacheRoutes;
 import dev.wharf.buildcache.http.CacheRequestHandler;
 import dev.wharf.buildcache.store.CacheIndex;
@@ -38,10 +39,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
 import org.springframework.boot.reactor.netty.NettyRouteProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.ReactiveHealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.util.unit.DataSize;
 import reactor.core.publisher.Mono;
 
@@ -160,6 +163,16 @@ public final class BuildCacheAutoConfiguration {
 	@ConditionalOnClass(NettyRouteProvider.class)
 	CacheRoutes buildCacheRoutes(BuildCacheProperties properties, CacheRequestHandler handler) {
 		return new CacheRoutes(properties.normalizedBasePath(), handler);
+	}
+
+	@Bean
+	@ConditionalOnWebApplication(type = Type.REACTIVE)
+	@ConditionalOnClass(NettyRouteProvider.class)
+	@ConditionalOnBooleanProperty(name = "wharf.buildcache.fast-lane", matchIfMissing = true)
+	CacheFastLane buildCacheFastLane(BuildCacheProperties properties, CacheRequestHandler handler,
+			Environment environment) {
+		return new CacheFastLane(properties.normalizedBasePath(), handler,
+				Binder.get(environment).bind("server.netty.idle-timeout", Duration.class).orElse(null));
 	}
 
 	/** {@code /actuator/health/buildcache}, when Actuator's health support is present. */

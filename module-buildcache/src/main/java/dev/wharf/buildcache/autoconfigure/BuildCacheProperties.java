@@ -32,6 +32,9 @@ import org.springframework.util.unit.DataSize;
  * {@code sha-1}, {@code sha-256}
  * @param quota request limits per user and per client address
  * @param clientCertificates logging in with a TLS client certificate
+ * @param fastLane whether GET and HEAD requests of entries on kept-alive HTTP/1.1
+ * connections are answered directly on the connection, before Reactor Netty's request
+ * handling (the same answers, with less work per request)
  */
 @ConfigurationProperties("wharf.buildcache")
 public record BuildCacheProperties(@DefaultValue("true") boolean enabled, @DefaultValue("/cache") String basePath,
@@ -39,7 +42,8 @@ public record BuildCacheProperties(@DefaultValue("true") boolean enabled, @Defau
 		@DefaultValue("100MB") DataSize maxEntrySize, @DefaultValue("none") AnonymousAccess anonymous,
 		@DefaultValue("Wharf build cache") String realm, @DefaultValue Eviction eviction,
 		@DefaultValue("none") Compression compression, @DefaultValue("none") KeyDigest keyDigest,
-		@DefaultValue Quota quota, @DefaultValue ClientCertificates clientCertificates) {
+		@DefaultValue Quota quota, @DefaultValue ClientCertificates clientCertificates,
+		@DefaultValue("true") boolean fastLane) {
 
 	private static final String PREFIX = "wharf.buildcache.";
 

@@ -1,11 +1,9 @@
 package dev.wharf.buildcache.http;
 
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 
 import javax.net.ssl.SSLPeerUnverifiedException;
@@ -15,7 +13,6 @@ import dev.wharf.buildcache.access.CacheAuthenticator;
 import dev.wharf.buildcache.access.CacheAuthenticator.Outcome;
 import dev.wharf.buildcache.access.CacheCaller;
 import dev.wharf.buildcache.access.RequestQuotas;
-import dev.wharf.buildcache.store.CacheEntry;
 import dev.wharf.buildcache.store.CacheKey;
 import dev.wharf.buildcache.store.CacheMetrics;
 import dev.wharf.buildcache.store.CacheStore;
@@ -27,24 +24,22 @@ import dev.wharf.core.storage.InvalidStoragePathException;
 import dev.wharf.core.storage.StorageErrorKind;
 import dev.wharf.core.storage.StorageException;
 import dev.wharf.core.web.StorageErrorStatus;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.ssl.SslHandler;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.core.io.buffer.DataBufferUtils;
-import org.springframework.core.io.buffer.NettyDataBuffer;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.netty.Connection;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 
@@ -65,7 +60,8 @@ import reactor.netty.http.server.HttpServerResponse;
  * the connection, so a client never takes a truncated entry for a whole one.
  *
  * <p>
- * Works on Reactor Netty's request and response directly (see {@link CacheRoutes}).
+ * Works on Reactor Netty's request and response directly (see {@link CacheRoutes}), or on
+ * the connection itself for the GET and HEAD requests the {@link CacheFastLane} takes.
  * Thread-safe; never blocks.
  */
 public final class CacheRequestHandler {
@@ -73,13 +69,6 @@ public final class CacheRequestHandler {
 	private static final Log logger = LogFactory.getLog(CacheRequestHandler.class);
 
 	private static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(3);
-
-	private static final String TEXT = "text/plain;charset=UTF-8";
-
-	private static final String OCTET_STREAM = "application/octet-stream";
-
-	/** Entries up to this size are sent whole, in one message. */
-	private static final long WHOLE = 64 * 1024;
 
 	private static final NettyDataBufferFactory BUFFERS = new NettyDataBufferFactory(ByteBufAllocator.DEFAULT);
 
@@ -140,11 +129,31 @@ public final class CacheRequestHandler {
 	 * @return completes when the response is sent
 	 */
 	public Mono<Void> handle(HttpServerRequest request, HttpServerResponse response, String rawKey) {
-		Reply reply = new Reply(request, response);
-		HttpMethod method = request.method();
+		return handle(new RoutedExchange(request, response), rawKey);
+	}
+
+	/**
+	 * Handles a GET or HEAD that the fast lane took off the connection, answering on the
+	 * connection itself.
+	 * @param ctx the fast lane's place in the connection's pipeline
+	 * @param request the request, which has no body
+	 * @param rawKey the raw (percent-encoded) request path after the base path and its
+	 * slash
+	 * @return completes when the response is written to the pipeline; fails if it could
+	 * not be completed (the connection is to be closed)
+	 */
+	Mono<Void> handleDirectly(ChannelHandlerContext ctx, HttpRequest request, String rawKey) {
+		CacheExchange exchange = new DirectExchange(ctx, request);
+		// A failure before the answer's own chain starts is answered as any other.
+		return Mono.defer(() -> handle(exchange, rawKey)).onErrorResume(error -> failed(exchange, error));
+	}
+
+	private Mono<Void> handle(CacheExchange reply, String rawKey) {
+		reply.confirmKeepAlive();
+		HttpMethod method = reply.method();
 		boolean write = HttpMethod.PUT.equals(method);
 		if (!write && !HttpMethod.GET.equals(method) && !HttpMethod.HEAD.equals(method)) {
-			response.header(HttpHeaderNames.ALLOW, "GET, HEAD, PUT");
+			reply.header(HttpHeaderNames.ALLOW, "GET, HEAD, PUT");
 			return reply.text(HttpResponseStatus.METHOD_NOT_ALLOWED, "Use GET, HEAD or PUT");
 		}
 		CacheKey key;
@@ -155,12 +164,13 @@ public final class CacheRequestHandler {
 			this.metrics.rejected("invalid-key");
 			return reply.text(HttpResponseStatus.BAD_REQUEST, ex.getMessage());
 		}
-		HttpHeaders headers = request.requestHeaders();
+		HttpHeaders headers = reply.requestHeaders();
 		String authorization = headers.get(HttpHeaderNames.AUTHORIZATION);
-		X509Certificate certificate = (this.certificates && authorization == null) ? peerCertificate(request) : null;
+		X509Certificate certificate = (this.certificates && authorization == null) ? peerCertificate(reply.channel())
+				: null;
 		// The address costs a string per request: only worked out when something uses it.
 		String address = (authorization != null || certificate != null || this.quotas.isLimited() || write)
-				? address(request) : null;
+				? address(reply.remoteAddress()) : null;
 		return this.authenticator.authenticate(authorization, certificate, address).flatMap(outcome -> {
 			if (outcome instanceof Outcome.Throttled throttled) {
 				return throttled(reply, throttled.retryAfter());
@@ -188,21 +198,21 @@ public final class CacheRequestHandler {
 			if (wait.isPresent()) {
 				return throttled(reply, wait.get());
 			}
-			return write ? put(request, reply, key) : get(reply, key);
+			return write ? put(reply, key) : get(reply, key);
 		}).onErrorResume(error -> failed(reply, error));
 	}
 
-	private Mono<Void> get(Reply reply, CacheKey key) {
-		return this.store.get(key, !reply.head)
+	private Mono<Void> get(CacheExchange reply, CacheKey key) {
+		return this.store.get(key, !reply.isHead())
 			.map(entry -> reply.entry(entry))
 			.defaultIfEmpty(Mono.defer(() -> reply.empty(HttpResponseStatus.NOT_FOUND)))
 			.flatMap(send -> send);
 	}
 
-	private Mono<Void> put(HttpServerRequest request, Reply reply, CacheKey key) {
+	private Mono<Void> put(CacheExchange reply, CacheKey key) {
 		long length;
 		try {
-			String announced = request.requestHeaders().get(HttpHeaderNames.CONTENT_LENGTH);
+			String announced = reply.requestHeaders().get(HttpHeaderNames.CONTENT_LENGTH);
 			length = (announced != null) ? Long.parseLong(announced.trim()) : -1;
 		}
 		catch (NumberFormatException ex) {
@@ -215,7 +225,7 @@ public final class CacheRequestHandler {
 		}
 		// As Spring does: hold each buffer past Reactor Netty's own release; the storage
 		// releases it.
-		Flux<DataBuffer> body = request.receive().retain().map(BUFFERS::wrap);
+		Flux<DataBuffer> body = reply.body().map(BUFFERS::wrap);
 		return this.store.put(key, body, length).then(Mono.defer(() -> reply.empty(HttpResponseStatus.CREATED)));
 	}
 
@@ -227,10 +237,11 @@ public final class CacheRequestHandler {
 	 * @return completes when the response is sent
 	 */
 	public Mono<Void> health(HttpServerRequest request, HttpServerResponse response) {
-		Reply reply = new Reply(request, response);
+		CacheExchange reply = new RoutedExchange(request, response);
+		reply.confirmKeepAlive();
 		HttpMethod method = request.method();
 		if (!HttpMethod.GET.equals(method) && !HttpMethod.HEAD.equals(method)) {
-			response.header(HttpHeaderNames.ALLOW, "GET, HEAD");
+			reply.header(HttpHeaderNames.ALLOW, "GET, HEAD");
 			return reply.text(HttpResponseStatus.METHOD_NOT_ALLOWED, "Use GET or HEAD");
 		}
 		return this.store.checkHealth()
@@ -238,14 +249,14 @@ public final class CacheRequestHandler {
 			.then(Mono.just(true))
 			.onErrorResume(error -> Mono.just(false))
 			.flatMap(up -> {
-				response.header(HttpHeaderNames.CACHE_CONTROL, "no-store");
+				reply.header(HttpHeaderNames.CACHE_CONTROL, "no-store");
 				return reply.bytes(up ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
 						"application/json", up ? "{\"status\":\"UP\"}" : "{\"status\":\"DOWN\"}");
 			});
 	}
 
-	private Mono<Void> failed(Reply reply, Throwable error) {
-		if (reply.response.hasSentHeaders()) {
+	private Mono<Void> failed(CacheExchange reply, Throwable error) {
+		if (reply.hasSentHeaders()) {
 			// Too late for a status: failing aborts the connection, so the client sees an
 			// error, never a
 			// short entry.
@@ -265,7 +276,7 @@ public final class CacheRequestHandler {
 			HttpResponseStatus status = HttpResponseStatus.valueOf(StorageErrorStatus.of(kind).value());
 			Duration retryAfter = StorageErrorStatus.retryAfter(kind);
 			if (retryAfter != null) {
-				reply.response.header(HttpHeaderNames.RETRY_AFTER, Long.toString(retryAfter.toSeconds()));
+				reply.header(HttpHeaderNames.RETRY_AFTER, Long.toString(retryAfter.toSeconds()));
 			}
 			// The status is core's, as in every HTTP module; the words are the cache's.
 			return switch (kind) {
@@ -285,38 +296,37 @@ public final class CacheRequestHandler {
 		return internalError(reply, error);
 	}
 
-	private Mono<Void> internalError(Reply reply, Throwable error) {
+	private Mono<Void> internalError(CacheExchange reply, Throwable error) {
 		logger.warn("Build cache request failed", error);
 		return reply.text(HttpResponseStatus.INTERNAL_SERVER_ERROR, "The cache failed to answer");
 	}
 
-	private Mono<Void> unauthorized(Reply reply, String message) {
+	private Mono<Void> unauthorized(CacheExchange reply, String message) {
 		this.metrics.rejected("unauthorized");
-		reply.response.header(HttpHeaderNames.WWW_AUTHENTICATE, this.challenge);
+		reply.header(HttpHeaderNames.WWW_AUTHENTICATE, this.challenge);
 		return reply.text(HttpResponseStatus.UNAUTHORIZED, message);
 	}
 
-	private Mono<Void> throttled(Reply reply, Duration wait) {
+	private Mono<Void> throttled(CacheExchange reply, Duration wait) {
 		this.metrics.rejected("throttled");
 		long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
-		reply.response.header(HttpHeaderNames.RETRY_AFTER, Long.toString(seconds));
+		reply.header(HttpHeaderNames.RETRY_AFTER, Long.toString(seconds));
 		return reply.text(HttpResponseStatus.TOO_MANY_REQUESTS, "Too many requests; retry in " + seconds + " s");
 	}
 
-	private Mono<Void> unavailable(Reply reply, Duration wait, String message) {
+	private Mono<Void> unavailable(CacheExchange reply, Duration wait, String message) {
 		this.metrics.rejected("unavailable");
-		reply.response.header(HttpHeaderNames.RETRY_AFTER, Long.toString(Math.max(1, (wait.toMillis() + 999) / 1000)));
+		reply.header(HttpHeaderNames.RETRY_AFTER, Long.toString(Math.max(1, (wait.toMillis() + 999) / 1000)));
 		return reply.text(HttpResponseStatus.SERVICE_UNAVAILABLE, message);
 	}
 
-	private Mono<Void> tooLarge(Reply reply) {
+	private Mono<Void> tooLarge(CacheExchange reply) {
 		this.metrics.rejected("too-large");
 		return reply.text(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
 				"Entries are limited to " + this.maxEntrySize + " bytes");
 	}
 
-	private static @Nullable String address(HttpServerRequest request) {
-		InetSocketAddress remote = request.remoteAddress();
+	private static @Nullable String address(@Nullable InetSocketAddress remote) {
 		if (remote == null) {
 			return null;
 		}
@@ -324,11 +334,11 @@ public final class CacheRequestHandler {
 	}
 
 	/** The verified certificate the client presented in the TLS handshake, if any. */
-	private static @Nullable X509Certificate peerCertificate(HttpServerRequest request) {
-		if (!(request instanceof Connection connection)) {
+	private static @Nullable X509Certificate peerCertificate(@Nullable Channel channel) {
+		if (channel == null) {
 			return null;
 		}
-		SslHandler ssl = connection.channel().pipeline().get(SslHandler.class);
+		SslHandler ssl = channel.pipeline().get(SslHandler.class);
 		if (ssl == null) {
 			return null;
 		}
@@ -339,94 +349,6 @@ public final class CacheRequestHandler {
 		catch (SSLPeerUnverifiedException none) {
 			return null;
 		}
-	}
-
-	/** Writes one response: headers every answer carries, and no body after HEAD. */
-	private static final class Reply {
-
-		private final HttpServerResponse response;
-
-		private final boolean head;
-
-		Reply(HttpServerRequest request, HttpServerResponse response) {
-			this.response = response;
-			this.head = HttpMethod.HEAD.equals(request.method());
-			// As Http10KeepAliveFilter does for WebFlux: HTTP/1.0 clients are told that
-			// the connection stays.
-			String connection = request.requestHeaders().get(HttpHeaderNames.CONNECTION);
-			if (connection != null && connection.equalsIgnoreCase("keep-alive")) {
-				response.header(HttpHeaderNames.CONNECTION, "keep-alive");
-			}
-		}
-
-		Mono<Void> entry(CacheEntry entry) {
-			this.response.status(HttpResponseStatus.OK)
-				.header(HttpHeaderNames.CONTENT_TYPE, OCTET_STREAM)
-				.header(HttpHeaderNames.CONTENT_LENGTH, Long.toString(entry.length()));
-			if (this.head) {
-				return this.response.send().then();
-			}
-			if (entry.length() <= WHOLE) {
-				// Small entries go out as one message with their headers (one write, one
-				// flush), and a storage
-				// error while reading them still gets a status. Their buffers are sent as
-				// they are, not copied
-				// into one: a copy was about 3 % of the CPU time of a 128-byte GET.
-				return entry.content()
-					.collectList()
-					.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
-					.flatMap(buffers -> buffers.isEmpty() ? this.response.send().then()
-							: this.response.sendObject(whole(buffers)).then());
-			}
-			return this.response.send(entry.content().map(NettyDataBufferFactory::toByteBuf)).then();
-		}
-
-		/**
-		 * One message of an entry's buffers, which owns them: releasing it releases them.
-		 */
-		private static ByteBuf whole(List<DataBuffer> buffers) {
-			if (buffers.size() == 1) {
-				return byteBuf(buffers.get(0));
-			}
-			ByteBuf[] parts = new ByteBuf[buffers.size()];
-			for (int i = 0; i < parts.length; i++) {
-				parts[i] = byteBuf(buffers.get(i));
-			}
-			return Unpooled.wrappedBuffer(parts);
-		}
-
-		/**
-		 * A buffer as Netty's: the same one, or a copy of one that is not Netty's (whose
-		 * original is released).
-		 */
-		private static ByteBuf byteBuf(DataBuffer buffer) {
-			ByteBuf netty = NettyDataBufferFactory.toByteBuf(buffer);
-			if (!(buffer instanceof NettyDataBuffer)) {
-				DataBufferUtils.release(buffer);
-			}
-			return netty;
-		}
-
-		Mono<Void> empty(HttpResponseStatus status) {
-			this.response.status(status).header(HttpHeaderNames.CONTENT_LENGTH, "0");
-			return this.response.send().then();
-		}
-
-		Mono<Void> text(HttpResponseStatus status, @Nullable String message) {
-			return bytes(status, TEXT, (message != null) ? message + "\n" : "\n");
-		}
-
-		Mono<Void> bytes(HttpResponseStatus status, String type, String text) {
-			byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-			this.response.status(status)
-				.header(HttpHeaderNames.CONTENT_TYPE, type)
-				.header(HttpHeaderNames.CONTENT_LENGTH, Integer.toString(bytes.length));
-			if (this.head) {
-				return this.response.send().then();
-			}
-			return this.response.sendObject(Unpooled.wrappedBuffer(bytes)).then();
-		}
-
 	}
 
 }

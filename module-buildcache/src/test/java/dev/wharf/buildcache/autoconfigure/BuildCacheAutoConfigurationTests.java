@@ -3,6 +3,8 @@ package dev.wharf.buildcache.autoconfigure;
 import java.nio.file.Path;
 
 import dev.wharf.buildcache.access.AnonymousAccess;
+import dev.wharf.buildcache.http.CacheFastLane;
+import dev.wharf.buildcache.http.CacheRoutes;
 import dev.wharf.buildcache.store.CacheStore;
 import dev.wharf.core.autoconfigure.SecurityAutoConfiguration;
 import dev.wharf.core.autoconfigure.StorageAutoConfiguration;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,6 +45,23 @@ class BuildCacheAutoConfigurationTests {
 		});
 		runner().withPropertyValues("wharf.buildcache.enabled=false")
 			.run(context -> assertThat(context).doesNotHaveBean(CacheStore.class));
+	}
+
+	@Test
+	void theFastLaneIsOnInAWebServerUnlessTurnedOff() {
+		ReactiveWebApplicationContextRunner web = new ReactiveWebApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(StorageAutoConfiguration.class, SecurityAutoConfiguration.class,
+					BuildCacheAutoConfiguration.class))
+			.withPropertyValues("wharf.state-dir=" + this.temp.resolve("state"),
+					"wharf.storage.mounts.data.type=memory", "wharf.storage.mounts.data.max-size=10MB");
+		web.run(context -> {
+			assertThat(context).hasSingleBean(CacheRoutes.class);
+			assertThat(context).hasSingleBean(CacheFastLane.class);
+		});
+		web.withPropertyValues("wharf.buildcache.fast-lane=false").run(context -> {
+			assertThat(context).hasSingleBean(CacheRoutes.class);
+			assertThat(context).doesNotHaveBean(CacheFastLane.class);
+		});
 	}
 
 	@Test
