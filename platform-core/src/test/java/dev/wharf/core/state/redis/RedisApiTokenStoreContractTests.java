@@ -9,7 +9,6 @@ import dev.wharf.core.session.ApiTokens.IssuedToken;
 import dev.wharf.core.state.SharedStateUnavailableException;
 import dev.wharf.core.state.redis.RedisTestReplicas.Replica;
 import dev.wharf.core.testsupport.RedisProcess;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -27,13 +26,8 @@ class RedisApiTokenStoreContractTests extends AbstractApiTokenStoreContractTests
 	@RegisterExtension
 	static final RedisProcess.PerClass redis = new RedisProcess.PerClass();
 
-	private final RedisTestReplicas replicas = new RedisTestReplicas(redis.server());
-
-	@AfterEach
-	void disconnect() throws Exception {
-		this.replicas.close();
-		redis.server().start();
-	}
+	@RegisterExtension
+	final RedisTestReplicas replicas = new RedisTestReplicas(redis);
 
 	@Override
 	protected ApiTokenStore store() {

@@ -33,15 +33,14 @@ class RedisExternalUserStoreContractTests extends AbstractExternalUserStoreContr
 	@RegisterExtension
 	static final RedisProcess.PerClass redis = new RedisProcess.PerClass();
 
-	private final RedisTestReplicas replicas = new RedisTestReplicas(redis.server());
+	@RegisterExtension
+	final RedisTestReplicas replicas = new RedisTestReplicas(redis);
 
 	private final List<RedisExternalUserStore> stores = new ArrayList<>();
 
 	@AfterEach
-	void disconnect() throws Exception {
+	void closeStores() {
 		this.stores.forEach(RedisExternalUserStore::close);
-		this.replicas.close();
-		redis.server().start();
 	}
 
 	@Override

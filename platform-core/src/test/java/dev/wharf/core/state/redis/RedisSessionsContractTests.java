@@ -13,7 +13,6 @@ import dev.wharf.core.session.Sessions.NewSession;
 import dev.wharf.core.state.SharedStateUnavailableException;
 import dev.wharf.core.state.redis.RedisTestReplicas.Replica;
 import dev.wharf.core.testsupport.RedisProcess;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -32,13 +31,8 @@ class RedisSessionsContractTests extends AbstractSessionsContractTests {
 	@RegisterExtension
 	static final RedisProcess.PerClass redis = new RedisProcess.PerClass();
 
-	private final RedisTestReplicas replicas = new RedisTestReplicas(redis.server());
-
-	@AfterEach
-	void disconnect() throws Exception {
-		this.replicas.close();
-		redis.server().start();
-	}
+	@RegisterExtension
+	final RedisTestReplicas replicas = new RedisTestReplicas(redis);
 
 	@Override
 	protected SessionStore store() {

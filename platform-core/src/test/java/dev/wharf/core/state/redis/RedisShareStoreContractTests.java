@@ -7,7 +7,6 @@ import dev.wharf.core.share.Share;
 import dev.wharf.core.share.ShareStore;
 import dev.wharf.core.state.SharedStateUnavailableException;
 import dev.wharf.core.testsupport.RedisProcess;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -25,13 +24,8 @@ class RedisShareStoreContractTests extends AbstractShareStoreContractTests {
 	@RegisterExtension
 	static final RedisProcess.PerClass redis = new RedisProcess.PerClass();
 
-	private final RedisTestReplicas replicas = new RedisTestReplicas(redis.server());
-
-	@AfterEach
-	void disconnect() throws Exception {
-		this.replicas.close();
-		redis.server().start();
-	}
+	@RegisterExtension
+	final RedisTestReplicas replicas = new RedisTestReplicas(redis);
 
 	@Override
 	protected ShareStore store() {

@@ -9,25 +9,30 @@ import java.util.List;
 import dev.wharf.core.testsupport.RedisClients;
 import dev.wharf.core.testsupport.RedisProcess;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import static org.awaitility.Awaitility.await;
 
 /**
  * "Replicas" of the Redis state for one test method: each {@link #replica} has a client
  * of its own and its own invalidation subscription, over a Redis emptied when the first
- * replica connects. Not thread-safe.
+ * replica connects. After each test method (and after the class's own {@code @AfterEach}
+ * methods) it disconnects them and starts Redis again if the test stopped it:
+ * {@code @RegisterExtension final RedisTestReplicas replicas = new RedisTestReplicas(redis);}.
+ * Not thread-safe.
  */
-final class RedisTestReplicas implements AutoCloseable {
+final class RedisTestReplicas implements AfterEachCallback {
 
 	static final String PREFIX = "wharf:";
 
-	private final RedisProcess redis;
+	private final RedisProcess.PerClass redis;
 
 	private @Nullable RedisClients clients;
 
 	private final List<RedisInvalidations> subscriptions = new ArrayList<>();
 
-	RedisTestReplicas(RedisProcess redis) {
+	RedisTestReplicas(RedisProcess.PerClass redis) {
 		this.redis = redis;
 	}
 
@@ -35,12 +40,12 @@ final class RedisTestReplicas implements AutoCloseable {
 	Replica replica() {
 		if (this.clients == null) {
 			try {
-				this.redis.flushAll();
+				this.redis.server().flushAll();
 			}
 			catch (IOException ex) {
 				throw new UncheckedIOException(ex);
 			}
-			this.clients = new RedisClients(this.redis);
+			this.clients = new RedisClients(this.redis.server());
 		}
 		RedisState state = this.clients.state(PREFIX);
 		RedisInvalidations invalidations = new RedisInvalidations(state, this.clients.connections());
@@ -50,13 +55,14 @@ final class RedisTestReplicas implements AutoCloseable {
 	}
 
 	@Override
-	public void close() {
+	public void afterEach(ExtensionContext context) throws Exception {
 		this.subscriptions.forEach(RedisInvalidations::close);
 		this.subscriptions.clear();
 		if (this.clients != null) {
 			this.clients.close();
 			this.clients = null;
 		}
+		this.redis.server().start();
 	}
 
 	/**
