@@ -19,6 +19,8 @@ import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.services.s3.LegacyMd5Plugin;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /**
  * Builds the AWS SDK's clients for {@link S3StorageProvider}. Kept apart from the
@@ -31,6 +33,9 @@ final class S3Clients {
 
 	/** The region when none is configured or found. */
 	private static final Region FALLBACK_REGION = Region.US_EAST_1;
+
+	/** The shortest time the CRT measures a connection's throughput over. */
+	private static final Duration MIN_THROUGHPUT_TIMEOUT = Duration.ofSeconds(2);
 
 	private S3Clients() {
 	}
@@ -48,9 +53,10 @@ final class S3Clients {
 				.connectionTimeout(properties.connectTimeout())
 				.connectionAcquisitionTimeout(properties.readTimeout())
 				// A response that stalls below one byte per second for read-timeout
-				// fails.
-				.connectionHealthConfiguration(
-						health -> health.minimumThroughputInBps(1L).minimumThroughputTimeout(properties.readTimeout())))
+				// fails (the CRT counts whole seconds, at least two; downloads, which
+				// S3ObjectReader makes, keep the exact time-out).
+				.connectionHealthConfiguration(health -> health.minimumThroughputInBps(1L)
+					.minimumThroughputTimeout(max(properties.readTimeout(), MIN_THROUGHPUT_TIMEOUT))))
 			.credentialsProvider(credentials(properties))
 			.forcePathStyle(properties.effectivePathStyle())
 			.asyncConfiguration(
@@ -81,12 +87,37 @@ final class S3Clients {
 		return builder.build();
 	}
 
+	/**
+	 * A presigner for a mount's downloads ({@link S3ObjectReader}): its endpoint, region,
+	 * addressing and credentials, as the mount's client has them.
+	 * @param properties the mount's properties
+	 * @return the presigner
+	 */
+	static S3Presigner presigner(S3StorageProperties properties) {
+		S3Presigner.Builder builder = S3Presigner.builder()
+			.credentialsProvider(credentials(properties))
+			.serviceConfiguration(S3Configuration.builder()
+				.pathStyleAccessEnabled(properties.effectivePathStyle())
+				.checksumValidationEnabled(false)
+				.build())
+			.region((properties.region() != null && !properties.region().isEmpty()) ? Region.of(properties.region())
+					: defaultRegion());
+		if (properties.endpointUri() != null) {
+			builder.endpointOverride(properties.endpointUri());
+		}
+		return builder.build();
+	}
+
 	private static AwsCredentialsProvider credentials(S3StorageProperties properties) {
 		if (properties.hasStaticCredentials()) {
 			return StaticCredentialsProvider
 				.create(AwsBasicCredentials.create(properties.accessKey(), properties.secretKey()));
 		}
 		return DefaultCredentialsProvider.builder().build();
+	}
+
+	private static Duration max(Duration a, Duration b) {
+		return (a.compareTo(b) >= 0) ? a : b;
 	}
 
 	private static Region defaultRegion() {

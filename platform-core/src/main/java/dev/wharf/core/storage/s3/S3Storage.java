@@ -13,11 +13,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import dev.wharf.core.storage.AlreadyExistsException;
-import dev.wharf.core.storage.BackendUnavailableException;
 import dev.wharf.core.storage.ByteRange;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.ConflictException;
@@ -38,17 +36,13 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
-import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
-import software.amazon.awssdk.core.async.AsyncResponseTransformer;
-import software.amazon.awssdk.core.async.ResponsePublisher;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
-import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
@@ -57,7 +51,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * Files as objects in an S3 bucket, below an optional prefix ({@link S3Keys}), through
- * the SDK's asynchronous client on the CRT HTTP client.
+ * the SDK's asynchronous client on the CRT HTTP client, except downloads, which are
+ * signed by the SDK and fetched with Reactor Netty's client ({@link S3ObjectReader}).
  *
  * <p>
  * <b>Folders</b> are key prefixes. {@code mkdir} writes an empty marker object
@@ -109,9 +104,6 @@ public final class S3Storage implements Storage {
 	/** Keys per listing page and per batch delete: S3's largest. */
 	private static final int PAGE_SIZE = 1000;
 
-	/** Downloaded chunks queued between the CRT and the reader's thread. */
-	private static final int READ_PREFETCH = 8;
-
 	/** Objects copied or deleted at once in a folder operation. */
 	private static final int TREE_CONCURRENCY = 8;
 
@@ -124,6 +116,8 @@ public final class S3Storage implements Storage {
 	private final S3Keys keys;
 
 	private final S3AsyncClient client;
+
+	private final S3ObjectReader reader;
 
 	private final Scheduler callbacks;
 
@@ -143,15 +137,18 @@ public final class S3Storage implements Storage {
 	 * @param bucket the bucket
 	 * @param keyPrefix the start of every key: empty, or a folder ending with {@code /}
 	 * @param client the client; closed by {@link #close()}
+	 * @param reader downloads objects; closed by {@link #close()}
 	 * @param callbacks where requests start and their results arrive (the client's
 	 * future-completion executor must run on it too); disposed by {@link #close()}
 	 * @param limits part sizes and counts
 	 */
-	S3Storage(String mount, String bucket, String keyPrefix, S3AsyncClient client, Scheduler callbacks, Limits limits) {
+	S3Storage(String mount, String bucket, String keyPrefix, S3AsyncClient client, S3ObjectReader reader,
+			Scheduler callbacks, Limits limits) {
 		this.mount = mount;
 		this.bucket = bucket;
 		this.keys = new S3Keys(keyPrefix);
 		this.client = client;
+		this.reader = reader;
 		this.callbacks = callbacks;
 		this.limits = limits;
 	}
@@ -293,37 +290,14 @@ public final class S3Storage implements Storage {
 			return stat(path).flatMapMany(
 					entry -> entry.isFile() ? Flux.empty() : Flux.error(new ConflictException("Not a file: " + path)));
 		}
-		String key = this.keys.file(path);
 		String header = range.isAll() ? null : "bytes=" + range.offset() + "-"
 				+ (range.isToEnd() ? "" : Long.toString(range.offset() + range.length() - 1));
-		return call(path,
-				() -> this.client.getObject(b -> b.bucket(this.bucket).key(key).range(header),
-						AsyncResponseTransformer.<GetObjectResponse>toPublisher()))
-			.flatMapMany(response -> body(path, response))
+		return this.reader.read(path, this.keys.file(path), header)
 			.onErrorResume(error -> S3Errors.hasStatus(error, S3Errors.RANGE_NOT_SATISFIABLE), past -> Flux.empty())
 			.onErrorResume(NotFoundException.class,
 					missing -> folder(path)
 						.flatMapMany(folder -> Flux.<DataBuffer>error(new ConflictException("Not a file: " + path)))
-						.switchIfEmpty(Flux.error(missing)))
-			.publishOn(this.callbacks, READ_PREFETCH);
-	}
-
-	/**
-	 * A response's bytes as buffers (the CRT hands each chunk over in a fresh array,
-	 * which is wrapped, not copied). A body that ends before its {@code Content-Length}
-	 * (the server died, the connection broke) fails instead of looking complete.
-	 */
-	private Flux<DataBuffer> body(StoragePath path, ResponsePublisher<GetObjectResponse> response) {
-		Long announced = response.response().contentLength();
-		AtomicLong received = new AtomicLong();
-		return Flux.from(response).map(bytes -> {
-			received.addAndGet(bytes.remaining());
-			return (DataBuffer) DefaultDataBufferFactory.sharedInstance.wrap(bytes);
-		})
-			.concatWith(Mono.defer(() -> (announced == null || received.get() == announced) ? Mono.empty()
-					: Mono.error(new BackendUnavailableException("The S3 server of mount '" + this.mount + "' ended "
-							+ path + " after " + received.get() + " of " + announced + " bytes"))))
-			.onErrorMap(error -> S3Errors.map(error, path, this.mount));
+						.switchIfEmpty(Flux.error(missing)));
 	}
 
 	@Override
@@ -793,6 +767,7 @@ public final class S3Storage implements Storage {
 	public void close() {
 		if (this.closed.compareAndSet(false, true)) {
 			this.client.close();
+			this.reader.close();
 			this.callbacks.dispose();
 		}
 	}

@@ -135,8 +135,15 @@ class S3StorageFaultTests {
 			.isInstanceOf(BackendUnavailableException.class);
 		assertThatThrownBy(() -> this.storage.checkHealth().block(TIMEOUT))
 			.isInstanceOf(BackendUnavailableException.class);
+		assertThatThrownBy(() -> this.storage.read(StoragePath.parse("/kept"), ByteRange.all()).blockLast(TIMEOUT))
+			.isInstanceOf(BackendUnavailableException.class);
 		this.server.restart();
 		assertThat(this.storage.stat(StoragePath.parse("/kept")).block(TIMEOUT).size()).isEqualTo(1000);
+		assertThat(this.storage.read(StoragePath.parse("/kept"), ByteRange.all()).map(buffer -> {
+			int bytes = buffer.readableByteCount();
+			DataBufferUtils.release(buffer);
+			return (long) bytes;
+		}).reduce(0L, Long::sum).block(TIMEOUT)).isEqualTo(1000);
 		this.storage.checkHealth().block(TIMEOUT);
 	}
 

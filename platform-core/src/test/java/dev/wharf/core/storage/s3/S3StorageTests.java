@@ -1,5 +1,10 @@
 package dev.wharf.core.storage.s3;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -9,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -286,6 +292,9 @@ class S3StorageTests {
 			assertThatThrownBy(() -> denied.stat(path("/any")).block(TIMEOUT)).isInstanceOf(AccessDeniedException.class)
 				.hasMessageNotContaining("not-the-secret");
 			assertThatThrownBy(() -> denied.checkHealth().block(TIMEOUT)).isInstanceOf(AccessDeniedException.class);
+			assertThatThrownBy(() -> denied.read(path("/any"), ByteRange.all()).blockLast(TIMEOUT))
+				.isInstanceOf(AccessDeniedException.class)
+				.hasMessageNotContaining("not-the-secret");
 		}
 	}
 
@@ -297,22 +306,104 @@ class S3StorageTests {
 			assertThatThrownBy(() -> missing.checkHealth().block(TIMEOUT))
 				.isInstanceOf(BackendUnavailableException.class)
 				.hasMessageContaining("bucket of mount 'missing' does not exist");
+			assertThatThrownBy(() -> missing.read(path("/any"), ByteRange.all()).blockLast(TIMEOUT))
+				.isInstanceOf(BackendUnavailableException.class)
+				.hasMessageContaining("bucket of mount 'missing' does not exist");
 		}
 	}
 
+	/**
+	 * Results arrive on threads of the mount's own: SDK answers on its callback pool,
+	 * downloaded bytes on its own event loops (where Reactor Netty receives them), never
+	 * on the CRT's event loops, Reactor Netty's shared ones or the caller's thread.
+	 */
 	@Test
 	void resultsArriveOnTheMountsOwnThreadsNeverTheCrtsOrTheCallers() throws Exception {
 		write(this.storage, "/threads", 9, 3 * MB);
 		Set<String> threads = ConcurrentHashMap.newKeySet();
+		Set<String> bytes = ConcurrentHashMap.newKeySet();
 		CountDownLatch done = new CountDownLatch(1);
 		this.storage.read(path("/threads"), ByteRange.all())
-			.doOnNext(buffer -> threads.add(Thread.currentThread().getName()))
+			.doOnNext(buffer -> bytes.add(Thread.currentThread().getName()))
 			.doOnNext(DataBufferUtils::release)
 			.then(this.storage.stat(path("/threads")))
 			.doOnNext(entry -> threads.add(Thread.currentThread().getName()))
 			.subscribe(entry -> done.countDown());
 		assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
 		assertThat(threads).isNotEmpty().allSatisfy(name -> assertThat(name).startsWith("wharf-s3-test-"));
+		assertThat(bytes).isNotEmpty().allSatisfy(name -> assertThat(name).startsWith("wharf-s3-test-io-"));
+	}
+
+	@Test
+	void readsAreRetriedWithBackOffOnlyBeforeTheirFirstByteThenReportedAsUnavailable() throws Exception {
+		this.storage.write(path("/r"), content("read me"), WriteOptions.replace()).block(TIMEOUT);
+		try (ThrottlingRelay relay = new ThrottlingRelay(server.port(), 2); S3Storage behind = throttled(relay)) {
+			assertThat(text(behind.read(path("/r"), ByteRange.of(5, 2)))).isEqualTo("me");
+			assertThat(relay.refused()).isEqualTo(2);
+		}
+		try (ThrottlingRelay relay = new ThrottlingRelay(server.port(), 100); S3Storage behind = throttled(relay)) {
+			assertThatThrownBy(() -> behind.read(path("/r"), ByteRange.all()).blockLast(TIMEOUT))
+				.isInstanceOf(BackendUnavailableException.class)
+				.hasMessageContaining("overloaded, try again");
+			assertThat(relay.refused()).isEqualTo(3);
+		}
+	}
+
+	@Test
+	void aCancelledReadGivesItsConnectionBack() {
+		write(this.storage, "/long", 11, 16 * MB);
+		String digest = sha256(random(11, 16 * MB, 64 * 1024)).block(TIMEOUT);
+		// One connection, waited for at most a second: a read that kept it after its
+		// cancel would make the next one fail.
+		try (S3Storage single = mount("single", server.endpoint(), 1, Duration.ofSeconds(1), 1)) {
+			for (int i = 0; i < 3; i++) {
+				assertThat(single.read(path("/long"), ByteRange.all())
+					.take(1)
+					.doOnNext(DataBufferUtils::release)
+					.count()
+					.block(TIMEOUT)).isOne();
+			}
+			assertThat(sha256(single.read(path("/long"), ByteRange.of(0, 16 * MB))).block(TIMEOUT)).isEqualTo(digest);
+		}
+	}
+
+	@Test
+	void aServerThatSendsNothingFailsTheReadAfterTheReadTimeout() throws Exception {
+		List<Socket> accepted = new java.util.concurrent.CopyOnWriteArrayList<>();
+		try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+			Thread acceptor = new Thread(() -> {
+				while (!silent.isClosed()) {
+					try {
+						accepted.add(silent.accept());
+					}
+					catch (IOException closed) {
+						return;
+					}
+				}
+			}, "silent-server");
+			acceptor.setDaemon(true);
+			acceptor.start();
+			try (S3Storage stalled = mount("stalled", URI.create("http://127.0.0.1:" + silent.getLocalPort()), 4,
+					Duration.ofMillis(500), 1)) {
+				long start = System.nanoTime();
+				assertThatThrownBy(() -> stalled.read(path("/any"), ByteRange.all()).blockLast(TIMEOUT))
+					.isInstanceOf(BackendUnavailableException.class);
+				assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+				assertThat(accepted).isNotEmpty();
+			}
+		}
+		finally {
+			for (Socket socket : accepted) {
+				socket.close();
+			}
+		}
+	}
+
+	private S3Storage mount(String name, URI endpoint, int maxConnections, Duration readTimeout, int maxAttempts) {
+		S3StorageProperties properties = new S3StorageProperties(S3TestMounts.BUCKET, this.prefix, endpoint.toString(),
+				"us-east-1", true, S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, Duration.ofSeconds(5),
+				readTimeout, maxConnections, maxAttempts, S3TestMounts.PART_SIZE, 4, 1000, Duration.ZERO);
+		return S3StorageProvider.create(name, properties, S3Storage.Limits.of(properties));
 	}
 
 	private static Flux<DataBuffer> content(String text) {

@@ -1,0 +1,271 @@
+package dev.wharf.core.storage.s3;
+
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.wharf.core.storage.BackendUnavailableException;
+import dev.wharf.core.storage.StorageException;
+import dev.wharf.core.storage.StoragePath;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelException;
+import io.netty.channel.ChannelOption;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import org.jspecify.annotations.Nullable;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.netty.ByteBufFlux;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.http.client.HttpClientResponse;
+import reactor.netty.resources.ConnectionProvider;
+import reactor.netty.resources.LoopResources;
+import reactor.util.retry.Retry;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+import software.amazon.awssdk.services.s3.presigner.model.PresignedGetObjectRequest;
+
+/**
+ * Downloads objects for {@link S3Storage#read} with {@code GET} requests that the SDK
+ * signs ({@link S3Presigner}) and Reactor Netty's HTTP client sends. The SDK's CRT client
+ * hands every chunk over in a fresh heap array, which the protocols' Netty channels then
+ * copy into a direct buffer before writing it; this client's pooled direct buffers go on
+ * to those channels as they are, which halves the CPU a download costs. Everything else a
+ * mount does stays on the SDK.
+ *
+ * <p>
+ * What the SDK did for downloads is done here alike: S3's error answers become the same
+ * {@link S3Exception}s (so {@link S3Errors} maps them as before, and a range past the end
+ * is still a 416); throttling, 5xx answers and broken connections are retried with the
+ * same back-off up to {@code max-attempts}, but only before the first byte is handed on;
+ * a body that ends before its {@code Content-Length} fails as unavailable; a response
+ * that sends no byte for {@code read-timeout} fails.
+ *
+ * <p>
+ * <b>Threading.</b> The mount has its own connection pool ({@code max-connections}
+ * connections, waiting up to {@code read-timeout} for one) and its own event loops, named
+ * after the mount: downloaded bytes are handed on there, never on the caller's thread.
+ * Signing, which may have to fetch credentials, runs on the mount's callback pool. A
+ * cancelled download closes its connection. Thread-safe.
+ */
+final class S3ObjectReader implements AutoCloseable {
+
+	/** How long a signed request stays valid; it is sent at once. */
+	private static final Duration SIGNATURE_VALIDITY = Duration.ofMinutes(15);
+
+	/** S3 closes connections idle for about 20 s; the pool drops them first. */
+	private static final Duration MAX_IDLE = Duration.ofSeconds(15);
+
+	private static final Pattern ERROR_CODE = Pattern.compile("<Code>([^<]*)</Code>");
+
+	private static final Pattern ERROR_MESSAGE = Pattern.compile("<Message>([^<]*)</Message>");
+
+	private static final NettyDataBufferFactory buffers = new NettyDataBufferFactory(ByteBufAllocator.DEFAULT);
+
+	private final String mount;
+
+	private final String bucket;
+
+	private final S3Presigner presigner;
+
+	private final HttpClient http;
+
+	private final ConnectionProvider connections;
+
+	private final LoopResources loops;
+
+	private final Scheduler callbacks;
+
+	private final int maxAttempts;
+
+	private S3ObjectReader(String mount, String bucket, S3Presigner presigner, HttpClient http,
+			ConnectionProvider connections, LoopResources loops, Scheduler callbacks, int maxAttempts) {
+		this.mount = mount;
+		this.bucket = bucket;
+		this.presigner = presigner;
+		this.http = http;
+		this.connections = connections;
+		this.loops = loops;
+		this.callbacks = callbacks;
+		this.maxAttempts = maxAttempts;
+	}
+
+	/**
+	 * A reader for a mount.
+	 * @param mount the mount's name, for messages and thread names
+	 * @param bucket the bucket
+	 * @param properties the mount's properties
+	 * @param presigner signs with the mount's credentials; closed by {@link #close()}
+	 * @param callbacks the mount's callback pool, where requests are signed
+	 * @return the reader
+	 */
+	static S3ObjectReader create(String mount, String bucket, S3StorageProperties properties, S3Presigner presigner,
+			Scheduler callbacks) {
+		ConnectionProvider connections = ConnectionProvider.builder("wharf-s3-" + mount)
+			.maxConnections(properties.maxConnections())
+			.pendingAcquireMaxCount(-1)
+			.pendingAcquireTimeout(properties.readTimeout())
+			.maxIdleTime(MAX_IDLE)
+			.build();
+		LoopResources loops = LoopResources.create("wharf-s3-" + mount + "-io",
+				Math.max(1, Runtime.getRuntime().availableProcessors()), true);
+		HttpClient http = HttpClient.create(connections)
+			.runOn(loops)
+			.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) properties.connectTimeout().toMillis())
+			// Between any two reads of a response, and removed when it ends: an idle
+			// pooled connection does not time out.
+			.responseTimeout(properties.readTimeout());
+		URI endpoint = properties.endpointUri();
+		if (endpoint == null || "https".equals(endpoint.getScheme())) {
+			http = http.secure();
+		}
+		return new S3ObjectReader(mount, bucket, presigner, http, connections, loops, callbacks,
+				properties.maxAttempts());
+	}
+
+	/**
+	 * An object's bytes, or a range of them.
+	 * @param path the path, for messages
+	 * @param key the object's key
+	 * @param range the {@code Range} header's value, or {@code null} for the whole object
+	 * @return the bytes in pooled buffers the subscriber releases; fails with the storage
+	 * errors of {@link S3Errors}, or with an unmapped {@link S3Exception} of S3's answer
+	 * where {@link S3Errors} keeps one as it is
+	 */
+	Flux<DataBuffer> read(StoragePath path, String key, @Nullable String range) {
+		return Flux.defer(() -> {
+			AtomicBoolean handedOn = new AtomicBoolean();
+			return attempt(path, key, range).doOnNext(buffer -> handedOn.set(true))
+				.retryWhen(Retry.from(failures -> failures.concatMap(failure -> {
+					Throwable error = failure.failure();
+					if (handedOn.get() || failure.totalRetries() + 1 >= this.maxAttempts || !worthRetrying(error)) {
+						return Mono.error(error);
+					}
+					return Mono.delay(backoff(error, failure.totalRetries()), this.callbacks);
+				})))
+				.onErrorMap(error -> S3Errors.map(transport(error), path, this.mount));
+		});
+	}
+
+	private Flux<DataBuffer> attempt(StoragePath path, String key, @Nullable String range) {
+		return Mono
+			.fromCallable(() -> this.presigner.presignGetObject(presign -> presign.signatureDuration(SIGNATURE_VALIDITY)
+				.getObjectRequest(get -> get.bucket(this.bucket).key(key).range(range))))
+			.subscribeOn(this.callbacks)
+			.flatMapMany(request -> send(path, request));
+	}
+
+	private Flux<DataBuffer> send(StoragePath path, PresignedGetObjectRequest request) {
+		Map<String, List<String>> signed = request.signedHeaders();
+		return this.http.headers(headers -> signed.forEach((name, values) -> {
+			// Netty writes the host itself, from the URL that was signed.
+			if (!"host".equalsIgnoreCase(name)) {
+				headers.set(name, values);
+			}
+		})).get().uri(request.httpRequest().getUri()).response((response, body) -> {
+			int status = response.status().code();
+			if (status == 200 || status == 206) {
+				return body(path, response, body);
+			}
+			return body.aggregate()
+				.asString()
+				.defaultIfEmpty("")
+				.flatMap(text -> Mono.<DataBuffer>error(answer(status, text)));
+		});
+	}
+
+	/**
+	 * A response's body, checked against its {@code Content-Length}: a connection that
+	 * ends early must not look like a complete file.
+	 */
+	private Flux<DataBuffer> body(StoragePath path, HttpClientResponse response, ByteBufFlux body) {
+		String length = response.responseHeaders().get(HttpHeaderNames.CONTENT_LENGTH);
+		long announced = (length != null) ? Long.parseLong(length.trim()) : -1;
+		AtomicLong received = new AtomicLong();
+		return body.retain().map(bytes -> {
+			received.addAndGet(bytes.readableBytes());
+			return (DataBuffer) buffers.wrap(bytes);
+		})
+			.concatWith(Mono.defer(() -> (announced < 0 || received.get() == announced) ? Mono.empty()
+					: Mono.error(new BackendUnavailableException("The S3 server of mount '" + this.mount + "' ended "
+							+ path + " after " + received.get() + " of " + announced + " bytes"))));
+	}
+
+	/** S3's error answer as the SDK would have reported it. */
+	private static S3Exception answer(int status, String text) {
+		String code = first(ERROR_CODE, text);
+		String message = first(ERROR_MESSAGE, text);
+		AwsErrorDetails.Builder details = AwsErrorDetails.builder().serviceName("S3").errorMessage(message);
+		if (code != null) {
+			details.errorCode(code);
+		}
+		return (S3Exception) S3Exception.builder()
+			.statusCode(status)
+			.awsErrorDetails(details.build())
+			.message(((message != null) ? message : "S3 answered " + status) + " (Status Code: " + status + ")")
+			.build();
+	}
+
+	private static @Nullable String first(Pattern pattern, String text) {
+		Matcher matcher = pattern.matcher(text);
+		return matcher.find() ? matcher.group(1) : null;
+	}
+
+	/**
+	 * Whether a failure before the first byte is worth another attempt: what the SDK
+	 * retries, throttling, 5xx answers and broken or refused connections.
+	 */
+	private static boolean worthRetrying(Throwable error) {
+		if (error instanceof S3Exception s3) {
+			return s3.statusCode() >= 500 || isThrottling(s3);
+		}
+		return !(error instanceof StorageException) && transport(error) instanceof IOException;
+	}
+
+	private static boolean isThrottling(S3Exception error) {
+		String code = (error.awsErrorDetails() != null) ? error.awsErrorDetails().errorCode() : null;
+		return error.statusCode() == 503 || error.statusCode() == 429 || "SlowDown".equals(code)
+				|| "Throttling".equals(code) || "RequestTimeout".equals(code);
+	}
+
+	/**
+	 * The SDK's standard back-off: a random delay up to 100 ms (500 ms when throttled)
+	 * doubled per attempt, at most 20 s.
+	 */
+	private static Duration backoff(Throwable error, long retries) {
+		long base = (error instanceof S3Exception s3 && isThrottling(s3)) ? 500 : 100;
+		long ceiling = Math.min(20_000, base << Math.min(retries, 10));
+		return Duration.ofMillis(ThreadLocalRandom.current().nextLong(ceiling + 1));
+	}
+
+	/**
+	 * Netty's and the pool's failures to connect, to wait for a connection or to read in
+	 * time, as the {@link IOException} that {@link S3Errors} maps to unavailable; other
+	 * errors as they are.
+	 */
+	private static Throwable transport(Throwable error) {
+		if (error instanceof ChannelException || error instanceof TimeoutException) {
+			return new IOException(error.getMessage(), error);
+		}
+		return error;
+	}
+
+	@Override
+	public void close() {
+		this.presigner.close();
+		this.connections.disposeLater().subscribe();
+		this.loops.disposeLater(Duration.ZERO, Duration.ofSeconds(5)).subscribe();
+	}
+
+}
