@@ -3,6 +3,7 @@ package dev.wharf.core.storage.s3;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 
+import reactor.core.scheduler.Scheduler;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -78,30 +79,51 @@ final class S3Clients {
 				// want Content-MD5.
 				.addPlugin(LegacyMd5Plugin.create());
 		}
-		if (properties.region() != null && !properties.region().isEmpty()) {
-			builder.region(Region.of(properties.region()));
-		}
-		else {
-			builder.region(defaultRegion()).crossRegionAccessEnabled(properties.endpointUri() == null);
-		}
+		boolean configured = properties.region() != null && !properties.region().isEmpty();
+		builder.region(region(properties)).crossRegionAccessEnabled(!configured && properties.endpointUri() == null);
 		return builder.build();
 	}
 
 	/**
-	 * A presigner for a mount's downloads ({@link S3ObjectReader}): its endpoint, region,
+	 * A mount's region: the configured one, else the AWS default region chain's, else
+	 * {@code us-east-1}.
+	 * @param properties the mount's properties
+	 * @return the region
+	 */
+	static Region region(S3StorageProperties properties) {
+		String region = properties.region();
+		return (region != null && !region.isEmpty()) ? Region.of(region) : defaultRegion();
+	}
+
+	/**
+	 * A mount's downloader ({@link S3ObjectReader}).
+	 * @param mount the mount's name
+	 * @param bucket the bucket
+	 * @param properties the mount's properties
+	 * @param callbacks the mount's callback pool
+	 * @return the reader
+	 */
+	static S3ObjectReader reader(String mount, String bucket, S3StorageProperties properties, Scheduler callbacks) {
+		boolean configured = properties.region() != null && !properties.region().isEmpty();
+		return S3ObjectReader.create(mount, bucket, properties, region -> presigner(properties, region),
+				region(properties), !configured && properties.endpointUri() == null, callbacks);
+	}
+
+	/**
+	 * A presigner for a mount's downloads ({@link S3ObjectReader}): its endpoint,
 	 * addressing and credentials, as the mount's client has them.
 	 * @param properties the mount's properties
+	 * @param region the region to sign for
 	 * @return the presigner
 	 */
-	static S3Presigner presigner(S3StorageProperties properties) {
+	static S3Presigner presigner(S3StorageProperties properties, Region region) {
 		S3Presigner.Builder builder = S3Presigner.builder()
 			.credentialsProvider(credentials(properties))
 			.serviceConfiguration(S3Configuration.builder()
 				.pathStyleAccessEnabled(properties.effectivePathStyle())
 				.checksumValidationEnabled(false)
 				.build())
-			.region((properties.region() != null && !properties.region().isEmpty()) ? Region.of(properties.region())
-					: defaultRegion());
+			.region(region);
 		if (properties.endpointUri() != null) {
 			builder.endpointOverride(properties.endpointUri());
 		}

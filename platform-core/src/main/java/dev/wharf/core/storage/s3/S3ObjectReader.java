@@ -5,10 +5,13 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -32,6 +35,7 @@ import reactor.netty.resources.ConnectionProvider;
 import reactor.netty.resources.LoopResources;
 import reactor.util.retry.Retry;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.s3.presigner.model.PresignedGetObjectRequest;
@@ -67,6 +71,11 @@ final class S3ObjectReader implements AutoCloseable {
 	/** S3 closes connections idle for about 20 s; the pool drops them first. */
 	private static final Duration MAX_IDLE = Duration.ofSeconds(15);
 
+	/** The header in which S3 names a bucket's region. */
+	private static final String BUCKET_REGION = "x-amz-bucket-region";
+
+	private static final Pattern REGION = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
+
 	private static final Pattern ERROR_CODE = Pattern.compile("<Code>([^<]*)</Code>");
 
 	private static final Pattern ERROR_MESSAGE = Pattern.compile("<Message>([^<]*)</Message>");
@@ -77,7 +86,15 @@ final class S3ObjectReader implements AutoCloseable {
 
 	private final String bucket;
 
-	private final S3Presigner presigner;
+	private final Function<Region, S3Presigner> presigners;
+
+	private final boolean followRegion;
+
+	/** Signs for the bucket's region: the configured one until S3 names another. */
+	private volatile Signer signer;
+
+	/** Every presigner made, to close. */
+	private final Queue<S3Presigner> made = new ConcurrentLinkedQueue<>();
 
 	private final HttpClient http;
 
@@ -89,11 +106,16 @@ final class S3ObjectReader implements AutoCloseable {
 
 	private final int maxAttempts;
 
-	private S3ObjectReader(String mount, String bucket, S3Presigner presigner, HttpClient http,
-			ConnectionProvider connections, LoopResources loops, Scheduler callbacks, int maxAttempts) {
+	private S3ObjectReader(String mount, String bucket, Function<Region, S3Presigner> presigners, Region region,
+			boolean followRegion, HttpClient http, ConnectionProvider connections, LoopResources loops,
+			Scheduler callbacks, int maxAttempts) {
 		this.mount = mount;
 		this.bucket = bucket;
-		this.presigner = presigner;
+		this.presigners = presigners;
+		this.followRegion = followRegion;
+		S3Presigner first = presigners.apply(region);
+		this.made.add(first);
+		this.signer = new Signer(region, first);
 		this.http = http;
 		this.connections = connections;
 		this.loops = loops;
@@ -106,12 +128,16 @@ final class S3ObjectReader implements AutoCloseable {
 	 * @param mount the mount's name, for messages and thread names
 	 * @param bucket the bucket
 	 * @param properties the mount's properties
-	 * @param presigner signs with the mount's credentials; closed by {@link #close()}
+	 * @param presigners a presigner with the mount's credentials for a region; each is
+	 * closed by {@link #close()}
+	 * @param region the region to sign for
+	 * @param followRegion whether to sign for the region S3 names when it answers that
+	 * the bucket is in another one (as the SDK's client does without a configured region)
 	 * @param callbacks the mount's callback pool, where requests are signed
 	 * @return the reader
 	 */
-	static S3ObjectReader create(String mount, String bucket, S3StorageProperties properties, S3Presigner presigner,
-			Scheduler callbacks) {
+	static S3ObjectReader create(String mount, String bucket, S3StorageProperties properties,
+			Function<Region, S3Presigner> presigners, Region region, boolean followRegion, Scheduler callbacks) {
 		ConnectionProvider connections = ConnectionProvider.builder("wharf-s3-" + mount)
 			.maxConnections(properties.maxConnections())
 			.pendingAcquireMaxCount(-1)
@@ -130,7 +156,7 @@ final class S3ObjectReader implements AutoCloseable {
 		if (endpoint == null || "https".equals(endpoint.getScheme())) {
 			http = http.secure();
 		}
-		return new S3ObjectReader(mount, bucket, presigner, http, connections, loops, callbacks,
+		return new S3ObjectReader(mount, bucket, presigners, region, followRegion, http, connections, loops, callbacks,
 				properties.maxAttempts());
 	}
 
@@ -146,22 +172,38 @@ final class S3ObjectReader implements AutoCloseable {
 	Flux<DataBuffer> read(StoragePath path, String key, @Nullable String range) {
 		return Flux.defer(() -> {
 			AtomicBoolean handedOn = new AtomicBoolean();
-			return attempt(path, key, range).doOnNext(buffer -> handedOn.set(true))
-				.retryWhen(Retry.from(failures -> failures.concatMap(failure -> {
-					Throwable error = failure.failure();
-					if (handedOn.get() || failure.totalRetries() + 1 >= this.maxAttempts || !worthRetrying(error)) {
-						return Mono.error(error);
-					}
-					return Mono.delay(backoff(error, failure.totalRetries()), this.callbacks);
-				})))
+			return attempt(path, key, range).onErrorResume(Misdirected.class, misdirected -> {
+				moveTo(misdirected.region);
+				return attempt(path, key, range);
+			}).doOnNext(buffer -> handedOn.set(true)).retryWhen(Retry.from(failures -> failures.concatMap(failure -> {
+				Throwable error = failure.failure();
+				if (handedOn.get() || failure.totalRetries() + 1 >= this.maxAttempts || !worthRetrying(error)) {
+					return Mono.error(error);
+				}
+				return Mono.delay(backoff(error, failure.totalRetries()), this.callbacks);
+			})))
+				.onErrorMap(Misdirected.class, Misdirected::answer)
 				.onErrorMap(error -> S3Errors.map(transport(error), path, this.mount));
 		});
 	}
 
+	/**
+	 * Signs for another region from now on, as the SDK's client follows a bucket to its
+	 * region (without a configured region, the default one may be wrong).
+	 */
+	private void moveTo(String region) {
+		S3Presigner moved = this.presigners.apply(Region.of(region));
+		this.made.add(moved);
+		// Reads already signing keep the presigner they have; it is closed with the
+		// others.
+		this.signer = new Signer(Region.of(region), moved);
+	}
+
 	private Flux<DataBuffer> attempt(StoragePath path, String key, @Nullable String range) {
 		return Mono
-			.fromCallable(() -> this.presigner.presignGetObject(presign -> presign.signatureDuration(SIGNATURE_VALIDITY)
-				.getObjectRequest(get -> get.bucket(this.bucket).key(key).range(range))))
+			.fromCallable(() -> this.signer.presigner()
+				.presignGetObject(presign -> presign.signatureDuration(SIGNATURE_VALIDITY)
+					.getObjectRequest(get -> get.bucket(this.bucket).key(key).range(range))))
 			.subscribeOn(this.callbacks)
 			.flatMapMany(request -> send(path, request));
 	}
@@ -178,10 +220,16 @@ final class S3ObjectReader implements AutoCloseable {
 			if (status == 200 || status == 206) {
 				return body(path, response, body);
 			}
-			return body.aggregate()
-				.asString()
-				.defaultIfEmpty("")
-				.flatMap(text -> Mono.<DataBuffer>error(answer(status, text)));
+			String region = response.responseHeaders().get(BUCKET_REGION);
+			return body.aggregate().asString().defaultIfEmpty("").flatMap(text -> {
+				S3Exception answer = answer(status, text);
+				// S3 names the bucket's region when a request was signed for another.
+				if (this.followRegion && (status == 301 || status == 307 || status == 400) && region != null
+						&& REGION.matcher(region).matches() && !region.equals(this.signer.region().id())) {
+					return Mono.<DataBuffer>error(new Misdirected(region, answer));
+				}
+				return Mono.<DataBuffer>error(answer);
+			});
 		});
 	}
 
@@ -261,9 +309,34 @@ final class S3ObjectReader implements AutoCloseable {
 		return error;
 	}
 
+	/** A presigner and the region it signs for. */
+	private record Signer(Region region, S3Presigner presigner) {
+	}
+
+	/** S3's answer that the bucket is in another region, which it names. */
+	private static final class Misdirected extends RuntimeException {
+
+		private final String region;
+
+		private final S3Exception answer;
+
+		Misdirected(String region, S3Exception answer) {
+			super(answer.getMessage(), answer, false, false);
+			this.region = region;
+			this.answer = answer;
+		}
+
+		S3Exception answer() {
+			return this.answer;
+		}
+
+	}
+
 	@Override
 	public void close() {
-		this.presigner.close();
+		for (S3Presigner presigner : this.made) {
+			presigner.close();
+		}
 		this.connections.disposeLater().subscribe();
 		this.loops.disposeLater(Duration.ZERO, Duration.ofSeconds(5)).subscribe();
 	}

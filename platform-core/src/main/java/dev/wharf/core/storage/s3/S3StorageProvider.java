@@ -79,8 +79,7 @@ public final class S3StorageProvider implements StorageProvider {
 			Executor completions = callbacks::schedule;
 			// The properties refuse a missing bucket.
 			String bucket = Objects.requireNonNull(properties.bucket(), "An s3 mount without a bucket");
-			S3ObjectReader reader = S3ObjectReader.create(mount, bucket, properties, S3Clients.presigner(properties),
-					callbacks);
+			S3ObjectReader reader = S3Clients.reader(mount, bucket, properties, callbacks);
 			try {
 				S3AsyncClient client = S3Clients.client(properties, completions);
 				return new S3Storage(mount, bucket, properties.keyPrefix(), client, reader, callbacks, limits);

@@ -19,6 +19,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
+import dev.wharf.core.concurrent.BlockingScheduler;
 import dev.wharf.core.storage.AccessDeniedException;
 import dev.wharf.core.storage.BackendUnavailableException;
 import dev.wharf.core.storage.ByteRange;
@@ -27,6 +28,7 @@ import dev.wharf.core.storage.FileEntry;
 import dev.wharf.core.storage.NotFoundException;
 import dev.wharf.core.storage.QuotaExceededException;
 import dev.wharf.core.storage.Storage;
+import dev.wharf.core.storage.StorageIoException;
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.WriteOptions;
 import dev.wharf.core.storage.mount.MountDefinition;
@@ -46,6 +48,7 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Sinks;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.regions.Region;
 
 import static dev.wharf.core.storage.StorageTestSupport.TIMEOUT;
 import static dev.wharf.core.storage.StorageTestSupport.random;
@@ -347,6 +350,47 @@ class S3StorageTests {
 				.hasMessageContaining("overloaded, try again");
 			assertThat(relay.refused()).isEqualTo(3);
 		}
+	}
+
+	@Test
+	void aReadSignedForTheWrongRegionFollowsTheBucketToItsOwnWhereTheClientDoes() throws Exception {
+		this.storage.write(path("/far"), content("far away"), WriteOptions.replace()).block(TIMEOUT);
+		String key = this.prefix + "/far";
+		S3StorageProperties properties = new S3StorageProperties(S3TestMounts.BUCKET, this.prefix,
+				server.endpoint().toString(), "eu-west-1", true, S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY,
+				Duration.ofSeconds(5), Duration.ofSeconds(30), 4, 1, S3TestMounts.PART_SIZE, 4, 1000, Duration.ZERO);
+		BlockingScheduler callbacks = BlockingScheduler.create("wharf-s3-region", 2, 100);
+		try (ThrottlingRelay relay = new ThrottlingRelay(server.port(), 1,
+				ThrottlingRelay.permanentRedirect("us-east-1"));
+				S3ObjectReader reader = S3ObjectReader.create("region", S3TestMounts.BUCKET,
+						withEndpoint(properties, relay.endpoint()),
+						region -> S3Clients.presigner(withEndpoint(properties, relay.endpoint()), region),
+						Region.EU_WEST_1, true, callbacks)) {
+			assertThat(text(reader.read(path("/far"), key, null))).isEqualTo("far away");
+			assertThat(relay.refused()).isOne();
+		}
+		// A mount with its region configured fails there, as the SDK's client does.
+		try (ThrottlingRelay relay = new ThrottlingRelay(server.port(), 1,
+				ThrottlingRelay.permanentRedirect("us-east-1"));
+				S3ObjectReader reader = S3ObjectReader.create("region", S3TestMounts.BUCKET,
+						withEndpoint(properties, relay.endpoint()),
+						region -> S3Clients.presigner(withEndpoint(properties, relay.endpoint()), region),
+						Region.EU_WEST_1, false, callbacks)) {
+			assertThatThrownBy(() -> reader.read(path("/far"), key, null).blockLast(TIMEOUT))
+				.isInstanceOf(StorageIoException.class)
+				.hasMessageContaining("301 PermanentRedirect");
+		}
+		finally {
+			callbacks.dispose();
+		}
+	}
+
+	private static S3StorageProperties withEndpoint(S3StorageProperties properties, URI endpoint) {
+		return new S3StorageProperties(properties.bucket(), properties.prefix(), endpoint.toString(),
+				properties.region(), properties.pathStyle(), properties.accessKey(), properties.secretKey(),
+				properties.connectTimeout(), properties.readTimeout(), properties.maxConnections(),
+				properties.maxAttempts(), properties.partSize(), properties.partsInFlight(),
+				properties.maxListEntries(), properties.staleUploadAge());
 	}
 
 	@Test
