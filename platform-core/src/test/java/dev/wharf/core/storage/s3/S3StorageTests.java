@@ -47,6 +47,7 @@ import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Scheduler;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.regions.Region;
 
@@ -356,26 +357,17 @@ class S3StorageTests {
 	void aReadSignedForTheWrongRegionFollowsTheBucketToItsOwnWhereTheClientDoes() throws Exception {
 		this.storage.write(path("/far"), content("far away"), WriteOptions.replace()).block(TIMEOUT);
 		String key = this.prefix + "/far";
-		S3StorageProperties properties = new S3StorageProperties(S3TestMounts.BUCKET, this.prefix,
-				server.endpoint().toString(), "eu-west-1", true, S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY,
-				Duration.ofSeconds(5), Duration.ofSeconds(30), 4, 1, S3TestMounts.PART_SIZE, 4, 1000, Duration.ZERO);
 		BlockingScheduler callbacks = BlockingScheduler.create("wharf-s3-region", 2, 100);
 		try (ThrottlingRelay relay = new ThrottlingRelay(server.port(), 1,
 				ThrottlingRelay.permanentRedirect("us-east-1"));
-				S3ObjectReader reader = S3ObjectReader.create("region", S3TestMounts.BUCKET,
-						withEndpoint(properties, relay.endpoint()),
-						region -> S3Clients.presigner(withEndpoint(properties, relay.endpoint()), region),
-						Region.EU_WEST_1, true, callbacks)) {
+				S3ObjectReader reader = misdirected(relay, true, callbacks)) {
 			assertThat(text(reader.read(path("/far"), key, null))).isEqualTo("far away");
 			assertThat(relay.refused()).isOne();
 		}
 		// A mount with its region configured fails there, as the SDK's client does.
 		try (ThrottlingRelay relay = new ThrottlingRelay(server.port(), 1,
 				ThrottlingRelay.permanentRedirect("us-east-1"));
-				S3ObjectReader reader = S3ObjectReader.create("region", S3TestMounts.BUCKET,
-						withEndpoint(properties, relay.endpoint()),
-						region -> S3Clients.presigner(withEndpoint(properties, relay.endpoint()), region),
-						Region.EU_WEST_1, false, callbacks)) {
+				S3ObjectReader reader = misdirected(relay, false, callbacks)) {
 			assertThatThrownBy(() -> reader.read(path("/far"), key, null).blockLast(TIMEOUT))
 				.isInstanceOf(StorageIoException.class)
 				.hasMessageContaining("301 PermanentRedirect");
@@ -385,12 +377,11 @@ class S3StorageTests {
 		}
 	}
 
-	private static S3StorageProperties withEndpoint(S3StorageProperties properties, URI endpoint) {
-		return new S3StorageProperties(properties.bucket(), properties.prefix(), endpoint.toString(),
-				properties.region(), properties.pathStyle(), properties.accessKey(), properties.secretKey(),
-				properties.connectTimeout(), properties.readTimeout(), properties.maxConnections(),
-				properties.maxAttempts(), properties.partSize(), properties.partsInFlight(),
-				properties.maxListEntries(), properties.staleUploadAge());
+	/** A reader that signs for eu-west-1 behind a relay. */
+	private S3ObjectReader misdirected(ThrottlingRelay relay, boolean followRegion, Scheduler callbacks) {
+		S3StorageProperties properties = properties(relay.endpoint(), "eu-west-1", 4, Duration.ofSeconds(30), 1);
+		return S3ObjectReader.create("region", S3TestMounts.BUCKET, properties,
+				region -> S3Clients.presigner(properties, region), Region.EU_WEST_1, followRegion, callbacks);
 	}
 
 	@Test
@@ -444,10 +435,15 @@ class S3StorageTests {
 	}
 
 	private S3Storage mount(String name, URI endpoint, int maxConnections, Duration readTimeout, int maxAttempts) {
-		S3StorageProperties properties = new S3StorageProperties(S3TestMounts.BUCKET, this.prefix, endpoint.toString(),
-				"us-east-1", true, S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, Duration.ofSeconds(5),
-				readTimeout, maxConnections, maxAttempts, S3TestMounts.PART_SIZE, 4, 1000, Duration.ZERO);
+		S3StorageProperties properties = properties(endpoint, "us-east-1", maxConnections, readTimeout, maxAttempts);
 		return S3StorageProvider.create(name, properties, S3Storage.Limits.of(properties));
+	}
+
+	private S3StorageProperties properties(URI endpoint, String region, int maxConnections, Duration readTimeout,
+			int maxAttempts) {
+		return new S3StorageProperties(S3TestMounts.BUCKET, this.prefix, endpoint.toString(), region, true,
+				S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, Duration.ofSeconds(5), readTimeout,
+				maxConnections, maxAttempts, S3TestMounts.PART_SIZE, 4, 1000, Duration.ZERO);
 	}
 
 	private static Flux<DataBuffer> content(String text) {
