@@ -87,8 +87,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * <p>
  * <b>Times and errors.</b> Modification times are the objects' {@code Last-Modified}, to
  * the second (S3 keeps no other time and cannot set one). S3's answers map to typed
- * errors ({@link S3Errors}); throttling and 5xx answers are retried by the SDK with
- * back-off first.
+ * errors ({@link S3Errors}); throttling, 5xx answers and broken connections are retried
+ * with back-off first (by the SDK, and for downloads by {@link S3ObjectReader}, only
+ * before the first byte).
  *
  * <p>
  * <b>Threading.</b> No method blocks. Requests start on this mount's small callback pool
