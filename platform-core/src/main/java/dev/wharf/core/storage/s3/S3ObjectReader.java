@@ -11,19 +11,24 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.wharf.core.storage.BackendUnavailableException;
+import dev.wharf.core.storage.InvalidContentException;
 import dev.wharf.core.storage.StorageException;
 import dev.wharf.core.storage.StoragePath;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelException;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -188,6 +193,107 @@ final class S3ObjectReader implements AutoCloseable {
 	}
 
 	/**
+	 * Whether {@link #put} may be used: not where S3 may answer that the bucket is in
+	 * another region, since a streamed upload cannot be sent again.
+	 * @return whether uploads can be streamed
+	 */
+	boolean streamsUploads() {
+		return !this.followRegion;
+	}
+
+	/**
+	 * Uploads an object of a known length in one streamed {@code PutObject}: the
+	 * content's buffers go to the connection as they arrive (Netty's own without a copy),
+	 * so the upload holds no part in memory and S3 assembles nothing. S3 stores the
+	 * object only once all of it arrived: content that ends early or runs long fails and
+	 * closes the connection, leaving nothing. Not retried, since the content is not kept:
+	 * a failure reaches the caller, who may send it again.
+	 * @param path the path, for messages
+	 * @param key the object's key
+	 * @param content the bytes; every buffer is released
+	 * @param length the exact length the content must have
+	 * @param createNew whether S3 must refuse it if the object exists
+	 * @return completes when S3 stored the object; fails with the storage errors of
+	 * {@link S3Errors}, with {@link InvalidContentException} if the content is not
+	 * {@code length} bytes long
+	 */
+	Mono<Void> put(StoragePath path, String key, Flux<DataBuffer> content, long length, boolean createNew) {
+		return Mono
+			.fromCallable(() -> this.signer.presigner()
+				.presignPutObject(presign -> presign.signatureDuration(SIGNATURE_VALIDITY)
+					.putObjectRequest(put -> put.bucket(this.bucket)
+						.key(key)
+						.contentLength(length)
+						.ifNoneMatch(createNew ? "*" : null))))
+			.subscribeOn(this.callbacks)
+			.flatMap(request -> this.http.headers(headers -> {
+				sign(headers, request.signedHeaders());
+				headers.set(HttpHeaderNames.CONTENT_LENGTH, length);
+			}).put().uri(request.httpRequest().getUri()).send(exactly(content, length)).response((response, body) -> {
+				int status = response.status().code();
+				if (status == 200) {
+					return body.then();
+				}
+				return body.aggregate()
+					.asString()
+					.defaultIfEmpty("")
+					.flatMap(text -> Mono.<Void>error(answer(status, text)));
+			}).then())
+			.onErrorMap(error -> S3Errors.map(transport(error), path, this.mount));
+	}
+
+	/**
+	 * The content as Netty's buffers, failing as soon as it runs past the announced
+	 * length, or when it ends short of it. The buffer that reaches the length is held
+	 * back until the content ends: S3 stores an object as soon as its last byte arrives,
+	 * so that byte must not go out before it is certain that nothing follows it.
+	 */
+	private static Flux<ByteBuf> exactly(Flux<DataBuffer> content, long length) {
+		return Flux.defer(() -> {
+			AtomicLong total = new AtomicLong();
+			AtomicReference<@Nullable DataBuffer> held = new AtomicReference<>();
+			return content.<ByteBuf>handle((buffer, sink) -> {
+				long sum = total.addAndGet(buffer.readableByteCount());
+				if (sum > length) {
+					DataBufferUtils.release(buffer);
+					sink.error(new InvalidContentException(
+							"The content is longer than the announced " + length + " bytes"));
+				}
+				else if (sum == length && buffer.readableByteCount() > 0) {
+					held.set(buffer);
+				}
+				else if (buffer.readableByteCount() == 0) {
+					DataBufferUtils.release(buffer);
+				}
+				else {
+					sink.next(NettyDataBufferFactory.toByteBuf(buffer));
+				}
+			}).concatWith(Mono.defer(() -> {
+				if (total.get() != length) {
+					return Mono.error(new InvalidContentException(
+							"The content ended after " + total.get() + " of the announced " + length + " bytes"));
+				}
+				DataBuffer last = held.getAndSet(null);
+				return (last != null) ? Mono.just(NettyDataBufferFactory.toByteBuf(last)) : Mono.empty();
+			})).doFinally(signal -> {
+				DataBuffer last = held.getAndSet(null);
+				if (last != null) {
+					DataBufferUtils.release(last);
+				}
+			}).doOnDiscard(DataBuffer.class, DataBufferUtils::release);
+		});
+	}
+
+	/** Copies a signed request's headers but the host, which Netty writes itself. */
+	private static void sign(HttpHeaders headers, Map<String, List<String>> signed) {
+		signed.forEach((name, values) -> {
+			if (!"host".equalsIgnoreCase(name)) {
+				headers.set(name, values);
+			}
+		});
+	}
+
+	/**
 	 * Signs for another region from now on, as the SDK's client follows a bucket to its
 	 * region (without a configured region, the default one may be wrong).
 	 */
@@ -209,28 +315,25 @@ final class S3ObjectReader implements AutoCloseable {
 	}
 
 	private Flux<DataBuffer> send(StoragePath path, PresignedGetObjectRequest request) {
-		Map<String, List<String>> signed = request.signedHeaders();
-		return this.http.headers(headers -> signed.forEach((name, values) -> {
-			// Netty writes the host itself, from the URL that was signed.
-			if (!"host".equalsIgnoreCase(name)) {
-				headers.set(name, values);
-			}
-		})).get().uri(request.httpRequest().getUri()).response((response, body) -> {
-			int status = response.status().code();
-			if (status == 200 || status == 206) {
-				return body(path, response, body);
-			}
-			String region = response.responseHeaders().get(BUCKET_REGION);
-			return body.aggregate().asString().defaultIfEmpty("").flatMap(text -> {
-				S3Exception answer = answer(status, text);
-				// S3 names the bucket's region when a request was signed for another.
-				if (this.followRegion && (status == 301 || status == 307 || status == 400) && region != null
-						&& REGION.matcher(region).matches() && !region.equals(this.signer.region().id())) {
-					return Mono.<DataBuffer>error(new Misdirected(region, answer));
+		return this.http.headers(headers -> sign(headers, request.signedHeaders()))
+			.get()
+			.uri(request.httpRequest().getUri())
+			.response((response, body) -> {
+				int status = response.status().code();
+				if (status == 200 || status == 206) {
+					return body(path, response, body);
 				}
-				return Mono.<DataBuffer>error(answer);
+				String region = response.responseHeaders().get(BUCKET_REGION);
+				return body.aggregate().asString().defaultIfEmpty("").flatMap(text -> {
+					S3Exception answer = answer(status, text);
+					// S3 names the bucket's region when a request was signed for another.
+					if (this.followRegion && (status == 301 || status == 307 || status == 400) && region != null
+							&& REGION.matcher(region).matches() && !region.equals(this.signer.region().id())) {
+						return Mono.<DataBuffer>error(new Misdirected(region, answer));
+					}
+					return Mono.<DataBuffer>error(answer);
+				});
 			});
-		});
 	}
 
 	/**

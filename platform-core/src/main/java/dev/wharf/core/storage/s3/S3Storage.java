@@ -64,16 +64,19 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *
  * <p>
  * <b>Writes</b> are atomic, as S3 makes every object write: a reader sees the old object
- * or the new one. Content that fits one part is one {@code PutObject}; longer content is
- * a multipart upload whose parts are sent as they fill, {@code parts-in-flight} at a
- * time, so an upload holds at most about {@code part-size} times ({@code parts-in-flight}
- * + 1) bytes whatever the file's size. A failed or cancelled upload is aborted, so it
- * leaves neither an object nor parts behind (a crash is cleaned up by the start-up sweep,
- * {@link #abortStaleUploads}). {@link WriteMode#CREATE_NEW} sends
- * {@code If-None-Match: *}, so S3 refuses it if another writer created the object first;
- * within one Wharf a second creation of the same path while the first is under way fails
- * at once too. Appends are impossible on S3 ({@link Capability#APPEND} is missing: FTP
- * answers {@code APPE} and resumed {@code STOR} with 504).
+ * or the new one. Content that fits one part is one {@code PutObject}; longer content of
+ * a known length ({@link WriteOptions#expectedLength()}) is one {@code PutObject} too,
+ * streamed ({@link S3ObjectReader#put}: nothing held, but not retried); longer content of
+ * unknown length is a multipart upload whose parts are sent as they fill,
+ * {@code parts-in-flight} at a time, so an upload holds at most about {@code part-size}
+ * times ({@code parts-in-flight} + 1) bytes whatever the file's size. A failed or
+ * cancelled upload is aborted, so it leaves neither an object nor parts behind (a crash
+ * is cleaned up by the start-up sweep, {@link #abortStaleUploads}).
+ * {@link WriteMode#CREATE_NEW} sends {@code If-None-Match: *}, so S3 refuses it if
+ * another writer created the object first; within one Wharf a second creation of the same
+ * path while the first is under way fails at once too. Appends are impossible on S3
+ * ({@link Capability#APPEND} is missing: FTP answers {@code APPE} and resumed
+ * {@code STOR} with 504).
  *
  * <p>
  * <b>Copies and moves</b> are done by S3 ({@code CopyObject}, above the copy limit a
@@ -358,6 +361,14 @@ public final class S3Storage implements Storage {
 	}
 
 	private Mono<FileEntry> upload(StoragePath path, String key, Flux<DataBuffer> content, WriteOptions options) {
+		// A known length above one part is streamed in one request rather than cut into
+		// parts: nothing to hold, copy or assemble. Up to a part, the buffered request
+		// can be retried.
+		if (options.hasExpectedLength() && options.expectedLength() > this.limits.partSize()
+				&& options.expectedLength() <= S3StorageProperties.MAX_PART_SIZE && this.reader.streamsUploads()) {
+			return this.reader.put(path, key, content, options.expectedLength(), options.mode() == WriteMode.CREATE_NEW)
+				.then(head(path));
+		}
 		return Mono.defer(() -> {
 			PartCutter cutter = new PartCutter(PartCutter.partSize(this.limits.partSize(), options.expectedLength()),
 					options.expectedLength());

@@ -17,14 +17,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 
 import dev.wharf.core.concurrent.BlockingScheduler;
 import dev.wharf.core.storage.AccessDeniedException;
+import dev.wharf.core.storage.AlreadyExistsException;
 import dev.wharf.core.storage.BackendUnavailableException;
 import dev.wharf.core.storage.ByteRange;
 import dev.wharf.core.storage.EntryType;
 import dev.wharf.core.storage.FileEntry;
+import dev.wharf.core.storage.InvalidContentException;
 import dev.wharf.core.storage.NotFoundException;
 import dev.wharf.core.storage.QuotaExceededException;
 import dev.wharf.core.storage.Storage;
@@ -124,6 +127,48 @@ class S3StorageTests {
 		assertThat(eTag("/two")).endsWith("-2\"");
 		assertThat(sha256(this.storage.read(path("/two"), ByteRange.all())).block(TIMEOUT))
 			.isEqualTo(sha256(random(2, 5 * MB + 1, 64 * 1024)).block(TIMEOUT));
+	}
+
+	@Test
+	void aFileOfAnnouncedLengthAboveOnePartIsStreamedAsOneObject() {
+		long size = 12 * MB;
+		FileEntry written = this.storage
+			.write(path("/known"), random(21, size, 64 * 1024), WriteOptions.createNew().withExpectedLength(size))
+			.block(TIMEOUT);
+		assertThat(written.size()).isEqualTo(size);
+		assertThat(eTag("/known")).doesNotContain("-");
+		assertThat(sha256(this.storage.read(path("/known"), ByteRange.all())).block(TIMEOUT))
+			.isEqualTo(sha256(random(21, size, 64 * 1024)).block(TIMEOUT));
+		assertThatThrownBy(() -> this.storage
+			.write(path("/known"), random(22, size, 64 * 1024), WriteOptions.createNew().withExpectedLength(size))
+			.block(TIMEOUT)).isInstanceOf(AlreadyExistsException.class);
+	}
+
+	@Test
+	void aStreamedUploadThatEndsShortRunsLongOrIsCancelledLeavesTheOldObject() {
+		write(this.storage, "/kept", 1, 6 * MB);
+		String old = sha256(random(1, 6 * MB, 64 * 1024)).block(TIMEOUT);
+		assertThatThrownBy(() -> this.storage
+			.write(path("/kept"), random(2, 7 * MB, 64 * 1024), WriteOptions.replace().withExpectedLength(8 * MB))
+			.block(TIMEOUT)).isInstanceOf(InvalidContentException.class).hasMessageContaining("ended after");
+		assertThatThrownBy(() -> this.storage
+			.write(path("/kept"), random(3, 9 * MB, 64 * 1024), WriteOptions.replace().withExpectedLength(8 * MB))
+			.block(TIMEOUT)).isInstanceOf(InvalidContentException.class).hasMessageContaining("longer than");
+		AtomicLong sent = new AtomicLong();
+		Disposable upload = this.storage
+			.write(path("/kept"),
+					random(4, 4 * MB, 64 * 1024).doOnNext(buffer -> sent.addAndGet(buffer.readableByteCount()))
+						.concatWith(Flux.never()),
+					WriteOptions.replace().withExpectedLength(8 * MB))
+			.subscribe();
+		Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> sent.get() == 4 * MB);
+		upload.dispose();
+		assertThat(sha256(this.storage.read(path("/kept"), ByteRange.all())).block(TIMEOUT)).isEqualTo(old);
+		assertThatThrownBy(() -> this.storage
+			.write(path("/fresh"), random(5, 7 * MB, 64 * 1024), WriteOptions.createNew().withExpectedLength(8 * MB))
+			.block(TIMEOUT)).isInstanceOf(InvalidContentException.class);
+		assertThatThrownBy(() -> this.storage.stat(path("/fresh")).block(TIMEOUT))
+			.isInstanceOf(NotFoundException.class);
 	}
 
 	@Test
