@@ -55,7 +55,7 @@ final class S3Clients {
 				.connectionAcquisitionTimeout(properties.readTimeout())
 				// A response that stalls below one byte per second for read-timeout
 				// fails (the CRT counts whole seconds, at least two; downloads, which
-				// S3ObjectReader makes, keep the exact time-out).
+				// S3ObjectStreams makes, keep the exact time-out).
 				.connectionHealthConfiguration(health -> health.minimumThroughputInBps(1L)
 					.minimumThroughputTimeout(max(properties.readTimeout(), MIN_THROUGHPUT_TIMEOUT))))
 			.credentialsProvider(credentials(properties))
@@ -96,21 +96,21 @@ final class S3Clients {
 	}
 
 	/**
-	 * A mount's downloader ({@link S3ObjectReader}).
+	 * A mount's downloads and streamed uploads ({@link S3ObjectStreams}).
 	 * @param mount the mount's name
 	 * @param bucket the bucket
 	 * @param properties the mount's properties
 	 * @param callbacks the mount's callback pool
-	 * @return the reader
+	 * @return the streams
 	 */
-	static S3ObjectReader reader(String mount, String bucket, S3StorageProperties properties, Scheduler callbacks) {
+	static S3ObjectStreams streams(String mount, String bucket, S3StorageProperties properties, Scheduler callbacks) {
 		boolean configured = properties.region() != null && !properties.region().isEmpty();
-		return S3ObjectReader.create(mount, bucket, properties, region -> presigner(properties, region),
+		return S3ObjectStreams.create(mount, bucket, properties, region -> presigner(properties, region),
 				region(properties), !configured && properties.endpointUri() == null, callbacks);
 	}
 
 	/**
-	 * A presigner for a mount's downloads ({@link S3ObjectReader}): its endpoint,
+	 * A presigner for a mount's downloads ({@link S3ObjectStreams}): its endpoint,
 	 * addressing and credentials, as the mount's client has them.
 	 * @param properties the mount's properties
 	 * @param region the region to sign for

@@ -52,7 +52,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 /**
  * Files as objects in an S3 bucket, below an optional prefix ({@link S3Keys}), through
  * the SDK's asynchronous client on the CRT HTTP client, except downloads, which are
- * signed by the SDK and fetched with Reactor Netty's client ({@link S3ObjectReader}).
+ * signed by the SDK and fetched with Reactor Netty's client ({@link S3ObjectStreams}).
  *
  * <p>
  * <b>Folders</b> are key prefixes. {@code mkdir} writes an empty marker object
@@ -66,8 +66,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * <b>Writes</b> are atomic, as S3 makes every object write: a reader sees the old object
  * or the new one. Content that fits one part is one {@code PutObject}; longer content of
  * a known length ({@link WriteOptions#expectedLength()}) is one {@code PutObject} too,
- * streamed ({@link S3ObjectReader#put}: nothing held, but not retried); longer content of
- * unknown length is a multipart upload whose parts are sent as they fill,
+ * streamed ({@link S3ObjectStreams#put}: nothing held, but not retried); longer content
+ * of unknown length is a multipart upload whose parts are sent as they fill,
  * {@code parts-in-flight} at a time, so an upload holds at most about {@code part-size}
  * times ({@code parts-in-flight} + 1) bytes whatever the file's size. A failed or
  * cancelled upload is aborted, so it leaves neither an object nor parts behind (a crash
@@ -91,7 +91,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * <b>Times and errors.</b> Modification times are the objects' {@code Last-Modified}, to
  * the second (S3 keeps no other time and cannot set one). S3's answers map to typed
  * errors ({@link S3Errors}); throttling, 5xx answers and broken connections are retried
- * with back-off first (by the SDK, and for downloads by {@link S3ObjectReader}, only
+ * with back-off first (by the SDK, and for downloads by {@link S3ObjectStreams}, only
  * before the first byte).
  *
  * <p>
@@ -121,7 +121,7 @@ public final class S3Storage implements Storage {
 
 	private final S3AsyncClient client;
 
-	private final S3ObjectReader reader;
+	private final S3ObjectStreams streams;
 
 	private final Scheduler callbacks;
 
@@ -141,18 +141,18 @@ public final class S3Storage implements Storage {
 	 * @param bucket the bucket
 	 * @param keyPrefix the start of every key: empty, or a folder ending with {@code /}
 	 * @param client the client; closed by {@link #close()}
-	 * @param reader downloads objects; closed by {@link #close()}
+	 * @param streams downloads objects and streams uploads; closed by {@link #close()}
 	 * @param callbacks where requests start and their results arrive (the client's
 	 * future-completion executor must run on it too); disposed by {@link #close()}
 	 * @param limits part sizes and counts
 	 */
-	S3Storage(String mount, String bucket, String keyPrefix, S3AsyncClient client, S3ObjectReader reader,
+	S3Storage(String mount, String bucket, String keyPrefix, S3AsyncClient client, S3ObjectStreams streams,
 			Scheduler callbacks, Limits limits) {
 		this.mount = mount;
 		this.bucket = bucket;
 		this.keys = new S3Keys(keyPrefix);
 		this.client = client;
-		this.reader = reader;
+		this.streams = streams;
 		this.callbacks = callbacks;
 		this.limits = limits;
 	}
@@ -296,7 +296,7 @@ public final class S3Storage implements Storage {
 		}
 		String header = range.isAll() ? null : "bytes=" + range.offset() + "-"
 				+ (range.isToEnd() ? "" : Long.toString(range.offset() + range.length() - 1));
-		return this.reader.read(path, this.keys.file(path), header)
+		return this.streams.read(path, this.keys.file(path), header)
 			.onErrorResume(error -> S3Errors.hasStatus(error, S3Errors.RANGE_NOT_SATISFIABLE), past -> Flux.empty())
 			.onErrorResume(NotFoundException.class,
 					missing -> folder(path)
@@ -365,8 +365,9 @@ public final class S3Storage implements Storage {
 		// parts: nothing to hold, copy or assemble. Up to a part, the buffered request
 		// can be retried.
 		if (options.hasExpectedLength() && options.expectedLength() > this.limits.partSize()
-				&& options.expectedLength() <= S3StorageProperties.MAX_PART_SIZE && this.reader.streamsUploads()) {
-			return this.reader.put(path, key, content, options.expectedLength(), options.mode() == WriteMode.CREATE_NEW)
+				&& options.expectedLength() <= S3StorageProperties.MAX_PART_SIZE && this.streams.streamsUploads()) {
+			return this.streams
+				.put(path, key, content, options.expectedLength(), options.mode() == WriteMode.CREATE_NEW)
 				.then(head(path));
 		}
 		return Mono.defer(() -> {
@@ -779,7 +780,7 @@ public final class S3Storage implements Storage {
 	public void close() {
 		if (this.closed.compareAndSet(false, true)) {
 			this.client.close();
-			this.reader.close();
+			this.streams.close();
 			this.callbacks.dispose();
 		}
 	}

@@ -405,14 +405,14 @@ class S3StorageTests {
 		BlockingScheduler callbacks = BlockingScheduler.create("wharf-s3-region", 2, 100);
 		try (ThrottlingRelay relay = new ThrottlingRelay(server.port(), 1,
 				ThrottlingRelay.permanentRedirect("us-east-1"));
-				S3ObjectReader reader = misdirected(relay, true, callbacks)) {
+				S3ObjectStreams reader = misdirected(relay, true, callbacks)) {
 			assertThat(text(reader.read(path("/far"), key, null))).isEqualTo("far away");
 			assertThat(relay.refused()).isOne();
 		}
 		// A mount with its region configured fails there, as the SDK's client does.
 		try (ThrottlingRelay relay = new ThrottlingRelay(server.port(), 1,
 				ThrottlingRelay.permanentRedirect("us-east-1"));
-				S3ObjectReader reader = misdirected(relay, false, callbacks)) {
+				S3ObjectStreams reader = misdirected(relay, false, callbacks)) {
 			assertThatThrownBy(() -> reader.read(path("/far"), key, null).blockLast(TIMEOUT))
 				.isInstanceOf(StorageIoException.class)
 				.hasMessageContaining("301 PermanentRedirect");
@@ -423,9 +423,9 @@ class S3StorageTests {
 	}
 
 	/** A reader that signs for eu-west-1 behind a relay. */
-	private S3ObjectReader misdirected(ThrottlingRelay relay, boolean followRegion, Scheduler callbacks) {
+	private S3ObjectStreams misdirected(ThrottlingRelay relay, boolean followRegion, Scheduler callbacks) {
 		S3StorageProperties properties = properties(relay.endpoint(), "eu-west-1", 4, Duration.ofSeconds(30), 1);
-		return S3ObjectReader.create("region", S3TestMounts.BUCKET, properties,
+		return S3ObjectStreams.create("region", S3TestMounts.BUCKET, properties,
 				region -> S3Clients.presigner(properties, region), Region.EU_WEST_1, followRegion, callbacks);
 	}
 
