@@ -3,6 +3,7 @@ package dev.wharf.core.storage.s3;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 
+import reactor.core.scheduler.Scheduler;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -19,6 +20,8 @@ import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.services.s3.LegacyMd5Plugin;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /**
  * Builds the AWS SDK's clients for {@link S3StorageProvider}. Kept apart from the
@@ -31,6 +34,9 @@ final class S3Clients {
 
 	/** The region when none is configured or found. */
 	private static final Region FALLBACK_REGION = Region.US_EAST_1;
+
+	/** The shortest time the CRT measures a connection's throughput over. */
+	private static final Duration MIN_THROUGHPUT_TIMEOUT = Duration.ofSeconds(2);
 
 	private S3Clients() {
 	}
@@ -48,9 +54,10 @@ final class S3Clients {
 				.connectionTimeout(properties.connectTimeout())
 				.connectionAcquisitionTimeout(properties.readTimeout())
 				// A response that stalls below one byte per second for read-timeout
-				// fails.
-				.connectionHealthConfiguration(
-						health -> health.minimumThroughputInBps(1L).minimumThroughputTimeout(properties.readTimeout())))
+				// fails (the CRT counts whole seconds, at least two; downloads, which
+				// S3ObjectStreams makes, keep the exact time-out).
+				.connectionHealthConfiguration(health -> health.minimumThroughputInBps(1L)
+					.minimumThroughputTimeout(max(properties.readTimeout(), MIN_THROUGHPUT_TIMEOUT))))
 			.credentialsProvider(credentials(properties))
 			.forcePathStyle(properties.effectivePathStyle())
 			.asyncConfiguration(
@@ -72,11 +79,53 @@ final class S3Clients {
 				// want Content-MD5.
 				.addPlugin(LegacyMd5Plugin.create());
 		}
-		if (properties.region() != null && !properties.region().isEmpty()) {
-			builder.region(Region.of(properties.region()));
-		}
-		else {
-			builder.region(defaultRegion()).crossRegionAccessEnabled(properties.endpointUri() == null);
+		boolean configured = properties.region() != null && !properties.region().isEmpty();
+		builder.region(region(properties)).crossRegionAccessEnabled(!configured && properties.endpointUri() == null);
+		return builder.build();
+	}
+
+	/**
+	 * A mount's region: the configured one, else the AWS default region chain's, else
+	 * {@code us-east-1}.
+	 * @param properties the mount's properties
+	 * @return the region
+	 */
+	static Region region(S3StorageProperties properties) {
+		String region = properties.region();
+		return (region != null && !region.isEmpty()) ? Region.of(region) : defaultRegion();
+	}
+
+	/**
+	 * A mount's downloads and streamed uploads ({@link S3ObjectStreams}).
+	 * @param mount the mount's name
+	 * @param bucket the bucket
+	 * @param properties the mount's properties
+	 * @param callbacks the mount's callback pool
+	 * @return the streams
+	 */
+	static S3ObjectStreams streams(String mount, String bucket, S3StorageProperties properties, Scheduler callbacks) {
+		boolean configured = properties.region() != null && !properties.region().isEmpty();
+		return S3ObjectStreams.create(mount, bucket, properties, region -> presigner(properties, region),
+				region(properties), !configured && properties.endpointUri() == null, callbacks);
+	}
+
+	/**
+	 * A presigner for a mount's downloads ({@link S3ObjectStreams}): its endpoint,
+	 * addressing and credentials, as the mount's client has them.
+	 * @param properties the mount's properties
+	 * @param region the region to sign for
+	 * @return the presigner
+	 */
+	static S3Presigner presigner(S3StorageProperties properties, Region region) {
+		S3Presigner.Builder builder = S3Presigner.builder()
+			.credentialsProvider(credentials(properties))
+			.serviceConfiguration(S3Configuration.builder()
+				.pathStyleAccessEnabled(properties.effectivePathStyle())
+				.checksumValidationEnabled(false)
+				.build())
+			.region(region);
+		if (properties.endpointUri() != null) {
+			builder.endpointOverride(properties.endpointUri());
 		}
 		return builder.build();
 	}
@@ -87,6 +136,10 @@ final class S3Clients {
 				.create(AwsBasicCredentials.create(properties.accessKey(), properties.secretKey()));
 		}
 		return DefaultCredentialsProvider.builder().build();
+	}
+
+	private static Duration max(Duration a, Duration b) {
+		return (a.compareTo(b) >= 0) ? a : b;
 	}
 
 	private static Region defaultRegion() {

@@ -13,11 +13,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import dev.wharf.core.storage.AlreadyExistsException;
-import dev.wharf.core.storage.BackendUnavailableException;
 import dev.wharf.core.storage.ByteRange;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.ConflictException;
@@ -38,17 +36,13 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
-import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
-import software.amazon.awssdk.core.async.AsyncResponseTransformer;
-import software.amazon.awssdk.core.async.ResponsePublisher;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
-import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
@@ -57,7 +51,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * Files as objects in an S3 bucket, below an optional prefix ({@link S3Keys}), through
- * the SDK's asynchronous client on the CRT HTTP client.
+ * the SDK's asynchronous client on the CRT HTTP client, except downloads, which are
+ * signed by the SDK and fetched with Reactor Netty's client ({@link S3ObjectStreams}).
  *
  * <p>
  * <b>Folders</b> are key prefixes. {@code mkdir} writes an empty marker object
@@ -69,16 +64,19 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *
  * <p>
  * <b>Writes</b> are atomic, as S3 makes every object write: a reader sees the old object
- * or the new one. Content that fits one part is one {@code PutObject}; longer content is
- * a multipart upload whose parts are sent as they fill, {@code parts-in-flight} at a
- * time, so an upload holds at most about {@code part-size} times ({@code parts-in-flight}
- * + 1) bytes whatever the file's size. A failed or cancelled upload is aborted, so it
- * leaves neither an object nor parts behind (a crash is cleaned up by the start-up sweep,
- * {@link #abortStaleUploads}). {@link WriteMode#CREATE_NEW} sends
- * {@code If-None-Match: *}, so S3 refuses it if another writer created the object first;
- * within one Wharf a second creation of the same path while the first is under way fails
- * at once too. Appends are impossible on S3 ({@link Capability#APPEND} is missing: FTP
- * answers {@code APPE} and resumed {@code STOR} with 504).
+ * or the new one. Content that fits one part is one {@code PutObject}; longer content of
+ * a known length ({@link WriteOptions#expectedLength()}) is one {@code PutObject} too,
+ * streamed ({@link S3ObjectStreams#put}: nothing held, but not retried); longer content
+ * of unknown length is a multipart upload whose parts are sent as they fill,
+ * {@code parts-in-flight} at a time, so an upload holds at most about {@code part-size}
+ * times ({@code parts-in-flight} + 1) bytes whatever the file's size. A failed or
+ * cancelled upload is aborted, so it leaves neither an object nor parts behind (a crash
+ * is cleaned up by the start-up sweep, {@link #abortStaleUploads}).
+ * {@link WriteMode#CREATE_NEW} sends {@code If-None-Match: *}, so S3 refuses it if
+ * another writer created the object first; within one Wharf a second creation of the same
+ * path while the first is under way fails at once too. Appends are impossible on S3
+ * ({@link Capability#APPEND} is missing: FTP answers {@code APPE} and resumed
+ * {@code STOR} with 504).
  *
  * <p>
  * <b>Copies and moves</b> are done by S3 ({@code CopyObject}, above the copy limit a
@@ -92,8 +90,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * <p>
  * <b>Times and errors.</b> Modification times are the objects' {@code Last-Modified}, to
  * the second (S3 keeps no other time and cannot set one). S3's answers map to typed
- * errors ({@link S3Errors}); throttling and 5xx answers are retried by the SDK with
- * back-off first.
+ * errors ({@link S3Errors}); throttling, 5xx answers and broken connections are retried
+ * with back-off first (by the SDK, and for downloads by {@link S3ObjectStreams}, only
+ * before the first byte).
  *
  * <p>
  * <b>Threading.</b> No method blocks. Requests start on this mount's small callback pool
@@ -109,9 +108,6 @@ public final class S3Storage implements Storage {
 	/** Keys per listing page and per batch delete: S3's largest. */
 	private static final int PAGE_SIZE = 1000;
 
-	/** Downloaded chunks queued between the CRT and the reader's thread. */
-	private static final int READ_PREFETCH = 8;
-
 	/** Objects copied or deleted at once in a folder operation. */
 	private static final int TREE_CONCURRENCY = 8;
 
@@ -124,6 +120,8 @@ public final class S3Storage implements Storage {
 	private final S3Keys keys;
 
 	private final S3AsyncClient client;
+
+	private final S3ObjectStreams streams;
 
 	private final Scheduler callbacks;
 
@@ -143,15 +141,18 @@ public final class S3Storage implements Storage {
 	 * @param bucket the bucket
 	 * @param keyPrefix the start of every key: empty, or a folder ending with {@code /}
 	 * @param client the client; closed by {@link #close()}
+	 * @param streams downloads objects and streams uploads; closed by {@link #close()}
 	 * @param callbacks where requests start and their results arrive (the client's
 	 * future-completion executor must run on it too); disposed by {@link #close()}
 	 * @param limits part sizes and counts
 	 */
-	S3Storage(String mount, String bucket, String keyPrefix, S3AsyncClient client, Scheduler callbacks, Limits limits) {
+	S3Storage(String mount, String bucket, String keyPrefix, S3AsyncClient client, S3ObjectStreams streams,
+			Scheduler callbacks, Limits limits) {
 		this.mount = mount;
 		this.bucket = bucket;
 		this.keys = new S3Keys(keyPrefix);
 		this.client = client;
+		this.streams = streams;
 		this.callbacks = callbacks;
 		this.limits = limits;
 	}
@@ -293,37 +294,14 @@ public final class S3Storage implements Storage {
 			return stat(path).flatMapMany(
 					entry -> entry.isFile() ? Flux.empty() : Flux.error(new ConflictException("Not a file: " + path)));
 		}
-		String key = this.keys.file(path);
 		String header = range.isAll() ? null : "bytes=" + range.offset() + "-"
 				+ (range.isToEnd() ? "" : Long.toString(range.offset() + range.length() - 1));
-		return call(path,
-				() -> this.client.getObject(b -> b.bucket(this.bucket).key(key).range(header),
-						AsyncResponseTransformer.<GetObjectResponse>toPublisher()))
-			.flatMapMany(response -> body(path, response))
+		return this.streams.read(path, this.keys.file(path), header)
 			.onErrorResume(error -> S3Errors.hasStatus(error, S3Errors.RANGE_NOT_SATISFIABLE), past -> Flux.empty())
 			.onErrorResume(NotFoundException.class,
 					missing -> folder(path)
 						.flatMapMany(folder -> Flux.<DataBuffer>error(new ConflictException("Not a file: " + path)))
-						.switchIfEmpty(Flux.error(missing)))
-			.publishOn(this.callbacks, READ_PREFETCH);
-	}
-
-	/**
-	 * A response's bytes as buffers (the CRT hands each chunk over in a fresh array,
-	 * which is wrapped, not copied). A body that ends before its {@code Content-Length}
-	 * (the server died, the connection broke) fails instead of looking complete.
-	 */
-	private Flux<DataBuffer> body(StoragePath path, ResponsePublisher<GetObjectResponse> response) {
-		Long announced = response.response().contentLength();
-		AtomicLong received = new AtomicLong();
-		return Flux.from(response).map(bytes -> {
-			received.addAndGet(bytes.remaining());
-			return (DataBuffer) DefaultDataBufferFactory.sharedInstance.wrap(bytes);
-		})
-			.concatWith(Mono.defer(() -> (announced == null || received.get() == announced) ? Mono.empty()
-					: Mono.error(new BackendUnavailableException("The S3 server of mount '" + this.mount + "' ended "
-							+ path + " after " + received.get() + " of " + announced + " bytes"))))
-			.onErrorMap(error -> S3Errors.map(error, path, this.mount));
+						.switchIfEmpty(Flux.error(missing)));
 	}
 
 	@Override
@@ -383,6 +361,15 @@ public final class S3Storage implements Storage {
 	}
 
 	private Mono<FileEntry> upload(StoragePath path, String key, Flux<DataBuffer> content, WriteOptions options) {
+		// A known length above one part is streamed in one request rather than cut into
+		// parts: nothing to hold, copy or assemble. Up to a part, the buffered request
+		// can be retried.
+		if (options.hasExpectedLength() && options.expectedLength() > this.limits.partSize()
+				&& options.expectedLength() <= S3StorageProperties.MAX_PART_SIZE && this.streams.streamsUploads()) {
+			return this.streams
+				.put(path, key, content, options.expectedLength(), options.mode() == WriteMode.CREATE_NEW)
+				.then(head(path));
+		}
 		return Mono.defer(() -> {
 			PartCutter cutter = new PartCutter(PartCutter.partSize(this.limits.partSize(), options.expectedLength()),
 					options.expectedLength());
@@ -793,6 +780,7 @@ public final class S3Storage implements Storage {
 	public void close() {
 		if (this.closed.compareAndSet(false, true)) {
 			this.client.close();
+			this.streams.close();
 			this.callbacks.dispose();
 		}
 	}

@@ -36,7 +36,8 @@ import org.springframework.util.unit.DataSize;
  * @param readTimeout a request whose response sends no byte for this long fails as
  * unavailable
  * @param maxConnections most connections to the server at once; requests beyond wait for
- * one
+ * one (up to {@code read-timeout}). Downloads have a pool of their own of this size, so a
+ * mount opens at most twice as many
  * @param maxAttempts how often a request that failed for a reason worth retrying
  * (throttling such as {@code SlowDown}, a 5xx answer, a broken connection) is tried in
  * all, with back-off

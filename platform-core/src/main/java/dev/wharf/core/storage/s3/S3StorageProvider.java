@@ -14,12 +14,13 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
 
 /**
  * Makes {@code s3} mounts ({@link S3StorageProperties}): an {@link S3AsyncClient} on the
- * CRT HTTP client per mount ({@link S3Clients}), with its own small callback pool.
- * Nothing is sent at start-up except the sweep of stale multipart uploads, which runs in
- * the background: a server that cannot be reached does not stop Wharf, the mount reports
- * itself down and works once the server answers. This class names no other type of the
- * AWS SDK, so that creating it (as every application with the SDK on its class path does)
- * loads none of the SDK.
+ * CRT HTTP client per mount ({@link S3Clients}), with its own small callback pool, and
+ * for downloads a Reactor Netty client with its own connections and event loops
+ * ({@link S3ObjectStreams}). Nothing is sent at start-up except the sweep of stale
+ * multipart uploads, which runs in the background: a server that cannot be reached does
+ * not stop Wharf, the mount reports itself down and works once the server answers. This
+ * class names no other type of the AWS SDK, so that creating it (as every application
+ * with the SDK on its class path does) loads none of the SDK.
  */
 public final class S3StorageProvider implements StorageProvider {
 
@@ -76,10 +77,17 @@ public final class S3StorageProvider implements StorageProvider {
 		BlockingScheduler callbacks = BlockingScheduler.create("wharf-s3-" + mount, threads, 100_000);
 		try {
 			Executor completions = callbacks::schedule;
-			S3AsyncClient client = S3Clients.client(properties, completions);
 			// The properties refuse a missing bucket.
 			String bucket = Objects.requireNonNull(properties.bucket(), "An s3 mount without a bucket");
-			return new S3Storage(mount, bucket, properties.keyPrefix(), client, callbacks, limits);
+			S3ObjectStreams streams = S3Clients.streams(mount, bucket, properties, callbacks);
+			try {
+				S3AsyncClient client = S3Clients.client(properties, completions);
+				return new S3Storage(mount, bucket, properties.keyPrefix(), client, streams, callbacks, limits);
+			}
+			catch (RuntimeException ex) {
+				streams.close();
+				throw ex;
+			}
 		}
 		catch (RuntimeException ex) {
 			callbacks.dispose();

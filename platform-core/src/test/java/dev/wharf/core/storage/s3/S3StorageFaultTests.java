@@ -109,6 +109,31 @@ class S3StorageFaultTests {
 	}
 
 	@Test
+	void aServerKilledMidStreamedUploadLeavesNoObject() throws Exception {
+		long size = 32 * MB;
+		AtomicLong sent = new AtomicLong();
+		Sinks.Many<DataBuffer> sink = Sinks.many().unicast().onBackpressureBuffer();
+		CompletableFuture<FileEntry> upload = this.storage
+			.write(StoragePath.parse("/streamed"),
+					sink.asFlux().doOnNext(buffer -> sent.addAndGet(buffer.readableByteCount())),
+					WriteOptions.replace().withExpectedLength(size))
+			.toFuture();
+		for (int i = 0; i < 6 * 16; i++) {
+			sink.tryEmitNext(DefaultDataBufferFactory.sharedInstance.wrap(randomBytes(4, i, 64 * 1024)));
+		}
+		Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> sent.get() == 6 * MB);
+		this.server.kill();
+		sink.tryEmitNext(DefaultDataBufferFactory.sharedInstance.wrap(randomBytes(4, 97, 64 * 1024)));
+		assertThatThrownBy(() -> upload.get(60, java.util.concurrent.TimeUnit.SECONDS))
+			.hasCauseInstanceOf(BackendUnavailableException.class);
+		this.server.restart();
+		assertThatThrownBy(
+				() -> this.server.client().getObject(b -> b.bucket(S3TestMounts.BUCKET).key(this.prefix + "/streamed")))
+			.isInstanceOf(NoSuchKeyException.class);
+		assertThat(S3TestMounts.openUploads(this.server, this.prefix)).isEmpty();
+	}
+
+	@Test
 	void aServerKilledMidDownloadFailsTheReadInsteadOfEndingItShort() throws Exception {
 		long size = 32 * MB;
 		this.storage.write(StoragePath.parse("/large"), random(8, size, 64 * 1024), WriteOptions.replace())
@@ -135,8 +160,15 @@ class S3StorageFaultTests {
 			.isInstanceOf(BackendUnavailableException.class);
 		assertThatThrownBy(() -> this.storage.checkHealth().block(TIMEOUT))
 			.isInstanceOf(BackendUnavailableException.class);
+		assertThatThrownBy(() -> this.storage.read(StoragePath.parse("/kept"), ByteRange.all()).blockLast(TIMEOUT))
+			.isInstanceOf(BackendUnavailableException.class);
 		this.server.restart();
 		assertThat(this.storage.stat(StoragePath.parse("/kept")).block(TIMEOUT).size()).isEqualTo(1000);
+		assertThat(this.storage.read(StoragePath.parse("/kept"), ByteRange.all()).map(buffer -> {
+			int bytes = buffer.readableByteCount();
+			DataBufferUtils.release(buffer);
+			return (long) bytes;
+		}).reduce(0L, Long::sum).block(TIMEOUT)).isEqualTo(1000);
 		this.storage.checkHealth().block(TIMEOUT);
 	}
 

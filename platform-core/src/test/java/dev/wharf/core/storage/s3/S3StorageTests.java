@@ -1,5 +1,10 @@
 package dev.wharf.core.storage.s3;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -9,18 +14,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 
+import dev.wharf.core.concurrent.BlockingScheduler;
 import dev.wharf.core.storage.AccessDeniedException;
+import dev.wharf.core.storage.AlreadyExistsException;
 import dev.wharf.core.storage.BackendUnavailableException;
 import dev.wharf.core.storage.ByteRange;
 import dev.wharf.core.storage.EntryType;
 import dev.wharf.core.storage.FileEntry;
+import dev.wharf.core.storage.InvalidContentException;
 import dev.wharf.core.storage.NotFoundException;
 import dev.wharf.core.storage.QuotaExceededException;
 import dev.wharf.core.storage.Storage;
+import dev.wharf.core.storage.StorageIoException;
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.WriteOptions;
 import dev.wharf.core.storage.mount.MountDefinition;
@@ -39,7 +50,9 @@ import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Scheduler;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.regions.Region;
 
 import static dev.wharf.core.storage.StorageTestSupport.TIMEOUT;
 import static dev.wharf.core.storage.StorageTestSupport.random;
@@ -114,6 +127,48 @@ class S3StorageTests {
 		assertThat(eTag("/two")).endsWith("-2\"");
 		assertThat(sha256(this.storage.read(path("/two"), ByteRange.all())).block(TIMEOUT))
 			.isEqualTo(sha256(random(2, 5 * MB + 1, 64 * 1024)).block(TIMEOUT));
+	}
+
+	@Test
+	void aFileOfAnnouncedLengthAboveOnePartIsStreamedAsOneObject() {
+		long size = 12 * MB;
+		FileEntry written = this.storage
+			.write(path("/known"), random(21, size, 64 * 1024), WriteOptions.createNew().withExpectedLength(size))
+			.block(TIMEOUT);
+		assertThat(written.size()).isEqualTo(size);
+		assertThat(eTag("/known")).doesNotContain("-");
+		assertThat(sha256(this.storage.read(path("/known"), ByteRange.all())).block(TIMEOUT))
+			.isEqualTo(sha256(random(21, size, 64 * 1024)).block(TIMEOUT));
+		assertThatThrownBy(() -> this.storage
+			.write(path("/known"), random(22, size, 64 * 1024), WriteOptions.createNew().withExpectedLength(size))
+			.block(TIMEOUT)).isInstanceOf(AlreadyExistsException.class);
+	}
+
+	@Test
+	void aStreamedUploadThatEndsShortRunsLongOrIsCancelledLeavesTheOldObject() {
+		write(this.storage, "/kept", 1, 6 * MB);
+		String old = sha256(random(1, 6 * MB, 64 * 1024)).block(TIMEOUT);
+		assertThatThrownBy(() -> this.storage
+			.write(path("/kept"), random(2, 7 * MB, 64 * 1024), WriteOptions.replace().withExpectedLength(8 * MB))
+			.block(TIMEOUT)).isInstanceOf(InvalidContentException.class).hasMessageContaining("ended after");
+		assertThatThrownBy(() -> this.storage
+			.write(path("/kept"), random(3, 9 * MB, 64 * 1024), WriteOptions.replace().withExpectedLength(8 * MB))
+			.block(TIMEOUT)).isInstanceOf(InvalidContentException.class).hasMessageContaining("longer than");
+		AtomicLong sent = new AtomicLong();
+		Disposable upload = this.storage
+			.write(path("/kept"),
+					random(4, 4 * MB, 64 * 1024).doOnNext(buffer -> sent.addAndGet(buffer.readableByteCount()))
+						.concatWith(Flux.never()),
+					WriteOptions.replace().withExpectedLength(8 * MB))
+			.subscribe();
+		Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> sent.get() == 4 * MB);
+		upload.dispose();
+		assertThat(sha256(this.storage.read(path("/kept"), ByteRange.all())).block(TIMEOUT)).isEqualTo(old);
+		assertThatThrownBy(() -> this.storage
+			.write(path("/fresh"), random(5, 7 * MB, 64 * 1024), WriteOptions.createNew().withExpectedLength(8 * MB))
+			.block(TIMEOUT)).isInstanceOf(InvalidContentException.class);
+		assertThatThrownBy(() -> this.storage.stat(path("/fresh")).block(TIMEOUT))
+			.isInstanceOf(NotFoundException.class);
 	}
 
 	@Test
@@ -286,6 +341,9 @@ class S3StorageTests {
 			assertThatThrownBy(() -> denied.stat(path("/any")).block(TIMEOUT)).isInstanceOf(AccessDeniedException.class)
 				.hasMessageNotContaining("not-the-secret");
 			assertThatThrownBy(() -> denied.checkHealth().block(TIMEOUT)).isInstanceOf(AccessDeniedException.class);
+			assertThatThrownBy(() -> denied.read(path("/any"), ByteRange.all()).blockLast(TIMEOUT))
+				.isInstanceOf(AccessDeniedException.class)
+				.hasMessageNotContaining("not-the-secret");
 		}
 	}
 
@@ -297,22 +355,140 @@ class S3StorageTests {
 			assertThatThrownBy(() -> missing.checkHealth().block(TIMEOUT))
 				.isInstanceOf(BackendUnavailableException.class)
 				.hasMessageContaining("bucket of mount 'missing' does not exist");
+			assertThatThrownBy(() -> missing.read(path("/any"), ByteRange.all()).blockLast(TIMEOUT))
+				.isInstanceOf(BackendUnavailableException.class)
+				.hasMessageContaining("bucket of mount 'missing' does not exist");
 		}
 	}
 
+	/**
+	 * Results arrive on threads of the mount's own: SDK answers on its callback pool,
+	 * downloaded bytes on its own event loops (where Reactor Netty receives them), never
+	 * on the CRT's event loops, Reactor Netty's shared ones or the caller's thread.
+	 */
 	@Test
 	void resultsArriveOnTheMountsOwnThreadsNeverTheCrtsOrTheCallers() throws Exception {
 		write(this.storage, "/threads", 9, 3 * MB);
 		Set<String> threads = ConcurrentHashMap.newKeySet();
+		Set<String> bytes = ConcurrentHashMap.newKeySet();
 		CountDownLatch done = new CountDownLatch(1);
 		this.storage.read(path("/threads"), ByteRange.all())
-			.doOnNext(buffer -> threads.add(Thread.currentThread().getName()))
+			.doOnNext(buffer -> bytes.add(Thread.currentThread().getName()))
 			.doOnNext(DataBufferUtils::release)
 			.then(this.storage.stat(path("/threads")))
 			.doOnNext(entry -> threads.add(Thread.currentThread().getName()))
 			.subscribe(entry -> done.countDown());
 		assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
 		assertThat(threads).isNotEmpty().allSatisfy(name -> assertThat(name).startsWith("wharf-s3-test-"));
+		assertThat(bytes).isNotEmpty().allSatisfy(name -> assertThat(name).startsWith("wharf-s3-test-io-"));
+	}
+
+	@Test
+	void readsAreRetriedWithBackOffOnlyBeforeTheirFirstByteThenReportedAsUnavailable() throws Exception {
+		this.storage.write(path("/r"), content("read me"), WriteOptions.replace()).block(TIMEOUT);
+		try (ThrottlingRelay relay = new ThrottlingRelay(server.port(), 2); S3Storage behind = throttled(relay)) {
+			assertThat(text(behind.read(path("/r"), ByteRange.of(5, 2)))).isEqualTo("me");
+			assertThat(relay.refused()).isEqualTo(2);
+		}
+		try (ThrottlingRelay relay = new ThrottlingRelay(server.port(), 100); S3Storage behind = throttled(relay)) {
+			assertThatThrownBy(() -> behind.read(path("/r"), ByteRange.all()).blockLast(TIMEOUT))
+				.isInstanceOf(BackendUnavailableException.class)
+				.hasMessageContaining("overloaded, try again");
+			assertThat(relay.refused()).isEqualTo(3);
+		}
+	}
+
+	@Test
+	void aReadSignedForTheWrongRegionFollowsTheBucketToItsOwnWhereTheClientDoes() throws Exception {
+		this.storage.write(path("/far"), content("far away"), WriteOptions.replace()).block(TIMEOUT);
+		String key = this.prefix + "/far";
+		BlockingScheduler callbacks = BlockingScheduler.create("wharf-s3-region", 2, 100);
+		try (ThrottlingRelay relay = new ThrottlingRelay(server.port(), 1,
+				ThrottlingRelay.permanentRedirect("us-east-1"));
+				S3ObjectStreams reader = misdirected(relay, true, callbacks)) {
+			assertThat(text(reader.read(path("/far"), key, null))).isEqualTo("far away");
+			assertThat(relay.refused()).isOne();
+		}
+		// A mount with its region configured fails there, as the SDK's client does.
+		try (ThrottlingRelay relay = new ThrottlingRelay(server.port(), 1,
+				ThrottlingRelay.permanentRedirect("us-east-1"));
+				S3ObjectStreams reader = misdirected(relay, false, callbacks)) {
+			assertThatThrownBy(() -> reader.read(path("/far"), key, null).blockLast(TIMEOUT))
+				.isInstanceOf(StorageIoException.class)
+				.hasMessageContaining("301 PermanentRedirect");
+		}
+		finally {
+			callbacks.dispose();
+		}
+	}
+
+	/** A reader that signs for eu-west-1 behind a relay. */
+	private S3ObjectStreams misdirected(ThrottlingRelay relay, boolean followRegion, Scheduler callbacks) {
+		S3StorageProperties properties = properties(relay.endpoint(), "eu-west-1", 4, Duration.ofSeconds(30), 1);
+		return S3ObjectStreams.create("region", S3TestMounts.BUCKET, properties,
+				region -> S3Clients.presigner(properties, region), Region.EU_WEST_1, followRegion, callbacks);
+	}
+
+	@Test
+	void aCancelledReadGivesItsConnectionBack() {
+		write(this.storage, "/long", 11, 16 * MB);
+		String digest = sha256(random(11, 16 * MB, 64 * 1024)).block(TIMEOUT);
+		// One connection, waited for at most a second: a read that kept it after its
+		// cancel would make the next one fail.
+		try (S3Storage single = mount("single", server.endpoint(), 1, Duration.ofSeconds(1), 1)) {
+			for (int i = 0; i < 3; i++) {
+				assertThat(single.read(path("/long"), ByteRange.all())
+					.take(1)
+					.doOnNext(DataBufferUtils::release)
+					.count()
+					.block(TIMEOUT)).isOne();
+			}
+			assertThat(sha256(single.read(path("/long"), ByteRange.of(0, 16 * MB))).block(TIMEOUT)).isEqualTo(digest);
+		}
+	}
+
+	@Test
+	void aServerThatSendsNothingFailsTheReadAfterTheReadTimeout() throws Exception {
+		List<Socket> accepted = new java.util.concurrent.CopyOnWriteArrayList<>();
+		try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+			Thread acceptor = new Thread(() -> {
+				while (!silent.isClosed()) {
+					try {
+						accepted.add(silent.accept());
+					}
+					catch (IOException closed) {
+						return;
+					}
+				}
+			}, "silent-server");
+			acceptor.setDaemon(true);
+			acceptor.start();
+			try (S3Storage stalled = mount("stalled", URI.create("http://127.0.0.1:" + silent.getLocalPort()), 4,
+					Duration.ofMillis(500), 1)) {
+				long start = System.nanoTime();
+				assertThatThrownBy(() -> stalled.read(path("/any"), ByteRange.all()).blockLast(TIMEOUT))
+					.isInstanceOf(BackendUnavailableException.class);
+				assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+				assertThat(accepted).isNotEmpty();
+			}
+		}
+		finally {
+			for (Socket socket : accepted) {
+				socket.close();
+			}
+		}
+	}
+
+	private S3Storage mount(String name, URI endpoint, int maxConnections, Duration readTimeout, int maxAttempts) {
+		S3StorageProperties properties = properties(endpoint, "us-east-1", maxConnections, readTimeout, maxAttempts);
+		return S3StorageProvider.create(name, properties, S3Storage.Limits.of(properties));
+	}
+
+	private S3StorageProperties properties(URI endpoint, String region, int maxConnections, Duration readTimeout,
+			int maxAttempts) {
+		return new S3StorageProperties(S3TestMounts.BUCKET, this.prefix, endpoint.toString(), region, true,
+				S3ProxyProcess.ACCESS_KEY, S3ProxyProcess.SECRET_KEY, Duration.ofSeconds(5), readTimeout,
+				maxConnections, maxAttempts, S3TestMounts.PART_SIZE, 4, 1000, Duration.ZERO);
 	}
 
 	private static Flux<DataBuffer> content(String text) {

@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A TCP relay on 127.0.0.1 in front of a real S3 server that answers the first requests
- * itself with {@code 503 SlowDown}, as a throttled S3 does, and relays every connection
- * after those to the server untouched. Only for requests without a body. Closed with
- * {@link #close()}.
+ * itself with {@code 503 SlowDown}, as a throttled S3 does (or with another answer of
+ * S3's), and relays every connection after those to the server untouched. Only for
+ * requests without a body. Closed with {@link #close()}.
  */
 final class ThrottlingRelay implements AutoCloseable {
 
@@ -33,6 +33,8 @@ final class ThrottlingRelay implements AutoCloseable {
 
 	private final AtomicInteger throttled;
 
+	private final byte[] answer;
+
 	private final AtomicInteger refused = new AtomicInteger();
 
 	private final Thread acceptor;
@@ -43,12 +45,38 @@ final class ThrottlingRelay implements AutoCloseable {
 	 * @param throttled how many requests to refuse with {@code SlowDown} before relaying
 	 */
 	ThrottlingRelay(int target, int throttled) throws IOException {
+		this(target, throttled, SLOW_DOWN);
+	}
+
+	/**
+	 * Starts the relay.
+	 * @param target the S3 server's port on 127.0.0.1
+	 * @param refused how many requests to answer itself before relaying
+	 * @param answer the whole HTTP response it answers them with
+	 */
+	ThrottlingRelay(int target, int refused, byte[] answer) throws IOException {
+		this.answer = answer;
 		this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
 		this.target = target;
-		this.throttled = new AtomicInteger(throttled);
+		this.throttled = new AtomicInteger(refused);
 		this.acceptor = new Thread(this::accept, "throttling-relay");
 		this.acceptor.setDaemon(true);
 		this.acceptor.start();
+	}
+
+	/**
+	 * S3's answer to a request signed for another region than the bucket's.
+	 * @param region the bucket's region
+	 * @return the whole HTTP response
+	 */
+	static byte[] permanentRedirect(String region) {
+		String body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>PermanentRedirect</Code>"
+				+ "<Message>The bucket you are attempting to access must be addressed using the specified endpoint."
+				+ "</Message></Error>";
+		return ("HTTP/1.1 301 Moved Permanently\r\nx-amz-bucket-region: " + region
+				+ "\r\nContent-Type: application/xml\r\nConnection: close\r\nContent-Length: " + body.length()
+				+ "\r\n\r\n" + body)
+			.getBytes(StandardCharsets.US_ASCII);
 	}
 
 	/** Its URL, as a mount's endpoint. */
@@ -80,7 +108,7 @@ final class ThrottlingRelay implements AutoCloseable {
 			if (this.throttled.getAndDecrement() > 0) {
 				readHead(client.getInputStream());
 				this.refused.incrementAndGet();
-				client.getOutputStream().write(SLOW_DOWN);
+				client.getOutputStream().write(this.answer);
 				client.getOutputStream().flush();
 				return;
 			}
