@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Measures an s3 mount against S3Proxy on 127.0.0.1 (run from the repository root after ./mvnw verify): 100 MB
-# downloads and uploads through each protocol against S3Proxy directly, after WARMUP seconds (default 40) of the
-# same transfers uncounted, in RUNS (default 7) alternating rounds, with the CPU time Wharf and S3Proxy spent on
-# each; then listings.
+# Measures an s3 mount against an S3 server on 127.0.0.1 (run from the repository root after ./mvnw verify): 100 MB
+# downloads and uploads through each protocol against the server directly, after WARMUP seconds (default 40) of
+# the same transfers uncounted, in RUNS (default 7) alternating rounds, with the CPU time Wharf and the server
+# spent on each; then listings. S3_SERVER=s3proxy (default; its filesystem store) or seaweedfs (WEED names the
+# weed program, as scripts/seaweedfs-build.sh makes it; no identities, so it takes any keys).
 set -euo pipefail
 B=${TMPDIR:-/tmp}/wharf-s3-bench
 JAR=platform-app/target/wharf.jar
@@ -11,7 +12,9 @@ S3=http://127.0.0.1:18091
 W=http://127.0.0.1:18334
 PW=bench-password
 rm -rf "$B/s3data" "$B/state"; mkdir -p "$B/s3data" "$B/state"
-cat > "$B/s3proxy.conf" <<CONF
+case "${S3_SERVER:-s3proxy}" in
+  s3proxy)
+    cat > "$B/s3proxy.conf" <<CONF
 s3proxy.endpoint=$S3
 s3proxy.authorization=none
 jclouds.provider=filesystem
@@ -19,10 +22,19 @@ jclouds.identity=x
 jclouds.credential=y
 jclouds.filesystem.basedir=$B/s3data
 CONF
-java -jar "$S3JAR" --properties "$B/s3proxy.conf" > "$B/s3proxy.log" 2>&1 &
+    java -jar "$S3JAR" --properties "$B/s3proxy.conf" > "$B/s3proxy.log" 2>&1 &
+    ;;
+  seaweedfs)
+    "${WEED:?WEED names the weed program}" server -dir="$B/s3data" -ip=127.0.0.1 -ip.bind=127.0.0.1 \
+      -master.port=19333 -master.port.grpc=29333 -volume.port=19080 -volume.port.grpc=29080 \
+      -filer.port=19888 -filer.port.grpc=29888 -s3 -s3.port=18091 -s3.port.grpc=28091 -s3.port.iceberg=0 \
+      -s3.port.lance=0 -master.volumeSizeLimitMB=1024 -volume.max=0 > "$B/s3proxy.log" 2>&1 &
+    ;;
+  *) echo "S3_SERVER is s3proxy or seaweedfs" >&2; exit 2 ;;
+esac
 echo $! > "$B/s3proxy.pid"
-for i in $(seq 1 100); do curl -s -o /dev/null "$S3/" && break; sleep 0.2; done
-curl -s -X PUT "$S3/bench" -o /dev/null
+for i in $(seq 1 300); do curl -s -o /dev/null "$S3/" && break; sleep 0.2; done
+for i in $(seq 1 300); do [ "$(curl -s -o /dev/null -w '%{http_code}' -X PUT "$S3/bench")" = 200 ] && break; sleep 0.5; done
 [ -f "$B/big.bin" ] || head -c 100M /dev/urandom > "$B/big.bin"
 curl -s -T "$B/big.bin" "$S3/bench/site/big.bin" -o /dev/null
 seq 1 1000 | xargs -P 8 -I{} curl -s -X PUT --data-binary "file {}" "$S3/bench/thousand/f{}" -o /dev/null
@@ -50,7 +62,7 @@ ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 WPID=$(cat "$B/wharf.pid"); SPID=$(cat "$B/s3proxy.pid")
 H='X-Requested-With: XmlHttpRequest'
 curl -s -o /dev/null -b "$B/cookies" -H "$H" -X POST "$W/api/files/mkdir?path=/objects/up"
-# Each path once: the seconds, then the CPU ticks (1/100 s) Wharf and S3Proxy spent on it.
+# Each path once: the seconds, then the CPU ticks (1/100 s) Wharf and the S3 server spent on it.
 path() {
   local name=$1; shift
   local w0 s0 out
@@ -72,7 +84,7 @@ uploads() {
 # A JVM needs 20-40 s of load before C2 has compiled the hot path: warm every path first, uncounted.
 end=$(( $(date +%s) + ${WARMUP:-40} ))
 while [ "$(date +%s)" -lt "$end" ]; do downloads > /dev/null; uploads > /dev/null; done
-echo "== 100 MB, ${RUNS:-7} alternating rounds: path seconds wharf-ticks s3proxy-ticks"
+echo "== ${S3_SERVER:-s3proxy}, 100 MB, ${RUNS:-7} alternating rounds: path seconds wharf-ticks server-ticks"
 for run in $(seq 1 "${RUNS:-7}"); do downloads; uploads; done | tee "$B/speed.txt"
 python3 - "$B/speed.txt" <<'PY'
 import statistics, sys
@@ -80,7 +92,7 @@ rows = {}
 for line in open(sys.argv[1]):
     name, secs, wt, st = line.split()
     rows.setdefault(name, []).append((float(secs), int(wt), int(st)))
-print("| path | median s | range s | MB/s | x direct | Wharf CPU ms | S3Proxy CPU ms |")
+print("| path | median s | range s | MB/s | x direct | Wharf CPU ms | S3 server CPU ms |")
 print("| --- | --- | --- | --- | --- | --- | --- |")
 base = {"down": statistics.median(r[0] for r in rows["direct"]), "up": statistics.median(r[0] for r in rows["put-direct"])}
 for name, runs in rows.items():
@@ -95,5 +107,5 @@ for run in $(seq 1 10); do
   echo "direct-list $(t "$S3/bench?list-type=2&prefix=thousand/&delimiter=/")"
   echo "fm-ls       $(t -b "$B/cookies" -H 'X-Requested-With: XmlHttpRequest' "$W/api/files/ls?path=/objects/thousand")"
 done
-echo "Wharf and S3Proxy keep running for upload.sh and histo.sh; stop them with:"
+echo "Wharf and the S3 server keep running for upload.sh and histo.sh; stop them with:"
 echo "  kill \$(cat $B/wharf.pid) \$(cat $B/s3proxy.pid)"
