@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
@@ -250,15 +251,18 @@ public final class ThumbnailService implements AutoCloseable {
 			return Mono.just(new Thumbnail.Refused(HttpStatus.UNPROCESSABLE_CONTENT, "Image file too large to preview ("
 					+ (entry.size() >> 20) + " MB; at most " + (this.maxSourceBytes >> 20) + " MB)"));
 		}
-		// The slot before anything is read: a request waiting for one holds no bytes.
-		return this.slots
-			.run(storage.localFile(entry.path()).map(Optional::of).defaultIfEmpty(Optional.empty()).map(local -> () -> {
+		Mono<Callable<Thumbnail>> work = storage.localFile(entry.path())
+			.map(Optional::of)
+			.defaultIfEmpty(Optional.empty())
+			.map(local -> () -> {
 				byte[] source = local.isPresent() ? readLocal(storage, entry.path(), local.get())
 						: readAll(storage, entry.path());
 				Thumbnail thumbnail = this.thumbnailer.make(source);
 				this.made.increment();
 				return thumbnail;
-			}), this.workers);
+			});
+		// The slot before anything is read: a request waiting for one holds no bytes.
+		return this.slots.run(work, this.workers);
 	}
 
 	/**

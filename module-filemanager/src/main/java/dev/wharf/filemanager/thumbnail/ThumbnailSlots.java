@@ -91,7 +91,7 @@ public final class ThumbnailSlots {
 			}
 			AtomicBoolean cancelled = new AtomicBoolean();
 			sink.onCancel(() -> cancelled.set(true));
-			workers.schedule(() -> {
+			Runnable task = () -> {
 				try {
 					if (!cancelled.get()) {
 						sink.success(work.call());
@@ -104,7 +104,16 @@ public final class ThumbnailSlots {
 				finally {
 					slot.releaseHandedOver();
 				}
-			});
+			};
+			try {
+				workers.schedule(task);
+			}
+			catch (RejectedExecutionException ex) {
+				// Not expected (the pool's queue is as long as there are slots), but a
+				// refused task must not keep its slot.
+				slot.releaseHandedOver();
+				sink.error(ex);
+			}
 		});
 	}
 
