@@ -21,10 +21,10 @@ import reactor.core.scheduler.Schedulers;
  * Admission to making thumbnails: at most a number are made at once, and the others wait
  * for a slot in the order they came, before their source is read, so a waiting request
  * holds neither a thread nor image bytes (only its own small state), and the workers'
- * pool never gets more tasks than it has threads. Past the most waiting, or after waiting
- * too long, a request fails with 503 and {@code Retry-After}. A request cancelled while
- * it waits (its client went away) leaves the line at once; a slot is given back exactly
- * once however the work ends. Thread-safe.
+ * pool never gets more tasks than there are slots. Past the most waiting, or after
+ * waiting too long, a request fails with 503 and {@code Retry-After}. A request cancelled
+ * while it waits (its client went away) leaves the line at once; a slot is given back
+ * exactly once however the work ends. Thread-safe.
  */
 public final class ThumbnailSlots {
 
@@ -43,7 +43,8 @@ public final class ThumbnailSlots {
 
 	/**
 	 * Creates the slots.
-	 * @param slots the most thumbnails made at once (the workers' threads)
+	 * @param slots the most thumbnails made at once (the workers' threads; at most the
+	 * tasks their pool accepts)
 	 * @param maxWaiting the most requests waiting for a slot
 	 * @param maxWait the longest a request waits for a slot
 	 */
