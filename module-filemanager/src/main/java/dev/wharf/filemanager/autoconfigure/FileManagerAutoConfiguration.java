@@ -44,6 +44,7 @@ import dev.wharf.filemanager.share.ShareVisitors;
 import dev.wharf.filemanager.share.ShareVisitors.Use;
 import dev.wharf.filemanager.thumbnail.ImageThumbnailer;
 import dev.wharf.filemanager.thumbnail.ThumbnailService;
+import dev.wharf.filemanager.thumbnail.ThumbnailSlots;
 import dev.wharf.filemanager.thumbnail.ThumbnailStore;
 import dev.wharf.filemanager.ui.UiAssets;
 import dev.wharf.filemanager.ui.UiFilter;
@@ -157,10 +158,13 @@ public final class FileManagerAutoConfiguration {
 		FileManagerProperties.Thumbnails thumbnails = properties.thumbnails();
 		ThumbnailStore store = thumbnails.persistentCache() ? new ThumbnailStore(thumbnails.size(), tree.mounts(),
 				THUMBNAIL_EXPIRY, THUMBNAIL_SWEEP_INTERVAL, Clock.systemUTC()) : null;
-		// CPU-bound work: one thread per core and a short queue; past it requests get
-		// 503, not a long wait.
+		// CPU-bound work: one thread per core, each with a slot; the others wait for a
+		// slot, so the pool's queue never fills (it only holds a task handed over while
+		// a thread finishes the last).
+		int threads = thumbnails.effectiveThreads();
 		return new ThumbnailService(thumbnailer, thumbnails.maxFileSize().toBytes(), thumbnails.effectiveCacheBytes(),
-				store, BlockingScheduler.create("wharf-thumbnail", thumbnails.effectiveThreads(), 64),
+				store, BlockingScheduler.create("wharf-thumbnail", threads, threads),
+				new ThumbnailSlots(threads, thumbnails.maxWaiting(), thumbnails.maxWait()),
 				meters.getIfAvailable(SimpleMeterRegistry::new));
 	}
 

@@ -73,11 +73,17 @@ public record FileManagerProperties(@DefaultValue("true") boolean enabled, @Defa
 	 * reserved folder {@code .wharf/thumbnails/} (invisible to every protocol), where
 	 * they outlive restarts and are shared by the replicas sharing the mount; kept 30
 	 * days after they were made
+	 * @param maxWaiting how many requests may wait for a thread to make their thumbnail
+	 * (in the order they came, holding neither a thread nor the image meanwhile); past
+	 * that, 503 with {@code Retry-After}
+	 * @param maxWait how long a request may wait for a thread; past that, 503 with
+	 * {@code Retry-After}
 	 */
 	public record Thumbnails(@DefaultValue("200") int size, @DefaultValue("32MB") DataSize cacheSize,
 			@DefaultValue("100000000") long maxPixels, @Nullable DataSize maxDecodedSize,
 			@DefaultValue("50MB") DataSize maxFileSize, @DefaultValue("0") int threads,
-			@DefaultValue("true") boolean nativeJpeg, @DefaultValue("true") boolean persistentCache) {
+			@DefaultValue("true") boolean nativeJpeg, @DefaultValue("true") boolean persistentCache,
+			@DefaultValue("4096") int maxWaiting, @DefaultValue("60s") Duration maxWait) {
 
 		/** The most memory one decoding may take when none is configured. */
 		private static final long DEFAULT_MAX_DECODED_BYTES = 64L << 20;
@@ -100,6 +106,11 @@ public record FileManagerProperties(@DefaultValue("true") boolean enabled, @Defa
 				throw new InvalidConfigurationException(PREFIX + "thumbnails.threads", Integer.toString(threads),
 						"must be 0 (one per CPU) or more");
 			}
+			if (maxWaiting < 0) {
+				throw new InvalidConfigurationException(PREFIX + "thumbnails.max-waiting", Integer.toString(maxWaiting),
+						"must not be negative");
+			}
+			positive("thumbnails.max-wait", maxWait.toMillis(), maxWait.toString());
 		}
 
 		/**

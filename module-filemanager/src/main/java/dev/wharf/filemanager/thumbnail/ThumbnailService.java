@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
@@ -47,8 +48,10 @@ import reactor.util.concurrent.Queues;
  * it, both keyed by mount, path, size and modification time, so a changed file gets a new
  * thumbnail and nothing stale is served. Refusals (not an image, an image bomb) are
  * cached in memory only. Concurrent requests for the same thumbnail share one
- * computation. When the pool and its queue are full, requests get 503 with
- * {@code Retry-After}.
+ * computation. A thumbnail to be made first waits for one of the {@link ThumbnailSlots}
+ * (as many as the pool's threads), before its source is read, so a burst of requests
+ * waits in line holding no thread and no image bytes; only past the most waiting, or
+ * after waiting too long, do requests get 503 with {@code Retry-After}.
  *
  * <p>
  * {@link #prefetch} makes the thumbnail of a file just uploaded in the background, one at
@@ -78,6 +81,8 @@ public final class ThumbnailService implements AutoCloseable {
 
 	private final Scheduler workers;
 
+	private final ThumbnailSlots slots;
+
 	private final @Nullable AsyncCache<Key, Thumbnail> cache;
 
 	private final @Nullable ThumbnailStore store;
@@ -100,14 +105,17 @@ public final class ThumbnailService implements AutoCloseable {
 	 * @param store where thumbnails are kept in their mounts, or {@code null} for
 	 * nowhere; owned (and closed) by this service
 	 * @param workers where thumbnails are made; owned (and disposed) by this service
+	 * @param slots how many are made at once (at most the workers' threads, so the
+	 * workers' queue never fills), and how many may wait for how long
 	 * @param meters where the counts go
 	 */
 	public ThumbnailService(ImageThumbnailer thumbnailer, long maxSourceBytes, long cacheBytes,
-			@Nullable ThumbnailStore store, Scheduler workers, MeterRegistry meters) {
+			@Nullable ThumbnailStore store, Scheduler workers, ThumbnailSlots slots, MeterRegistry meters) {
 		this.thumbnailer = thumbnailer;
 		this.size = thumbnailer.size();
 		this.maxSourceBytes = maxSourceBytes;
 		this.workers = workers;
+		this.slots = slots;
 		this.store = store;
 		this.cache = (cacheBytes > 0) ? Caffeine.newBuilder()
 			.maximumWeight(cacheBytes)
@@ -179,7 +187,8 @@ public final class ThumbnailService implements AutoCloseable {
 	 * @param mount the file's mount
 	 * @param storage the user's view of the mount
 	 * @param entry the file
-	 * @return the outcome; fails if the file cannot be read or the pool is full
+	 * @return the outcome; fails if the file cannot be read, or with 503 if too many wait
+	 * to be made
 	 */
 	public Mono<Thumbnail> thumbnail(Mount mount, Storage storage, FileEntry entry) {
 		AsyncCache<Key, Thumbnail> cache = this.cache;
@@ -242,16 +251,18 @@ public final class ThumbnailService implements AutoCloseable {
 			return Mono.just(new Thumbnail.Refused(HttpStatus.UNPROCESSABLE_CONTENT, "Image file too large to preview ("
 					+ (entry.size() >> 20) + " MB; at most " + (this.maxSourceBytes >> 20) + " MB)"));
 		}
-		return storage.localFile(entry.path())
+		Mono<Callable<Thumbnail>> work = storage.localFile(entry.path())
 			.map(Optional::of)
 			.defaultIfEmpty(Optional.empty())
-			.flatMap(local -> Mono.fromCallable(() -> {
+			.map(local -> () -> {
 				byte[] source = local.isPresent() ? readLocal(storage, entry.path(), local.get())
 						: readAll(storage, entry.path());
 				Thumbnail thumbnail = this.thumbnailer.make(source);
 				this.made.increment();
 				return thumbnail;
-			}).subscribeOn(this.workers));
+			});
+		// The slot before anything is read: a request waiting for one holds no bytes.
+		return this.slots.run(work, this.workers);
 	}
 
 	/**

@@ -3,6 +3,7 @@ package dev.wharf.filemanager.thumbnail;
 import java.lang.ref.Reference;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -35,7 +36,8 @@ public final class SmallHeapThumbnails {
 		}
 		// The file manager's defaults, evaluated in this JVM (its heap, its processors).
 		FileManagerProperties.Thumbnails properties = new FileManagerProperties.Thumbnails(200,
-				DataSize.ofMegabytes(32), 100_000_000, null, DataSize.ofMegabytes(50), 0, true, false);
+				DataSize.ofMegabytes(32), 100_000_000, null, DataSize.ofMegabytes(50), 0, true, false, 4096,
+				Duration.ofSeconds(60));
 		ImageThumbnailer thumbnailer = new ImageThumbnailer(properties.size(), properties.maxPixels(),
 				properties.effectiveMaxDecodedBytes(), properties.nativeJpeg());
 		ExecutorService threads = Executors.newFixedThreadPool(properties.effectiveThreads());

@@ -2,6 +2,7 @@ package dev.wharf.filemanager.thumbnail;
 
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -25,8 +26,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * {@code GET /api/files/cat?thumbnail=true}, over real HTTP; thumbnails kept in the local
- * mount's reserved folder, and made in the background after an upload (a save or a
- * resumable upload).
+ * mount's reserved folder, made in the background after an upload (a save or a resumable
+ * upload), and made in turn for a burst of requests.
  */
 class ThumbnailHttpTests extends FileManagerTestBase {
 
@@ -166,6 +167,21 @@ class ThumbnailHttpTests extends FileManagerTestBase {
 			assertThat(found[0]).isRegularFile();
 		});
 		return found[0];
+	}
+
+	@Test
+	void aBurstOfRequestsFarBeyondTheThreadsIsServedInTurn() throws Exception {
+		// Several times the threads and what a pool's queue of tasks could hold: every
+		// request waits for its turn, none is refused, nothing is thrown on a thread.
+		try (ThumbnailBurst burst = new ThumbnailBurst(DATA, unique("burst"), 200,
+				Images.image(4000, 3000, "jpg", false))) {
+			List<HttpResponse<byte[]>> answers = burst.send(this.port, this.cookie);
+			assertThat(answers).allSatisfy(answer -> {
+				assertThat(answer.statusCode()).as(new String(answer.body())).isEqualTo(200);
+				assertThat(ImageIO.read(new ByteArrayInputStream(answer.body())).getHeight()).isEqualTo(200);
+			});
+			assertThat(burst.uncaught()).isEmpty();
+		}
 	}
 
 	@Test

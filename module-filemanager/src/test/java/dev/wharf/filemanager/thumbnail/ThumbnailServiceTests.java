@@ -81,7 +81,8 @@ class ThumbnailServiceTests {
 
 	private ThumbnailService service(long cacheBytes, ThumbnailStore store) {
 		return new ThumbnailService(new ImageThumbnailer(200, 100_000_000, 16 << 20, true), 50 << 20, cacheBytes, store,
-				Schedulers.newBoundedElastic(2, 64, "test-thumbnail"), this.meters);
+				Schedulers.newBoundedElastic(2, 64, "test-thumbnail"),
+				new ThumbnailSlots(2, 4096, Duration.ofSeconds(60)), this.meters);
 	}
 
 	private ThumbnailStore store() {
@@ -168,7 +169,8 @@ class ThumbnailServiceTests {
 		assertThat(this.reads.get()).isEqualTo(1);
 		this.service.close();
 		this.service = new ThumbnailService(new ImageThumbnailer(200, 100_000_000, 16 << 20, true), 1000, 8 << 20, null,
-				Schedulers.newBoundedElastic(1, 1, "test-small"), this.meters);
+				Schedulers.newBoundedElastic(1, 1, "test-small"), new ThumbnailSlots(1, 4096, Duration.ofSeconds(60)),
+				this.meters);
 		FileEntry large = write("/large.jpg", Images.image(1000, 1000, "jpg", false));
 		assertThat(this.service.thumbnail(this.mount, this.storage, large).block(TIMEOUT))
 			.isInstanceOf(Thumbnail.Refused.class);

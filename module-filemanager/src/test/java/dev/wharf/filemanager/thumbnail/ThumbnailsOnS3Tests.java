@@ -156,7 +156,8 @@ class ThumbnailsOnS3Tests {
 			this.mount = new Mount("photos", S3StorageProvider.TYPE, this.storage);
 			this.store = new ThumbnailStore(200, List.of(), Duration.ofDays(30), Duration.ofDays(1), clock);
 			this.service = new ThumbnailService(new ImageThumbnailer(200, 100_000_000, 16 << 20, true), 50 << 20, 0,
-					this.store, Schedulers.newBoundedElastic(2, 64, "test-thumbnail"), this.meters);
+					this.store, Schedulers.newBoundedElastic(2, 64, "test-thumbnail"),
+					new ThumbnailSlots(2, 4096, Duration.ofSeconds(60)), this.meters);
 		}
 
 		double count(String source) {
