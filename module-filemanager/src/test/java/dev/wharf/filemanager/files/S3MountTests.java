@@ -244,13 +244,7 @@ class S3MountTests {
 	}
 
 	private Answer tusPatch(String location, long offset, byte[] bytes) {
-		return this.api.request("PATCH", location)
-			.browser(this.cookie)
-			.header("Tus-Resumable", "1.0.0")
-			.header("Content-Type", "application/offset+octet-stream")
-			.header("Upload-Offset", Long.toString(offset))
-			.body(bytes)
-			.send();
+		return this.api.tusPatch(location, offset).browser(this.cookie).body(bytes).send();
 	}
 
 	private Answer post(String target) {

@@ -85,6 +85,18 @@ public final class Api {
 	}
 
 	/**
+	 * A tus {@code PATCH}: the next piece of a resumable upload.
+	 * @param location the upload's URL, as its creation answered
+	 * @param offset where the piece starts ({@code Upload-Offset})
+	 * @return the request, without credentials or body
+	 */
+	public Request tusPatch(String location, long offset) {
+		return request("PATCH", location).header("Tus-Resumable", "1.0.0")
+			.header("Content-Type", "application/offset+octet-stream")
+			.header("Upload-Offset", Long.toString(offset));
+	}
+
+	/**
 	 * Logs in and returns the session cookie ({@code auth=…}).
 	 * @param user the user
 	 * @param password the password

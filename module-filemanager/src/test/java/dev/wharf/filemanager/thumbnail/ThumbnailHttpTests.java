@@ -121,11 +121,8 @@ class ThumbnailHttpTests extends FileManagerTestBase {
 		assertThat(created.status()).as(created.text()).isEqualTo(201);
 		int half = png.length / 2;
 		for (int[] piece : new int[][] { { 0, half }, { half, png.length } }) {
-			Answer patched = this.api.request("PATCH", created.header("Location"))
+			Answer patched = this.api.tusPatch(created.header("Location"), piece[0])
 				.browser(this.cookie)
-				.header("Tus-Resumable", "1.0.0")
-				.header("Content-Type", "application/offset+octet-stream")
-				.header("Upload-Offset", Integer.toString(piece[0]))
 				.body(Arrays.copyOfRange(png, piece[0], piece[1]))
 				.send();
 			assertThat(patched.status()).as(patched.text()).isEqualTo(204);

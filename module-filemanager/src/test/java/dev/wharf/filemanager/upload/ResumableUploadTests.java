@@ -47,13 +47,7 @@ class ResumableUploadTests extends FileManagerTestBase {
 	}
 
 	private Answer patch(String location, long offset, byte[] bytes) {
-		return this.api.request("PATCH", location)
-			.browser(this.cookie)
-			.header("Tus-Resumable", "1.0.0")
-			.header("Content-Type", "application/offset+octet-stream")
-			.header("Upload-Offset", Long.toString(offset))
-			.body(bytes)
-			.send();
+		return this.api.tusPatch(location, offset).browser(this.cookie).body(bytes).send();
 	}
 
 	private long offset(String location) {
@@ -181,33 +175,24 @@ class ResumableUploadTests extends FileManagerTestBase {
 		byte[] good = "0123456789".getBytes(StandardCharsets.US_ASCII);
 		String wrong = Base64.getEncoder()
 			.encodeToString(MessageDigest.getInstance("SHA-1").digest("other".getBytes()));
-		Answer mismatch = this.api.request("PATCH", location)
+		Answer mismatch = this.api.tusPatch(location, 0)
 			.browser(this.cookie)
-			.header("Tus-Resumable", "1.0.0")
-			.header("Content-Type", "application/offset+octet-stream")
-			.header("Upload-Offset", "0")
 			.header("Upload-Checksum", "sha1 " + wrong)
 			.body(good)
 			.send();
 		assertThat(mismatch.status()).isEqualTo(460);
 		assertThat(offset(location)).isZero();
 		String right = Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-256").digest(good));
-		Answer matched = this.api.request("PATCH", location)
+		Answer matched = this.api.tusPatch(location, 0)
 			.browser(this.cookie)
-			.header("Tus-Resumable", "1.0.0")
-			.header("Content-Type", "application/offset+octet-stream")
-			.header("Upload-Offset", "0")
 			.header("Upload-Checksum", "sha256 " + right)
 			.body(good)
 			.send();
 		assertThat(matched.status()).isEqualTo(204);
 		assertThat(this.api.get("/api/files/cat?path=" + path).browser(this.cookie).send().text())
 			.isEqualTo("0123456789");
-		Answer unknown = this.api.request("PATCH", create("/scratch/" + unique("x"), 1))
+		Answer unknown = this.api.tusPatch(create("/scratch/" + unique("x"), 1), 0)
 			.browser(this.cookie)
-			.header("Tus-Resumable", "1.0.0")
-			.header("Content-Type", "application/offset+octet-stream")
-			.header("Upload-Offset", "0")
 			.header("Upload-Checksum", "crc99 AAAA")
 			.body("x")
 			.send();

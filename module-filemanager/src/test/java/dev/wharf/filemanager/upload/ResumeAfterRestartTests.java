@@ -62,13 +62,7 @@ class ResumeAfterRestartTests {
 				.send();
 			assertThat(created.status()).isEqualTo(201);
 			location = created.header("Location");
-			Answer half = api.request("PATCH", location)
-				.bearer(token)
-				.header("Tus-Resumable", "1.0.0")
-				.header("Content-Type", "application/offset+octet-stream")
-				.header("Upload-Offset", "0")
-				.body(Arrays.copyOf(file, 120_000))
-				.send();
+			Answer half = api.tusPatch(location, 0).bearer(token).body(Arrays.copyOf(file, 120_000)).send();
 			assertThat(half.status()).isEqualTo(204);
 		}
 		assertThat(Files.readString(this.temp.resolve("state").resolve(FileApiTokenStore.FILE_NAME))).contains("erin")
@@ -80,11 +74,8 @@ class ResumeAfterRestartTests {
 			assertThat(head.status()).isEqualTo(200);
 			assertThat(head.header("Upload-Offset")).isEqualTo("120000");
 			assertThat(api.get("/api/files/cat?path=/data/big.bin").bearer(token).send().status()).isEqualTo(404);
-			Answer rest = api.request("PATCH", location)
+			Answer rest = api.tusPatch(location, 120000)
 				.bearer(token)
-				.header("Tus-Resumable", "1.0.0")
-				.header("Content-Type", "application/offset+octet-stream")
-				.header("Upload-Offset", "120000")
 				.body(Arrays.copyOfRange(file, 120_000, file.length))
 				.send();
 			assertThat(rest.status()).isEqualTo(204);
