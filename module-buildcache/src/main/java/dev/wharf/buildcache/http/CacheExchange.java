@@ -38,14 +38,16 @@ abstract sealed class CacheExchange permits RoutedExchange, DirectExchange {
 	/** Entries up to this size are sent whole, in one message. */
 	private static final long WHOLE = 64 * 1024;
 
-	private final boolean head;
+	private final HttpMethod method;
 
 	CacheExchange(HttpMethod method) {
-		this.head = HttpMethod.HEAD.equals(method);
+		this.method = method;
 	}
 
 	/** The request's method. */
-	abstract HttpMethod method();
+	final HttpMethod method() {
+		return this.method;
+	}
 
 	/** The request's headers. */
 	abstract HttpHeaders requestHeaders();
@@ -79,7 +81,7 @@ abstract sealed class CacheExchange permits RoutedExchange, DirectExchange {
 
 	/** Whether only the head of the response is to be sent. */
 	final boolean isHead() {
-		return this.head;
+		return HttpMethod.HEAD.equals(this.method);
 	}
 
 	/**
@@ -96,7 +98,7 @@ abstract sealed class CacheExchange permits RoutedExchange, DirectExchange {
 	final Mono<Void> entry(CacheEntry entry) {
 		header(HttpHeaderNames.CONTENT_TYPE, OCTET_STREAM);
 		header(HttpHeaderNames.CONTENT_LENGTH, Long.toString(entry.length()));
-		if (this.head) {
+		if (isHead()) {
 			return sendHead(HttpResponseStatus.OK);
 		}
 		if (entry.length() <= WHOLE) {
@@ -152,7 +154,7 @@ abstract sealed class CacheExchange permits RoutedExchange, DirectExchange {
 		byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
 		header(HttpHeaderNames.CONTENT_TYPE, type);
 		header(HttpHeaderNames.CONTENT_LENGTH, Integer.toString(bytes.length));
-		if (this.head) {
+		if (isHead()) {
 			return sendHead(status);
 		}
 		return sendWhole(status, Unpooled.wrappedBuffer(bytes));

@@ -135,22 +135,20 @@ final class CacheFastLaneHandler extends ChannelDuplexHandler {
 				ctx.pipeline().remove(idle);
 			}
 		}
+		this.lane.answer(ctx, request, key)
+			.subscribe(null, error -> onLoop(ctx, () -> answered(ctx, false)),
+					() -> onLoop(ctx, () -> answered(ctx, true)));
+	}
+
+	/** Runs on the connection's event loop: at once when already there. */
+	private static void onLoop(ChannelHandlerContext ctx, Runnable step) {
 		EventExecutor loop = ctx.executor();
-		this.lane.answer(ctx, request, key).subscribe(null, error -> {
-			if (loop.inEventLoop()) {
-				answered(ctx, false);
-			}
-			else {
-				loop.execute(() -> answered(ctx, false));
-			}
-		}, () -> {
-			if (loop.inEventLoop()) {
-				answered(ctx, true);
-			}
-			else {
-				loop.execute(() -> answered(ctx, true));
-			}
-		});
+		if (loop.inEventLoop()) {
+			step.run();
+		}
+		else {
+			loop.execute(step);
+		}
 	}
 
 	/**

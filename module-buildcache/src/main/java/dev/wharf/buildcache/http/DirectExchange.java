@@ -13,7 +13,6 @@ import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
@@ -44,11 +43,6 @@ final class DirectExchange extends CacheExchange {
 		super(request.method());
 		this.ctx = ctx;
 		this.request = request;
-	}
-
-	@Override
-	HttpMethod method() {
-		return this.request.method();
 	}
 
 	@Override

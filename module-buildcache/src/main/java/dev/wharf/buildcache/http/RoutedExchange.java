@@ -5,7 +5,6 @@ import java.net.InetSocketAddress;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
@@ -28,11 +27,6 @@ final class RoutedExchange extends CacheExchange {
 		super(request.method());
 		this.request = request;
 		this.response = response;
-	}
-
-	@Override
-	HttpMethod method() {
-		return this.request.method();
 	}
 
 	@Override
