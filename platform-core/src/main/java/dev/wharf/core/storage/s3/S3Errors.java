@@ -95,7 +95,8 @@ final class S3Errors {
 		return cause instanceof S3Exception s3 && s3.statusCode() == status;
 	}
 
-	private static @Nullable String code(S3Exception error) {
+	/** S3's error code of an answer, such as {@code SlowDown}, or {@code null}. */
+	static @Nullable String code(S3Exception error) {
 		return (error.awsErrorDetails() != null) ? error.awsErrorDetails().errorCode() : null;
 	}
 

@@ -236,10 +236,7 @@ final class S3ObjectStreams implements AutoCloseable {
 				if (status == 200) {
 					return body.then();
 				}
-				return body.aggregate()
-					.asString()
-					.defaultIfEmpty("")
-					.flatMap(text -> Mono.<Void>error(answer(status, text)));
+				return answer(status, body).flatMap(Mono::<Void>error);
 			}).then())
 			.onErrorMap(error -> S3Errors.map(transport(error), path, this.mount));
 	}
@@ -326,8 +323,7 @@ final class S3ObjectStreams implements AutoCloseable {
 					return body(path, response, body);
 				}
 				String region = response.responseHeaders().get(BUCKET_REGION);
-				return body.aggregate().asString().defaultIfEmpty("").flatMap(text -> {
-					S3Exception answer = answer(status, text);
+				return answer(status, body).flatMap(answer -> {
 					// S3 names the bucket's region when a request was signed for another.
 					if (this.followRegion && (status == 301 || status == 307 || status == 400) && region != null
 							&& REGION.matcher(region).matches() && !region.equals(this.signer.region().id())) {
@@ -353,6 +349,11 @@ final class S3ObjectStreams implements AutoCloseable {
 			.concatWith(Mono.defer(() -> (announced < 0 || received.get() == announced) ? Mono.empty()
 					: Mono.error(new BackendUnavailableException("The S3 server of mount '" + this.mount + "' ended "
 							+ path + " after " + received.get() + " of " + announced + " bytes"))));
+	}
+
+	/** S3's error answer, read whole, as the SDK would have reported it. */
+	private static Mono<S3Exception> answer(int status, ByteBufFlux body) {
+		return body.aggregate().asString().defaultIfEmpty("").map(text -> answer(status, text));
 	}
 
 	/** S3's error answer as the SDK would have reported it. */
@@ -387,7 +388,7 @@ final class S3ObjectStreams implements AutoCloseable {
 	}
 
 	private static boolean isThrottling(S3Exception error) {
-		String code = (error.awsErrorDetails() != null) ? error.awsErrorDetails().errorCode() : null;
+		String code = S3Errors.code(error);
 		return error.statusCode() == 503 || error.statusCode() == 429 || "SlowDown".equals(code)
 				|| "Throttling".equals(code) || "RequestTimeout".equals(code);
 	}
