@@ -75,6 +75,11 @@ def free_port():
 		return s.getsockname()[1]
 
 
+def endpoint(hex_address):
+	"""An address of /proc/net/tcp (hex IP:port) as "port" (the host is always the loopback here)."""
+	return str(int(hex_address.rsplit(":", 1)[1], 16))
+
+
 def content(seed, size):
 	return random.Random(seed).randbytes(size)
 
@@ -506,6 +511,19 @@ class Sampler:
 		row["threads"] = int(status["Threads"])
 		fds = os.listdir("/proc/%d/fd" % self.pid)
 		row["fds"] = len(fds)
+		states, self.last_close_wait = self.connections(fds)
+		row["tcp_established"] = states.get("01", 0)
+		row["tcp_close_wait"] = states.get("08", 0)
+		row["tcp_other"] = sum(v for k, v in states.items() if k not in ("01", "08", "0A"))
+		row["cgroup_kb"] = self.group.usage_kb() if self.group else -1
+		row["load1"] = float(open("/proc/loadavg").read().split()[0])
+		return row
+
+	def connections(self, fds=None):
+		"""The process's TCP sockets: a count per state (/proc/net/tcp's hex codes) and the CLOSE_WAIT ones as
+		"local port -> peer port", so that a failed verdict names the protocol or backend."""
+		if fds is None:
+			fds = os.listdir("/proc/%d/fd" % self.pid)
 		sockets = set()
 		for fd in fds:
 			try:
@@ -515,6 +533,7 @@ class Sampler:
 			if target.startswith("socket:["):
 				sockets.add(target[8:-1])
 		states = {}
+		close_wait = []
 		for table in ("/proc/net/tcp", "/proc/net/tcp6"):
 			try:
 				with open(table) as f:
@@ -523,14 +542,11 @@ class Sampler:
 						fields = line.split()
 						if fields[9] in sockets:
 							states[fields[3]] = states.get(fields[3], 0) + 1
+							if fields[3] == "08":
+								close_wait.append("%s -> %s" % (endpoint(fields[1]), endpoint(fields[2])))
 			except OSError:
 				pass
-		row["tcp_established"] = states.get("01", 0)
-		row["tcp_close_wait"] = states.get("08", 0)
-		row["tcp_other"] = sum(v for k, v in states.items() if k not in ("01", "08", "0A"))
-		row["cgroup_kb"] = self.group.usage_kb() if self.group else -1
-		row["load1"] = float(open("/proc/loadavg").read().split()[0])
-		return row
+		return states, close_wait
 
 	def prometheus(self):
 		try:
@@ -716,12 +732,18 @@ class Soak:
 		self.stopping.set()
 		for worker in workers:
 			worker.join(120)
+		# A connection the clients closed last is in CLOSE_WAIT until Wharf reads the end and closes its side, which
+		# on a loaded machine can take a moment; one still there after 10 s is one Wharf does not close.
+		deadline = time.monotonic() + 10
 		time.sleep(2)
+		while self.wharf_process.poll() is None and sampler.connections()[0].get("08", 0) and time.monotonic() < deadline:
+			time.sleep(0.5)
 		if self.wharf_process.poll() is not None:
 			after = {k: -1 for k in ("heap_after_gc_kb", "rss_kb", "threads", "fds", "tcp_established", "tcp_close_wait")}
 			sampler.last_heap_info = ""
 		else:
 			after = sampler.sample()
+			self.close_wait_after = sampler.last_close_wait
 		with open(os.path.join(self.out, "heap_info.txt"), "w") as f:
 			f.write(sampler.last_heap_info)
 		return self.verdict(rows, columns, kill_time, restart_time, after)
@@ -768,7 +790,8 @@ class Soak:
 			if oom:
 				failures.append("%d OOM kills in the memory limit" % oom)
 		if after["tcp_close_wait"] > 0:
-			failures.append("%d connections in CLOSE_WAIT after the load stopped" % after["tcp_close_wait"])
+			failures.append("%d connections in CLOSE_WAIT after the load stopped (Wharf's port -> peer's port: %s; %s)"
+				% (after["tcp_close_wait"], ", ".join(self.close_wait_after), self.port_names()))
 		with open(os.path.join(self.out, "summary.md"), "w") as f:
 			f.write("Soak: %d s, sample every %d s, killed %s at %s s, restarted at %s s (outage %d s, recovery allowed %d s)\n\n"
 				% (self.args.duration, self.args.sample_every, self.args.kill, kill_time and round(kill_time),
@@ -793,6 +816,10 @@ class Soak:
 		return 0 if not failures else 1
 
 	# Backends and Wharf
+
+	def port_names(self):
+		return "ports: http %d, management %d, ftp %d, memcached %d, sshd %d; other ports are FTP data or clients' own" % (
+			self.http_port, self.management_port, self.ftp_port, self.memcached.port, self.sshd.port)
 
 	def start_memcached(self):
 		port = free_port()
