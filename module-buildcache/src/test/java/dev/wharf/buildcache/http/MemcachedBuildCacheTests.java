@@ -13,9 +13,12 @@ import dev.wharf.core.testsupport.RawHttp;
 import dev.wharf.core.testsupport.RawHttp.Response;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -31,6 +34,7 @@ import static org.awaitility.Awaitility.await;
  * health check says DOWN, and everything works again once they are back.
  */
 @SpringBootTest(classes = BuildCacheTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+@ExtendWith(OutputCaptureExtension.class)
 class MemcachedBuildCacheTests {
 
 	@TempDir
@@ -92,7 +96,7 @@ class MemcachedBuildCacheTests {
 	}
 
 	@Test
-	void entriesSpreadOverBothServersAndSurviveServersGoingAwayAndComingBack() throws Exception {
+	void entriesSpreadOverBothServersAndSurviveServersGoingAwayAndComingBack(CapturedOutput output) throws Exception {
 		int count = 30;
 		for (int i = 0; i < count; i++) {
 			assertThat(put(key(i), entry(i, 1000 + i)).status()).isEqualTo(201);
@@ -124,6 +128,8 @@ class MemcachedBuildCacheTests {
 			assertThat(get(key(i)).status()).isEqualTo(503);
 			assertThat(put(key(100 + i), entry(i, 10)).status()).isEqualTo(503);
 		}
+		// The clients see a 503 only; the operator's log says which mount and why.
+		assertThat(output).contains("Build cache storage unavailable: ").contains("'data'");
 
 		first.restart();
 		second.restart();
