@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -79,6 +80,35 @@ class ReceiveBudgetTests {
 		}
 		budget.whenRoom(resumed::incrementAndGet);
 		assertThat(resumed).as("with room a connection is resumed at once").hasValue(4);
+	}
+
+	@Test
+	void chunksOutliveTheReadsInThem() {
+		// An upload whose storage keeps up with its client: each read is written and
+		// given back before the next one arrives.
+		ReceiveBudget budget = new ReceiveBudget(16 * 1024 * 1024);
+		int freed = 0;
+		for (int i = 0; i < 200; i++) {
+			budget.buffers().ioBuffer(ReceiveBudget.MAX_READ).release();
+			if (usedDirectMemory(budget) == 0) {
+				freed++;
+			}
+		}
+		assertThat(freed).as("chunks freed (and the next read's zeroed afresh), of 200 reads").isZero();
+		assertThat(budget.heldBytes()).isZero();
+	}
+
+	@Test
+	void chunksAreAQuarterOfTheBudgetFromOneToFourMegabytes() {
+		assertThat(new ReceiveBudget(0).chunkSize()).isEqualTo(1024 * 1024);
+		assertThat(new ReceiveBudget(4 * 1024 * 1024).chunkSize()).isEqualTo(1024 * 1024);
+		assertThat(new ReceiveBudget(8 * 1024 * 1024).chunkSize()).isEqualTo(2 * 1024 * 1024);
+		assertThat(new ReceiveBudget(16 * 1024 * 1024).chunkSize()).isEqualTo(4 * 1024 * 1024);
+		assertThat(new ReceiveBudget(1024L * 1024 * 1024).chunkSize()).isEqualTo(4 * 1024 * 1024);
+	}
+
+	private static long usedDirectMemory(ReceiveBudget budget) {
+		return ((PooledByteBufAllocator) budget.buffers()).metric().usedDirectMemory();
 	}
 
 	private static List<ByteBuf> take(ReceiveBudget budget, int sharedReads) {
