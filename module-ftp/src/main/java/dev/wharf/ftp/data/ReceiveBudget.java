@@ -30,8 +30,8 @@ import reactor.core.scheduler.Schedulers;
  * The buffers come from a pool of their own: Netty's default allocator pools nothing
  * above 16 KiB when the heap is under 512 MiB (every Wharf profile), so each read would
  * be a fresh, zeroed direct buffer (docs/benchmarks/ftp.md, "The upload path, profiled").
- * The pool has no thread caches, and its chunks are a quarter of the budget (see
- * {@link #chunkOrder}), so idle uploads hold at most one chunk. Thread-safe.
+ * The pool has no thread caches, and one chunk holds the whole budget (see
+ * {@link #chunkOrder}), so idle uploads hold at most that chunk. Thread-safe.
  */
 final class ReceiveBudget {
 
@@ -69,8 +69,8 @@ final class ReceiveBudget {
 	/** Smallest chunk: 8 KiB pages times 2^7, 1 MiB. */
 	private static final int MIN_ORDER = 7;
 
-	/** Largest chunk: 8 KiB pages times 2^9, 4 MiB. */
-	private static final int MAX_ORDER = 9;
+	/** Largest chunk: 8 KiB pages times 2^11, 16 MiB, the largest budget. */
+	private static final int MAX_ORDER = 11;
 
 	private final long budget;
 
@@ -90,20 +90,21 @@ final class ReceiveBudget {
 	}
 
 	/**
-	 * Chunks of a quarter of the budget, 1 to 4 MiB. Netty's pool frees a chunk that
-	 * empties once it has been a quarter full, and each new chunk is zeroed and faulted
-	 * in page by page: with 1 MiB chunks a single 256 KiB read made it a quarter full, so
-	 * an upload whose storage kept up with its client (each read written and given back
-	 * before the next) got a fresh chunk for every read, and uploads spent a fifth of
-	 * their CPU time zeroing memory (docs/benchmarks/ftp.md, "Chunks that outlive their
-	 * reads"). A 4 MiB chunk stays below a quarter with up to three such reads held, and
-	 * is kept when it empties.
+	 * Chunks as large as the budget, 1 to 16 MiB. Netty's pool frees a chunk that empties
+	 * once it has been a quarter full, and each new chunk is zeroed and faulted in page
+	 * by page. With 1 MiB chunks a single 256 KiB read made a chunk a quarter full: an
+	 * upload whose storage kept up with its client (each read written and given back
+	 * before the next) got a fresh chunk for every read, and concurrent uploads emptied
+	 * chunks all the time; zeroing them was a fifth of the server's CPU time on uploads
+	 * (docs/benchmarks/ftp.md, "Chunks that outlive their reads"). A chunk that holds the
+	 * whole budget empties only when all uploads pause, and is then freed if it had been
+	 * a quarter full; one that never was stays, so idle uploads may hold one chunk.
 	 * @param budget the budget
 	 * @return the chunk's order: its size is 8 KiB times 2 to this power
 	 */
 	private static int chunkOrder(long budget) {
 		int order = MIN_ORDER;
-		while (order < MAX_ORDER && ((long) PAGE_SIZE << (order + 1)) <= budget / 4) {
+		while (order < MAX_ORDER && ((long) PAGE_SIZE << (order + 1)) <= budget) {
 			order++;
 		}
 		return order;

@@ -3,6 +3,7 @@ package dev.wharf.ftp.data;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.netty.buffer.ByteBuf;
@@ -99,12 +100,41 @@ class ReceiveBudgetTests {
 	}
 
 	@Test
-	void chunksAreAQuarterOfTheBudgetFromOneToFourMegabytes() {
+	void concurrentUploadsKeepTheirChunk() {
+		// A hundred uploads' reads: taken and given back in random order, with buffers
+		// held throughout.
+		ReceiveBudget budget = new ReceiveBudget(16 * 1024 * 1024);
+		Random random = new Random(42);
+		List<ByteBuf> held = new ArrayList<>();
+		int freed = 0;
+		try {
+			for (int i = 0; i < 5000; i++) {
+				if (held.size() < 10 || (held.size() < 100 && budget.hasRoom() && random.nextBoolean())) {
+					held.add(budget.buffers().ioBuffer(budget.readSize()));
+				}
+				else {
+					long before = usedDirectMemory(budget);
+					held.remove(random.nextInt(held.size())).release();
+					if (usedDirectMemory(budget) < before) {
+						freed++;
+					}
+				}
+			}
+		}
+		finally {
+			held.forEach(ByteBuf::release);
+		}
+		assertThat(freed).as("chunks freed while the uploads went on").isZero();
+	}
+
+	@Test
+	void chunksAreAsLargeAsTheBudgetFromOneToSixteenMegabytes() {
 		assertThat(new ReceiveBudget(0).chunkSize()).isEqualTo(1024 * 1024);
-		assertThat(new ReceiveBudget(4 * 1024 * 1024).chunkSize()).isEqualTo(1024 * 1024);
-		assertThat(new ReceiveBudget(8 * 1024 * 1024).chunkSize()).isEqualTo(2 * 1024 * 1024);
-		assertThat(new ReceiveBudget(16 * 1024 * 1024).chunkSize()).isEqualTo(4 * 1024 * 1024);
-		assertThat(new ReceiveBudget(1024L * 1024 * 1024).chunkSize()).isEqualTo(4 * 1024 * 1024);
+		assertThat(new ReceiveBudget(1024 * 1024).chunkSize()).isEqualTo(1024 * 1024);
+		assertThat(new ReceiveBudget(4 * 1024 * 1024).chunkSize()).isEqualTo(4 * 1024 * 1024);
+		assertThat(new ReceiveBudget(12 * 1024 * 1024).chunkSize()).isEqualTo(8 * 1024 * 1024);
+		assertThat(new ReceiveBudget(16 * 1024 * 1024).chunkSize()).isEqualTo(16 * 1024 * 1024);
+		assertThat(new ReceiveBudget(1024L * 1024 * 1024).chunkSize()).isEqualTo(16 * 1024 * 1024);
 	}
 
 	private static long usedDirectMemory(ReceiveBudget budget) {
