@@ -30,8 +30,8 @@ import reactor.core.scheduler.Schedulers;
  * The buffers come from a pool of their own: Netty's default allocator pools nothing
  * above 16 KiB when the heap is under 512 MiB (every Wharf profile), so each read would
  * be a fresh, zeroed direct buffer (docs/benchmarks/ftp.md, "The upload path, profiled").
- * The pool has no thread caches, and a chunk that empties is given back, so idle uploads
- * hold nothing. Thread-safe.
+ * The pool has no thread caches, and one chunk holds the whole budget (see
+ * {@link #chunkOrder}), so idle uploads hold at most that chunk. Thread-safe.
  */
 final class ReceiveBudget {
 
@@ -63,18 +63,18 @@ final class ReceiveBudget {
 	 */
 	private static final Duration RECHECK = Duration.ofMillis(2);
 
-	/**
-	 * Pool chunks of 8 KiB pages times 2^7: 1 MiB, so a pool that empties gives its
-	 * memory back in small steps.
-	 */
+	/** Pool chunks are made of 8 KiB pages. */
 	private static final int PAGE_SIZE = 8192;
 
-	private static final int MAX_ORDER = 7;
+	/** Smallest chunk: 8 KiB pages times 2^7, 1 MiB. */
+	private static final int MIN_ORDER = 7;
+
+	/** Largest chunk: 8 KiB pages times 2^11, 16 MiB, the largest budget. */
+	private static final int MAX_ORDER = 11;
 
 	private final long budget;
 
-	private final PooledByteBufAllocator buffers = new PooledByteBufAllocator(true, 0, 1, PAGE_SIZE, MAX_ORDER, 0, 0,
-			false);
+	private final PooledByteBufAllocator buffers;
 
 	private final Queue<Runnable> waiting = new ConcurrentLinkedQueue<>();
 
@@ -86,6 +86,33 @@ final class ReceiveBudget {
 	 */
 	ReceiveBudget(long budget) {
 		this.budget = budget;
+		this.buffers = new PooledByteBufAllocator(true, 0, 1, PAGE_SIZE, chunkOrder(budget), 0, 0, false);
+	}
+
+	/**
+	 * Chunks as large as the budget, 1 to 16 MiB. Netty's pool frees a chunk that empties
+	 * once it has been a quarter full, and each new chunk is zeroed and faulted in page
+	 * by page. With 1 MiB chunks a single 256 KiB read made a chunk a quarter full: an
+	 * upload whose storage kept up with its client (each read written and given back
+	 * before the next) got a fresh chunk for every read, and concurrent uploads emptied
+	 * chunks all the time; zeroing them was a fifth of the server's CPU time on uploads
+	 * (docs/benchmarks/ftp.md, "Chunks that outlive their reads"). A chunk that holds the
+	 * whole budget empties only when all uploads pause, and is then freed if it had been
+	 * a quarter full; one that never was stays, so idle uploads may hold one chunk.
+	 * @param budget the budget
+	 * @return the chunk's order: its size is 8 KiB times 2 to this power
+	 */
+	private static int chunkOrder(long budget) {
+		int order = MIN_ORDER;
+		while (order < MAX_ORDER && ((long) PAGE_SIZE << (order + 1)) <= budget) {
+			order++;
+		}
+		return order;
+	}
+
+	/** The size of the pool's chunks. */
+	long chunkSize() {
+		return (long) PAGE_SIZE << chunkOrder(this.budget);
 	}
 
 	/** The allocator of receive buffers. */

@@ -3,9 +3,11 @@ package dev.wharf.ftp.data;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -79,6 +81,64 @@ class ReceiveBudgetTests {
 		}
 		budget.whenRoom(resumed::incrementAndGet);
 		assertThat(resumed).as("with room a connection is resumed at once").hasValue(4);
+	}
+
+	@Test
+	void chunksOutliveTheReadsInThem() {
+		// An upload whose storage keeps up with its client: each read is written and
+		// given back before the next one arrives.
+		ReceiveBudget budget = new ReceiveBudget(16 * 1024 * 1024);
+		int freed = 0;
+		for (int i = 0; i < 200; i++) {
+			budget.buffers().ioBuffer(ReceiveBudget.MAX_READ).release();
+			if (usedDirectMemory(budget) == 0) {
+				freed++;
+			}
+		}
+		assertThat(freed).as("chunks freed (and the next read's zeroed afresh), of 200 reads").isZero();
+		assertThat(budget.heldBytes()).isZero();
+	}
+
+	@Test
+	void concurrentUploadsKeepTheirChunk() {
+		// A hundred uploads' reads: taken and given back in random order, with buffers
+		// held throughout.
+		ReceiveBudget budget = new ReceiveBudget(16 * 1024 * 1024);
+		Random random = new Random(42);
+		List<ByteBuf> held = new ArrayList<>();
+		int freed = 0;
+		try {
+			for (int i = 0; i < 5000; i++) {
+				if (held.size() < 10 || (held.size() < 100 && budget.hasRoom() && random.nextBoolean())) {
+					held.add(budget.buffers().ioBuffer(budget.readSize()));
+				}
+				else {
+					long before = usedDirectMemory(budget);
+					held.remove(random.nextInt(held.size())).release();
+					if (usedDirectMemory(budget) < before) {
+						freed++;
+					}
+				}
+			}
+		}
+		finally {
+			held.forEach(ByteBuf::release);
+		}
+		assertThat(freed).as("chunks freed while the uploads went on").isZero();
+	}
+
+	@Test
+	void chunksAreAsLargeAsTheBudgetFromOneToSixteenMegabytes() {
+		assertThat(new ReceiveBudget(0).chunkSize()).isEqualTo(1024 * 1024);
+		assertThat(new ReceiveBudget(1024 * 1024).chunkSize()).isEqualTo(1024 * 1024);
+		assertThat(new ReceiveBudget(4 * 1024 * 1024).chunkSize()).isEqualTo(4 * 1024 * 1024);
+		assertThat(new ReceiveBudget(12 * 1024 * 1024).chunkSize()).isEqualTo(8 * 1024 * 1024);
+		assertThat(new ReceiveBudget(16 * 1024 * 1024).chunkSize()).isEqualTo(16 * 1024 * 1024);
+		assertThat(new ReceiveBudget(1024L * 1024 * 1024).chunkSize()).isEqualTo(16 * 1024 * 1024);
+	}
+
+	private static long usedDirectMemory(ReceiveBudget budget) {
+		return ((PooledByteBufAllocator) budget.buffers()).metric().usedDirectMemory();
 	}
 
 	private static List<ByteBuf> take(ReceiveBudget budget, int sharedReads) {
