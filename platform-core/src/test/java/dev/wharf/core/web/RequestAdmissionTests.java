@@ -1,10 +1,5 @@
 package dev.wharf.core.web;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +14,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.wharf.core.testsupport.RawHttp;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Sinks;
@@ -94,7 +90,7 @@ class RequestAdmissionTests {
 	void moreConcurrentRequestsThanTheBoundReachTheHandlerAtMostBoundAtATimeAndAllComplete() throws Exception {
 		start(Duration.ofSeconds(20));
 		int requests = BOUND + 4;
-		List<Future<String>> responses = new ArrayList<>();
+		List<Future<RawHttp.Response>> responses = new ArrayList<>();
 		for (int i = 0; i < requests; i++) {
 			responses.add(this.clients.submit(request("/" + i)));
 		}
@@ -110,7 +106,9 @@ class RequestAdmissionTests {
 			await().atMost(Duration.ofSeconds(30)).until(() -> this.entered.get() == expected);
 		}
 		for (int i = 0; i < requests; i++) {
-			assertThat(responses.get(i).get(30, TimeUnit.SECONDS)).startsWith("HTTP/1.1 200 ").endsWith("answer /" + i);
+			RawHttp.Response response = responses.get(i).get(30, TimeUnit.SECONDS);
+			assertThat(response.status()).isEqualTo(200);
+			assertThat(response.text()).isEqualTo("answer /" + i);
 		}
 		assertThat(this.mostAtOnce.get()).isEqualTo(BOUND);
 	}
@@ -118,17 +116,19 @@ class RequestAdmissionTests {
 	@Test
 	void aKeepAliveConnectionQueuesAgainForItsNextRequest() throws Exception {
 		start(Duration.ofSeconds(20));
-		try (Socket first = connect(); Socket second = connect(); Socket third = connect()) {
-			send(first, "/a", false);
-			send(second, "/b", false);
+		try (RawHttp first = RawHttp.open(this.server.port());
+				RawHttp second = RawHttp.open(this.server.port());
+				RawHttp third = RawHttp.open(this.server.port())) {
+			first.send(get("/a"));
+			second.send(get("/b"));
 			await().atMost(Duration.ofSeconds(30)).until(() -> this.entered.get() == BOUND);
-			send(third, "/c", true);
+			third.send(get("/c"));
 			assertStaysAt(BOUND);
 			// /a's response frees its slot for /c, which waited longer than the next
 			// request on /a's connection.
 			finish("/a");
-			assertThat(readResponse(first.getInputStream())).endsWith("answer /a");
-			send(first, "/a2", true);
+			assertThat(first.read().text()).isEqualTo("answer /a");
+			first.send(get("/a2"));
 			await().atMost(Duration.ofSeconds(30)).until(() -> reached("/c"));
 			assertStaysAt(BOUND + 1);
 			assertThat(reached("/a2")).isFalse();
@@ -136,9 +136,9 @@ class RequestAdmissionTests {
 			await().atMost(Duration.ofSeconds(30)).until(() -> reached("/a2"));
 			finish("/c");
 			finish("/a2");
-			assertThat(readResponse(second.getInputStream())).endsWith("answer /b");
-			assertThat(UntilClosed.read(third.getInputStream())).endsWith("answer /c");
-			assertThat(UntilClosed.read(first.getInputStream())).endsWith("answer /a2");
+			assertThat(second.read().text()).isEqualTo("answer /b");
+			assertThat(third.read().text()).isEqualTo("answer /c");
+			assertThat(first.read().text()).isEqualTo("answer /a2");
 		}
 		assertThat(this.mostAtOnce.get()).isEqualTo(BOUND);
 	}
@@ -146,14 +146,14 @@ class RequestAdmissionTests {
 	@Test
 	void aConnectionClosedWhileWaitingLeavesTheLine() throws Exception {
 		start(Duration.ofSeconds(20));
-		Future<String> a = this.clients.submit(request("/a"));
-		Future<String> b = this.clients.submit(request("/b"));
+		Future<RawHttp.Response> a = this.clients.submit(request("/a"));
+		Future<RawHttp.Response> b = this.clients.submit(request("/b"));
 		await().atMost(Duration.ofSeconds(30)).until(() -> this.entered.get() == BOUND);
-		try (Socket leaving = connect()) {
-			send(leaving, "/gone", true);
+		try (RawHttp leaving = RawHttp.open(this.server.port())) {
+			leaving.send(get("/gone"));
 			assertStaysAt(BOUND);
 		}
-		Future<String> c = this.clients.submit(request("/c"));
+		Future<RawHttp.Response> c = this.clients.submit(request("/c"));
 		assertStaysAt(BOUND);
 		finish("/a");
 		// The slot goes past the closed connection to /c.
@@ -161,9 +161,9 @@ class RequestAdmissionTests {
 		assertThat(reached("/gone")).isFalse();
 		finish("/b");
 		finish("/c");
-		assertThat(a.get(30, TimeUnit.SECONDS)).endsWith("answer /a");
-		assertThat(b.get(30, TimeUnit.SECONDS)).endsWith("answer /b");
-		assertThat(c.get(30, TimeUnit.SECONDS)).endsWith("answer /c");
+		assertThat(a.get(30, TimeUnit.SECONDS).text()).isEqualTo("answer /a");
+		assertThat(b.get(30, TimeUnit.SECONDS).text()).isEqualTo("answer /b");
+		assertThat(c.get(30, TimeUnit.SECONDS).text()).isEqualTo("answer /c");
 		assertThat(this.entered.get()).isEqualTo(3);
 	}
 
@@ -171,15 +171,15 @@ class RequestAdmissionTests {
 	void aSlowHeadGets408WhileTheServerIsAtItsBound() throws Exception {
 		Duration headTimeout = Duration.ofMillis(500);
 		start(headTimeout);
-		Future<String> a = this.clients.submit(request("/a"));
-		Future<String> b = this.clients.submit(request("/b"));
+		Future<RawHttp.Response> a = this.clients.submit(request("/a"));
+		Future<RawHttp.Response> b = this.clients.submit(request("/b"));
 		await().atMost(Duration.ofSeconds(30)).until(() -> this.entered.get() == BOUND);
 		// A whole head waits longer than the head timeout without a 408; a partial
 		// head gets its 408 although no slot is free.
-		Future<String> waiting = this.clients.submit(request("/waiting"));
-		try (Socket slow = connect()) {
-			slow.getOutputStream().write("GET /slow HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII));
-			assertThat(UntilClosed.read(slow.getInputStream())).startsWith("HTTP/1.1 408 Request Timeout\r\n");
+		Future<RawHttp.Response> waiting = this.clients.submit(request("/waiting"));
+		try (RawHttp slow = RawHttp.open(this.server.port())) {
+			assertThat(slow.send("GET /slow HTTP/1.1\r\nHost: x\r\n").read().status()).isEqualTo(408);
+			assertThat(slow.closedWithin(RawHttp.PATIENCE)).isTrue();
 		}
 		assertStaysAt(BOUND);
 		assertThat(waiting.isDone()).isFalse();
@@ -187,9 +187,9 @@ class RequestAdmissionTests {
 		finish("/b");
 		await().atMost(Duration.ofSeconds(30)).until(() -> reached("/waiting"));
 		finish("/waiting");
-		assertThat(waiting.get(30, TimeUnit.SECONDS)).startsWith("HTTP/1.1 200 ").endsWith("answer /waiting");
-		assertThat(a.get(30, TimeUnit.SECONDS)).endsWith("answer /a");
-		assertThat(b.get(30, TimeUnit.SECONDS)).endsWith("answer /b");
+		assertThat(waiting.get(30, TimeUnit.SECONDS).text()).isEqualTo("answer /waiting");
+		assertThat(a.get(30, TimeUnit.SECONDS).text()).isEqualTo("answer /a");
+		assertThat(b.get(30, TimeUnit.SECONDS).text()).isEqualTo("answer /b");
 	}
 
 	/** Whether a request reached the handler. */
@@ -205,68 +205,12 @@ class RequestAdmissionTests {
 	}
 
 	/** One request on its own connection, closed after the response. */
-	private Callable<String> request(String path) {
-		return () -> {
-			try (Socket socket = connect()) {
-				send(socket, path, true);
-				return UntilClosed.read(socket.getInputStream());
-			}
-		};
+	private Callable<RawHttp.Response> request(String path) {
+		return () -> RawHttp.exchange(this.server.port(), get(path));
 	}
 
-	private static void send(Socket socket, String path, boolean close) throws IOException {
-		OutputStream out = socket.getOutputStream();
-		out.write(("GET " + path + " HTTP/1.1\r\nHost: x\r\n" + (close ? "Connection: close\r\n" : "") + "\r\n")
-			.getBytes(StandardCharsets.US_ASCII));
-		out.flush();
-	}
-
-	private Socket connect() throws IOException {
-		Socket socket = new Socket("127.0.0.1", this.server.port());
-		socket.setSoTimeout(30_000);
-		return socket;
-	}
-
-	/**
-	 * Reads one response whose body is sent chunked or with a length, on a kept
-	 * connection.
-	 */
-	private static String readResponse(InputStream in) throws IOException {
-		StringBuilder text = new StringBuilder();
-		while (!text.toString().contains("\r\n\r\n")) {
-			int b = in.read();
-			assertThat(b).as("connection still open").isNotNegative();
-			text.append((char) b);
-		}
-		String head = text.toString().toLowerCase(java.util.Locale.ROOT);
-		if (head.contains("content-length:")) {
-			int start = head.indexOf("content-length:") + "content-length:".length();
-			int length = Integer.parseInt(head.substring(start, head.indexOf("\r\n", start)).trim());
-			return text + new String(in.readNBytes(length), StandardCharsets.ISO_8859_1);
-		}
-		// Chunked: one chunk of the answer, then the last chunk.
-		StringBuilder body = new StringBuilder();
-		while (true) {
-			String size = line(in);
-			int length = Integer.parseInt(size.trim(), 16);
-			if (length == 0) {
-				line(in);
-				return text + body.toString();
-			}
-			body.append(new String(in.readNBytes(length), StandardCharsets.ISO_8859_1));
-			line(in);
-		}
-	}
-
-	private static String line(InputStream in) throws IOException {
-		StringBuilder line = new StringBuilder();
-		for (int b = in.read(); b != '\n'; b = in.read()) {
-			assertThat(b).as("connection still open").isNotNegative();
-			if (b != '\r') {
-				line.append((char) b);
-			}
-		}
-		return line.toString();
+	private static String get(String path) {
+		return "GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n";
 	}
 
 }
