@@ -18,6 +18,7 @@ import dev.wharf.core.storage.memcached.MemcachedStorageProperties;
 import dev.wharf.core.storage.memory.MemoryStorageProperties;
 import dev.wharf.core.storage.s3.S3StorageProperties;
 import dev.wharf.core.storage.sftp.SftpStorageProperties;
+import dev.wharf.core.web.HttpAdmissionProperties;
 import dev.wharf.core.web.HttpTimeoutProperties;
 import dev.wharf.filemanager.autoconfigure.FileManagerProperties;
 import dev.wharf.staticfiles.site.StaticFilesProperties;
@@ -64,7 +65,10 @@ class WharfChartSchemaCoverageTests {
 				arguments("#/properties/wharf/properties/security", SecurityProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/sessions", SessionProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/state", StateProperties.class, Set.of()),
-				arguments("#/properties/wharf/properties/http", HttpTimeoutProperties.class, Set.of()),
+				// The admission bound is a record of its own under the same prefix.
+				arguments("#/properties/wharf/properties/http", HttpTimeoutProperties.class, Set.of("admission")),
+				arguments("#/properties/wharf/properties/http/properties/admission", HttpAdmissionProperties.class,
+						Set.of()),
 				arguments("#/properties/wharf/properties/filemanager", FileManagerProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/buildcache", BuildCacheProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/static", StaticFilesProperties.class, Set.of()),

@@ -1,9 +1,11 @@
 package dev.wharf.core.autoconfigure;
 
 import dev.wharf.core.web.Http10KeepAliveFilter;
+import dev.wharf.core.web.HttpAdmissionProperties;
 import dev.wharf.core.web.HttpTimeoutProperties;
 import dev.wharf.core.web.KeepAliveReadResumer;
 import dev.wharf.core.web.NonAsciiTargetEncoder;
+import dev.wharf.core.web.RequestAdmission;
 import dev.wharf.core.web.RequestHeadTimeout;
 import dev.wharf.core.tls.TlsPolicy;
 import dev.wharf.core.web.TlsPolicyCustomizer;
@@ -28,13 +30,14 @@ import reactor.netty.http.server.HttpServer;
  * {@link TransferEncodingCheck}), request targets with unencoded UTF-8 (see
  * {@link NonAsciiTargetEncoder}), timeouts for slow clients (see
  * {@link HttpTimeoutProperties}), with a counter {@value #STALLED_RESPONSES} of the
- * downloads closed because the client stopped reading, and the TLS policy (see
- * {@link TlsPolicy}) when TLS is on.
+ * downloads closed because the client stopped reading, a bound on the requests worked on
+ * at once (see {@link RequestAdmission}), and the TLS policy (see {@link TlsPolicy}) when
+ * TLS is on.
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = Type.REACTIVE)
 @ConditionalOnClass({ HttpServer.class, NettyServerCustomizer.class })
-@EnableConfigurationProperties(HttpTimeoutProperties.class)
+@EnableConfigurationProperties({ HttpTimeoutProperties.class, HttpAdmissionProperties.class })
 public final class WebServerAutoConfiguration {
 
 	/**
@@ -75,6 +78,11 @@ public final class WebServerAutoConfiguration {
 			// between two reads.
 			return timeouts.bodyTimeout().isZero() ? bounded : bounded.readTimeout(timeouts.bodyTimeout());
 		};
+	}
+
+	@Bean
+	NettyServerCustomizer requestAdmission(HttpAdmissionProperties admission) {
+		return server -> RequestAdmission.install(server, admission.maxRequests());
 	}
 
 	@Bean

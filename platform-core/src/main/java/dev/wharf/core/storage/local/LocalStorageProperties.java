@@ -12,7 +12,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * so that an acknowledged upload survives a power loss; without it a power loss may leave
  * recently written files short
  * @param ioThreads most threads doing blocking file I/O for this mount; 0 means
- * {@value #THREADS_PER_CPU} per CPU, at least {@value #MIN_DEFAULT_IO_THREADS}
+ * {@value #IO_THREADS} if set, else {@value #THREADS_PER_CPU} per CPU, at least
+ * {@value #MIN_DEFAULT_IO_THREADS}
  */
 public record LocalStorageProperties(@Nullable String root, @DefaultValue("true") boolean syncWrites,
 		@DefaultValue("0") int ioThreads) {
@@ -29,6 +30,13 @@ public record LocalStorageProperties(@Nullable String root, @DefaultValue("true"
 
 	static final int THREADS_PER_CPU = 4;
 
+	/**
+	 * The property, for every local mount at once, that sets how many I/O threads a mount
+	 * gets when it leaves {@code io-threads} at 0. The p128 JVM profile sets it, as a
+	 * profile cannot name the mounts.
+	 */
+	public static final String IO_THREADS = "wharf.storage.local.io-threads";
+
 	public LocalStorageProperties {
 		if (root == null || root.isBlank()) {
 			throw new InvalidConfigurationException("root", null, "a local mount needs a root folder");
@@ -41,9 +49,17 @@ public record LocalStorageProperties(@Nullable String root, @DefaultValue("true"
 		}
 	}
 
-	/** The number of I/O threads to use. */
-	int effectiveIoThreads() {
-		return (this.ioThreads > 0) ? this.ioThreads
+	/**
+	 * The number of I/O threads to use.
+	 * @param defaultThreads the threads of a mount that leaves {@code io-threads} at 0
+	 * ({@link #IO_THREADS}), or 0 for the default
+	 * @return the number of threads
+	 */
+	int effectiveIoThreads(int defaultThreads) {
+		if (this.ioThreads > 0) {
+			return this.ioThreads;
+		}
+		return (defaultThreads > 0) ? defaultThreads
 				: Math.max(MIN_DEFAULT_IO_THREADS, THREADS_PER_CPU * Runtime.getRuntime().availableProcessors());
 	}
 

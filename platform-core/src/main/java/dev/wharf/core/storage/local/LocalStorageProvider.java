@@ -9,6 +9,7 @@ import dev.wharf.core.config.InvalidConfigurationException;
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.mount.MountDefinition;
 import dev.wharf.core.storage.mount.StorageProvider;
+import org.springframework.boot.context.properties.bind.Bindable;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -37,6 +38,7 @@ public final class LocalStorageProvider implements StorageProvider {
 	@Override
 	public Storage create(MountDefinition definition) {
 		LocalStorageProperties properties = definition.bind(LocalStorageProperties.class);
+		int defaultThreads = defaultIoThreads(definition);
 		Path root = Path.of(properties.root()).toAbsolutePath().normalize();
 		try {
 			if (!Files.exists(root)) {
@@ -48,7 +50,7 @@ public final class LocalStorageProvider implements StorageProvider {
 						"is not a folder");
 			}
 			LocalStorage storage = new LocalStorage(definition.name(), root, properties.syncWrites(),
-					properties.effectiveIoThreads());
+					properties.effectiveIoThreads(defaultThreads));
 			storage.sweepTemporaryFiles(ABANDONED_AFTER)
 				.subscribe(null, error -> logger
 					.warn("Mount '" + definition.name() + "': could not sweep temporary files: " + error.getMessage()));
@@ -58,6 +60,28 @@ public final class LocalStorageProvider implements StorageProvider {
 			throw new InvalidConfigurationException(definition.prefix() + ".root", properties.root(),
 					"cannot be used: " + ex.getMessage());
 		}
+	}
+
+	/**
+	 * The I/O threads of every mount that leaves {@code io-threads} at 0:
+	 * {@value LocalStorageProperties#IO_THREADS}, 1 to 1024, or 0 (not set) for the
+	 * default. Each thread costs its stack and bookkeeping, which the small profiles
+	 * cannot spare for 16 threads per mount.
+	 */
+	private static int defaultIoThreads(MountDefinition definition) {
+		String property = LocalStorageProperties.IO_THREADS;
+		String value = definition.binder().bind(property, Bindable.of(String.class)).orElse("0");
+		int threads;
+		try {
+			threads = Integer.parseInt(value.strip());
+		}
+		catch (NumberFormatException ex) {
+			threads = -1;
+		}
+		if (threads < 0 || threads > 1024) {
+			throw new InvalidConfigurationException(property, value, "must be a whole number from 1 to 1024");
+		}
+		return threads;
 	}
 
 }
