@@ -57,6 +57,15 @@ abstract sealed class CacheExchange permits RoutedExchange, DirectExchange {
 	/** The client's address, or {@code null} if unknown. */
 	abstract @Nullable InetSocketAddress remoteAddress();
 
+	/** The client's address as text, or {@code null} if unknown. */
+	@Nullable String clientAddress() {
+		InetSocketAddress remote = remoteAddress();
+		if (remote == null) {
+			return null;
+		}
+		return (remote.getAddress() != null) ? remote.getAddress().getHostAddress() : remote.getHostString();
+	}
+
 	/** The connection, or {@code null} if unknown. */
 	abstract @Nullable Channel channel();
 

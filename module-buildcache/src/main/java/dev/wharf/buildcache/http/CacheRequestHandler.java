@@ -1,6 +1,5 @@
 package dev.wharf.buildcache.http;
 
-import java.net.InetSocketAddress;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -171,7 +170,7 @@ public final class CacheRequestHandler {
 				: null;
 		// The address costs a string per request: only worked out when something uses it.
 		String address = (authorization != null || certificate != null || this.quotas.isLimited() || write)
-				? address(reply.remoteAddress()) : null;
+				? reply.clientAddress() : null;
 		// Most requests carry a password checked lately for an entry the storage holds in
 		// memory: answered at once, without the operators of the asynchronous way (about
 		// a third of such a request's time).
@@ -347,13 +346,6 @@ public final class CacheRequestHandler {
 		this.metrics.rejected("too-large");
 		return reply.text(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
 				"Entries are limited to " + this.maxEntrySize + " bytes");
-	}
-
-	private static @Nullable String address(@Nullable InetSocketAddress remote) {
-		if (remote == null) {
-			return null;
-		}
-		return (remote.getAddress() != null) ? remote.getAddress().getHostAddress() : remote.getHostString();
 	}
 
 	/** The verified certificate the client presented in the TLS handshake, if any. */
