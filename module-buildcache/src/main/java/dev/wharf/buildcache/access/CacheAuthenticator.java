@@ -31,7 +31,9 @@ public final class CacheAuthenticator {
 	public static final String PROTOCOL = "buildcache";
 
 	/** The outcome of most anonymous requests, made once. */
-	private static final Mono<Outcome> ANONYMOUS = Mono.just(new Outcome.Authenticated(new CacheCaller(null, null)));
+	private static final Outcome ANONYMOUS_OUTCOME = new Outcome.Authenticated(new CacheCaller(null, null));
+
+	private static final Mono<Outcome> ANONYMOUS = Mono.just(ANONYMOUS_OUTCOME);
 
 	private final Authenticator authenticator;
 
@@ -60,11 +62,43 @@ public final class CacheAuthenticator {
 		if (authorization != null) {
 			return basic(authorization, address);
 		}
+		Outcome outcome = withoutPassword(certificate, address);
+		return (outcome == ANONYMOUS_OUTCOME) ? ANONYMOUS : Mono.just(outcome);
+	}
+
+	/**
+	 * Authenticates a request at once, where the answer is at hand: no password (an
+	 * anonymous caller or a client certificate), malformed Basic credentials, or a
+	 * password that core's authenticator remembers or throttles without waiting (see
+	 * {@link Authenticator#loginAtHand}). The same outcomes as {@link #authenticate},
+	 * without its publisher, for the requests build clients send most. Runs on the
+	 * caller's thread, which may be an event loop; never blocks.
+	 * @param authorization the {@code Authorization} header, or {@code null}
+	 * @param certificate the client's verified TLS certificate, or {@code null}
+	 * @param address the client's address, or {@code null}
+	 * @return the outcome; {@code null} if it is not at hand (a password to check), and
+	 * then {@link #authenticate} answers
+	 */
+	public @Nullable Outcome authenticateAtHand(@Nullable String authorization, @Nullable X509Certificate certificate,
+			@Nullable String address) {
+		if (authorization == null) {
+			return withoutPassword(certificate, address);
+		}
+		Optional<Credentials> credentials = BasicAuthorization.parse(authorization);
+		if (credentials.isEmpty()) {
+			return new Outcome.Refused();
+		}
+		LoginResult result = this.authenticator.loginAtHand(PROTOCOL, credentials.get().username(),
+				credentials.get().password(), address);
+		return (result != null) ? outcome(result, address) : null;
+	}
+
+	private Outcome withoutPassword(@Nullable X509Certificate certificate, @Nullable String address) {
 		User certified = certificateUser(certificate);
 		if (certified == null && address == null) {
-			return ANONYMOUS;
+			return ANONYMOUS_OUTCOME;
 		}
-		return Mono.just(new Outcome.Authenticated(new CacheCaller(certified, address)));
+		return new Outcome.Authenticated(new CacheCaller(certified, address));
 	}
 
 	private Mono<Outcome> basic(String authorization, @Nullable String address) {
@@ -74,18 +108,20 @@ public final class CacheAuthenticator {
 		}
 		return this.authenticator
 			.loginWithPasswordOrToken(PROTOCOL, credentials.get().username(), credentials.get().password(), address)
-			.map(result -> {
-				if (result instanceof LoginResult.Success success) {
-					return new Outcome.Authenticated(new CacheCaller(success.user(), address));
-				}
-				if (result instanceof LoginResult.Throttled throttled) {
-					return new Outcome.Throttled(throttled.retryAfter());
-				}
-				if (result instanceof LoginResult.Unavailable unavailable) {
-					return new Outcome.Unavailable(unavailable.retryAfter());
-				}
-				return new Outcome.Refused();
-			});
+			.map(result -> outcome(result, address));
+	}
+
+	private static Outcome outcome(LoginResult result, @Nullable String address) {
+		if (result instanceof LoginResult.Success success) {
+			return new Outcome.Authenticated(new CacheCaller(success.user(), address));
+		}
+		if (result instanceof LoginResult.Throttled throttled) {
+			return new Outcome.Throttled(throttled.retryAfter());
+		}
+		if (result instanceof LoginResult.Unavailable unavailable) {
+			return new Outcome.Unavailable(unavailable.retryAfter());
+		}
+		return new Outcome.Refused();
 	}
 
 	private @Nullable User certificateUser(@Nullable X509Certificate certificate) {

@@ -1,10 +1,12 @@
 package dev.wharf.buildcache.http;
 
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import dev.wharf.buildcache.store.CacheEntry;
+import dev.wharf.buildcache.store.HeldEntry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -36,7 +38,7 @@ abstract sealed class CacheExchange permits RoutedExchange, DirectExchange {
 	private static final String OCTET_STREAM = "application/octet-stream";
 
 	/** Entries up to this size are sent whole, in one message. */
-	private static final long WHOLE = 64 * 1024;
+	static final long WHOLE = 64 * 1024;
 
 	private final HttpMethod method;
 
@@ -54,6 +56,15 @@ abstract sealed class CacheExchange permits RoutedExchange, DirectExchange {
 
 	/** The client's address, or {@code null} if unknown. */
 	abstract @Nullable InetSocketAddress remoteAddress();
+
+	/** The client's address as text, or {@code null} if unknown. */
+	@Nullable String clientAddress() {
+		InetSocketAddress remote = remoteAddress();
+		if (remote == null) {
+			return null;
+		}
+		return (remote.getAddress() != null) ? remote.getAddress().getHostAddress() : remote.getHostString();
+	}
 
 	/** The connection, or {@code null} if unknown. */
 	abstract @Nullable Channel channel();
@@ -113,6 +124,21 @@ abstract sealed class CacheExchange permits RoutedExchange, DirectExchange {
 						: sendWhole(HttpResponseStatus.OK, whole(buffers)));
 		}
 		return sendStream(HttpResponseStatus.OK, entry.content().map(NettyDataBufferFactory::toByteBuf));
+	}
+
+	/**
+	 * Sends an entry found at once: the same answer as {@link #entry(CacheEntry)} gives
+	 * an entry sent whole, its bytes wrapped as they are (neither copied nor joined).
+	 */
+	final Mono<Void> entry(HeldEntry entry) {
+		header(HttpHeaderNames.CONTENT_TYPE, OCTET_STREAM);
+		header(HttpHeaderNames.CONTENT_LENGTH, Long.toString(entry.length()));
+		List<ByteBuffer> content = entry.content();
+		if (isHead() || content.isEmpty()) {
+			return sendHead(HttpResponseStatus.OK);
+		}
+		return sendWhole(HttpResponseStatus.OK, (content.size() == 1) ? Unpooled.wrappedBuffer(content.get(0))
+				: Unpooled.wrappedBuffer(content.toArray(ByteBuffer[]::new)));
 	}
 
 	/**

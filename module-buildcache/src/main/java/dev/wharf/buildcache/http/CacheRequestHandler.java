@@ -1,6 +1,5 @@
 package dev.wharf.buildcache.http;
 
-import java.net.InetSocketAddress;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -17,6 +16,7 @@ import dev.wharf.buildcache.store.CacheKey;
 import dev.wharf.buildcache.store.CacheMetrics;
 import dev.wharf.buildcache.store.CacheStore;
 import dev.wharf.buildcache.store.EntryTooLargeException;
+import dev.wharf.buildcache.store.HeldEntry;
 import dev.wharf.core.security.AuditLog;
 import dev.wharf.core.security.AuditLog.AuditEvent;
 import dev.wharf.core.state.SharedStateUnavailableException;
@@ -170,39 +170,61 @@ public final class CacheRequestHandler {
 				: null;
 		// The address costs a string per request: only worked out when something uses it.
 		String address = (authorization != null || certificate != null || this.quotas.isLimited() || write)
-				? address(reply.remoteAddress()) : null;
-		return this.authenticator.authenticate(authorization, certificate, address).flatMap(outcome -> {
-			if (outcome instanceof Outcome.Throttled throttled) {
-				return throttled(reply, throttled.retryAfter());
+				? reply.clientAddress() : null;
+		// Most requests carry a password checked lately for an entry the storage holds in
+		// memory: answered at once, without the operators of the asynchronous way (about
+		// a third of such a request's time).
+		Mono<Void> answer;
+		try {
+			Outcome atHand = this.authenticator.authenticateAtHand(authorization, certificate, address);
+			answer = (atHand != null) ? authenticated(reply, key, write, address, atHand) : null;
+		}
+		catch (RuntimeException ex) {
+			return failed(reply, ex);
+		}
+		if (answer == null) {
+			answer = this.authenticator.authenticate(authorization, certificate, address)
+				.flatMap(outcome -> authenticated(reply, key, write, address, outcome));
+		}
+		return answer.onErrorResume(error -> failed(reply, error));
+	}
+
+	private Mono<Void> authenticated(CacheExchange reply, CacheKey key, boolean write, @Nullable String address,
+			Outcome outcome) {
+		if (outcome instanceof Outcome.Throttled throttled) {
+			return throttled(reply, throttled.retryAfter());
+		}
+		if (outcome instanceof Outcome.Unavailable unavailable) {
+			return unavailable(reply, unavailable.retryAfter(), "Logins are unavailable; try again later");
+		}
+		if (!(outcome instanceof Outcome.Authenticated authenticated)) {
+			return unauthorized(reply, "Wrong user name or password");
+		}
+		CacheCaller caller = authenticated.caller();
+		if (!(write ? caller.mayWrite(this.anonymous) : caller.mayRead(this.anonymous))) {
+			if (write) {
+				this.audit.record(new AuditEvent(CacheAuthenticator.PROTOCOL, caller.name(), "write",
+						this.mount + ":" + key, "denied", address));
 			}
-			if (outcome instanceof Outcome.Unavailable unavailable) {
-				return unavailable(reply, unavailable.retryAfter(), "Logins are unavailable; try again later");
+			if (caller.isAnonymous()) {
+				return unauthorized(reply, "Log in to " + (write ? "store entries" : "read entries"));
 			}
-			if (!(outcome instanceof Outcome.Authenticated authenticated)) {
-				return unauthorized(reply, "Wrong user name or password");
-			}
-			CacheCaller caller = authenticated.caller();
-			if (!(write ? caller.mayWrite(this.anonymous) : caller.mayRead(this.anonymous))) {
-				if (write) {
-					this.audit.record(new AuditEvent(CacheAuthenticator.PROTOCOL, caller.name(), "write",
-							this.mount + ":" + key, "denied", address));
-				}
-				if (caller.isAnonymous()) {
-					return unauthorized(reply, "Log in to " + (write ? "store entries" : "read entries"));
-				}
-				this.metrics.rejected("forbidden");
-				return reply.text(HttpResponseStatus.FORBIDDEN,
-						"User '" + caller.name() + "' may not " + (write ? "store" : "read") + " cache entries");
-			}
-			Optional<Duration> wait = this.quotas.take(caller);
-			if (wait.isPresent()) {
-				return throttled(reply, wait.get());
-			}
-			return write ? put(reply, key) : get(reply, key);
-		}).onErrorResume(error -> failed(reply, error));
+			this.metrics.rejected("forbidden");
+			return reply.text(HttpResponseStatus.FORBIDDEN,
+					"User '" + caller.name() + "' may not " + (write ? "store" : "read") + " cache entries");
+		}
+		Optional<Duration> wait = this.quotas.take(caller);
+		if (wait.isPresent()) {
+			return throttled(reply, wait.get());
+		}
+		return write ? put(reply, key) : get(reply, key);
 	}
 
 	private Mono<Void> get(CacheExchange reply, CacheKey key) {
+		HeldEntry held = this.store.getAtHand(key, !reply.isHead(), CacheExchange.WHOLE);
+		if (held != null) {
+			return reply.entry(held);
+		}
 		return this.store.get(key, !reply.isHead())
 			.map(entry -> reply.entry(entry))
 			.defaultIfEmpty(Mono.defer(() -> reply.empty(HttpResponseStatus.NOT_FOUND)))
@@ -328,13 +350,6 @@ public final class CacheRequestHandler {
 		this.metrics.rejected("too-large");
 		return reply.text(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
 				"Entries are limited to " + this.maxEntrySize + " bytes");
-	}
-
-	private static @Nullable String address(@Nullable InetSocketAddress remote) {
-		if (remote == null) {
-			return null;
-		}
-		return (remote.getAddress() != null) ? remote.getAddress().getHostAddress() : remote.getHostString();
 	}
 
 	/** The verified certificate the client presented in the TLS handshake, if any. */

@@ -17,6 +17,8 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.Attribute;
+import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
@@ -31,11 +33,26 @@ import reactor.core.publisher.Mono;
  */
 final class DirectExchange extends CacheExchange {
 
+	/**
+	 * The client's address as text, worked out once per connection rather than per
+	 * request.
+	 */
+	private static final AttributeKey<String> CLIENT_ADDRESS = AttributeKey.valueOf(DirectExchange.class,
+			"clientAddress");
+
 	private final ChannelHandlerContext ctx;
 
 	private final HttpRequest request;
 
-	private final HttpHeaders headers = DefaultHttpHeadersFactory.headersFactory().newHeaders();
+	/**
+	 * Makes the response's headers without checking each name and value again: they are
+	 * this module's own (constants, numbers, and the realm, checked when configured),
+	 * never a client's, and the check was about 5 % of the CPU time of a small GET.
+	 */
+	private static final DefaultHttpHeadersFactory OWN_HEADERS = DefaultHttpHeadersFactory.headersFactory()
+		.withValidation(false);
+
+	private final HttpHeaders headers = OWN_HEADERS.newHeaders();
 
 	private volatile boolean sentHeaders;
 
@@ -53,6 +70,17 @@ final class DirectExchange extends CacheExchange {
 	@Override
 	@Nullable InetSocketAddress remoteAddress() {
 		return (this.ctx.channel().remoteAddress() instanceof InetSocketAddress address) ? address : null;
+	}
+
+	@Override
+	@Nullable String clientAddress() {
+		Attribute<String> kept = this.ctx.channel().attr(CLIENT_ADDRESS);
+		String address = kept.get();
+		if (address == null) {
+			address = super.clientAddress();
+			kept.set(address);
+		}
+		return address;
 	}
 
 	@Override

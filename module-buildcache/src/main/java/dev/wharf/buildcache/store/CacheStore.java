@@ -13,6 +13,7 @@ import dev.wharf.core.concurrent.BlockingScheduler;
 import dev.wharf.core.storage.ByteRange;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.FileEntry;
+import dev.wharf.core.storage.HeldFile;
 import dev.wharf.core.storage.NotFoundException;
 import dev.wharf.core.storage.QuotaExceededException;
 import dev.wharf.core.storage.Storage;
@@ -184,6 +185,46 @@ public final class CacheStore implements AutoCloseable {
 			return (this.index != null)
 					? this.index.forget(path).onErrorResume(error -> Mono.empty()).then(Mono.empty()) : Mono.empty();
 		});
+	}
+
+	/**
+	 * Looks an entry up at once, where the storage holds it in memory and it is stored as
+	 * is: the same answer, meters and index use as {@link #get}, without its publishers,
+	 * for the requests a client sends most. Runs on the caller's thread, which may be an
+	 * event loop; never blocks and never throws for a missing entry.
+	 * @param key the key
+	 * @param withContent whether the entry's bytes are wanted (GET) or only its length
+	 * (HEAD)
+	 * @param maxLength the longest entry wanted this way
+	 * @return the entry; {@code null} if it is not at hand (a miss, a deflated entry, a
+	 * longer one, a storage that keeps its files elsewhere), and then {@link #get}
+	 * answers
+	 */
+	public @Nullable HeldEntry getAtHand(CacheKey key, boolean withContent, long maxLength) {
+		if (this.codec != null) {
+			return null;
+		}
+		StoragePath path = pathOf(key);
+		HeldEntry found;
+		if (withContent) {
+			HeldFile file = this.storage.readAtHand(path, maxLength);
+			found = (file != null) ? new HeldEntry(file.entry().size(), file.content()) : null;
+		}
+		else {
+			FileEntry entry = this.storage.statAtHand(path);
+			found = (entry != null) ? new HeldEntry(entry.size(), List.of()) : null;
+		}
+		if (found == null) {
+			return null;
+		}
+		if (this.index != null) {
+			this.index.touch(path);
+		}
+		this.metrics.hit();
+		if (found.length() > 0 && withContent) {
+			this.metrics.bytesOut(found.length());
+		}
+		return found;
 	}
 
 	private Mono<CacheEntry> deflated(StoragePath path, FileEntry entry, boolean withContent) {

@@ -180,6 +180,39 @@ public final class Authenticator implements AutoCloseable {
 		});
 	}
 
+	/**
+	 * Tries a login at once, where the answer is at hand: the throttle answers without
+	 * waiting ({@link LoginThrottle#retryAfterAtHand}) and the login is either throttled
+	 * or a password checked lately (remembered). The same rules, outcomes and audit lines
+	 * as {@link #loginWithPasswordOrToken}, for protocols that send a password with every
+	 * request and answer on a hot path; everything else (a password to check, an API
+	 * token, a throttle in Redis) is answered {@code null}, and the caller then calls
+	 * {@link #loginWithPasswordOrToken}. Runs on the caller's thread, which may be an
+	 * event loop: it never blocks and never hashes a password.
+	 * @param protocol who asks, for the audit log
+	 * @param name the name given
+	 * @param password the password given
+	 * @param client the client's address, or {@code null}
+	 * @return {@link LoginResult.Success} or {@link LoginResult.Throttled}; {@code null}
+	 * if the answer is not at hand
+	 */
+	public @Nullable LoginResult loginAtHand(String protocol, String name, String password, @Nullable String client) {
+		TokenPasswords tokens = this.tokens;
+		if (tokens != null && tokens.isToken(password)) {
+			return null;
+		}
+		Duration wait = this.throttle.retryAfterAtHand(name, client);
+		if (wait == null) {
+			return null;
+		}
+		if (!wait.isZero()) {
+			this.audit.record(new AuditEvent(protocol, name, "login", null, "throttled", client));
+			return new LoginResult.Throttled(wait);
+		}
+		User cached = this.verified.getIfPresent(cacheKey(name, password));
+		return (cached != null) ? new LoginResult.Success(cached) : null;
+	}
+
 	private Mono<LoginResult> verify(String protocol, String name, String password, @Nullable String client,
 			String cacheEntry) {
 		return this.directory.verify(name, password)

@@ -9,11 +9,13 @@ import dev.wharf.core.storage.AccessDeniedException;
 import dev.wharf.core.storage.ByteRange;
 import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.FileEntry;
+import dev.wharf.core.storage.HeldFile;
 import dev.wharf.core.storage.ForwardingStorage;
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.WriteOptions;
 import dev.wharf.core.storage.mount.Mount;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -77,6 +79,17 @@ public final class AuthorizedStorage extends ForwardingStorage {
 	@Override
 	public Mono<FileEntry> stat(StoragePath path) {
 		return reading(delegate().stat(path));
+	}
+
+	@Override
+	public @Nullable FileEntry statAtHand(StoragePath path) {
+		// Refused the asynchronous way, with its error.
+		return this.access.canRead() ? delegate().statAtHand(path) : null;
+	}
+
+	@Override
+	public @Nullable HeldFile readAtHand(StoragePath path, long maxSize) {
+		return this.access.canRead() ? delegate().readAtHand(path, maxSize) : null;
 	}
 
 	@Override

@@ -43,27 +43,30 @@ public final class InMemoryLoginThrottle implements LoginThrottle {
 
 	@Override
 	public Mono<Duration> retryAfter(String account, @Nullable String address) {
-		return Mono.fromSupplier(() -> {
-			if (this.buckets.estimatedSize() == 0) {
-				// No failure anywhere, so no bucket is locked: no key is built or looked
-				// up, as on most logins. A
-				// failure counted at this moment is as if it had come just after this
-				// check.
-				return Duration.ZERO;
-			}
-			Instant now = this.clock.instant();
-			Duration wait = Duration.ZERO;
-			for (Bucket bucket : Bucket.of(address)) {
-				Failures failures = this.buckets.getIfPresent(bucket.key(account, address));
-				if (failures != null && failures.lockedUntil().isAfter(now)) {
-					Duration remaining = Duration.between(now, failures.lockedUntil());
-					if (remaining.compareTo(wait) > 0) {
-						wait = remaining;
-					}
+		return Mono.fromSupplier(() -> retryAfterAtHand(account, address));
+	}
+
+	/** The buckets are in memory: always at hand. */
+	@Override
+	public Duration retryAfterAtHand(String account, @Nullable String address) {
+		if (this.buckets.estimatedSize() == 0) {
+			// No failure anywhere, so no bucket is locked: no key is built or looked up,
+			// as on most logins. A failure counted at this moment is as if it had come
+			// just after this check.
+			return Duration.ZERO;
+		}
+		Instant now = this.clock.instant();
+		Duration wait = Duration.ZERO;
+		for (Bucket bucket : Bucket.of(address)) {
+			Failures failures = this.buckets.getIfPresent(bucket.key(account, address));
+			if (failures != null && failures.lockedUntil().isAfter(now)) {
+				Duration remaining = Duration.between(now, failures.lockedUntil());
+				if (remaining.compareTo(wait) > 0) {
+					wait = remaining;
 				}
 			}
-			return wait;
-		});
+		}
+		return wait;
 	}
 
 	@Override

@@ -56,6 +56,20 @@ public interface LoginThrottle {
 	Mono<Duration> retryAfter(String account, @Nullable String address);
 
 	/**
+	 * How long a login must wait, answered at once where the throttle has the answer at
+	 * hand (it keeps its buckets in this process): for callers on a hot path that would
+	 * otherwise go through {@link #retryAfter}'s publisher. Runs on the caller's thread
+	 * without blocking and never throws.
+	 * @param account the account name given
+	 * @param address the client's address, or {@code null} if unknown
+	 * @return what {@link #retryAfter} would give; {@code null} (the default) if the
+	 * answer is not at hand, and then the caller asks {@link #retryAfter}
+	 */
+	default @Nullable Duration retryAfterAtHand(String account, @Nullable String address) {
+		return null;
+	}
+
+	/**
 	 * Counts a failed login.
 	 * @param account the account name given
 	 * @param address the client's address, or {@code null}

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -47,6 +48,16 @@ public abstract class ForwardingStorage implements Storage {
 	@Override
 	public Mono<FileEntry> stat(StoragePath path) {
 		return delegate().stat(path);
+	}
+
+	@Override
+	public @Nullable FileEntry statAtHand(StoragePath path) {
+		return delegate().statAtHand(path);
+	}
+
+	@Override
+	public @Nullable HeldFile readAtHand(StoragePath path, long maxSize) {
+		return delegate().readAtHand(path, maxSize);
 	}
 
 	@Override

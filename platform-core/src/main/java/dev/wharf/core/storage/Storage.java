@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -51,6 +52,42 @@ public interface Storage extends AutoCloseable {
 	 * path
 	 */
 	Mono<FileEntry> stat(StoragePath path);
+
+	/**
+	 * Describes a file at once, without waiting, where the backend has the answer at hand
+	 * (it holds its entries in memory): for callers on a hot path that would otherwise go
+	 * through {@link #stat}'s publisher. Optional: backends and decorators that cannot
+	 * answer at once (or must not, such as one that checks rights) answer {@code null},
+	 * the default, and the caller goes the asynchronous way. So does anything but a file
+	 * that is there: a missing path, a folder, or a failure are never answered here, so
+	 * that {@link #stat} reports them with its usual errors (and meters).
+	 *
+	 * <p>
+	 * <b>Threading.</b> Runs on the caller's thread, which may be a Netty event loop: an
+	 * implementation never blocks nor waits for I/O, and only holds a lock for a look-up.
+	 * Never throws.
+	 * @param path the path
+	 * @return the file's entry, as {@link #stat} would give it; {@code null} if the
+	 * answer is not at hand
+	 */
+	default @Nullable FileEntry statAtHand(StoragePath path) {
+		return null;
+	}
+
+	/**
+	 * Describes and reads a whole file at once, without waiting, where the backend holds
+	 * its bytes in memory: what {@link #stat} and {@link #read} of
+	 * {@link ByteRange#all()} would give, without their publishers. The same rules as
+	 * {@link #statAtHand}: an optional shortcut that answers {@code null} for anything it
+	 * cannot answer at once, and then the caller uses {@link #stat} and {@link #read}.
+	 * @param path the path
+	 * @param maxSize the largest file wanted this way; a larger one is answered
+	 * {@code null}, for callers that stream big files
+	 * @return the file and its bytes; {@code null} if not at hand
+	 */
+	default @Nullable HeldFile readAtHand(StoragePath path, long maxSize) {
+		return null;
+	}
 
 	/**
 	 * Lists the direct children of a folder, in no particular order. Reserved names and

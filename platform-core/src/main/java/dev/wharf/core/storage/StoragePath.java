@@ -55,6 +55,17 @@ public final class StoragePath implements Comparable<StoragePath> {
 
 	private final List<String> segments;
 
+	/**
+	 * The hash, worked out on first use: a path is hashed on every look-up (the build
+	 * cache's storage and index), and hashing its segments again each time was a few per
+	 * cent of a request. Racy but safe, as {@link String}'s: every thread computes the
+	 * same value from immutable segments.
+	 */
+	private int hash;
+
+	/** Whether the hash was worked out and is 0, so that 0 is not worked out again. */
+	private boolean hashIsZero;
+
 	private StoragePath(List<String> segments) {
 		this.segments = segments;
 	}
@@ -367,12 +378,26 @@ public final class StoragePath implements Comparable<StoragePath> {
 
 	@Override
 	public boolean equals(@Nullable Object obj) {
-		return obj instanceof StoragePath other && this.segments.equals(other.segments);
+		if (this == obj) {
+			return true;
+		}
+		return obj instanceof StoragePath other && hashCode() == other.hashCode()
+				&& this.segments.equals(other.segments);
 	}
 
 	@Override
 	public int hashCode() {
-		return this.segments.hashCode();
+		int h = this.hash;
+		if (h == 0 && !this.hashIsZero) {
+			h = this.segments.hashCode();
+			if (h == 0) {
+				this.hashIsZero = true;
+			}
+			else {
+				this.hash = h;
+			}
+		}
+		return h;
 	}
 
 	/** The path as {@code /a/b}; the root is {@code /}. */

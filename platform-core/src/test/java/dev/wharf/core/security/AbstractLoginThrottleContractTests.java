@@ -112,6 +112,11 @@ public abstract class AbstractLoginThrottleContractTests {
 
 	private Optional<Duration> retryAfter(String account, @Nullable String address) {
 		Duration wait = this.throttle.retryAfter(account, address).block(TIMEOUT);
+		Duration atHand = this.throttle.retryAfterAtHand(account, address);
+		if (atHand != null) {
+			// Optional, but never another answer.
+			assertThat(atHand).as("at hand").isEqualTo(wait);
+		}
 		return wait.isZero() ? Optional.empty() : Optional.of(wait);
 	}
 

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.wharf.core.security.Authenticator.LoginResult;
 import dev.wharf.core.state.InProcessInvalidations;
 import dev.wharf.core.testsupport.MutableClock;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -219,11 +220,78 @@ class AuthenticatorTests {
 	}
 
 	@Test
+	void atHandOnlyWhatNeedsNoWaitingIsAnsweredAndAsTheAsynchronousWayWould(CapturedOutput output) {
+		assertThat(loginAtHand("alice", "right")).as("not checked yet").isNull();
+		assertThat(loginAtHand("alice", "wrong")).as("a password to check").isNull();
+		assertThat(this.checks).as("nothing hashed at hand").hasValue(0);
+		assertThat(login("alice", "right")).isEqualTo(new LoginResult.Success(this.alice));
+		assertThat(loginAtHand("alice", "right")).isEqualTo(new LoginResult.Success(this.alice));
+		assertThat(this.authenticator.loginAtHand("test", "alice", "right", "10.0.0.2"))
+			.isEqualTo(new LoginResult.Success(this.alice));
+		assertThat(loginAtHand("alice", "wrong")).as("a wrong password is never remembered").isNull();
+		assertThat(loginAtHand("alice", "right ")).isNull();
+		assertThat(this.checks).hasValue(1);
+		for (int i = 0; i < LoginThrottle.FREE_PER_ACCOUNT_AND_ADDRESS + 1; i++) {
+			assertThat(login("alice", "wrong")).isEqualTo(new LoginResult.Failure());
+		}
+		int checked = this.checks.get();
+		// A locked bucket refuses the remembered password at hand too, audited alike.
+		assertThat(loginAtHand("alice", "right")).isEqualTo(new LoginResult.Throttled(LoginThrottle.FIRST_LOCK))
+			.isEqualTo(login("alice", "right"));
+		assertThat(output)
+			.contains("audit protocol=test user=alice action=login target=- outcome=throttled " + "client=10.0.0.1");
+		assertThat(this.checks).hasValue(checked);
+		this.clock.advance(LoginThrottle.FIRST_LOCK);
+		assertThat(loginAtHand("alice", "right")).isEqualTo(new LoginResult.Success(this.alice));
+	}
+
+	@Test
+	void tokensAndThrottlesThatCannotAnswerAtOnceAreLeftToTheAsynchronousWay() {
+		try (Authenticator withTokens = new Authenticator(this.directory, new InMemoryLoginThrottle(this.clock),
+				new AuditLog(), Schedulers.newBoundedElastic(2, 10, "test-hashing"), Duration.ofMinutes(1), this.tokens,
+				new InProcessInvalidations())) {
+			assertThat(withTokens.loginWithPasswordOrToken("ftp", "alice", TOKEN, "10.0.0.1").block())
+				.isEqualTo(new LoginResult.Success(this.alice));
+			assertThat(withTokens.loginAtHand("ftp", "alice", TOKEN, "10.0.0.1")).isNull();
+		}
+		InMemoryLoginThrottle memory = new InMemoryLoginThrottle(this.clock);
+		// As a throttle kept in Redis: its answer is never at hand.
+		LoginThrottle remote = new LoginThrottle() {
+
+			@Override
+			public Mono<Duration> retryAfter(String account, @Nullable String address) {
+				return memory.retryAfter(account, address);
+			}
+
+			@Override
+			public Mono<Void> failed(String account, @Nullable String address) {
+				return memory.failed(account, address);
+			}
+
+			@Override
+			public Mono<Void> succeeded(String account, @Nullable String address) {
+				return memory.succeeded(account, address);
+			}
+
+		};
+		try (Authenticator shared = new Authenticator(this.directory, remote, new AuditLog(),
+				Schedulers.newBoundedElastic(2, 10, "test-hashing"))) {
+			assertThat(shared.login("test", "alice", "right", "10.0.0.1").block())
+				.isEqualTo(new LoginResult.Success(this.alice));
+			assertThat(shared.loginAtHand("test", "alice", "right", "10.0.0.1")).isNull();
+		}
+	}
+
+	@Test
 	void auditValuesCannotForgeLines() {
 		assertThat(AuditLog.clean("evil\nuser=admin outcome=success"))
 			.isEqualTo("\"evil\\u000auser=admin outcome=success\"");
 		assertThat(AuditLog.clean(null)).isEqualTo("-");
 		assertThat(AuditLog.clean("plain")).isEqualTo("plain");
+	}
+
+	private @Nullable LoginResult loginAtHand(String name, String password) {
+		return this.authenticator.loginAtHand("test", name, password, "10.0.0.1");
 	}
 
 	private LoginResult login(String name, String password) {

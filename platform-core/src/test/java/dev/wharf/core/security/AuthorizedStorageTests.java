@@ -43,6 +43,7 @@ class AuthorizedStorageTests {
 			.isInstanceOf(AccessDeniedException.class);
 		assertThatThrownBy(() -> view.createDirectory(StoragePath.parse("/d")).block(TIMEOUT))
 			.isInstanceOf(AccessDeniedException.class);
+		assertThat(view.readAtHand(this.file, 10)).isNotNull();
 		Instant written = view.stat(this.file).block(TIMEOUT).lastModified();
 		assertThatThrownBy(() -> view.setLastModified(this.file, Instant.EPOCH).block(TIMEOUT))
 			.isInstanceOf(AccessDeniedException.class);

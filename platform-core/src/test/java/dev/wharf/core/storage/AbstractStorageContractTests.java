@@ -265,6 +265,60 @@ public abstract class AbstractStorageContractTests {
 
 	}
 
+	/**
+	 * {@link Storage#statAtHand} and {@link Storage#readAtHand} are optional; what a
+	 * backend answers there is what {@link Storage#stat} and {@link Storage#read} give.
+	 */
+	@Nested
+	class AtHand {
+
+		@ParameterizedTest(name = "{0} bytes")
+		@ValueSource(ints = { 0, 128, 4096, 140_000 })
+		void whatIsAnsweredAtHandIsWhatStatAndReadGive(int size) {
+			byte[] data = randomBytes(size, 0, size);
+			write("/held", data);
+			FileEntry stat = stat("/held");
+			FileEntry atHand = storage.statAtHand(path("/held"));
+			if (atHand != null) {
+				assertThat(atHand).isEqualTo(stat);
+			}
+			HeldFile held = storage.readAtHand(path("/held"), Long.MAX_VALUE);
+			if (held != null) {
+				assertThat(held.entry()).isEqualTo(stat);
+				assertThat(joined(held)).isEqualTo(data);
+				assertThat(held.content()).allSatisfy(view -> assertThat(view.isReadOnly()).isTrue());
+				// A later write leaves what was handed out as it was.
+				write("/held", randomBytes(size + 1, 0, size));
+				assertThat(joined(held)).isEqualTo(data);
+			}
+			assertThat(storage.readAtHand(path("/held"), size - 1L)).as("longer than wanted").isNull();
+		}
+
+		@Test
+		void nothingButAFileIsAnsweredAtHand() {
+			assertThat(storage.statAtHand(path("/missing"))).isNull();
+			assertThat(storage.readAtHand(path("/missing"), Long.MAX_VALUE)).isNull();
+			assertThat(storage.statAtHand(path("/missing/deeper"))).isNull();
+			assumeTrue(has(Capability.DIRECTORIES));
+			mkdir("/folder");
+			assertThat(storage.statAtHand(path("/folder"))).isNull();
+			assertThat(storage.readAtHand(path("/folder"), Long.MAX_VALUE)).isNull();
+			assertThat(storage.statAtHand(StoragePath.root())).isNull();
+		}
+
+		private static byte[] joined(HeldFile held) {
+			java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+			for (java.nio.ByteBuffer view : held.content()) {
+				java.nio.ByteBuffer copy = view.duplicate();
+				byte[] part = new byte[copy.remaining()];
+				copy.get(part);
+				out.writeBytes(part);
+			}
+			return out.toByteArray();
+		}
+
+	}
+
 	@Nested
 	class Reading {
 

@@ -125,6 +125,9 @@ class ForwardingStorageTests {
 		if (type == boolean.class) {
 			return Boolean.TRUE;
 		}
+		if (type == long.class) {
+			return 7L;
+		}
 		if (type == Instant.class) {
 			return Instant.EPOCH;
 		}

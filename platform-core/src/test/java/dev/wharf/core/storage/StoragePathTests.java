@@ -101,6 +101,28 @@ class StoragePathTests {
 	}
 
 	@Test
+	void equalPathsHashAlikeHoweverTheyWereMadeAndWhicheverWasHashedFirst() {
+		StoragePath parsed = StoragePath.parse("/cache/ab/abcdef");
+		StoragePath resolved = StoragePath.root().resolve("cache").resolve("ab").resolve("abcdef");
+		StoragePath cut = StoragePath.parse("/cache/ab/abcdef/x").parent();
+		StoragePath relative = StoragePath.parse("/top/cache/ab/abcdef").relativeTo(StoragePath.parse("/top"));
+		int first = parsed.hashCode();
+		for (StoragePath same : new StoragePath[] { resolved, cut, relative }) {
+			assertThat(same).isEqualTo(parsed);
+			assertThat(parsed).isEqualTo(same);
+			assertThat(same.hashCode()).isEqualTo(first).isEqualTo(List.of("cache", "ab", "abcdef").hashCode());
+			// Asked again, the kept hash is the same.
+			assertThat(same.hashCode()).isEqualTo(first);
+		}
+		assertThat(parsed).isNotEqualTo(StoragePath.parse("/cache/ab/abcdeg"))
+			.isNotEqualTo(StoragePath.parse("/cache/ab"))
+			.isNotEqualTo("/cache/ab/abcdef");
+		assertThat(StoragePath.root()).isEqualTo(StoragePath.parse("/"));
+		assertThat(StoragePath.root().hashCode()).isEqualTo(StoragePath.parse("/").hashCode())
+			.isEqualTo(List.of().hashCode());
+	}
+
+	@Test
 	void navigatesByWholeNames() {
 		StoragePath path = StoragePath.parse("/root2/x");
 		assertThat(path.startsWith(StoragePath.parse("/root"))).isFalse();

@@ -20,6 +20,7 @@ import dev.wharf.core.storage.Capability;
 import dev.wharf.core.storage.ConflictException;
 import dev.wharf.core.storage.EntryType;
 import dev.wharf.core.storage.FileEntry;
+import dev.wharf.core.storage.HeldFile;
 import dev.wharf.core.storage.InvalidContentException;
 import dev.wharf.core.storage.NotFoundException;
 import dev.wharf.core.storage.QuotaExceededException;
@@ -101,6 +102,21 @@ public final class MemoryStorage implements Storage {
 	@Override
 	public Mono<FileEntry> stat(StoragePath path) {
 		return Mono.fromCallable(() -> read(() -> entry(path, existing(path))));
+	}
+
+	/** Files are in memory: answered at once, as {@link #stat} answers them. */
+	@Override
+	public @Nullable FileEntry statAtHand(StoragePath path) {
+		return read(() -> (find(path) instanceof Content content) ? entry(path, content) : null);
+	}
+
+	/**
+	 * Files are in memory: handed out as views of their chunks, as {@link #read} does.
+	 */
+	@Override
+	public @Nullable HeldFile readAtHand(StoragePath path, long maxSize) {
+		return read(() -> (find(path) instanceof Content content && content.size() <= maxSize)
+				? new HeldFile(entry(path, content), content.views(0, content.size())) : null);
 	}
 
 	@Override
@@ -286,11 +302,19 @@ public final class MemoryStorage implements Storage {
 	}
 
 	private Node existing(StoragePath path) {
+		Node node = find(path);
+		if (node == null) {
+			throw new NotFoundException("Not found: " + path);
+		}
+		return node;
+	}
+
+	private @Nullable Node find(StoragePath path) {
 		Node node = this.root;
 		for (String segment : path.segments()) {
 			Node child = (node instanceof Folder folder) ? folder.children.get(segment) : null;
 			if (child == null) {
-				throw new NotFoundException("Not found: " + path);
+				return null;
 			}
 			node = child;
 		}
@@ -373,9 +397,19 @@ public final class MemoryStorage implements Storage {
 			return new Content(this.chunks, this.size, modified);
 		}
 
-		/** Read-only views of the bytes in a range, one per chunk touched. */
+		/** Read-only buffers of the bytes in a range, one per chunk touched. */
 		List<DataBuffer> slices(long offset, long length) {
-			List<DataBuffer> slices = new ArrayList<>();
+			List<ByteBuffer> views = views(offset, length);
+			List<DataBuffer> slices = new ArrayList<>(views.size());
+			for (ByteBuffer view : views) {
+				slices.add(DefaultDataBufferFactory.sharedInstance.wrap(view));
+			}
+			return slices;
+		}
+
+		/** Read-only views of the bytes in a range, one per chunk touched. */
+		List<ByteBuffer> views(long offset, long length) {
+			List<ByteBuffer> views = new ArrayList<>(Math.min(this.chunks.size(), 4));
 			long chunkStart = 0;
 			long end = offset + length;
 			for (byte[] chunk : this.chunks) {
@@ -383,15 +417,14 @@ public final class MemoryStorage implements Storage {
 				if (chunkEnd > offset && chunkStart < end) {
 					int from = (int) (Math.max(offset, chunkStart) - chunkStart);
 					int to = (int) (Math.min(end, chunkEnd) - chunkStart);
-					slices.add(DefaultDataBufferFactory.sharedInstance
-						.wrap(ByteBuffer.wrap(chunk, from, to - from).slice().asReadOnlyBuffer()));
+					views.add(ByteBuffer.wrap(chunk, from, to - from).slice().asReadOnlyBuffer());
 				}
 				if (chunkEnd >= end) {
 					break;
 				}
 				chunkStart = chunkEnd;
 			}
-			return slices;
+			return views;
 		}
 
 	}

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import dev.wharf.core.storage.ByteRange;
 import dev.wharf.core.storage.FileEntry;
 import dev.wharf.core.storage.ForwardingStorage;
+import dev.wharf.core.storage.HeldFile;
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.StorageException;
 import dev.wharf.core.storage.StoragePath;
@@ -17,6 +18,7 @@ import dev.wharf.core.storage.WriteOptions;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -96,6 +98,34 @@ public final class MeteredStorage extends ForwardingStorage {
 	@Override
 	public Mono<FileEntry> stat(StoragePath path) {
 		return timed(this.stat, delegate().stat(path));
+	}
+
+	@Override
+	public @Nullable FileEntry statAtHand(StoragePath path) {
+		long start = System.nanoTime();
+		FileEntry entry = delegate().statAtHand(path);
+		if (entry != null) {
+			// Counted as the stat it stands for; one not at hand is counted by the stat
+			// that follows.
+			this.stat.record("success", start);
+		}
+		return entry;
+	}
+
+	@Override
+	public @Nullable HeldFile readAtHand(StoragePath path, long maxSize) {
+		long start = System.nanoTime();
+		HeldFile file = delegate().readAtHand(path, maxSize);
+		if (file != null) {
+			// The stat and the read it stands for, so dashboards count the same
+			// operations either way.
+			this.stat.record("success", start);
+			this.read.record("success", start);
+			if (file.entry().size() > 0) {
+				this.bytesRead.increment(file.entry().size());
+			}
+		}
+		return file;
 	}
 
 	@Override

@@ -1,6 +1,11 @@
 package dev.wharf.core.storage.memory;
 
+import java.nio.ByteBuffer;
+
+import dev.wharf.core.storage.FileEntry;
+import dev.wharf.core.storage.HeldFile;
 import dev.wharf.core.storage.QuotaExceededException;
+import dev.wharf.core.storage.StorageTestSupport;
 import dev.wharf.core.storage.StoragePath;
 import dev.wharf.core.storage.WriteOptions;
 import org.junit.jupiter.api.Test;
@@ -59,6 +64,23 @@ class MemoryStorageTests {
 			storage.write(path("/same"), random(i, 500_000, 8192), WriteOptions.replace()).block(TIMEOUT);
 		}
 		assertThat(storage.usedBytes()).isLessThan(600_000);
+	}
+
+	@Test
+	void filesAreAlwaysAtHandAsViewsOfTheirChunks() {
+		MemoryStorage storage = new MemoryStorage("held", 1024 * 1024);
+		byte[] data = StorageTestSupport.randomBytes(3, 0, 150_000);
+		storage.write(path("/f"), StorageTestSupport.content(data), WriteOptions.replace()).block(TIMEOUT);
+		FileEntry stat = storage.stat(path("/f")).block(TIMEOUT);
+		assertThat(storage.statAtHand(path("/f"))).isEqualTo(stat);
+		HeldFile held = storage.readAtHand(path("/f"), data.length);
+		assertThat(held).isNotNull();
+		assertThat(held.entry()).isEqualTo(stat);
+		assertThat(held.content()).hasSizeGreaterThan(1);
+		assertThat(held.content().stream().mapToLong(ByteBuffer::remaining).sum()).isEqualTo(data.length);
+		long used = storage.usedBytes();
+		storage.readAtHand(path("/f"), data.length);
+		assertThat(storage.usedBytes()).as("views, not copies").isEqualTo(used);
 	}
 
 	private static StoragePath path(String path) {
