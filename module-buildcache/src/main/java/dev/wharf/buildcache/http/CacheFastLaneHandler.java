@@ -4,14 +4,13 @@ import java.util.ArrayDeque;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.wharf.core.web.ResponseEnds;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.EventExecutor;
@@ -203,8 +202,7 @@ final class CacheFastLaneHandler extends ChannelDuplexHandler {
 	public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
 		// Reactor Netty's responses pass here on their way out (this handler's own do
 		// not).
-		if (msg instanceof LastHttpContent && this.passedOn > 0 && !(msg instanceof HttpResponse response
-				&& response.status().codeClass() == HttpStatusClass.INFORMATIONAL)) {
+		if (this.passedOn > 0 && ResponseEnds.endsResponse(msg)) {
 			this.passedOn--;
 			this.lastActivity = System.nanoTime();
 		}

@@ -1,12 +1,11 @@
 package dev.wharf.staticfiles.server;
 
+import dev.wharf.core.web.ResponseEnds;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 
@@ -73,8 +72,7 @@ final class FastLaneHandler extends ChannelDuplexHandler {
 	public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
 		// Reactor Netty's responses pass here on their way out (this handler's own do
 		// not).
-		if (msg instanceof LastHttpContent && this.passedOn > 0 && !(msg instanceof HttpResponse response
-				&& response.status().codeClass() == HttpStatusClass.INFORMATIONAL)) {
+		if (this.passedOn > 0 && ResponseEnds.endsResponse(msg)) {
 			this.passedOn--;
 		}
 		ctx.write(msg, promise);

@@ -8,10 +8,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpStatusClass;
-import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import org.jspecify.annotations.Nullable;
 import reactor.netty.NettyPipeline;
@@ -234,7 +230,7 @@ public final class RequestAdmission {
 
 		@Override
 		public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-			boolean last = msg instanceof LastHttpContent && !interim(msg);
+			boolean last = ResponseEnds.endsResponse(msg);
 			ctx.write(msg, promise);
 			if (last && this.responsesPending > 0) {
 				this.responsesPending--;
@@ -243,13 +239,6 @@ public final class RequestAdmission {
 					leave();
 				}
 			}
-		}
-
-		/** Whether a response part is a whole interim response (100 Continue). */
-		private static boolean interim(Object msg) {
-			return msg instanceof HttpResponse response
-					&& response.status().codeClass() == HttpStatusClass.INFORMATIONAL
-					&& !response.status().equals(HttpResponseStatus.SWITCHING_PROTOCOLS);
 		}
 
 		@Override

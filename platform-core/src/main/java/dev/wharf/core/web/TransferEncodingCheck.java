@@ -15,11 +15,8 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import org.jspecify.annotations.Nullable;
 import reactor.netty.NettyPipeline;
@@ -165,9 +162,7 @@ public final class TransferEncodingCheck extends ChannelDuplexHandler {
 
 	@Override
 	public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-		boolean interim = msg instanceof HttpResponse response
-				&& response.status().codeClass() == HttpStatusClass.INFORMATIONAL;
-		if (!(msg instanceof LastHttpContent) || interim || this.responsesPending == 0) {
+		if (!ResponseEnds.endsResponse(msg) || this.responsesPending == 0) {
 			ctx.write(msg, promise);
 			return;
 		}
