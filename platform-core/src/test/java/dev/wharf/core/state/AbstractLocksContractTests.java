@@ -58,9 +58,13 @@ public abstract class AbstractLocksContractTests {
 		Locks here = locks();
 		Locks there = locks();
 		AtomicReference<Lock> during = new AtomicReference<>();
+		// The work outlasts the time to live 2.5 times, so only renewals keep the lock; a
+		// time to live of a second leaves renewals (every third of it) room for the
+		// pauses
+		// of a loaded machine, where 300 ms once ran out between two of them.
 		String result = here
-			.whileLocked("d", Duration.ofMillis(300),
-					() -> Mono.delay(Duration.ofMillis(1000))
+			.whileLocked("d", Duration.ofMillis(1000),
+					() -> Mono.delay(Duration.ofMillis(2500))
 						.then(there.tryLock("d", Duration.ofMinutes(1)).doOnNext(during::set))
 						.thenReturn("done"),
 					IllegalStateException::new)
