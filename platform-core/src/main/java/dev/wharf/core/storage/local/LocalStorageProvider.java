@@ -9,7 +9,6 @@ import dev.wharf.core.config.InvalidConfigurationException;
 import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.mount.MountDefinition;
 import dev.wharf.core.storage.mount.StorageProvider;
-import org.springframework.boot.context.properties.bind.Bindable;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -69,19 +68,7 @@ public final class LocalStorageProvider implements StorageProvider {
 	 * cannot spare for 16 threads per mount.
 	 */
 	private static int defaultIoThreads(MountDefinition definition) {
-		String property = LocalStorageProperties.IO_THREADS;
-		String value = definition.binder().bind(property, Bindable.of(String.class)).orElse("0");
-		int threads;
-		try {
-			threads = Integer.parseInt(value.strip());
-		}
-		catch (NumberFormatException ex) {
-			threads = -1;
-		}
-		if (threads < 0 || threads > 1024) {
-			throw new InvalidConfigurationException(property, value, "must be a whole number from 1 to 1024");
-		}
-		return threads;
+		return definition.sharedSetting(LocalStorageProperties.IO_THREADS, 0, 0, 1024);
 	}
 
 }

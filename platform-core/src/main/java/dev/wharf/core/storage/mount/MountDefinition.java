@@ -27,6 +27,34 @@ public record MountDefinition(String name, String type, Binder binder) {
 	}
 
 	/**
+	 * Reads a whole-number setting that applies to every mount of a type rather than to
+	 * this one (a JVM profile sets such settings with {@code -D}, as it cannot name the
+	 * mounts).
+	 * @param property the setting's full name
+	 * @param absent the value when it is not set
+	 * @param min the smallest value allowed
+	 * @param max the largest value allowed
+	 * @return the value
+	 * @throws InvalidConfigurationException naming the setting if it is not a whole
+	 * number from {@code min} to {@code max}
+	 */
+	public int sharedSetting(String property, int absent, int min, int max) {
+		String value = this.binder.bind(property, Bindable.of(String.class)).orElse(Integer.toString(absent));
+		int number;
+		try {
+			number = Integer.parseInt(value.strip());
+		}
+		catch (NumberFormatException ex) {
+			number = min - 1;
+		}
+		if (number < min || number > max) {
+			throw new InvalidConfigurationException(property, value,
+					"must be a whole number from " + min + " to " + max);
+		}
+		return number;
+	}
+
+	/**
 	 * Binds the mount's properties to a type, refusing unknown properties (a typo stops
 	 * start-up instead of being ignored) and qualifying any
 	 * {@link InvalidConfigurationException} the type's constructor throws with the

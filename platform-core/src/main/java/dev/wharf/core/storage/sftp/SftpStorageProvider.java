@@ -27,7 +27,6 @@ import net.schmizz.sshj.userauth.password.PasswordFinder;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-import org.springframework.boot.context.properties.bind.Bindable;
 import reactor.core.scheduler.Scheduler;
 import reactor.util.context.Context;
 
@@ -103,21 +102,8 @@ public final class SftpStorageProvider implements StorageProvider {
 	 * cannot spare for four threads per connection.
 	 */
 	private static int ioThreadsPerConnection(MountDefinition definition) {
-		String property = SftpStorageProperties.IO_THREADS_PER_CONNECTION;
-		String value = definition.binder()
-			.bind(property, Bindable.of(String.class))
-			.orElse(Integer.toString(SftpStorageProperties.DEFAULT_IO_THREADS_PER_CONNECTION));
-		int threads;
-		try {
-			threads = Integer.parseInt(value.strip());
-		}
-		catch (NumberFormatException ex) {
-			threads = 0;
-		}
-		if (threads < 1 || threads > 16) {
-			throw new InvalidConfigurationException(property, value, "must be a whole number from 1 to 16");
-		}
-		return threads;
+		return definition.sharedSetting(SftpStorageProperties.IO_THREADS_PER_CONNECTION,
+				SftpStorageProperties.DEFAULT_IO_THREADS_PER_CONNECTION, 1, 16);
 	}
 
 	/**
