@@ -305,8 +305,7 @@ public final class CacheRequestHandler {
 				case NOT_FOUND -> reply.empty(status);
 				case BACKEND_UNAVAILABLE -> {
 					// The client sees only a 503 (a miss to Gradle and Maven), so the log
-					// says why, as
-					// the file manager's does.
+					// says why, as the file manager's does.
 					logger.warn("Build cache storage unavailable: " + storage.getMessage(), storage.getCause());
 					this.metrics.rejected("unavailable");
 					yield reply.text(status, "The cache's storage is unavailable");

@@ -173,18 +173,18 @@ public final class CacheStore implements AutoCloseable {
 			}
 			return (this.codec != null) ? deflated(path, entry, withContent) : Mono.just(new CacheEntry(entry.size(),
 					withContent ? counted(this.storage.read(path, ByteRange.all())) : Flux.empty()));
-		}).doOnNext(found -> {
-			if (this.index != null) {
-				this.index.touch(path);
-			}
-			this.metrics.hit();
-		}).switchIfEmpty(Mono.fromRunnable(this.metrics::miss)).onErrorResume(NotFoundException.class, missing -> {
-			this.metrics.miss();
-			// A miss stays a miss when the index cannot be told: the entry is forgotten
-			// when it is evicted.
-			return (this.index != null)
-					? this.index.forget(path).onErrorResume(error -> Mono.empty()).then(Mono.empty()) : Mono.empty();
-		});
+		})
+			.doOnNext(found -> hit(path))
+			.switchIfEmpty(Mono.fromRunnable(this.metrics::miss))
+			.onErrorResume(NotFoundException.class, missing -> {
+				this.metrics.miss();
+				// A miss stays a miss when the index cannot be told: the entry is
+				// forgotten
+				// when it is evicted.
+				return (this.index != null)
+						? this.index.forget(path).onErrorResume(error -> Mono.empty()).then(Mono.empty())
+						: Mono.empty();
+			});
 	}
 
 	/**
@@ -217,14 +217,19 @@ public final class CacheStore implements AutoCloseable {
 		if (found == null) {
 			return null;
 		}
-		if (this.index != null) {
-			this.index.touch(path);
-		}
-		this.metrics.hit();
+		hit(path);
 		if (found.length() > 0 && withContent) {
 			this.metrics.bytesOut(found.length());
 		}
 		return found;
+	}
+
+	/** An entry was found: its use is counted and told to the index. */
+	private void hit(StoragePath path) {
+		if (this.index != null) {
+			this.index.touch(path);
+		}
+		this.metrics.hit();
 	}
 
 	private Mono<CacheEntry> deflated(StoragePath path, FileEntry entry, boolean withContent) {

@@ -158,13 +158,8 @@ public final class Authenticator implements AutoCloseable {
 		return Mono.defer(() -> {
 			String cacheEntry = cacheKey(name, password);
 			return this.throttle.retryAfter(name, client).flatMap(wait -> {
-				if (!wait.isZero()) {
-					this.audit.record(new AuditEvent(protocol, name, "login", null, "throttled", client));
-					return Mono.just((LoginResult) new LoginResult.Throttled(wait));
-				}
-				User cached = this.verified.getIfPresent(cacheEntry);
-				return (cached != null) ? Mono.just(new LoginResult.Success(cached))
-						: verify(protocol, name, password, client, cacheEntry);
+				LoginResult known = throttledOrRemembered(protocol, name, client, wait, cacheEntry);
+				return (known != null) ? Mono.just(known) : verify(protocol, name, password, client, cacheEntry);
 			}).onErrorResume(SharedStateUnavailableException.class, down -> {
 				// The throttle cannot be asked. A password checked while it could be
 				// still passes, so clients that
@@ -202,14 +197,21 @@ public final class Authenticator implements AutoCloseable {
 			return null;
 		}
 		Duration wait = this.throttle.retryAfterAtHand(name, client);
-		if (wait == null) {
-			return null;
-		}
+		return (wait != null) ? throttledOrRemembered(protocol, name, client, wait, cacheKey(name, password)) : null;
+	}
+
+	/**
+	 * What a login comes to once the throttle has answered, where that needs no password
+	 * check: throttled (audited), or a password checked lately.
+	 * @return the result; {@code null} if the password is still to be checked
+	 */
+	private @Nullable LoginResult throttledOrRemembered(String protocol, String name, @Nullable String client,
+			Duration wait, String cacheEntry) {
 		if (!wait.isZero()) {
 			this.audit.record(new AuditEvent(protocol, name, "login", null, "throttled", client));
 			return new LoginResult.Throttled(wait);
 		}
-		User cached = this.verified.getIfPresent(cacheKey(name, password));
+		User cached = this.verified.getIfPresent(cacheEntry);
 		return (cached != null) ? new LoginResult.Success(cached) : null;
 	}
 
