@@ -3,23 +3,19 @@ package dev.wharf.core.storage.sftp;
 import java.net.ServerSocket;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.wharf.core.autoconfigure.StorageAutoConfiguration;
 import dev.wharf.core.config.InvalidConfigurationException;
 import dev.wharf.core.storage.BackendUnavailableException;
 import dev.wharf.core.storage.Capability;
-import dev.wharf.core.storage.Storage;
 import dev.wharf.core.storage.StoragePath;
-import dev.wharf.core.storage.mount.MountDefinition;
 import dev.wharf.core.storage.mount.MountRegistry;
+import dev.wharf.core.storage.mount.MountThreads;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static dev.wharf.core.storage.StorageTestSupport.TIMEOUT;
@@ -34,8 +30,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class SftpStoragePropertiesTests {
 
 	static int closedPort;
-
-	private static final AtomicInteger mounts = new AtomicInteger();
 
 	@BeforeAll
 	static void findAClosedPort() throws Exception {
@@ -161,34 +155,17 @@ class SftpStoragePropertiesTests {
 
 	/**
 	 * How many I/O threads a mount of 12 pooled connections to a closed port starts for
-	 * 60 operations one after the other: its pool starts a thread for each task until it
-	 * has its most, so the count is the limit. Keys of {@code extra} without a dot are
-	 * the mount's own properties.
+	 * 60 operations one after the other, each failing as the server cannot be reached
+	 * (see {@link MountThreads}). Keys of {@code extra} without a dot are the mount's own
+	 * properties.
 	 */
 	private static int ioThreadsStarted(Map<String, String> extra) {
-		// A name of its own each time: the threads of the mount closed before may still
-		// be
-		// ending.
-		String name = "iothreads" + mounts.incrementAndGet();
-		String prefix = MountDefinition.PREFIX + "." + name + ".";
-		Map<String, String> source = new LinkedHashMap<>();
-		source.put(prefix + "type", SftpStorageProvider.TYPE);
-		valid().forEach((key, value) -> source.put(prefix + key, value));
-		source.put(prefix + "pool-size", "12");
-		extra.forEach((key, value) -> source.put(key.contains(".") ? key : prefix + key, value));
-		MountDefinition definition = new MountDefinition(name, SftpStorageProvider.TYPE,
-				new Binder(new MapConfigurationPropertySource(source)));
-		try (Storage storage = new SftpStorageProvider().create(definition)) {
-			for (int i = 0; i < 60; i++) {
-				assertThatThrownBy(() -> storage.stat(StoragePath.root()).block(TIMEOUT))
-					.isInstanceOf(BackendUnavailableException.class);
-			}
-			return (int) Thread.getAllStackTraces()
-				.keySet()
-				.stream()
-				.filter(thread -> thread.isAlive() && thread.getName().startsWith("wharf-sftp-" + name + "-"))
-				.count();
-		}
+		Map<String, String> properties = valid();
+		properties.put("pool-size", "12");
+		properties.putAll(extra);
+		return MountThreads.started(new SftpStorageProvider(), properties, 60,
+				(storage) -> assertThatThrownBy(() -> storage.stat(StoragePath.root()).block(TIMEOUT))
+					.isInstanceOf(BackendUnavailableException.class));
 	}
 
 }
