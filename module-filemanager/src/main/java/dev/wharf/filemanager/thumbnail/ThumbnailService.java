@@ -255,8 +255,7 @@ public final class ThumbnailService implements AutoCloseable {
 			.map(Optional::of)
 			.defaultIfEmpty(Optional.empty())
 			.map(local -> () -> {
-				byte[] source = local.isPresent() ? readLocal(storage, entry.path(), local.get())
-						: readAll(storage, entry.path());
+				byte[] source = local.isPresent() ? readLocal(storage, entry, local.get()) : readAll(storage, entry);
 				Thumbnail thumbnail = this.thumbnailer.make(source);
 				this.made.increment();
 				return thumbnail;
@@ -270,7 +269,7 @@ public final class ThumbnailService implements AutoCloseable {
 	 * over from the mount's threads; through the storage after all if it fails (it
 	 * changed meanwhile), which reports why.
 	 */
-	private byte[] readLocal(Storage storage, StoragePath path, Path file) {
+	private byte[] readLocal(Storage storage, FileEntry entry, Path file) {
 		try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
 			byte[] bytes = new byte[(int) Math.min(channel.size(), this.maxSourceBytes)];
 			ByteBuffer buffer = ByteBuffer.wrap(bytes);
@@ -280,16 +279,26 @@ public final class ThumbnailService implements AutoCloseable {
 			return buffer.hasRemaining() ? Arrays.copyOf(bytes, buffer.position()) : bytes;
 		}
 		catch (IOException ex) {
-			return readAll(storage, path);
+			return readAll(storage, entry);
 		}
 	}
 
-	private byte[] readAll(Storage storage, StoragePath path) {
-		DataBuffer joined = DataBufferUtils
-			.join(storage.read(path, ByteRange.of(0, this.maxSourceBytes)),
-					(int) Math.min(Integer.MAX_VALUE, this.maxSourceBytes))
-			.block(READ_TIMEOUT);
-		return (joined != null) ? bytes(joined) : new byte[0];
+	/**
+	 * A file read through its storage into one array of the size its entry gave, each
+	 * buffer copied in and released as it comes: one copy of the image in memory, where
+	 * joining the buffers first held two.
+	 */
+	private byte[] readAll(Storage storage, FileEntry entry) {
+		SourceBytes source = new SourceBytes(Math.min(entry.size(), this.maxSourceBytes), this.maxSourceBytes);
+		storage.read(entry.path(), ByteRange.of(0, this.maxSourceBytes)).doOnNext((buffer) -> {
+			try {
+				source.append(buffer);
+			}
+			finally {
+				DataBufferUtils.release(buffer);
+			}
+		}).then().block(READ_TIMEOUT);
+		return source.bytes();
 	}
 
 	/**

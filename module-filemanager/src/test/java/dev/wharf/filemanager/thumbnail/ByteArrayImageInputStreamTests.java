@@ -1,6 +1,7 @@
 package dev.wharf.filemanager.thumbnail;
 
 import java.io.IOException;
+import java.lang.ref.WeakReference;
 
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +30,21 @@ class ByteArrayImageInputStreamTests {
 			assertThat(stream.read()).isEqualTo(-1);
 			assertThatExceptionOfType(IndexOutOfBoundsException.class).isThrownBy(() -> stream.read(buffer, 4, 5));
 		}
+	}
+
+	@Test
+	void aClosedStreamNoLongerHoldsItsArray() throws IOException {
+		byte[] bytes = new byte[1 << 20];
+		WeakReference<byte[]> array = new WeakReference<>(bytes);
+		ByteArrayImageInputStream stream = new ByteArrayImageInputStream(bytes);
+		assertThat(stream.length()).isEqualTo(bytes.length);
+		bytes = null;
+		stream.close();
+		for (int i = 0; i < 50 && array.get() != null; i++) {
+			System.gc();
+		}
+		assertThat(array.get()).as("the array of a closed stream that is still reachable").isNull();
+		assertThat(stream).isNotNull();
 	}
 
 }
