@@ -7,6 +7,7 @@ import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.util.unit.DataSize;
 
 /**
  * One configured mount, as a {@link StorageProvider} receives it: its name, type, and its
@@ -52,6 +53,37 @@ public record MountDefinition(String name, String type, Binder binder) {
 					"must be a whole number from " + min + " to " + max);
 		}
 		return number;
+	}
+
+	/**
+	 * Reads a size shared by every mount of a type, such as
+	 * {@code wharf.storage.sftp.window-size}, the way {@link #sharedSetting} reads a
+	 * number: {@code absent} when it is not set, and an
+	 * {@link InvalidConfigurationException} naming the property when it is no size (such
+	 * as {@code 256KB}) within the range.
+	 * @param property the full property name
+	 * @param absent the size when the property is not set
+	 * @param min the smallest size accepted
+	 * @param max the largest size accepted
+	 * @return the size
+	 */
+	public DataSize sharedSize(String property, DataSize absent, DataSize min, DataSize max) {
+		String value = this.binder.bind(property, Bindable.of(String.class)).orElse(null);
+		if (value == null) {
+			return absent;
+		}
+		DataSize size;
+		try {
+			size = DataSize.parse(value.strip());
+		}
+		catch (IllegalArgumentException ex) {
+			size = null;
+		}
+		if (size == null || size.compareTo(min) < 0 || size.compareTo(max) > 0) {
+			throw new InvalidConfigurationException(property, value,
+					"must be a size from " + min.toKilobytes() + "KB to " + max.toKilobytes() + "KB");
+		}
+		return size;
 	}
 
 	/**

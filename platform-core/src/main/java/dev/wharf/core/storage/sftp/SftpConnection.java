@@ -46,6 +46,11 @@ final class SftpConnection {
 		return this.posixRename;
 	}
 
+	/** The SSH channel window this connection gives the server, in bytes. */
+	long windowSize() {
+		return this.ssh.getConnection().getWindowSize();
+	}
+
 	/** Marks the connection as unusable after a failure of the connection itself. */
 	void markBroken() {
 		this.broken = true;

@@ -73,6 +73,8 @@ final class SftpConnector {
 
 	private final int keepAliveSeconds;
 
+	private final long windowSize;
+
 	/**
 	 * @param mount the mount's name, for messages
 	 * @param host the server
@@ -83,9 +85,11 @@ final class SftpConnector {
 	 * @param connectTimeout how long connecting may take
 	 * @param readTimeout how long any answer may take
 	 * @param keepAlive the keep-alive interval, or zero for none
+	 * @param windowSize the SSH channel window in bytes: how much the server may send
+	 * ahead of what was read, and so the most a channel buffers
 	 */
 	SftpConnector(String mount, String host, int port, HostKeyVerifier hostKeyVerifier, String root,
-			Duration connectTimeout, Duration readTimeout, Duration keepAlive) {
+			Duration connectTimeout, Duration readTimeout, Duration keepAlive, long windowSize) {
 		this.mount = mount;
 		this.host = host;
 		this.port = port;
@@ -94,6 +98,7 @@ final class SftpConnector {
 		this.connectTimeoutMillis = (int) connectTimeout.toMillis();
 		this.readTimeoutMillis = (int) readTimeout.toMillis();
 		this.keepAliveSeconds = (int) keepAlive.toSeconds();
+		this.windowSize = windowSize;
 	}
 
 	/**
@@ -176,6 +181,7 @@ final class SftpConnector {
 			ssh.getTransport().setTimeoutMs(this.readTimeoutMillis);
 			ssh.getConnection().setTimeoutMs(this.readTimeoutMillis);
 			ssh.getConnection().getKeepAlive().setKeepAliveInterval(this.keepAliveSeconds);
+			ssh.getConnection().setWindowSize(this.windowSize);
 			ssh.connect(this.host, this.port);
 			return ssh;
 		}

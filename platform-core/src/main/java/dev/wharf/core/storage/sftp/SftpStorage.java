@@ -43,6 +43,7 @@ import org.springframework.core.io.buffer.DataBuffer;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
+import reactor.util.context.Context;
 import reactor.util.context.ContextView;
 
 /**
@@ -565,6 +566,16 @@ public final class SftpStorage implements Storage {
 	@Override
 	public String toString() {
 		return "SftpStorage[" + this.mount + "]";
+	}
+
+	/**
+	 * The SSH channel window of this mount's connections, for tests: opens one if none
+	 * is.
+	 */
+	long windowSize() throws IOException {
+		try (SftpConnectionPool.Lease lease = this.pools.acquire(Context.empty())) {
+			return lease.connection().windowSize();
+		}
 	}
 
 	/** Runs one operation on a pooled connection, on the I/O scheduler. */

@@ -64,6 +64,16 @@ public record SftpStorageProperties(@Nullable String host, @DefaultValue("22") i
 	public static final String IO_THREADS_PER_CONNECTION = "wharf.storage.sftp.io-threads-per-connection";
 
 	/**
+	 * The property, for every sftp mount at once, that sets the SSH channel window: how
+	 * much the server may send before Wharf has read it, which is also the most an SFTP
+	 * channel buffers (sshj grows a channel's buffer up to it, in the heap). Default 2 MB
+	 * (sshj's), 64 KB to 16 MB; the p128 JVM profile sets 256 KB. On a network with a
+	 * long round trip a smaller window lowers a connection's rate: at most the window per
+	 * round trip.
+	 */
+	public static final String WINDOW_SIZE = "wharf.storage.sftp.window-size";
+
+	/**
 	 * I/O threads per pooled connection unless {@link #IO_THREADS_PER_CONNECTION} says.
 	 */
 	static final int DEFAULT_IO_THREADS_PER_CONNECTION = 4;

@@ -27,6 +27,7 @@ import net.schmizz.sshj.userauth.password.PasswordFinder;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.util.unit.DataSize;
 import reactor.core.scheduler.Scheduler;
 import reactor.util.context.Context;
 
@@ -65,13 +66,14 @@ public final class SftpStorageProvider implements StorageProvider {
 		SftpStorageProperties properties = definition.bind(SftpStorageProperties.class);
 		String mount = definition.name();
 		int perConnection = ioThreadsPerConnection(definition);
+		long window = windowSize(definition);
 		try {
 			HostKeyVerifier verifier = hostKeyVerifier(properties, mount);
 			KeyProvider key = privateKey(properties);
 			// The properties refuse a missing host.
 			String host = Objects.requireNonNull(properties.host(), "An sftp mount without a host");
 			SftpConnector connector = new SftpConnector(mount, host, properties.port(), verifier, properties.root(),
-					properties.connectTimeout(), properties.readTimeout(), properties.keepAlive());
+					properties.connectTimeout(), properties.readTimeout(), properties.keepAlive(), window);
 			int ioThreads = properties.effectiveIoThreads(perConnection);
 			Scheduler io = BlockingScheduler.create("wharf-sftp-" + mount, ioThreads, ioThreads * 100_000);
 			Duration wait = properties.connectTimeout().plus(properties.readTimeout().multipliedBy(4));
@@ -104,6 +106,18 @@ public final class SftpStorageProvider implements StorageProvider {
 	private static int ioThreadsPerConnection(MountDefinition definition) {
 		return definition.sharedSetting(SftpStorageProperties.IO_THREADS_PER_CONNECTION,
 				SftpStorageProperties.DEFAULT_IO_THREADS_PER_CONNECTION, 1, 16);
+	}
+
+	/**
+	 * The SSH channel window of mounts: {@value SftpStorageProperties#WINDOW_SIZE}, 64 KB
+	 * to 16 MB, 2 MB (sshj's) unless set. A channel's receive buffer grows up to it in
+	 * the heap, so a small heap (p128) sets it lower.
+	 */
+	private static long windowSize(MountDefinition definition) {
+		return definition
+			.sharedSize(SftpStorageProperties.WINDOW_SIZE, DataSize.ofMegabytes(2), DataSize.ofKilobytes(64),
+					DataSize.ofMegabytes(16))
+			.toBytes();
 	}
 
 	/**

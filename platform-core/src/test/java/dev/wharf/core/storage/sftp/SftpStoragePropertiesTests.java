@@ -153,6 +153,14 @@ class SftpStoragePropertiesTests {
 					ex -> assertThat(ex.property()).isEqualTo(SftpStorageProperties.IO_THREADS_PER_CONNECTION));
 	}
 
+	@ParameterizedTest
+	@CsvSource({ "32KB", "17MB", "big", "-1", "''" })
+	void aBadWindowSizeStopsStartUpNamingTheProperty(String value) {
+		assertThatThrownBy(() -> SftpTestMounts.create(valid(), SftpStorageProperties.WINDOW_SIZE, value))
+			.isInstanceOfSatisfying(InvalidConfigurationException.class,
+					ex -> assertThat(ex.property()).isEqualTo(SftpStorageProperties.WINDOW_SIZE));
+	}
+
 	/**
 	 * How many I/O threads a mount of 12 pooled connections to a closed port starts for
 	 * 60 operations one after the other, each failing as the server cannot be reached

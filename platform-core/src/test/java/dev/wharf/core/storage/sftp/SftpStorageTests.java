@@ -32,6 +32,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.reactivestreams.Subscription;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -198,6 +200,20 @@ class SftpStorageTests {
 			assertThat(storage.stat(path("/big.bin")).block(TIMEOUT).size()).isEqualTo(size);
 			assertThat(sha256(storage.read(path("/big.bin"), ByteRange.all())).block(TIMEOUT))
 				.isEqualTo(sha256(random(9, size, 64 * 1024)).block(TIMEOUT));
+		}
+	}
+
+	@ParameterizedTest
+	@CsvSource({ "'', 2097152", "64KB, 65536", "256KB, 262144" })
+	void theSharedWindowSizeSetsEveryConnectionsWindowAndWholeFilesStillMove(String setting, long window)
+			throws Exception {
+		long size = 5L * 1024 * 1024 + 17;
+		try (SftpStorage storage = SftpTestMounts.create(keyLogin(), SftpStorageProperties.WINDOW_SIZE,
+				setting.isEmpty() ? null : setting)) {
+			assertThat(storage.windowSize()).isEqualTo(window);
+			storage.write(path("/w.bin"), random(5, size, 64 * 1024), WriteOptions.replace()).block(TIMEOUT);
+			assertThat(sha256(storage.read(path("/w.bin"), ByteRange.all())).block(TIMEOUT))
+				.isEqualTo(sha256(random(5, size, 64 * 1024)).block(TIMEOUT));
 		}
 	}
 

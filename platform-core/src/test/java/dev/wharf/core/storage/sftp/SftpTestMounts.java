@@ -37,7 +37,8 @@ final class SftpTestMounts {
 
 	/**
 	 * A mount from properties, with overrides; a {@code null} override removes a
-	 * property.
+	 * property. Keys with a dot are set as they are (settings shared by every sftp
+	 * mount); the others are the mount's own.
 	 */
 	static SftpStorage create(Map<String, String> properties, String... overrides) {
 		return (SftpStorage) new SftpStorageProvider().create(definition(properties, overrides));
@@ -55,7 +56,8 @@ final class SftpTestMounts {
 		}
 		Map<String, String> source = new LinkedHashMap<>();
 		source.put(MountDefinition.PREFIX + "." + NAME + ".type", SftpStorageProvider.TYPE);
-		merged.forEach((key, value) -> source.put(MountDefinition.PREFIX + "." + NAME + "." + key, value));
+		merged.forEach((key, value) -> source
+			.put(key.contains(".") ? key : MountDefinition.PREFIX + "." + NAME + "." + key, value));
 		return new MountDefinition(NAME, SftpStorageProvider.TYPE,
 				new Binder(new MapConfigurationPropertySource(source)));
 	}
