@@ -1,6 +1,7 @@
 package dev.wharf.core.storage.sftp;
 
 import java.io.IOException;
+import java.net.SocketException;
 
 import net.schmizz.sshj.SSHClient;
 import net.schmizz.sshj.sftp.SFTPEngine;
@@ -49,6 +50,11 @@ final class SftpConnection {
 	/** The SSH channel window this connection gives the server, in bytes. */
 	long windowSize() {
 		return this.ssh.getConnection().getWindowSize();
+	}
+
+	/** Whether this connection sends small messages at once (TCP_NODELAY). */
+	boolean sendsAtOnce() throws SocketException {
+		return this.ssh.getSocket().getTcpNoDelay();
 	}
 
 	/** Marks the connection as unusable after a failure of the connection itself. */

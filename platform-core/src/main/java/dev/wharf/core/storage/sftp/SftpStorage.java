@@ -578,6 +578,13 @@ public final class SftpStorage implements Storage {
 		}
 	}
 
+	/** Whether this mount's connections send small messages at once, for tests. */
+	boolean sendsAtOnce() throws IOException {
+		try (SftpConnectionPool.Lease lease = this.pools.acquire(Context.empty())) {
+			return lease.connection().sendsAtOnce();
+		}
+	}
+
 	/** Runs one operation on a pooled connection, on the I/O scheduler. */
 	private <T> Mono<T> call(StoragePath path, SftpConnectionPool.Operation<T> operation) {
 		return Mono.deferContextual(context -> Mono.fromCallable(() -> {

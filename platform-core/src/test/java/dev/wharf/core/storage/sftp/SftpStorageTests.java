@@ -205,12 +205,13 @@ class SftpStorageTests {
 
 	@ParameterizedTest
 	@CsvSource({ "'', 2097152", "64KB, 65536", "256KB, 262144" })
-	void theSharedWindowSizeSetsEveryConnectionsWindowAndWholeFilesStillMove(String setting, long window)
-			throws Exception {
+	void theSharedWindowSizeSetsEveryConnectionsWindowWhichSendsAdjustmentsAtOnceAndWholeFilesStillMove(String setting,
+			long window) throws Exception {
 		long size = 5L * 1024 * 1024 + 17;
 		try (SftpStorage storage = SftpTestMounts.create(keyLogin(), SftpStorageProperties.WINDOW_SIZE,
 				setting.isEmpty() ? null : setting)) {
 			assertThat(storage.windowSize()).isEqualTo(window);
+			assertThat(storage.sendsAtOnce()).as("TCP_NODELAY on the SSH connection").isTrue();
 			storage.write(path("/w.bin"), random(5, size, 64 * 1024), WriteOptions.replace()).block(TIMEOUT);
 			assertThat(sha256(storage.read(path("/w.bin"), ByteRange.all())).block(TIMEOUT))
 				.isEqualTo(sha256(random(5, size, 64 * 1024)).block(TIMEOUT));
