@@ -88,6 +88,18 @@ public abstract class TableSimulation extends Simulation {
 	}
 
 	/** Runs the levels added so far, one after the other. */
+	/**
+	 * Requests sent before the levels and not counted, for a JVM server to compile the
+	 * paths the levels then measure; every server of a table gets the same.
+	 * @param concurrency the connections, capped like a level's
+	 * @param requests the count before {@code -Dscale}
+	 * @param request what each sends
+	 */
+	protected final void warmUp(int concurrency, int requests, ChainBuilder request) {
+		int connections = capped(concurrency);
+		this.levels.warmUp(connections, scaled(requests, connections), request);
+	}
+
 	protected final void start() {
 		SetUp setUp = setUp(this.levels.chain()).protocols(AbLevels.protocol(this.baseUrl, this.keepAlive));
 		if (Parameters.flag("strict", false)) {

@@ -13,6 +13,7 @@ import java.util.function.ToDoubleFunction;
 
 import dev.wharf.loadtests.LevelResult;
 import dev.wharf.loadtests.Parameters;
+import dev.wharf.loadtests.simulations.FilestashBenchmarkSimulation;
 import dev.wharf.loadtests.simulations.SockoSimulation;
 
 /**
@@ -208,7 +209,11 @@ public final class Report {
 			+ "(load-tests/peers/filestash-build.sh), under the same memory limit, CPU quota and cores as the Wharf "
 			+ "server beside it, with the same client and requests: its `blackhole` backend for the in-memory listing, "
 			+ "its `sftp` backend to the same OpenSSH server for the SFTP listings and thumbnails (each backend a "
-			+ "session of its own, as Filestash logs in per backend), its request log off like Wharf's.";
+			+ "session of its own, as Filestash logs in per backend), its request log off like Wharf's. Before the "
+			+ "levels every server gets the same warm-up, not counted: "
+			+ Markdown.group(FilestashBenchmarkSimulation.DEFAULT_WARM_UP)
+			+ " requests of each kind (a twentieth as many thumbnails), as the originals measured servers already "
+			+ "running and a JVM compiles what it serves during its first thousands of requests.";
 
 	private void filestashBenchmark() {
 		header("Filestash \"Benchmarking results\", reproduced", Originals.FILESTASH_BENCHMARK,
@@ -224,7 +229,7 @@ public final class Report {
 						+ "Filestash's in the same run; the 2019 columns are Filestash's published figures (other hardware). "
 						+ "A profile whose cells say failed or not run did not fit its budget: its OOM kills are in the "
 						+ "servers table below. Why, measured: the JVM alone commits about 70 MB of class metadata, code, "
-						+ "symbols and class-data archive before the heap (p128's 40 MB) and the threads, so the file "
+						+ "symbols and class-data archive before the heap (p128's 48 MB) and the threads, so the file "
 						+ "manager is killed under 96 MB and 128 MB; the committed memory by kind and the budgets that "
 						+ "work (the file manager alone in 160 MB, the whole application in 192 MB) are in "
 						+ "platform-app/src/main/jvm/README.md.");

@@ -20,9 +20,19 @@ import dev.wharf.loadtests.TableSimulation;
  * level, default 1000), {@code staticPath} (default {@code /}), {@code lsPath},
  * {@code thumbnailPath}, {@code user}, {@code password}, {@code sftpSession} (a login
  * body of its own for the listings and thumbnails, such as Filestash's sftp backend's;
- * default: the user's login).
+ * default: the user's login), {@code warmUp} (default {@value #DEFAULT_WARM_UP}: requests
+ * of the static page and of the listing at {@value #WARM_UP_CONNECTIONS} connections
+ * before the first level, and a twentieth as many thumbnails, not counted; 0 for none).
+ * The original ran ab against containers already running; without a warm-up the grid's
+ * short levels (1,000 requests each) measured a JVM still compiling what they serve.
  */
 public class FilestashBenchmarkSimulation extends TableSimulation {
+
+	/** Uncounted requests of the page and of the listing before the levels. */
+	public static final int DEFAULT_WARM_UP = 10_000;
+
+	/** The warm-up's connections. */
+	public static final int WARM_UP_CONNECTIONS = 10;
 
 	/** Builds the levels from the system properties. */
 	public FilestashBenchmarkSimulation() {
@@ -34,6 +44,19 @@ public class FilestashBenchmarkSimulation extends TableSimulation {
 		String lsPath = Parameters.text("lsPath", "/sftp/");
 		FilestashApi api = (parts.contains("ls") || parts.contains("thumbnail") || parts.contains("ls-1000"))
 				? FilestashApi.forBackend(this.baseUrl, "sftp") : null;
+		int warmUp = Parameters.nonNegative("warmUp", DEFAULT_WARM_UP);
+		if (warmUp > 0) {
+			if (parts.contains("static") || parts.contains("root")) {
+				warmUp(WARM_UP_CONNECTIONS, warmUp, FilestashApi.page(staticPath));
+			}
+			if (parts.contains("ls") || parts.contains("ls-1000")) {
+				warmUp(WARM_UP_CONNECTIONS, warmUp, api.ls(lsPath));
+			}
+			if (parts.contains("thumbnail")) {
+				warmUp(WARM_UP_CONNECTIONS, warmUp / 20,
+						api.thumbnail(Parameters.text("thumbnailPath", "/sftp/screenshot.png")));
+			}
+		}
 		for (String part : parts) {
 			switch (part) {
 				case "static" -> grid.forEach((c) -> level("static", c, requests, FilestashApi.page(staticPath)));

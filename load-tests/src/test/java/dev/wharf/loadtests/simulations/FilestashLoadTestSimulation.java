@@ -21,7 +21,9 @@ import dev.wharf.loadtests.TableSimulation;
  * files first), {@code lsSftpPath} (default {@code /sftp/}), {@code user},
  * {@code password}, {@code memorySession} and {@code sftpSession} (login bodies of their
  * own for each backend, as Filestash's {@code blackhole} and {@code sftp} backends need;
- * default: the user's login).
+ * default: the user's login), {@code warmUp} (default
+ * {@value FilestashBenchmarkSimulation#DEFAULT_WARM_UP}: requests of each part at 100
+ * connections before its first level, not counted; 0 for none).
  */
 public class FilestashLoadTestSimulation extends TableSimulation {
 
@@ -33,9 +35,11 @@ public class FilestashLoadTestSimulation extends TableSimulation {
 		super("filestash-loadtest");
 		List<String> parts = Parameters.names("parts", "static,ls-memory,ls-sftp");
 		String staticPath = Parameters.text("staticPath", "/");
+		int warmUp = Parameters.nonNegative("warmUp", FilestashBenchmarkSimulation.DEFAULT_WARM_UP);
 		for (String part : parts) {
 			switch (part) {
 				case "static" -> {
+					warmUp(100, warmUp, FilestashApi.page(staticPath));
 					level("static", 500, 100_000, FilestashApi.page(staticPath));
 					level("static", 2100, 500_000, FilestashApi.page(staticPath));
 				}
@@ -47,12 +51,14 @@ public class FilestashLoadTestSimulation extends TableSimulation {
 						// its six entries by itself.
 						api.ensureFiles(path, MEMORY_FILES, 1024);
 					}
+					warmUp(100, warmUp, api.ls(path));
 					level("ls-memory", 100, 100_000, api.ls(path));
 					level("ls-memory", 1000, 100_000, api.ls(path));
 				}
 				case "ls-sftp" -> {
 					String path = Parameters.text("lsSftpPath", "/sftp/");
 					FilestashApi api = FilestashApi.forBackend(this.baseUrl, "sftp");
+					warmUp(100, warmUp, api.ls(path));
 					level("ls-sftp", 100, 50_000, api.ls(path));
 					level("ls-sftp", 1000, 50_000, api.ls(path));
 				}

@@ -64,9 +64,8 @@ public class SockoSimulation extends TableSimulation {
 					Parameters.byteSize("files", spec[2])));
 		}
 		if (warmUp > 0) {
-			int connections = capped(concurrency);
 			for (ServedFile file : files) {
-				this.levels.warmUp(connections, scaled(warmUp, connections), file.get(prefix));
+				warmUp(concurrency, warmUp, file.get(prefix));
 			}
 		}
 		for (ServedFile file : files) {
