@@ -1,6 +1,9 @@
 package dev.wharf.core.storage.mount;
 
+import java.util.function.Function;
+
 import dev.wharf.core.config.InvalidConfigurationException;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -40,19 +43,7 @@ public record MountDefinition(String name, String type, Binder binder) {
 	 * number from {@code min} to {@code max}
 	 */
 	public int sharedSetting(String property, int absent, int min, int max) {
-		String value = this.binder.bind(property, Bindable.of(String.class)).orElse(Integer.toString(absent));
-		int number;
-		try {
-			number = Integer.parseInt(value.strip());
-		}
-		catch (NumberFormatException ex) {
-			number = min - 1;
-		}
-		if (number < min || number > max) {
-			throw new InvalidConfigurationException(property, value,
-					"must be a whole number from " + min + " to " + max);
-		}
-		return number;
+		return shared(property, absent, min, max, Integer::valueOf, "a whole number from " + min + " to " + max);
 	}
 
 	/**
@@ -68,22 +59,33 @@ public record MountDefinition(String name, String type, Binder binder) {
 	 * @return the size
 	 */
 	public DataSize sharedSize(String property, DataSize absent, DataSize min, DataSize max) {
+		return shared(property, absent, min, max, DataSize::parse,
+				"a size from " + min.toKilobytes() + "KB to " + max.toKilobytes() + "KB");
+	}
+
+	/**
+	 * A shared setting: {@code absent} when it is not set, else its value parsed, which
+	 * must lie from {@code min} to {@code max}.
+	 * @param expected what the message says the value must be
+	 */
+	private <T extends Comparable<? super T>> T shared(String property, T absent, T min, T max,
+			Function<String, T> parse, String expected) {
 		String value = this.binder.bind(property, Bindable.of(String.class)).orElse(null);
 		if (value == null) {
 			return absent;
 		}
-		DataSize size;
+		@Nullable T parsed;
 		try {
-			size = DataSize.parse(value.strip());
+			parsed = parse.apply(value.strip());
 		}
 		catch (IllegalArgumentException ex) {
-			size = null;
+			// NumberFormatException included.
+			parsed = null;
 		}
-		if (size == null || size.compareTo(min) < 0 || size.compareTo(max) > 0) {
-			throw new InvalidConfigurationException(property, value,
-					"must be a size from " + min.toKilobytes() + "KB to " + max.toKilobytes() + "KB");
+		if (parsed == null || parsed.compareTo(min) < 0 || parsed.compareTo(max) > 0) {
+			throw new InvalidConfigurationException(property, value, "must be " + expected);
 		}
-		return size;
+		return parsed;
 	}
 
 	/**

@@ -569,19 +569,12 @@ public final class SftpStorage implements Storage {
 	}
 
 	/**
-	 * The SSH channel window of this mount's connections, for tests: opens one if none
-	 * is.
+	 * Runs an operation on one of this mount's pooled connections, at once on the calling
+	 * thread, for tests that look at a connection: opens one if none is.
 	 */
-	long windowSize() throws IOException {
+	<T> @Nullable T onPooledConnection(SftpConnectionPool.Operation<T> operation) throws IOException {
 		try (SftpConnectionPool.Lease lease = this.pools.acquire(Context.empty())) {
-			return lease.connection().windowSize();
-		}
-	}
-
-	/** Whether this mount's connections send small messages at once, for tests. */
-	boolean sendsAtOnce() throws IOException {
-		try (SftpConnectionPool.Lease lease = this.pools.acquire(Context.empty())) {
-			return lease.connection().sendsAtOnce();
+			return lease.run(operation);
 		}
 	}
 

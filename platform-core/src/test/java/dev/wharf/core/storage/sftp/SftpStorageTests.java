@@ -210,8 +210,10 @@ class SftpStorageTests {
 		long size = 5L * 1024 * 1024 + 17;
 		try (SftpStorage storage = SftpTestMounts.create(keyLogin(), SftpStorageProperties.WINDOW_SIZE,
 				setting.isEmpty() ? null : setting)) {
-			assertThat(storage.windowSize()).isEqualTo(window);
-			assertThat(storage.sendsAtOnce()).as("TCP_NODELAY on the SSH connection").isTrue();
+			assertThat(storage.<Long>onPooledConnection((lease) -> lease.connection().windowSize())).isEqualTo(window);
+			assertThat(storage.<Boolean>onPooledConnection((lease) -> lease.connection().sendsAtOnce()))
+				.as("TCP_NODELAY on the SSH connection")
+				.isTrue();
 			storage.write(path("/w.bin"), random(5, size, 64 * 1024), WriteOptions.replace()).block(TIMEOUT);
 			assertThat(sha256(storage.read(path("/w.bin"), ByteRange.all())).block(TIMEOUT))
 				.isEqualTo(sha256(random(5, size, 64 * 1024)).block(TIMEOUT));
