@@ -87,7 +87,6 @@ public abstract class TableSimulation extends Simulation {
 		this.levels.level(part, connections, scaled(requests, connections), request);
 	}
 
-	/** Runs the levels added so far, one after the other. */
 	/**
 	 * Requests sent before the levels and not counted, for a JVM server to compile the
 	 * paths the levels then measure; every server of a table gets the same.
@@ -100,6 +99,7 @@ public abstract class TableSimulation extends Simulation {
 		this.levels.warmUp(connections, scaled(requests, connections), request);
 	}
 
+	/** Runs the levels added so far, one after the other. */
 	protected final void start() {
 		SetUp setUp = setUp(this.levels.chain()).protocols(AbLevels.protocol(this.baseUrl, this.keepAlive));
 		if (Parameters.flag("strict", false)) {

@@ -42,6 +42,7 @@ public class FilestashBenchmarkSimulation extends TableSimulation {
 		int requests = Parameters.positive("requests", 1000);
 		String staticPath = Parameters.text("staticPath", "/");
 		String lsPath = Parameters.text("lsPath", "/sftp/");
+		String thumbnailPath = Parameters.text("thumbnailPath", "/sftp/screenshot.png");
 		FilestashApi api = (parts.contains("ls") || parts.contains("thumbnail") || parts.contains("ls-1000"))
 				? FilestashApi.forBackend(this.baseUrl, "sftp") : null;
 		int warmUp = Parameters.nonNegative("warmUp", DEFAULT_WARM_UP);
@@ -53,16 +54,14 @@ public class FilestashBenchmarkSimulation extends TableSimulation {
 				warmUp(WARM_UP_CONNECTIONS, warmUp, api.ls(lsPath));
 			}
 			if (parts.contains("thumbnail")) {
-				warmUp(WARM_UP_CONNECTIONS, warmUp / 20,
-						api.thumbnail(Parameters.text("thumbnailPath", "/sftp/screenshot.png")));
+				warmUp(WARM_UP_CONNECTIONS, warmUp / 20, api.thumbnail(thumbnailPath));
 			}
 		}
 		for (String part : parts) {
 			switch (part) {
 				case "static" -> grid.forEach((c) -> level("static", c, requests, FilestashApi.page(staticPath)));
 				case "ls" -> grid.forEach((c) -> level("ls", c, requests, api.ls(lsPath)));
-				case "thumbnail" -> grid.forEach((c) -> level("thumbnail", c, requests,
-						api.thumbnail(Parameters.text("thumbnailPath", "/sftp/screenshot.png"))));
+				case "thumbnail" -> grid.forEach((c) -> level("thumbnail", c, requests, api.thumbnail(thumbnailPath)));
 				case "root" -> List.of(10, 100, 1000, 4000)
 					.forEach((c) -> level("root", c, 50_000, FilestashApi.page(staticPath)));
 				case "ls-1000" -> level("ls-1000", 1000, 100_000, api.ls(lsPath));

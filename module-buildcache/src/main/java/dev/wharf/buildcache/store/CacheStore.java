@@ -179,8 +179,7 @@ public final class CacheStore implements AutoCloseable {
 			.onErrorResume(NotFoundException.class, missing -> {
 				this.metrics.miss();
 				// A miss stays a miss when the index cannot be told: the entry is
-				// forgotten
-				// when it is evicted.
+				// forgotten when it is evicted.
 				return (this.index != null)
 						? this.index.forget(path).onErrorResume(error -> Mono.empty()).then(Mono.empty())
 						: Mono.empty();

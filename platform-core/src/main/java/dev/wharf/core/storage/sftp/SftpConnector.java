@@ -183,13 +183,11 @@ final class SftpConnector {
 			ssh.getConnection().getKeepAlive().setKeepAliveInterval(this.keepAliveSeconds);
 			ssh.getConnection().setWindowSize(this.windowSize);
 			ssh.connect(this.host, this.port);
-			// SFTP is small requests and small window adjustments, each waiting for an
-			// answer: with Nagle's algorithm (sshj leaves it on) a small message behind
-			// an
-			// unacknowledged one waited for the server's delayed acknowledgement, about
-			// 40
-			// ms. A 256 KB window needs an adjustment every 192 KB, which held reads of a
-			// 1 MB file to 5 MB/s.
+			// SFTP is small requests and small window adjustments, each waiting for
+			// an answer: with Nagle's algorithm (sshj leaves it on) a small message
+			// behind an unacknowledged one waited for the server's delayed
+			// acknowledgement, about 40 ms. A 256 KB window needs an adjustment every
+			// 192 KB, which held reads of a 1 MB file to 5 MB/s.
 			ssh.getSocket().setTcpNoDelay(true);
 			return ssh;
 		}
