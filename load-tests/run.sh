@@ -49,6 +49,9 @@
 #                         filemanager, as Filestash is a file manager alone); the build cache on a memory mount
 #   --hold SECONDS        filestash-benchmark: after the table, ls over SFTP and then a static file (/static/ with
 #                         the static module, else /) at c=1000 under wrk for SECONDS each (counted in the results)
+#   --unresponsive S      give up on a server that has given no HTTP answer at all for S seconds during a
+#                         Gatling run (default 120; 0: never): it is killed, the rest of its levels in that
+#                         round fail at once, and the report says so (load-tests/watchdog.sh)
 #   --nmt                 run Wharf with Native Memory Tracking (summary) and keep, before each stop, its
 #                         VM.native_memory summary and /proc/PID/smaps_rollup in the run folder
 #   --note TEXT           a note under the title, e.g. "preliminary, measured while other builds ran"
@@ -79,7 +82,7 @@ shown=()
 
 profiles="" java_home=${JAVA_HOME:-} scale=1 backends=memory,local,memcached cpus_list=1,2 runs=3 warmup=0
 keepalive=both peers=true with_static=false note="" out_dir=docs/benchmarks memory_override="" cds=false
-modules=filemanager hold=0 nmt=false
+modules=filemanager hold=0 nmt=false unresponsive=120
 filestash_bin=${WHARF_LOADTESTS_FILESTASH:-$HOME/.cache/wharf-loadtests/filestash/filestash}
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -105,6 +108,7 @@ while [ $# -gt 0 ]; do
 		--cds) cds=true ;;
 		--modules) modules=$2; shift ;;
 		--hold) hold=$2; shift ;;
+		--unresponsive) unresponsive=$2; shift ;;
 		--nmt) nmt=true ;;
 		--out) out_dir=$2; shift ;;
 		*) echo "unknown option: $1" >&2; usage ;;
@@ -123,6 +127,7 @@ esac
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "--runs takes a whole number from 1, not $runs" >&2; usage; }
 [[ $warmup =~ ^[0-9]+$ ]] || { echo "--warmup takes a whole number, not $warmup" >&2; usage; }
 [[ $hold =~ ^[0-9]+$ ]] || { echo "--hold takes a whole number of seconds, not $hold" >&2; usage; }
+[[ $unresponsive =~ ^[0-9]+$ ]] || { echo "--unresponsive takes a whole number of seconds, not $unresponsive" >&2; usage; }
 for m in ${modules//,/ }; do
 	case "$m" in filemanager|ftp|static|buildcache) ;; *) echo "--modules: unknown module $m (filemanager, ftp, static, buildcache)" >&2; usage ;; esac
 done
@@ -479,11 +484,26 @@ gatling() {
 	local simulation=$1 target=$2 url=$3 log=$run/gatling-$2-$1.log from=1; shift 3
 	if [ -f "$log" ]; then from=$(($(wc -l < "$log") + 1)); fi
 	echo "-- $simulation against $target"
+	# A server that stops answering without dying would keep Gatling waiting out every request of every level left.
+	local marker=$run/unresponsive-$target watchdog_pid=""
+	rm -f "$marker"
+	if ((unresponsive > 0)) && [ -n "${server_pid:-}" ] && kill -0 "$server_pid" 2>/dev/null; then
+		"$here/watchdog.sh" "$url/" "$server_pid" "$unresponsive" "$marker" >> "$run/watchdog.log" 2>&1 &
+		watchdog_pid=$!; pids+=("$watchdog_pid")
+	fi
 	taskset -c "$loadgen_cpus" "$tool_java" -Xms512m -Xmx1g -XX:+UseParallelGC --add-opens=java.base/java.lang=ALL-UNNAMED --enable-native-access=ALL-UNNAMED \
 		-DbaseUrl="$url" -Dtarget="$target" -Dresults="$results" -Dscale="$scale" -Duser=bench -Dpassword="$password" \
 		-DserverCpu="$server_cpu_clock" -DloadgenCpu=self "$@" -cp "$classpath" io.gatling.app.Gatling -s "dev.wharf.loadtests.simulations.$simulation" \
 		-rf "$run/gatling" >> "$log" 2>&1 || echo "!! Gatling exited with $? (see $log)" >&2
+	[ -z "$watchdog_pid" ] || stop_pid "$watchdog_pid" 5
 	tail -n +"$from" "$log" | grep -E "^[a-z-]+ $target " | sed 's/^/   /' || true
+	# Not given up on: the next round starts it afresh, so that every server runs as many rounds.
+	if [ -f "$marker" ]; then
+		echo "!! $target: $(cat "$marker"); the rest of its levels in this round failed at once" >&2
+		case "$skipped" in *"; $target: stopped answering"*) ;; *)
+			skipped="$skipped; $target: stopped answering in $simulation, the harness's watchdog killed it ($(cat "$marker")); its levels after that in the round count as failed" ;;
+		esac
+	fi
 }
 
 # ---------------------------------------------------------------------------------------------- peers

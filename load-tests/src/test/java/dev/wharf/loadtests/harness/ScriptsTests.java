@@ -30,8 +30,8 @@ class ScriptsTests {
 	private static final Path MODULE = Path.of("").toAbsolutePath();
 
 	@ParameterizedTest
-	@ValueSource(
-			strings = { "run.sh", "buildcache-vs-nginx.sh", "peers/filestash-build.sh", "peers/proftpd-unpack.sh" })
+	@ValueSource(strings = { "run.sh", "buildcache-vs-nginx.sh", "watchdog.sh", "peers/filestash-build.sh",
+			"peers/proftpd-unpack.sh" })
 	void shellScriptsParse(String script) throws Exception {
 		Result result = run(List.of("bash", "-n", MODULE.resolve(script).toString()));
 		assertThat(result.status()).as("bash -n %s: %s", script, result.output()).isZero();
@@ -54,7 +54,7 @@ class ScriptsTests {
 		assertThat(help.output())
 			.contains("filestash-benchmark", "filestash-loadtest", "rbcs", "socko", "pyftpdlib", "profiles", "plots",
 					"--runs N", "--keepalive MODE", "--filestash FILE", "proftpd", "Twisted", "--modules M[,M…]",
-					"--hold SECONDS", "--nmt")
+					"--hold SECONDS", "--nmt", "--unresponsive S")
 			.doesNotContain("ftp-soak");
 	}
 
@@ -78,7 +78,8 @@ class ScriptsTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "ftp-soak", "socko --runs 0", "socko --keepalive sometimes", "socko --warmup x",
-			"socko --bogus", "filestash-benchmark --modules filemanager,gopher", "filestash-benchmark --hold 1m" })
+			"socko --bogus", "filestash-benchmark --modules filemanager,gopher", "filestash-benchmark --hold 1m",
+			"socko --unresponsive 2m" })
 	void runRefusesBadArgumentsBeforeItStartsAnything(String arguments) throws Exception {
 		List<String> command = new ArrayList<>(List.of("bash", MODULE.resolve("run.sh").toString()));
 		command.addAll(List.of(arguments.split(" ")));
