@@ -13,7 +13,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -324,14 +326,14 @@ class FtpTransferTests {
 	}
 
 	@Test
-	void aPassivePortListensOnlyWhileASessionWaitsOnIt() throws IOException {
+	void aPassivePortStopsListeningSoonAfterNoSessionWaitsOnIt() throws IOException {
 		withOnePassivePort("idle", (single, port, first, second) -> {
 			Files.writeString(single.dataRoot().resolve("f.txt"), "one port");
 			assertThat(listening(port)).isFalse();
 			try (Socket data = first.passive()) {
 				// The connection arrived: nobody waits on the port any more, so it stops
-				// listening, while the
-				// transfer goes on over the connection it accepted.
+				// listening after a moment, while the transfer goes on over the
+				// connection it accepted.
 				await().atMost(Duration.ofSeconds(10)).until(() -> !listening(port));
 				assertThat(first.command("RETR f.txt")).startsWith("150");
 				// Another session gets the same port while that connection still holds
@@ -348,6 +350,56 @@ class FtpTransferTests {
 				assertThat(first.reply()).startsWith("226");
 			}
 			await().atMost(Duration.ofSeconds(10)).until(() -> !listening(port));
+		});
+	}
+
+	@Test
+	void transfersOneAfterAnotherShareOneListeningPassivePort() throws IOException {
+		int[] ports = freePorts(20);
+		String range = String.join(",", Arrays.stream(ports).mapToObj(Integer::toString).toList());
+		try (FtpTestServer shared = FtpTestServer.start(temp.resolve("reuse"), options -> options.passivePorts = range);
+				RawFtp first = RawFtp.login(shared.port(), FtpTestServer.ALICE);
+				RawFtp second = RawFtp.login(shared.port(), FtpTestServer.ALICE)) {
+			Files.writeString(shared.dataRoot().resolve("f.txt"), "reused");
+			Set<Integer> used = new HashSet<>();
+			for (int i = 0; i < 10; i++) {
+				RawFtp ftp = (i % 2 == 0) ? first : second;
+				try (Socket data = ftp.passive()) {
+					used.add(data.getPort());
+					assertThat(ftp.command("RETR f.txt")).startsWith("150");
+					assertThat(new String(data.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+						.isEqualTo("reused");
+					assertThat(ftp.reply()).startsWith("226");
+				}
+			}
+			// The port that was listening already served every transfer: none opened a
+			// listener of its own.
+			assertThat(used).hasSize(1);
+		}
+	}
+
+	@Test
+	void aListeningPassivePortThatNobodyWaitsOnClosesConnectionsAtOnce() throws IOException {
+		withOnePassivePort("stray", (single, port, first, second) -> {
+			Files.writeString(single.dataRoot().resolve("f.txt"), "mine");
+			try (Socket data = first.passive()) {
+				assertThat(first.command("RETR f.txt")).startsWith("150");
+				assertThat(data.getInputStream().readAllBytes()).hasSize(4);
+				assertThat(first.reply()).startsWith("226");
+			}
+			// Nobody waits on the port, which still listens for the next transfer: a
+			// connection from the client's own address is accepted and closed at once,
+			// and no session gets it.
+			try (Socket stray = new Socket("127.0.0.1", port)) {
+				stray.setSoTimeout(5_000);
+				assertThat(stray.getInputStream().read()).isEqualTo(-1);
+			}
+			try (Socket data = second.passive()) {
+				assertThat(data.getPort()).isEqualTo(port);
+				assertThat(second.command("RETR f.txt")).startsWith("150");
+				assertThat(new String(data.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("mine");
+				assertThat(second.reply()).startsWith("226");
+			}
 		});
 	}
 

@@ -6,11 +6,15 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.wharf.core.concurrent.BlockingScheduler;
@@ -44,9 +48,10 @@ import reactor.netty.tcp.TcpServer;
  * session by the client's address. So ten ports serve hundreds of concurrent transfers;
  * only two sessions from the same address cannot wait on the same port at the same time.
  * Connections from an address that no session is waiting for are closed at once. A port
- * that no session waits on stops listening (a burst of transfers from one address must
- * not leave hundreds of ports open after it), and listens again for the next session that
- * asks.
+ * that is listening is handed out before one that is not, so transfers one after another
+ * share one listener. A port that no session has waited on for a moment stops listening
+ * (a burst of transfers from one address must not leave hundreds of ports open after it),
+ * and listens again for the next session that asks.
  *
  * <p>
  * Thread-safe. {@link #reservePassive} may bind a socket and must not run on an event
@@ -75,6 +80,17 @@ public final class DataConnections implements AutoCloseable {
 	 */
 	static final boolean NATIVE_TRANSPORT = false;
 
+	/**
+	 * How long a passive port goes on listening after the last session that waited on it
+	 * got its connection or gave the port up. Transfers one after another (a client's
+	 * next file, the next of hundreds of sessions) find it listening: opening a listener
+	 * for each transfer and closing it once the connection arrived made the {@code PASV}s
+	 * of 300 sessions one after another take 0.7-1.1 s in all, against pyftpdlib's 0.03 s
+	 * (docs/benchmarks/ftp.md). While nobody waits on it, the port closes every
+	 * connection at once.
+	 */
+	static final Duration LINGER = Duration.ofSeconds(2);
+
 	private final Duration timeout;
 
 	private final @Nullable FtpTls tls;
@@ -84,6 +100,9 @@ public final class DataConnections implements AutoCloseable {
 	private final Scheduler files;
 
 	private final Map<Integer, PassivePort> passivePorts = new ConcurrentHashMap<>();
+
+	// The passive ports listening now, tried before the others.
+	private final Set<PassivePort> listening = ConcurrentHashMap.newKeySet();
 
 	// A quarter of direct memory, at most 16 MiB, for the read buffers of all uploads
 	// together.
@@ -135,12 +154,15 @@ public final class DataConnections implements AutoCloseable {
 		if (this.ports.isAny()) {
 			return reserveEphemeral(client, secure);
 		}
+		// The ports listening now first: bind() returns at once for them, unless one
+		// stopped meanwhile.
+		List<PassivePort> listening = new ArrayList<>(this.listening);
 		int size = this.ports.size();
 		int start = ThreadLocalRandom.current().nextInt(size);
 		IOException failure = null;
-		for (int i = 0; i < size; i++) {
-			int port = this.ports.get((start + i) % size);
-			PassivePort passive = this.passivePorts.computeIfAbsent(port, PassivePort::new);
+		for (int i = 0; i < listening.size() + size; i++) {
+			PassivePort passive = (i < listening.size()) ? listening.get(i) : this.passivePorts
+				.computeIfAbsent(this.ports.get((start + i - listening.size()) % size), PassivePort::new);
 			PassiveReservation reservation = passive.reserve(client, secure);
 			if (reservation == null) {
 				continue;
@@ -310,6 +332,12 @@ public final class DataConnections implements AutoCloseable {
 
 		private volatile @Nullable DisposableServer server;
 
+		// When the last session that waited on it left (System.nanoTime()).
+		private volatile long idleSince;
+
+		// Whether a look at whether to stop listening is due.
+		private final AtomicBoolean closeScheduled = new AtomicBoolean();
+
 		// A listener being closed: the port can be bound again once its socket is closed.
 		private @Nullable DisposableServer closing;
 
@@ -322,14 +350,8 @@ public final class DataConnections implements AutoCloseable {
 			this.waiting.computeIfAbsent(client, address -> {
 				created[0] = new PassiveReservation(this.port, address, secure, DataConnections.this, () -> {
 					if (this.waiting.remove(address, created[0])) {
-						// Released on an event loop too (a connection arrived): the lock
-						// below is for the files' threads.
-						try {
-							DataConnections.this.files.schedule(this::closeIfUnused);
-						}
-						catch (RejectedExecutionException stopping) {
-							// The server is stopping: close() closes every port.
-						}
+						this.idleSince = System.nanoTime();
+						closeLater(LINGER.toNanos());
 					}
 				});
 				return created[0];
@@ -350,6 +372,7 @@ public final class DataConnections implements AutoCloseable {
 			for (int attempt = 1;; attempt++) {
 				try {
 					this.server = listener(this.port, this.waiting::get).bindNow(DataConnections.this.timeout);
+					DataConnections.this.listening.add(this);
 					return;
 				}
 				catch (RuntimeException ex) {
@@ -367,19 +390,48 @@ public final class DataConnections implements AutoCloseable {
 		}
 
 		/**
-		 * Stops listening if no session waits any more; a session that asks meanwhile
-		 * binds it again.
+		 * Looks after a while whether to stop listening; at most one look is due at a
+		 * time. Runs on event loops too (a connection arrived): the lock that
+		 * {@link #closeIfUnused} takes is for the files' threads.
+		 */
+		private void closeLater(long nanos) {
+			if (!this.closeScheduled.compareAndSet(false, true)) {
+				return;
+			}
+			Schedulers.parallel().schedule(() -> {
+				try {
+					DataConnections.this.files.schedule(this::closeIfUnused);
+				}
+				catch (RejectedExecutionException stopping) {
+					// The server is stopping: close() closes every port.
+				}
+			}, nanos, TimeUnit.NANOSECONDS);
+		}
+
+		/**
+		 * Stops listening if no session has waited on it for {@link #LINGER}; a session
+		 * that asks meanwhile binds it again.
 		 */
 		synchronized void closeIfUnused() {
+			this.closeScheduled.set(false);
 			DisposableServer bound = this.server;
-			if (bound != null && this.waiting.isEmpty()) {
-				this.server = null;
-				this.closing = bound;
-				bound.dispose();
+			if (bound == null || !this.waiting.isEmpty()) {
+				// The session waiting now looks again when it leaves.
+				return;
 			}
+			long idle = System.nanoTime() - this.idleSince;
+			if (idle < LINGER.toNanos()) {
+				closeLater(LINGER.toNanos() - idle);
+				return;
+			}
+			DataConnections.this.listening.remove(this);
+			this.server = null;
+			this.closing = bound;
+			bound.dispose();
 		}
 
 		synchronized void close() {
+			DataConnections.this.listening.remove(this);
 			DisposableServer bound = this.server;
 			if (bound != null) {
 				bound.disposeNow(Duration.ofSeconds(5));
