@@ -13,6 +13,10 @@
 #   PIN=no           "yes": servers on CPU 0, clients on CPU 1 (taskset)
 #   WHARF_PORT=38334 NGINX_PORT=38080 JAVA=java
 #
+# Each row: the server's CPU time per request under ab -k and under wrk (its process and threads, or nginx's
+# workers), and the cores other processes used meanwhile (the machine's CPU time minus the server's and the
+# client's): a round in which that is not near zero was disturbed and says little about either server.
+#
 # Needs: nginx (apt-get install nginx), ab (apache2-utils), wrk, curl. Only 127.0.0.1 is used. Both
 # servers are started and stopped by this script; results go to a fresh folder printed at the end.
 set -euo pipefail
@@ -121,6 +125,21 @@ ticks() {
 	echo "$total"
 }
 hz=$(getconf CLK_TCK)
+# CPU time of the whole machine (user, nice, system, irq, softirq; in clock ticks), to tell how much of it went
+# to processes other than the measured server and client: a round another process disturbed shows there.
+busy() {
+	awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat
+}
+# Runs a client and prints its own CPU time in clock ticks (user + system, from bash's time).
+timed() {
+	local TIMEFORMAT='%U %S' seconds
+	seconds=$({ time "$@" > "$out.client" 2>&1; } 2>&1) || true
+	awk -v s="$seconds" -v hz="$hz" 'BEGIN {split(s, t, " "); printf "%d", (t[1] + t[2]) * hz}'
+}
+# Cores used by other processes: the machine's CPU minus the server's and the client's, over the seconds given.
+others() {
+	awk -v m="$1" -v s="$2" -v c="$3" -v hz="$hz" -v secs="$4" 'BEGIN {o = (m - s - c) / hz / secs; printf "%.2f", (o < 0 ? 0 : o)}'
+}
 
 # The JIT compiles what it runs: warm Wharf with both clients (wrk speaks HTTP/1.1, ab HTTP/1.0 keep-alive).
 for file in 87b.txt 200k.bin 1m.bin; do
@@ -131,8 +150,8 @@ done
 
 table=$work/results/table.md
 {
-	echo "| file | requests | server | ab -k req/s | failed | keep-alive | CPU µs/request | wrk req/s |"
-	echo "|---|---|---|---|---|---|---|---|"
+	echo "| file | requests | server | ab -k req/s | failed | keep-alive | CPU µs/request | wrk req/s | wrk CPU µs/request | other CPU, cores (ab, wrk) |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
 } > "$table"
 for round in $(seq 1 "$ROUNDS"); do
 	for spec in 87b.txt:500000 200k.bin:100000 1m.bin:20000; do
@@ -143,15 +162,27 @@ for round in $(seq 1 "$ROUNDS"); do
 			url="http://127.0.0.1:$port/static/$file"
 			out=$work/results/$round-$server-$file
 			before=$(ticks "$pid")
-			"${client_cpu[@]}" ab -k -c 100 -n "$requests" -s 60 "$url" > "$out.ab" 2>&1
+			machine=$(busy)
+			client=$(timed "${client_cpu[@]}" ab -k -c 100 -n "$requests" -s 60 "$url")
+			mv "$out.client" "$out.ab"
 			after=$(ticks "$pid")
-			"${client_cpu[@]}" wrk -t1 -c100 -d"${DURATION}s" "$url" > "$out.wrk" 2>&1
+			ab_others=$(others $(($(busy) - machine)) $((after - before)) "$client" \
+				"$(awk '/Time taken for tests/ {print $5}' "$out.ab")")
+			wrk_before=$(ticks "$pid")
+			machine=$(busy)
+			client=$(timed "${client_cpu[@]}" wrk -t1 -c100 -d"${DURATION}s" "$url")
+			mv "$out.client" "$out.wrk"
+			wrk_after=$(ticks "$pid")
+			wrk_others=$(others $(($(busy) - machine)) $((wrk_after - wrk_before)) "$client" "$DURATION")
 			rps=$(awk '/Requests per second/ {print $4}' "$out.ab")
 			failed=$(awk '/Failed requests/ {print $3}' "$out.ab")
 			keepalive=$(awk '/Keep-Alive requests/ {print $3}' "$out.ab")
 			cpu=$(awk -v t=$((after - before)) -v hz="$hz" -v n="$requests" 'BEGIN {printf "%.1f", t * 1e6 / hz / n}')
 			wrk_rps=$(awk '/Requests\/sec/ {print $2}' "$out.wrk")
-			echo "| $file | $requests | $server | $rps | $failed | $keepalive | $cpu | $wrk_rps |" | tee -a "$table"
+			wrk_cpu=$(awk -v t=$((wrk_after - wrk_before)) -v hz="$hz" -v n="$(awk '/requests in/ {print $1}' "$out.wrk")" \
+				'BEGIN {printf "%.1f", t * 1e6 / hz / n}')
+			echo "| $file | $requests | $server | $rps | $failed | $keepalive | $cpu | $wrk_rps | $wrk_cpu | $ab_others, $wrk_others |" |
+				tee -a "$table"
 		done
 	done
 done
@@ -166,11 +197,12 @@ if [ "$ROUNDS" -gt 1 ]; then
 		echo
 		echo "Medians of $ROUNDS rounds:"
 		echo
-		echo "| file | server | ab -k req/s | CPU µs/request | wrk req/s |"
-		echo "|---|---|---|---|---|"
+		echo "| file | server | ab -k req/s | CPU µs/request | wrk req/s | wrk CPU µs/request |"
+		echo "|---|---|---|---|---|---|"
 		for file in 87b.txt 200k.bin 1m.bin; do
 			for server in nginx wharf; do
-				echo "| $file | $server | $(median $file $server 4) | $(median $file $server 7) | $(median $file $server 8) |"
+				echo "| $file | $server | $(median $file $server 4) | $(median $file $server 7) | $(median $file $server 8) |" \
+					"$(median $file $server 9) |"
 			done
 		done
 	} | tee -a "$table"
