@@ -18,6 +18,7 @@ import java.util.function.Consumer;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
+import dev.wharf.core.concurrent.DroppedErrors;
 import dev.wharf.core.security.AuditLog;
 import dev.wharf.core.security.Authenticator;
 import dev.wharf.core.security.ConfiguredUserDirectory;
@@ -124,6 +125,11 @@ public final class FtpTestServer implements AutoCloseable {
 	 * @return the running server
 	 */
 	public static FtpTestServer start(Path temp, Consumer<Options> customizer) throws IOException {
+		// As the application's entry point does: a transfer's failure that arrives after
+		// its
+		// session is gone (a client that reset) is then logged as the server logs it, not
+		// at ERROR by Reactor's default, which the logging tests would see by chance.
+		DroppedErrors.install();
 		Options options = new Options();
 		customizer.accept(options);
 		return new FtpTestServer(temp, options);
