@@ -125,10 +125,10 @@ public final class FtpTestServer implements AutoCloseable {
 	 * @return the running server
 	 */
 	public static FtpTestServer start(Path temp, Consumer<Options> customizer) throws IOException {
-		// As the application's entry point does: a transfer's failure that arrives after
-		// its
-		// session is gone (a client that reset) is then logged as the server logs it, not
-		// at ERROR by Reactor's default, which the logging tests would see by chance.
+		// As the application's entry point does: a transfer's failure that arrives
+		// after its session is gone (a client that reset) is then logged as the
+		// server logs it, not at ERROR by Reactor's default, which the logging tests
+		// would see by chance.
 		DroppedErrors.install();
 		Options options = new Options();
 		customizer.accept(options);

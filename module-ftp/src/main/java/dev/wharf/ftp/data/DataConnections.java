@@ -6,10 +6,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
@@ -101,9 +99,6 @@ public final class DataConnections implements AutoCloseable {
 
 	private final Map<Integer, PassivePort> passivePorts = new ConcurrentHashMap<>();
 
-	// The passive ports listening now, tried before the others.
-	private final Set<PassivePort> listening = ConcurrentHashMap.newKeySet();
-
 	// A quarter of direct memory, at most 16 MiB, for the read buffers of all uploads
 	// together.
 	private final ReceiveBudget receiveBudget = new ReceiveBudget(
@@ -156,7 +151,7 @@ public final class DataConnections implements AutoCloseable {
 		}
 		// The ports listening now first: bind() returns at once for them, unless one
 		// stopped meanwhile.
-		List<PassivePort> listening = new ArrayList<>(this.listening);
+		List<PassivePort> listening = this.passivePorts.values().stream().filter(PassivePort::isListening).toList();
 		int size = this.ports.size();
 		int start = ThreadLocalRandom.current().nextInt(size);
 		IOException failure = null;
@@ -359,6 +354,10 @@ public final class DataConnections implements AutoCloseable {
 			return created[0];
 		}
 
+		boolean isListening() {
+			return this.server != null;
+		}
+
 		synchronized void bind() throws IOException {
 			if (this.server != null) {
 				return;
@@ -372,7 +371,6 @@ public final class DataConnections implements AutoCloseable {
 			for (int attempt = 1;; attempt++) {
 				try {
 					this.server = listener(this.port, this.waiting::get).bindNow(DataConnections.this.timeout);
-					DataConnections.this.listening.add(this);
 					return;
 				}
 				catch (RuntimeException ex) {
@@ -424,14 +422,12 @@ public final class DataConnections implements AutoCloseable {
 				closeLater(LINGER.toNanos() - idle);
 				return;
 			}
-			DataConnections.this.listening.remove(this);
 			this.server = null;
 			this.closing = bound;
 			bound.dispose();
 		}
 
 		synchronized void close() {
-			DataConnections.this.listening.remove(this);
 			DisposableServer bound = this.server;
 			if (bound != null) {
 				bound.disposeNow(Duration.ofSeconds(5));
