@@ -64,8 +64,11 @@ public final class LocalCacheIndex implements CacheIndex {
 			evict(this.index.restore(found), "size");
 			logger.info("Build cache on mount '" + this.mount + "': " + this.index.size() + " entries, "
 					+ (this.index.bytes() >> 20) + " MB of " + (this.index.maxBytes() >> 20) + " MB");
-		}, error -> logger.warn("Build cache on mount '" + this.mount + "': could not read its entries ("
-				+ error.getMessage() + "); entries written from now on are tracked"));
+		}, error -> {
+			this.index.restore(List.of());
+			logger.warn("Build cache on mount '" + this.mount + "': could not read its entries (" + error.getMessage()
+					+ "); entries written from now on are tracked");
+		});
 		long savesEvery = SAVE_EVERY.toMillis() / TICK.toMillis();
 		this.maintenance = Flux.interval(TICK, TICK).concatMap(n -> {
 			evict(this.index.expire(), "age");

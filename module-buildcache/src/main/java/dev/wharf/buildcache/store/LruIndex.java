@@ -2,13 +2,16 @@ package dev.wharf.buildcache.store;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 import dev.wharf.core.storage.StoragePath;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Every entry of a cache with its size and last use, in least-recently-used order,
@@ -38,6 +41,15 @@ final class LruIndex {
 	private final LinkedHashMap<StoragePath, Entry> entries = new LinkedHashMap<>(1024, 0.75f, true);
 
 	private long bytes;
+
+	/**
+	 * The entries removed (forgotten, evicted or expired) since start-up, until the
+	 * entries found then are restored; null after. The scan that finds them may have seen
+	 * such an entry's file before it was deleted, and restoring it would count a file
+	 * that is gone (and keep an evicted one's bytes against the budget) until it is read
+	 * again.
+	 */
+	private @Nullable Set<StoragePath> removedBeforeRestore = new HashSet<>();
 
 	/**
 	 * Creates an empty index.
@@ -106,18 +118,23 @@ final class LruIndex {
 
 	/**
 	 * Adds the entries found on start-up as older than every entry used since (which win
-	 * over what was found), then removes what passes the budget.
+	 * over what was found), except those removed since start-up, then removes what passes
+	 * the budget. Called once; {@code restore(List.of())} when nothing could be found.
 	 * @param found the entries found, in any order
 	 * @return the removed entries, for the caller to delete
 	 */
 	synchronized List<StoragePath> restore(List<Snapshot> found) {
+		Set<StoragePath> tracked = this.removedBeforeRestore;
+		Set<StoragePath> removed = (tracked != null) ? tracked : Set.of();
+		this.removedBeforeRestore = null;
 		List<Snapshot> sorted = new ArrayList<>(found);
 		sorted.sort(Comparator.comparingLong(Snapshot::lastUsed));
 		LinkedHashMap<StoragePath, Entry> since = new LinkedHashMap<>(this.entries);
 		this.entries.clear();
 		this.bytes = 0;
 		for (Snapshot snapshot : sorted) {
-			if (!since.containsKey(snapshot.path()) && !this.entries.containsKey(snapshot.path())) {
+			if (!since.containsKey(snapshot.path()) && !this.entries.containsKey(snapshot.path())
+					&& !removed.contains(snapshot.path())) {
 				this.entries.put(snapshot.path(), new Entry(snapshot.size() + ENTRY_CHARGE, snapshot.lastUsed()));
 				this.bytes += snapshot.size() + ENTRY_CHARGE;
 			}
@@ -138,6 +155,7 @@ final class LruIndex {
 		if (removed != null) {
 			this.bytes -= removed.weight;
 		}
+		removedBeforeRestore(path);
 	}
 
 	/**
@@ -170,6 +188,7 @@ final class LruIndex {
 			}
 			this.bytes -= next.getValue().weight;
 			removed.add(next.getKey());
+			removedBeforeRestore(next.getKey());
 			it.remove();
 		}
 		return removed;
@@ -186,6 +205,13 @@ final class LruIndex {
 		return snapshot;
 	}
 
+	private void removedBeforeRestore(StoragePath path) {
+		Set<StoragePath> removed = this.removedBeforeRestore;
+		if (removed != null) {
+			removed.add(path);
+		}
+	}
+
 	private List<StoragePath> evictUntil(long target, StoragePath... keep) {
 		if (this.bytes <= target) {
 			return List.of();
@@ -199,6 +225,7 @@ final class LruIndex {
 			}
 			this.bytes -= next.getValue().weight;
 			removed.add(next.getKey());
+			removedBeforeRestore(next.getKey());
 			it.remove();
 		}
 		return removed;

@@ -103,4 +103,23 @@ class LruIndexTests {
 		assertThat(index.bytes()).isEqualTo(3 * W);
 	}
 
+	@Test
+	void entriesRemovedBeforeTheFoundOnesArriveAreNotRestored() {
+		LruIndex index = new LruIndex(2 * W, 0, this.clock);
+		index.record(p("deleted"), 100);
+		index.record(p("evicted"), 100);
+		index.forget(p("deleted"));
+		assertThat(index.record(p("new"), 100)).isEmpty();
+		assertThat(index.record(p("newer"), 100)).containsExactly(p("evicted"));
+		index.forget(p("newer"));
+		assertThat(index.record(p("deleted"), 100)).isEmpty();
+		// Found by a scan that ran before the removals; what was written again since
+		// wins.
+		assertThat(index.restore(List.of(new LruIndex.Snapshot(p("deleted"), 100, 1),
+				new LruIndex.Snapshot(p("evicted"), 100, 2), new LruIndex.Snapshot(p("newer"), 100, 3))))
+			.isEmpty();
+		assertThat(index.snapshot()).extracting(LruIndex.Snapshot::path).containsExactly(p("new"), p("deleted"));
+		assertThat(index.bytes()).isEqualTo(2 * W);
+	}
+
 }
