@@ -59,7 +59,8 @@ public final class OpenSshServer implements AutoCloseable {
 
 	private Process process;
 
-	private OpenSshServer(Path sshd, Path directory, int port) throws IOException, InterruptedException {
+	private OpenSshServer(Path sshd, Path directory, int port, List<String> settings)
+			throws IOException, InterruptedException {
 		this.sshd = sshd;
 		this.directory = directory;
 		this.port = port;
@@ -81,7 +82,7 @@ public final class OpenSshServer implements AutoCloseable {
 						"AuthorizedKeysFile " + directory.resolve("authorized_keys"),
 						"AllowUsers " + String.join(" ", users), "AllowTcpForwarding no", "X11Forwarding no",
 						"PermitTTY no", "Subsystem sftp internal-sftp", "ForceCommand internal-sftp", "MaxStartups 200",
-						"MaxSessions 100", "LogLevel INFO", ""));
+						"MaxSessions 100", "LogLevel INFO", String.join("\n", settings), ""));
 	}
 
 	/**
@@ -91,6 +92,17 @@ public final class OpenSshServer implements AutoCloseable {
 	 * @return the running server
 	 */
 	public static OpenSshServer start(Path directory) throws IOException, InterruptedException {
+		return start(directory, List.of());
+	}
+
+	/**
+	 * Makes a server with settings of its own (such as {@code Ciphers …}) and starts it;
+	 * fails (in CI) or skips the test if {@code sshd} is missing.
+	 * @param directory an empty folder for keys, configuration and the log
+	 * @param settings {@code sshd_config} lines added to the test server's own
+	 * @return the running server
+	 */
+	public static OpenSshServer start(Path directory, List<String> settings) throws IOException, InterruptedException {
 		Path sshd = Requirements.requireExecutable("sshd", "openssh-server");
 		Requirements.requireExecutable("ssh-keygen", "openssh-client");
 		if ("root".equals(System.getProperty("user.name"))) {
@@ -98,7 +110,7 @@ public final class OpenSshServer implements AutoCloseable {
 			// lack.
 			Files.createDirectories(Path.of("/run/sshd"));
 		}
-		OpenSshServer server = new OpenSshServer(sshd, directory, FreePorts.loopback());
+		OpenSshServer server = new OpenSshServer(sshd, directory, FreePorts.loopback(), settings);
 		// Even a test run that is killed or times out must not leave an sshd behind.
 		Runtime.getRuntime().addShutdownHook(new Thread(server::close, "wharf-test-sshd-stop"));
 		server.start();

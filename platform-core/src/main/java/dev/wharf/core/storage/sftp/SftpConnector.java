@@ -6,7 +6,6 @@ import java.util.List;
 
 import dev.wharf.core.storage.BackendUnavailableException;
 import com.hierynomus.sshj.transport.cipher.BlockCiphers;
-import com.hierynomus.sshj.transport.cipher.ChachaPolyCiphers;
 import com.hierynomus.sshj.transport.cipher.GcmCiphers;
 import com.hierynomus.sshj.transport.kex.DHGroups;
 import com.hierynomus.sshj.transport.kex.ExtInfoClientFactory;
@@ -17,7 +16,6 @@ import net.schmizz.sshj.Config;
 import net.schmizz.sshj.DefaultConfig;
 import net.schmizz.sshj.SSHClient;
 import net.schmizz.sshj.common.Factory;
-import net.schmizz.sshj.common.SecurityUtils;
 import net.schmizz.sshj.sftp.FileAttributes;
 import net.schmizz.sshj.sftp.FileMode;
 import net.schmizz.sshj.sftp.SFTPEngine;
@@ -40,15 +38,7 @@ final class SftpConnector {
 	private static final Log logger = LogFactory.getLog(SftpConnector.class);
 
 	static {
-		// Once BouncyCastle is registered, sshj asks it for every algorithm, and its
-		// pure-Java AES and SHA-2 are
-		// several times slower than the JDK's accelerated ones. Register it (last, as
-		// sshj would) but let the JDK
-		// pick providers: the JDK's own serve what they have, and BouncyCastle the rest
-		// (ChaCha20, Poly1305).
-		SecurityUtils.registerSecurityProvider("org.bouncycastle.jce.provider.BouncyCastleProvider");
-		SecurityUtils.setRegisterBouncyCastle(false);
-		SecurityUtils.setSecurityProvider(null);
+		SshjSecurity.apply();
 	}
 
 	/**
@@ -110,7 +100,16 @@ final class SftpConnector {
 	 * Every OpenSSH since 6.5 (2014) agrees to these.
 	 */
 	private static Config newConfig() {
-		DefaultConfig config = new DefaultConfig();
+		DefaultConfig config = new DefaultConfig() {
+
+			@Override
+			protected void initCipherFactories() {
+				// Set below. sshj's own list would be tried out here, each
+				// cipher made and initialised once (ChaCha20-Poly1305 with
+				// BouncyCastle), only to be replaced.
+			}
+
+		};
 		config.setKeepAliveProvider(KeepAliveProvider.KEEP_ALIVE);
 		config.setKeyExchangeFactories(new Curve25519SHA256.Factory(), new Curve25519SHA256.FactoryLibSsh(),
 				new ECDHNistP.Factory256(), new ECDHNistP.Factory384(), new ECDHNistP.Factory521(),
@@ -119,9 +118,9 @@ final class SftpConnector {
 				ExtendedDHGroups.Group18SHA512AtSSH(), new ExtInfoClientFactory());
 		config.setKeyAlgorithms(
 				config.getKeyAlgorithms().stream().filter(algorithm -> !algorithm.getName().contains("dss")).toList());
-		config.setCipherFactories(List.<Factory.Named<Cipher>>of(GcmCiphers.AES128GCM(), GcmCiphers.AES256GCM(),
-				ChachaPolyCiphers.CHACHA_POLY_OPENSSH(), BlockCiphers.AES128CTR(), BlockCiphers.AES192CTR(),
-				BlockCiphers.AES256CTR()));
+		config.setCipherFactories(
+				List.<Factory.Named<Cipher>>of(GcmCiphers.AES128GCM(), GcmCiphers.AES256GCM(), new ChaChaPolyOnDemand(),
+						BlockCiphers.AES128CTR(), BlockCiphers.AES192CTR(), BlockCiphers.AES256CTR()));
 		config.setMACFactories(Macs.HMACSHA2256Etm(), Macs.HMACSHA2512Etm(), Macs.HMACSHA2256(), Macs.HMACSHA2512());
 		return config;
 	}

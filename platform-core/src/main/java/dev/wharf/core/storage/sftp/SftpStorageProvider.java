@@ -45,6 +45,11 @@ public final class SftpStorageProvider implements StorageProvider {
 
 	private static final Log logger = LogFactory.getLog(SftpStorageProvider.class);
 
+	static {
+		// Before the known hosts or a private key are read with sshj's help.
+		SshjSecurity.apply();
+	}
+
 	@Override
 	public String type() {
 		return TYPE;

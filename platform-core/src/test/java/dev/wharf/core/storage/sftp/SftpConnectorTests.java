@@ -17,6 +17,7 @@ class SftpConnectorTests {
 	void offersNoBrokenOrDeprecatedAlgorithm() {
 		Config config = SftpConnector.config();
 		assertThat(names(config.getCipherFactories())).first().isEqualTo("aes128-gcm@openssh.com");
+		assertThat(names(config.getCipherFactories())).contains("chacha20-poly1305@openssh.com");
 		assertThat(names(config.getCipherFactories())).noneMatch(name -> name.contains("cbc") || name.contains("3des")
 				|| name.contains("blowfish") || name.contains("arcfour"));
 		assertThat(names(config.getMACFactories())).allMatch(name -> name.startsWith("hmac-sha2-"));
