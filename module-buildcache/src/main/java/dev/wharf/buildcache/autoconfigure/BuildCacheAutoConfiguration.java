@@ -141,9 +141,12 @@ public final class BuildCacheAutoConfiguration {
 	}
 
 	/**
-	 * The copies of small entries: as configured, else 1/64 of the heap and at most 64 MB
-	 * (the p96 profile's 24 MB heap keeps 384 KB of them), and none on a memory mount,
-	 * whose entries are in memory already.
+	 * The copies of small entries: as configured, else on a local folder 1/64 of the heap
+	 * and at most 64 MB (the p96 profile's 24 MB heap keeps 384 KB of them). None by
+	 * default elsewhere: a memory mount holds its entries in memory already, and on
+	 * memcached or sftp a copy would also answer while the server is down or after it
+	 * evicted the entry (for up to the revalidation time), which their operators may not
+	 * expect; setting the size turns copies on there.
 	 */
 	static HotEntries.Settings hotEntries(BuildCacheProperties properties, Mount mount, long maxHeap) {
 		BuildCacheProperties.HotEntries hot = properties.hotEntries();
@@ -151,7 +154,7 @@ public final class BuildCacheAutoConfiguration {
 		if (hot.maxSize() != null) {
 			maxSize = hot.maxSize().toBytes();
 		}
-		else if (unwrapped(mount.storage()) instanceof MemoryStorage) {
+		else if (!mount.storage().capabilities().contains(Capability.LOCAL_FILE)) {
 			maxSize = 0;
 		}
 		else {

@@ -97,16 +97,18 @@ public record BuildCacheProperties(@DefaultValue("true") boolean enabled, @Defau
 
 	/**
 	 * Copies in memory of small entries this replica read or wrote lately, so that GETs
-	 * of them from a mount that keeps its files elsewhere (a local folder, sftp,
-	 * memcached) are answered without going to the storage, as on a {@code memory} mount.
-	 * A copy is served for at most {@code revalidate-after} after it was last checked
-	 * against the stored file; an entry deleted or replaced behind the cache's back (by
-	 * hand, by another replica) stops being served within that time. A PUT on this
-	 * replica drops the entry's copy before it is answered. Unused on a {@code memory}
-	 * mount, which holds every entry in memory already.
+	 * of them from a local folder are answered without going to the storage, as on a
+	 * {@code memory} mount. A copy is served for at most {@code revalidate-after} after
+	 * it was last checked against the stored file; an entry deleted or replaced behind
+	 * the cache's back (by hand, by another replica) stops being served within that time.
+	 * A PUT on this replica drops the entry's copy before it is answered. Unused on a
+	 * {@code memory} mount, which holds every entry in memory already; on sftp and
+	 * memcached only when a size is set (a copy would also answer for a while after the
+	 * server evicted the entry or went down).
 	 *
 	 * @param maxSize the most bytes of copies (each charged 320 bytes beyond its
-	 * content); 0 keeps none. Defaults to 1/64 of the JVM's maximum heap, at most 64 MB
+	 * content); 0 keeps none. Defaults, on a local mount, to 1/64 of the JVM's maximum
+	 * heap and at most 64 MB; elsewhere to 0
 	 * @param maxEntrySize the largest entry copied
 	 * @param revalidateAfter how long a copy is served without a look at the stored file;
 	 * 0 looks every time (which still saves reading it)

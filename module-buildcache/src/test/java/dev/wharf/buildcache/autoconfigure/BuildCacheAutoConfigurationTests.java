@@ -84,12 +84,21 @@ class BuildCacheAutoConfigurationTests {
 	}
 
 	@Test
-	void copiesOfEntriesTakeAShareOfTheHeapExceptOnAMemoryMount() {
+	void copiesOfEntriesTakeAShareOfTheHeapOnALocalMountOnly() {
 		runner().run(context -> {
 			var mount = context.getBean(MountRegistry.class).get("data");
 			BuildCacheProperties properties = context.getBean(BuildCacheProperties.class);
 			assertThat(BuildCacheAutoConfiguration.hotEntries(properties, mount, 1L << 30).maxBytes()).isZero();
 		});
+		runner()
+			.withPropertyValues("wharf.storage.mounts.shared.type=memcached",
+					"wharf.storage.mounts.shared.servers[0]=127.0.0.1:1",
+					"wharf.storage.mounts.shared.connect-timeout=100ms", "wharf.buildcache.mount=shared")
+			.run(context -> {
+				var mount = context.getBean(MountRegistry.class).get("shared");
+				BuildCacheProperties properties = context.getBean(BuildCacheProperties.class);
+				assertThat(BuildCacheAutoConfiguration.hotEntries(properties, mount, 1L << 30).maxBytes()).isZero();
+			});
 		runner()
 			.withPropertyValues("wharf.storage.mounts.disk.type=local", "wharf.storage.mounts.disk.root=" + this.temp,
 					"wharf.buildcache.mount=disk")

@@ -53,17 +53,17 @@ class LocalHotEntriesTests {
 	}
 
 	@Test
-	void aWrittenEntryIsServedWithoutTheStorage() throws IOException {
+	void aWrittenEntryIsServedWithoutReadingTheFile() throws IOException {
 		byte[] entry = StorageTestSupport.randomBytes(1, 0, 4096);
 		assertThat(put("written", entry)).isEqualTo(201);
-		long stats = storageCalls("stat");
 		long reads = storageCalls("read");
 		for (int i = 0; i < 5; i++) {
 			Response response = get("written");
 			assertThat(response.status()).isEqualTo(200);
 			assertThat(response.body()).isEqualTo(entry);
 		}
-		assertThat(storageCalls("stat")).as("stats").isEqualTo(stats);
+		// From the copy: at once, or after a stat that finds the file unchanged when the
+		// copy was due (HotEntriesTests counts each way on a clock of its own).
 		assertThat(storageCalls("read")).as("reads").isEqualTo(reads);
 	}
 
