@@ -25,13 +25,15 @@ import org.springframework.core.io.buffer.DataBuffer;
  *
  * <p>
  * Why copies rather than a faster way to the file: a GET of a 4 KiB entry from a local
- * folder spent most of its CPU time outside the file system calls, on two hops to the
- * mount's file threads and back (stat, then open, read and close) and the publishers
- * around them; nginx's {@code open_file_cache} avoids the same work by keeping what it
- * learnt about a file for a while. A build cache's entries rarely change once written,
- * and the clients ask for the same few again and again (every build of a branch), so a
- * small, byte-bounded set of copies takes most GETs off the file threads at a bounded
- * memory cost, which a faster read could not.
+ * folder cost about five times the CPU of one from a memory mount, most of it around the
+ * file rather than reading it: two hops to the mount's file threads and back (stat, then
+ * open, read and close, each resolving the path's links anew) and the publishers around
+ * them. nginx's {@code open_file_cache} avoids the like by keeping what it learnt about a
+ * file for a while. A build cache's entries do not change once written (a key names its
+ * content), and clients ask for the same ones again and again (every build of a branch),
+ * so a byte-bounded set of copies takes most GETs off the file threads at a memory cost
+ * the operator sets, which a faster read could not. Entries above {@code maxEntrySize},
+ * and GETs spread over more entries than the copies hold, still go to the file as before.
  *
  * <p>
  * What a copy may serve, and for how long:
@@ -165,9 +167,13 @@ public final class HotEntries {
 	/**
 	 * Begins a read whose bytes may be kept.
 	 * @param path the entry
-	 * @return the ticket for {@link #keep}; negative while the entry is being written
+	 * @return the ticket for {@link #keep}; negative while the entry is being written,
+	 * and when no copies are kept
 	 */
 	long readTicket(StoragePath path) {
+		if (this.maxBytes == 0) {
+			return -1;
+		}
 		Stripe stripe = stripe(path);
 		synchronized (stripe) {
 			return (stripe.writing > 0) ? -1 : stripe.version;

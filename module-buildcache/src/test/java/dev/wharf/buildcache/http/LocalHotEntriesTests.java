@@ -3,7 +3,9 @@ package dev.wharf.buildcache.http;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.Arrays;
 
 import dev.wharf.buildcache.testsupport.BuildCacheTestApplication;
 import dev.wharf.buildcache.testsupport.CacheTestUsers;
@@ -77,8 +79,7 @@ class LocalHotEntriesTests {
 		await().atMost(REVALIDATE.plusSeconds(5)).pollInterval(Duration.ofMillis(20)).until(() -> {
 			Response response = get("deleted");
 			// Until then, nothing but the entry.
-			assertThat(response.status() == 404
-					|| (response.status() == 200 && java.util.Arrays.equals(response.body(), entry)))
+			assertThat(response.status() == 404 || (response.status() == 200 && Arrays.equals(response.body(), entry)))
 				.isTrue();
 			return response.status() == 404;
 		});
@@ -97,10 +98,10 @@ class LocalHotEntriesTests {
 		byte[] newer = StorageTestSupport.randomBytes(4, 0, 4096);
 		Path other = temp.resolve("data/other");
 		Files.write(other, newer);
-		Files.move(other, entryFile("replaced"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+		Files.move(other, entryFile("replaced"), StandardCopyOption.REPLACE_EXISTING);
 		await().atMost(REVALIDATE.plusSeconds(5))
 			.pollInterval(Duration.ofMillis(20))
-			.until(() -> java.util.Arrays.equals(get("replaced").body(), newer));
+			.until(() -> Arrays.equals(get("replaced").body(), newer));
 		assertThat(get("replaced").body()).isEqualTo(newer);
 	}
 

@@ -4,12 +4,20 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.wharf.core.storage.ByteRange;
+import dev.wharf.core.storage.EntryType;
 import dev.wharf.core.storage.FileEntry;
 import dev.wharf.core.storage.ForwardingStorage;
 import dev.wharf.core.storage.Storage;
@@ -21,6 +29,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -141,7 +150,7 @@ class HotEntriesTests {
 		byte[] newer = randomBytes(5, 0, 3000);
 		Path other = this.temp.resolve("other");
 		Files.write(other, newer);
-		Files.move(other, file("d"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+		Files.move(other, file("d"), StandardCopyOption.REPLACE_EXISTING);
 		this.clock.advance(REVALIDATE.plusMillis(1));
 		assertThat(atHand(store, "d")).isNull();
 		assertThat(get(store, "d")).isEqualTo(newer);
@@ -234,6 +243,52 @@ class HotEntriesTests {
 		assertThat(get(store, "m")).hasSize(100);
 		assertThat(atHand(store, "m")).isNull();
 		assertThat(store.hotEntries().size()).isZero();
+	}
+
+	@Test
+	void concurrentWritesReadsAndEvictionsKeepTheAccountsExact() throws Exception {
+		int length = 1000;
+		long budget = 20 * (length + HotEntries.ENTRY_CHARGE);
+		HotEntries hot = new HotEntries(new HotEntries.Settings(budget, 64 * 1024, REVALIDATE), this.clock);
+		FileEntry stored = new FileEntry(FOLDER.resolve("x"), EntryType.FILE, length, Instant.EPOCH);
+		ExecutorService threads = Executors.newFixedThreadPool(4);
+		try {
+			List<Future<?>> done = new ArrayList<>();
+			for (int t = 0; t < 4; t++) {
+				int seed = t;
+				done.add(threads.submit(() -> {
+					Random random = new Random(seed);
+					for (int i = 0; i < 20_000; i++) {
+						StoragePath path = FOLDER.resolve("k" + random.nextInt(60));
+						switch (random.nextInt(4)) {
+							case 0 -> {
+								HotEntries.Write write = hot.beginWrite(path, length);
+								write.copy(DefaultDataBufferFactory.sharedInstance.wrap(new byte[length]));
+								write.stored(stored);
+								hot.endWrite(write);
+							}
+							case 1 -> hot.keep(path, hot.readTicket(path), stored, new byte[length], hot.now());
+							case 2 -> hot.forget(path);
+							default -> hot.fresh(path);
+						}
+					}
+				}));
+			}
+			for (Future<?> each : done) {
+				each.get();
+			}
+		}
+		finally {
+			threads.shutdownNow();
+		}
+		// Settled: one more copy trims the rest to the budget.
+		HotEntries.Write last = hot.beginWrite(FOLDER.resolve("last"), length);
+		last.copy(DefaultDataBufferFactory.sharedInstance.wrap(new byte[length]));
+		last.stored(stored);
+		hot.endWrite(last);
+		assertThat(hot.bytes()).isEqualTo(hot.size() * (length + HotEntries.ENTRY_CHARGE));
+		assertThat(hot.bytes()).isLessThanOrEqualTo(budget);
+		assertThat(hot.size()).isPositive();
 	}
 
 	/** Counts the calls a store makes, and can hold reads back. */
