@@ -35,8 +35,8 @@ import org.springframework.util.unit.DataSize;
  * @param fastLane whether GET and HEAD requests of entries on kept-alive HTTP/1.1
  * connections are answered directly on the connection, before Reactor Netty's request
  * handling (the same answers, with less work per request)
- * @param hotEntries copies in memory of small entries read or written lately, on mounts
- * that keep their files elsewhere
+ * @param hotEntries copies in memory of small entries read or written lately, answered
+ * without the storage (on local mounts by default)
  */
 @ConfigurationProperties("wharf.buildcache")
 public record BuildCacheProperties(@DefaultValue("true") boolean enabled, @DefaultValue("/cache") String basePath,

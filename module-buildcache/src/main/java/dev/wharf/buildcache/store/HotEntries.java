@@ -5,12 +5,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.wharf.core.storage.FileEntry;
 import dev.wharf.core.storage.FileKey;
 import dev.wharf.core.storage.StoragePath;
@@ -53,8 +51,8 @@ import org.springframework.core.io.buffer.DataBuffer;
  * read began (a version per stripe of paths, checked under the stripe's lock).</li>
  * <li>Evictions and entries found missing drop their copies.</li>
  * <li>The copies hold at most {@code maxBytes}, each charged {@link #ENTRY_CHARGE} beyond
- * its content; past it, the copies not used since the last pass go first (a second-chance
- * queue, so a hit costs no lock and no write shared by every thread).</li>
+ * its content, in a Caffeine cache bounded by weight (as the static sites' file cache):
+ * the copies least likely to be asked for again go first.</li>
  * </ul>
  *
  * <p>
@@ -64,8 +62,8 @@ import org.springframework.core.io.buffer.DataBuffer;
 public final class HotEntries {
 
 	/**
-	 * Bytes charged per copy beyond its content: the path, the map's and the queue's
-	 * nodes, the copy and its buffer.
+	 * Bytes charged per copy beyond its content: the path, the cache's node, the copy and
+	 * its buffer.
 	 */
 	static final long ENTRY_CHARGE = 320;
 
@@ -82,17 +80,7 @@ public final class HotEntries {
 
 	private final Clock clock;
 
-	private final ConcurrentHashMap<StoragePath, Copy> copies = new ConcurrentHashMap<>();
-
-	/**
-	 * Copies in the order they were made; also holds nodes of copies since dropped, which
-	 * {@link #trim()} clears out.
-	 */
-	private final ConcurrentLinkedQueue<Copy> order = new ConcurrentLinkedQueue<>();
-
-	private final AtomicInteger queued = new AtomicInteger();
-
-	private final AtomicLong bytes = new AtomicLong();
+	private final Cache<StoragePath, Copy> copies;
 
 	private final Stripe[] stripes = new Stripe[STRIPES];
 
@@ -106,6 +94,13 @@ public final class HotEntries {
 		this.maxEntrySize = settings.maxEntrySize();
 		this.revalidateMillis = settings.revalidateAfter().toMillis();
 		this.clock = clock;
+		this.copies = Caffeine.newBuilder()
+			.maximumWeight(this.maxBytes)
+			.<StoragePath, Copy>weigher((path, copy) -> (int) copy.charge())
+			// Upkeep on the calling thread, in bounded steps, rather than waiting for a
+			// busy common pool with copies past the budget.
+			.executor(Runnable::run)
+			.build();
 		for (int i = 0; i < STRIPES; i++) {
 			this.stripes[i] = new Stripe();
 		}
@@ -133,11 +128,10 @@ public final class HotEntries {
 	 * @return the copy, or {@code null}
 	 */
 	@Nullable Copy fresh(StoragePath path) {
-		Copy copy = this.copies.get(path);
+		Copy copy = this.copies.getIfPresent(path);
 		if (copy == null || this.clock.millis() - copy.checkedAt > this.revalidateMillis) {
 			return null;
 		}
-		copy.use();
 		return copy;
 	}
 
@@ -150,17 +144,17 @@ public final class HotEntries {
 	 * @return the copy, or {@code null}
 	 */
 	@Nullable Copy checked(StoragePath path, FileEntry stored, long since) {
-		Copy copy = this.copies.get(path);
+		Copy copy = this.copies.getIfPresent(path);
 		if (copy == null) {
 			return null;
 		}
 		if (!copy.matches(stored)) {
-			drop(copy);
+			// Only this copy: one that a write made meanwhile stays.
+			this.copies.asMap().remove(path, copy);
 			return null;
 		}
 		// Racing checks may set an older time: the copy is only checked again sooner.
 		copy.checkedAt = since;
-		copy.use();
 		return copy;
 	}
 
@@ -198,9 +192,8 @@ public final class HotEntries {
 			if (stripe.writing > 0 || stripe.version != ticket) {
 				return;
 			}
-			put(new Copy(path, stored, content, since));
+			this.copies.put(path, new Copy(path, stored, content, since));
 		}
-		trim();
 	}
 
 	/**
@@ -215,7 +208,7 @@ public final class HotEntries {
 		synchronized (stripe) {
 			stripe.version++;
 			stripe.writing++;
-			remove(path);
+			this.copies.invalidate(path);
 			ticket = stripe.version;
 		}
 		return new Write(path, ticket, keeps(length) ? new byte[(int) length] : null);
@@ -236,14 +229,13 @@ public final class HotEntries {
 			boolean alone = stripe.version == write.ticket && stripe.writing == 1;
 			stripe.version++;
 			stripe.writing--;
-			remove(write.path);
+			this.copies.invalidate(write.path);
 			byte[] content = write.content;
 			FileEntry stored = write.stored;
 			if (alone && content != null && stored != null && write.filled == content.length) {
-				put(new Copy(write.path, stored, content, this.clock.millis()));
+				this.copies.put(write.path, new Copy(write.path, stored, content, this.clock.millis()));
 			}
 		}
-		trim();
 	}
 
 	/**
@@ -255,76 +247,24 @@ public final class HotEntries {
 		Stripe stripe = stripe(path);
 		synchronized (stripe) {
 			stripe.version++;
-			remove(path);
+			this.copies.invalidate(path);
 		}
 	}
 
 	/** How many copies are held, for tests. */
-	int size() {
-		return this.copies.size();
+	long size() {
+		this.copies.cleanUp();
+		return this.copies.estimatedSize();
 	}
 
 	/** Bytes of the copies with their charges, for tests. */
 	long bytes() {
-		return this.bytes.get();
+		this.copies.cleanUp();
+		return this.copies.policy().eviction().orElseThrow().weightedSize().orElseThrow();
 	}
 
 	private Stripe stripe(StoragePath path) {
 		return this.stripes[Math.floorMod(path.hashCode(), STRIPES)];
-	}
-
-	/** Under the path's stripe lock. */
-	private void put(Copy copy) {
-		Copy old = this.copies.put(copy.path, copy);
-		if (old != null) {
-			this.bytes.addAndGet(-old.charge());
-		}
-		this.bytes.addAndGet(copy.charge());
-		this.order.add(copy);
-		this.queued.incrementAndGet();
-	}
-
-	/** Under the path's stripe lock. */
-	private void remove(StoragePath path) {
-		Copy old = this.copies.remove(path);
-		if (old != null) {
-			this.bytes.addAndGet(-old.charge());
-		}
-	}
-
-	/**
-	 * Drops one copy, if it is still the entry's: needs no lock, as a copy is only ever
-	 * taken away here.
-	 */
-	private void drop(Copy copy) {
-		if (this.copies.remove(copy.path, copy)) {
-			this.bytes.addAndGet(-copy.charge());
-		}
-	}
-
-	/**
-	 * Drops copies past the byte budget, those unused since the last pass first, and
-	 * clears the queue of dropped copies' nodes; a bounded pass.
-	 */
-	private void trim() {
-		int steps = 2 * this.queued.get() + 2;
-		while (steps-- > 0 && (this.bytes.get() > this.maxBytes || this.queued.get() > 2 * this.copies.size() + 16)) {
-			Copy copy = this.order.poll();
-			if (copy == null) {
-				return;
-			}
-			this.queued.decrementAndGet();
-			if (this.copies.get(copy.path) != copy) {
-				continue;
-			}
-			if (this.bytes.get() <= this.maxBytes || copy.used) {
-				copy.used = false;
-				this.order.add(copy);
-				this.queued.incrementAndGet();
-				continue;
-			}
-			drop(copy);
-		}
 	}
 
 	/**
@@ -364,8 +304,6 @@ public final class HotEntries {
 
 		private volatile long checkedAt;
 
-		private volatile boolean used;
-
 		Copy(StoragePath path, FileEntry stored, byte[] content, long checkedAt) {
 			this.path = path;
 			this.storedSize = stored.size();
@@ -388,14 +326,6 @@ public final class HotEntries {
 		boolean matches(FileEntry stored) {
 			return stored.isFile() && stored.size() == this.storedSize && this.modified.equals(stored.lastModified())
 					&& Objects.equals(this.key, stored.key());
-		}
-
-		void use() {
-			// Read first: hits are frequent, and a write on every one would bounce the
-			// cache line between cores.
-			if (!this.used) {
-				this.used = true;
-			}
 		}
 
 		long charge() {
