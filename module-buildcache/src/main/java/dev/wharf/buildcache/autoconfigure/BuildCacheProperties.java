@@ -35,6 +35,8 @@ import org.springframework.util.unit.DataSize;
  * @param fastLane whether GET and HEAD requests of entries on kept-alive HTTP/1.1
  * connections are answered directly on the connection, before Reactor Netty's request
  * handling (the same answers, with less work per request)
+ * @param hotEntries copies in memory of small entries read or written lately, answered
+ * without the storage (on local mounts by default)
  */
 @ConfigurationProperties("wharf.buildcache")
 public record BuildCacheProperties(@DefaultValue("true") boolean enabled, @DefaultValue("/cache") String basePath,
@@ -43,7 +45,7 @@ public record BuildCacheProperties(@DefaultValue("true") boolean enabled, @Defau
 		@DefaultValue("Wharf build cache") String realm, @DefaultValue Eviction eviction,
 		@DefaultValue("none") Compression compression, @DefaultValue("none") KeyDigest keyDigest,
 		@DefaultValue Quota quota, @DefaultValue ClientCertificates clientCertificates,
-		@DefaultValue("true") boolean fastLane) {
+		@DefaultValue("true") boolean fastLane, @DefaultValue HotEntries hotEntries) {
 
 	private static final String PREFIX = "wharf.buildcache.";
 
@@ -88,6 +90,44 @@ public record BuildCacheProperties(@DefaultValue("true") boolean enabled, @Defau
 			if (maxAge.isNegative()) {
 				throw new InvalidConfigurationException(PREFIX + "eviction.max-age", maxAge.toString(),
 						"must not be negative");
+			}
+		}
+
+	}
+
+	/**
+	 * Copies in memory of small entries this replica read or wrote lately, so that GETs
+	 * of them from a local folder are answered without going to the storage, as on a
+	 * {@code memory} mount. A copy is served for at most {@code revalidate-after} after
+	 * it was last checked against the stored file; an entry deleted or replaced behind
+	 * the cache's back (by hand, by another replica) stops being served within that time.
+	 * A PUT on this replica drops the entry's copy before it is answered. Unused on a
+	 * {@code memory} mount, which holds every entry in memory already; on sftp and
+	 * memcached only when a size is set (a copy would also answer for a while after the
+	 * server evicted the entry or went down).
+	 *
+	 * @param maxSize the most bytes of copies (each charged 320 bytes beyond its
+	 * content); 0 keeps none. Defaults, on a local mount, to 1/64 of the JVM's maximum
+	 * heap and at most 64 MB; elsewhere to 0
+	 * @param maxEntrySize the largest entry copied
+	 * @param revalidateAfter how long a copy is served without a look at the stored file;
+	 * 0 looks every time (which still saves reading it)
+	 */
+	public record HotEntries(@Nullable DataSize maxSize, @DefaultValue("64KB") DataSize maxEntrySize,
+			@DefaultValue("1s") Duration revalidateAfter) {
+
+		public HotEntries {
+			if (maxSize != null && maxSize.toBytes() < 0) {
+				throw new InvalidConfigurationException(PREFIX + "hot-entries.max-size", maxSize.toString(),
+						"must not be negative");
+			}
+			if (maxEntrySize.toBytes() <= 0 || maxEntrySize.toBytes() > Integer.MAX_VALUE - 8) {
+				throw new InvalidConfigurationException(PREFIX + "hot-entries.max-entry-size", maxEntrySize.toString(),
+						"must be more than 0 and less than 2 GB");
+			}
+			if (revalidateAfter.isNegative()) {
+				throw new InvalidConfigurationException(PREFIX + "hot-entries.revalidate-after",
+						revalidateAfter.toString(), "must not be negative");
 			}
 		}
 

@@ -25,6 +25,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -68,6 +69,8 @@ public final class CacheStore implements AutoCloseable {
 
 	private final boolean folders;
 
+	private final HotEntries hot;
+
 	/**
 	 * Folders known to exist, so that most writes need no checks; emptied when it grows
 	 * too big.
@@ -105,6 +108,7 @@ public final class CacheStore implements AutoCloseable {
 		this.maxEntrySize = settings.maxEntrySize();
 		this.metrics = metrics;
 		this.folders = storage.capabilities().contains(Capability.DIRECTORIES);
+		this.hot = new HotEntries(settings.hotEntries(), clock);
 		this.codec = (settings.compression() == Compression.DEFLATE) ? BlockingScheduler
 			.create("wharf-buildcache-deflate", Math.max(2, Runtime.getRuntime().availableProcessors()), 10_000) : null;
 		if (settings.maxBytes() > 0 && storage.capabilities().contains(Capability.LIST)) {
@@ -121,6 +125,11 @@ public final class CacheStore implements AutoCloseable {
 	/** The index, for tests; {@code null} when the backend evicts by itself. */
 	@Nullable CacheIndex index() {
 		return this.index;
+	}
+
+	/** The copies of small entries, for tests. */
+	HotEntries hotEntries() {
+		return this.hot;
 	}
 
 	/** Whether this store bounds itself with an index (otherwise the backend evicts). */
@@ -167,17 +176,16 @@ public final class CacheStore implements AutoCloseable {
 	 */
 	public Mono<CacheEntry> get(CacheKey key, boolean withContent) {
 		StoragePath path = pathOf(key);
-		return this.storage.stat(path).flatMap(entry -> {
-			if (!entry.isFile()) {
-				return Mono.<CacheEntry>empty();
-			}
-			return (this.codec != null) ? deflated(path, entry, withContent) : Mono.just(new CacheEntry(entry.size(),
-					withContent ? counted(this.storage.read(path, ByteRange.all())) : Flux.empty()));
+		return Mono.defer(() -> {
+			long since = this.hot.now();
+			long ticket = this.hot.readTicket(path);
+			return this.storage.stat(path).flatMap(entry -> found(path, entry, withContent, since, ticket));
 		})
 			.doOnNext(found -> hit(path))
 			.switchIfEmpty(Mono.fromRunnable(this.metrics::miss))
 			.onErrorResume(NotFoundException.class, missing -> {
 				this.metrics.miss();
+				this.hot.forget(path);
 				// A miss stays a miss when the index cannot be told: the entry is
 				// forgotten when it is evicted.
 				return (this.index != null)
@@ -187,31 +195,80 @@ public final class CacheStore implements AutoCloseable {
 	}
 
 	/**
+	 * An entry that {@code stat} found: from its copy in memory if that still matches the
+	 * file, else read (and copied if small).
+	 */
+	private Mono<CacheEntry> found(StoragePath path, FileEntry entry, boolean withContent, long since, long ticket) {
+		if (!entry.isFile()) {
+			return Mono.empty();
+		}
+		HotEntries.Copy copy = this.hot.checked(path, entry, since);
+		if (copy != null) {
+			return Mono.just(new CacheEntry(copy.length(),
+					withContent
+							? counted(Flux.<DataBuffer>just(DefaultDataBufferFactory.sharedInstance.wrap(copy.view())))
+							: Flux.empty()));
+		}
+		Mono<CacheEntry> stored = (this.codec != null) ? deflated(path, entry, withContent)
+				: Mono.just(new CacheEntry(entry.size(),
+						withContent ? counted(this.storage.read(path, ByteRange.all())) : Flux.empty()));
+		if (!withContent || ticket < 0) {
+			return stored;
+		}
+		return stored.map(found -> this.hot.keeps(found.length())
+				? new CacheEntry(found.length(), kept(path, entry, found, since, ticket)) : found);
+	}
+
+	/** An entry's bytes, joined into one buffer and kept in memory once read whole. */
+	private Flux<DataBuffer> kept(StoragePath path, FileEntry stored, CacheEntry entry, long since, long ticket) {
+		return DataBufferUtils.join(entry.content()).<DataBuffer>map(buffer -> {
+			byte[] bytes = new byte[buffer.readableByteCount()];
+			try {
+				buffer.read(bytes);
+			}
+			finally {
+				DataBufferUtils.release(buffer);
+			}
+			// A file replaced while it was read may be shorter or longer: not kept.
+			if (bytes.length == entry.length()) {
+				this.hot.keep(path, ticket, stored, bytes, since);
+			}
+			return DefaultDataBufferFactory.sharedInstance.wrap(bytes);
+		}).flux();
+	}
+
+	/**
 	 * Looks an entry up at once, where the storage holds it in memory and it is stored as
-	 * is: the same answer, meters and index use as {@link #get}, without its publishers,
-	 * for the requests a client sends most. Runs on the caller's thread, which may be an
-	 * event loop; never blocks and never throws for a missing entry.
+	 * is, or a copy of it is held (see {@link HotEntries}): the same answer, meters and
+	 * index use as {@link #get}, without its publishers, for the requests a client sends
+	 * most. Runs on the caller's thread, which may be an event loop; never blocks and
+	 * never throws for a missing entry.
 	 * @param key the key
 	 * @param withContent whether the entry's bytes are wanted (GET) or only its length
 	 * (HEAD)
 	 * @param maxLength the longest entry wanted this way
-	 * @return the entry; {@code null} if it is not at hand (a miss, a deflated entry, a
-	 * longer one, a storage that keeps its files elsewhere), and then {@link #get}
-	 * answers
+	 * @return the entry; {@code null} if it is not at hand (a miss, a deflated entry or
+	 * one in a storage that keeps its files elsewhere without a fresh copy, a longer
+	 * one), and then {@link #get} answers
 	 */
 	public @Nullable HeldEntry getAtHand(CacheKey key, boolean withContent, long maxLength) {
-		if (this.codec != null) {
-			return null;
-		}
 		StoragePath path = pathOf(key);
-		HeldEntry found;
-		if (withContent) {
-			HeldFile file = this.storage.readAtHand(path, maxLength);
-			found = (file != null) ? new HeldEntry(file.entry().size(), file.content()) : null;
+		HeldEntry found = null;
+		if (this.codec == null) {
+			if (withContent) {
+				HeldFile file = this.storage.readAtHand(path, maxLength);
+				found = (file != null) ? new HeldEntry(file.entry().size(), file.content()) : null;
+			}
+			else {
+				FileEntry entry = this.storage.statAtHand(path);
+				found = (entry != null) ? new HeldEntry(entry.size(), List.of()) : null;
+			}
 		}
-		else {
-			FileEntry entry = this.storage.statAtHand(path);
-			found = (entry != null) ? new HeldEntry(entry.size(), List.of()) : null;
+		if (found == null && this.hot.isEnabled()) {
+			HotEntries.Copy copy = this.hot.fresh(path);
+			if (copy != null && copy.length() <= maxLength) {
+				found = new HeldEntry(copy.length(), withContent ? List.of(copy.view()) : List.of());
+			}
 		}
 		if (found == null) {
 			return null;
@@ -275,7 +332,9 @@ public final class CacheStore implements AutoCloseable {
 			}
 			StoragePath path = pathOf(key);
 			AtomicBoolean read = new AtomicBoolean();
-			Flux<DataBuffer> bounded = bounded(content).doOnSubscribe(subscription -> read.set(true));
+			HotEntries.Write copy = this.hot.beginWrite(path, length);
+			Flux<DataBuffer> bounded = bounded(content).doOnNext(copy::copy)
+				.doOnSubscribe(subscription -> read.set(true));
 			Flux<DataBuffer> stored = (this.codec != null) ? Deflating.deflate(bounded, this.codec) : bounded;
 			WriteOptions options = new WriteOptions(WriteMode.REPLACE,
 					(this.codec != null) ? WriteOptions.UNKNOWN_LENGTH : length);
@@ -296,11 +355,13 @@ public final class CacheStore implements AutoCloseable {
 				.flatMap(written -> {
 					this.metrics.put();
 					if (index == null) {
+						copy.stored(written);
 						return Mono.<Void>empty();
 					}
 					// An entry the index cannot count would escape the size budget: it is
 					// not kept.
 					return index.record(path, written.size())
+						.doOnSuccess(recorded -> copy.stored(written))
 						.onErrorResume(unrecorded -> this.storage.delete(path, false)
 							.onErrorResume(error -> Mono.empty())
 							.then(Mono.error(unrecorded)));
@@ -309,7 +370,12 @@ public final class CacheStore implements AutoCloseable {
 						full -> (index != null) ? index.shrink(Math.max(MIN_SHRINK, length))
 							.onErrorResume(error -> Mono.empty())
 							.then(Mono.error(full)) : Mono.error(full))
-				.then();
+				.then()
+				// Ended before the caller hears of it, so that the copy is in place for
+				// the client's next GET.
+				.doOnSuccess(done -> this.hot.endWrite(copy))
+				.doOnError(failed -> this.hot.endWrite(copy))
+				.doOnCancel(() -> this.hot.endWrite(copy));
 		});
 	}
 
@@ -345,9 +411,13 @@ public final class CacheStore implements AutoCloseable {
 			return Mono.empty();
 		}
 		this.metrics.evicted(reason, victims.size());
+		// Copies go before and after the file: a read that began before it was deleted
+		// keeps none.
+		victims.forEach(this.hot::forget);
 		return Flux.fromIterable(victims)
 			.flatMap(victim -> this.storage.delete(victim, false)
 				.onErrorResume(NotFoundException.class, gone -> Mono.empty())
+				.doFinally(signal -> this.hot.forget(victim))
 				.then(removeEmptyFolder(victim.parent())), 4)
 			.onErrorResume(error -> {
 				logger.warn("Build cache on mount '" + this.mount + "': could not delete an evicted entry: "
@@ -399,9 +469,25 @@ public final class CacheStore implements AutoCloseable {
 	 * @param maxEntrySize the largest entry
 	 * @param maxBytes the size budget of the index; 0 for none
 	 * @param maxAge entries idle for longer are removed; 0 for never
+	 * @param hotEntries the copies of small entries kept in memory
 	 */
 	public record Settings(StoragePath folder, KeyDigest digest, Compression compression, long maxEntrySize,
-			long maxBytes, Duration maxAge) {
+			long maxBytes, Duration maxAge, HotEntries.Settings hotEntries) {
+
+		/**
+		 * Settings without copies of entries in memory.
+		 * @param folder the folder in the mount
+		 * @param digest whether keys are stored under a digest
+		 * @param compression how entries are stored
+		 * @param maxEntrySize the largest entry
+		 * @param maxBytes the size budget of the index; 0 for none
+		 * @param maxAge entries idle for longer are removed; 0 for never
+		 */
+		public Settings(StoragePath folder, KeyDigest digest, Compression compression, long maxEntrySize, long maxBytes,
+				Duration maxAge) {
+			this(folder, digest, compression, maxEntrySize, maxBytes, maxAge, HotEntries.Settings.NONE);
+		}
+
 	}
 
 }

@@ -1,11 +1,13 @@
 package dev.wharf.buildcache.autoconfigure;
 
 import java.nio.file.Path;
+import java.time.Duration;
 
 import dev.wharf.buildcache.access.AnonymousAccess;
 import dev.wharf.buildcache.http.CacheFastLane;
 import dev.wharf.buildcache.http.CacheRoutes;
 import dev.wharf.buildcache.store.CacheStore;
+import dev.wharf.buildcache.store.HotEntries;
 import dev.wharf.core.autoconfigure.SecurityAutoConfiguration;
 import dev.wharf.core.autoconfigure.StorageAutoConfiguration;
 import dev.wharf.core.config.InvalidConfigurationException;
@@ -82,6 +84,46 @@ class BuildCacheAutoConfigurationTests {
 	}
 
 	@Test
+	void copiesOfEntriesTakeAShareOfTheHeapOnALocalMountOnly() {
+		runner().run(context -> {
+			var mount = context.getBean(MountRegistry.class).get("data");
+			BuildCacheProperties properties = context.getBean(BuildCacheProperties.class);
+			assertThat(BuildCacheAutoConfiguration.hotEntries(properties, mount, 1L << 30).maxBytes()).isZero();
+		});
+		runner()
+			.withPropertyValues("wharf.storage.mounts.shared.type=memcached",
+					"wharf.storage.mounts.shared.servers[0]=127.0.0.1:1",
+					"wharf.storage.mounts.shared.connect-timeout=100ms", "wharf.buildcache.mount=shared")
+			.run(context -> {
+				var mount = context.getBean(MountRegistry.class).get("shared");
+				BuildCacheProperties properties = context.getBean(BuildCacheProperties.class);
+				assertThat(BuildCacheAutoConfiguration.hotEntries(properties, mount, 1L << 30).maxBytes()).isZero();
+			});
+		runner()
+			.withPropertyValues("wharf.storage.mounts.disk.type=local", "wharf.storage.mounts.disk.root=" + this.temp,
+					"wharf.buildcache.mount=disk")
+			.run(context -> {
+				var mount = context.getBean(MountRegistry.class).get("disk");
+				BuildCacheProperties properties = context.getBean(BuildCacheProperties.class);
+				// The p96 profile's heap, and a large one.
+				HotEntries.Settings small = BuildCacheAutoConfiguration.hotEntries(properties, mount, 24L << 20);
+				assertThat(small.maxBytes()).isEqualTo((24L << 20) / 64);
+				assertThat(small.maxEntrySize()).isEqualTo(64 * 1024);
+				assertThat(small.revalidateAfter()).isEqualTo(Duration.ofSeconds(1));
+				assertThat(BuildCacheAutoConfiguration.hotEntries(properties, mount, 64L << 30).maxBytes())
+					.isEqualTo(64L << 20);
+			});
+		runner().withPropertyValues("wharf.buildcache.hot-entries.max-size=3MB",
+				"wharf.buildcache.hot-entries.max-entry-size=8KB", "wharf.buildcache.hot-entries.revalidate-after=0s")
+			.run(context -> {
+				var mount = context.getBean(MountRegistry.class).get("data");
+				HotEntries.Settings settings = BuildCacheAutoConfiguration
+					.hotEntries(context.getBean(BuildCacheProperties.class), mount, 1L << 30);
+				assertThat(settings).isEqualTo(new HotEntries.Settings(3L << 20, 8 * 1024, Duration.ZERO));
+			});
+	}
+
+	@Test
 	void badSettingsStopStartUpNamingTheProperty() {
 		assertFailure("wharf.buildcache.base-path", "wharf.buildcache.base-path=cache");
 		assertFailure("wharf.buildcache.base-path", "wharf.buildcache.base-path=/a/../b");
@@ -92,6 +134,10 @@ class BuildCacheAutoConfigurationTests {
 		assertFailure("wharf.buildcache.quota.per-user.requests", "wharf.buildcache.quota.per-user.requests=-1");
 		assertFailure("wharf.buildcache.quota.per-address.period", "wharf.buildcache.quota.per-address.period=0s");
 		assertFailure("wharf.buildcache.eviction.max-age", "wharf.buildcache.eviction.max-age=-1d");
+		assertFailure("wharf.buildcache.hot-entries.max-size", "wharf.buildcache.hot-entries.max-size=-1B");
+		assertFailure("wharf.buildcache.hot-entries.max-entry-size", "wharf.buildcache.hot-entries.max-entry-size=0B");
+		assertFailure("wharf.buildcache.hot-entries.revalidate-after",
+				"wharf.buildcache.hot-entries.revalidate-after=-1s");
 		assertFailure("wharf.buildcache.client-certificates.user-attribute",
 				"wharf.buildcache.client-certificates.user-attribute=C N");
 	}

@@ -67,6 +67,8 @@ abstract class AbstractAnswerWaysTests {
 		}
 		else {
 			WharfTestProperties.localMount(registry, temp);
+			// Every GET through the storage: copies in memory are LocalHotEntriesTests'.
+			registry.add("wharf.buildcache.hot-entries.max-size", () -> "0");
 		}
 		CacheTestUsers.register(registry);
 		registry.add("wharf.buildcache.fast-lane", () -> Boolean.toString(fastLane));
