@@ -13,7 +13,7 @@ import net.schmizz.sshj.transport.cipher.Cipher;
  * offers; only this one (ChaCha20 with SSH's 64-bit nonce, and Poly1305) needs
  * BouncyCastle. Registering it up front cost every process with an sftp mount its
  * provider's 440-odd classes and, because its jars are signed, their manifests' entry
- * digests (about 4 MB of heap, kept as long as the class path is open), whereas servers
+ * digests (megabytes of heap, kept as long as the class path is open), whereas servers
  * that offer AES-GCM, which Wharf prefers, never use it. Thread-safe: the provider is
  * registered once, by whichever connection needs it first.
  */
