@@ -1,9 +1,7 @@
 package dev.wharf.core.storage.sftp;
 
 import java.io.IOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -12,19 +10,19 @@ import net.schmizz.concurrent.Promise;
 import net.schmizz.sshj.sftp.FileAttributes;
 import net.schmizz.sshj.sftp.PacketType;
 import net.schmizz.sshj.sftp.RemoteResourceInfo;
+import net.schmizz.sshj.sftp.Request;
 import net.schmizz.sshj.sftp.Response;
-import net.schmizz.sshj.sftp.SFTPEngine;
 import net.schmizz.sshj.sftp.SFTPException;
 
 /**
  * Reads folders on the server in as few round trips as the protocol allows. These
  * requests are pipelined, sent without waiting for the previous answer:
  * <ul>
- * <li>a folder's {@code REALPATH} and the {@code OPENDIR} of its plain path; the handle
- * is used only when the real path is that plain path, so no link on the way was
- * followed;</li>
- * <li>two {@code READDIR}s, so that a small folder's entries and its end arrive
- * together;</li>
+ * <li>a folder's {@code REALPATH} and the {@code OPENDIR} of its plain path, in one SSH
+ * message; the handle is used only when the real path is that plain path, so no link on
+ * the way was followed;</li>
+ * <li>{@code READDIR}s two at a time, in one SSH message, so that a small folder's
+ * entries and its end arrive together;</li>
  * <li>the {@code CLOSE}, whose answer nothing depends on.</li>
  * </ul>
  * A listing of a folder below the root therefore takes two round trips rather than four.
@@ -34,7 +32,7 @@ import net.schmizz.sshj.sftp.SFTPException;
  */
 final class RemoteFolders {
 
-	/** READDIR requests kept in flight. */
+	/** READDIR requests sent together. */
 	private static final int READS_AHEAD = 2;
 
 	private RemoteFolders() {
@@ -56,14 +54,16 @@ final class RemoteFolders {
 	 * @throws SFTPException as the server answers, for a missing folder or one that
 	 * cannot be opened
 	 */
-	static Listing list(SFTPEngine engine, RemotePaths paths, StoragePath directory) throws IOException {
+	static Listing list(SftpEngine engine, RemotePaths paths, StoragePath directory) throws IOException {
 		if (directory.isRoot()) {
 			return new Listing(paths.root(), list(engine, paths.root()));
 		}
 		String lexical = paths.lexical(directory);
-		Promise<Response, SFTPException> realpath = engine.request(
-				engine.newRequest(PacketType.REALPATH).putString(lexical, engine.getSubsystem().getRemoteCharset()));
-		Promise<Response, SFTPException> open = openDir(engine, lexical);
+		List<Promise<Response, SFTPException>> answers = engine.requestTogether(
+				engine.newRequest(PacketType.REALPATH).putString(lexical, engine.getSubsystem().getRemoteCharset()),
+				openDirRequest(engine, lexical));
+		Promise<Response, SFTPException> realpath = answers.get(0);
+		Promise<Response, SFTPException> open = answers.get(1);
 		String real;
 		try {
 			real = paths.confine(directory, readSingleName(engine, retrieve(engine, realpath)));
@@ -88,42 +88,49 @@ final class RemoteFolders {
 	 * @param folder the folder's canonical server path
 	 * @return the entries, in the server's order
 	 */
-	static List<RemoteResourceInfo> list(SFTPEngine engine, String folder) throws IOException {
+	static List<RemoteResourceInfo> list(SftpEngine engine, String folder) throws IOException {
 		return read(engine, folder, handle(engine, openDir(engine, folder)));
 	}
 
-	private static Promise<Response, SFTPException> openDir(SFTPEngine engine, String folder) throws IOException {
-		return engine
-			.request(engine.newRequest(PacketType.OPENDIR).putString(folder, engine.getSubsystem().getRemoteCharset()));
+	private static Promise<Response, SFTPException> openDir(SftpEngine engine, String folder) throws IOException {
+		return engine.request(openDirRequest(engine, folder));
 	}
 
-	private static byte[] handle(SFTPEngine engine, Promise<Response, SFTPException> open) throws IOException {
+	private static Request openDirRequest(SftpEngine engine, String folder) {
+		return engine.newRequest(PacketType.OPENDIR).putString(folder, engine.getSubsystem().getRemoteCharset());
+	}
+
+	private static byte[] handle(SftpEngine engine, Promise<Response, SFTPException> open) throws IOException {
 		return retrieve(engine, open).ensurePacketTypeIs(PacketType.HANDLE).readBytes();
 	}
 
-	private static List<RemoteResourceInfo> read(SFTPEngine engine, String folder, byte[] handle) throws IOException {
+	private static List<RemoteResourceInfo> read(SftpEngine engine, String folder, byte[] handle) throws IOException {
 		List<RemoteResourceInfo> entries = new ArrayList<>();
-		Deque<Promise<Response, SFTPException>> reads = new ArrayDeque<>(READS_AHEAD);
+		Request[] reads = new Request[READS_AHEAD];
 		try {
-			for (int i = 0; i < READS_AHEAD; i++) {
-				reads.add(readDir(engine, handle));
-			}
 			while (true) {
-				Response response = retrieve(engine, reads.remove());
-				if (response.getType() == PacketType.STATUS) {
-					response.ensureStatusIs(Response.StatusCode.EOF);
-					// A server that answers out of order may still hold entries in a
-					// later answer.
-					while (!reads.isEmpty()) {
-						Response later = retrieve(engine, reads.remove());
-						if (later.getType() == PacketType.NAME) {
-							addEntries(engine, folder, later, entries);
-						}
+				// A batch at a time rather than a new READDIR after each answer: a
+				// small folder ends within the first batch, and a READDIR sent after
+				// its names would cost one more round trip only to read the end again.
+				for (int i = 0; i < READS_AHEAD; i++) {
+					reads[i] = readDirRequest(engine, handle);
+				}
+				boolean end = false;
+				for (Promise<Response, SFTPException> read : engine.requestTogether(reads)) {
+					Response response = retrieve(engine, read);
+					if (response.getType() == PacketType.STATUS) {
+						response.ensureStatusIs(Response.StatusCode.EOF);
+						end = true;
 					}
+					else {
+						// After the end too: a server that answers out of order may
+						// still hold entries in a later answer.
+						addEntries(engine, folder, response.ensurePacketTypeIs(PacketType.NAME), entries);
+					}
+				}
+				if (end) {
 					return entries;
 				}
-				addEntries(engine, folder, response.ensurePacketTypeIs(PacketType.NAME), entries);
-				reads.add(readDir(engine, handle));
 			}
 		}
 		finally {
@@ -131,11 +138,11 @@ final class RemoteFolders {
 		}
 	}
 
-	private static Promise<Response, SFTPException> readDir(SFTPEngine engine, byte[] handle) throws IOException {
-		return engine.request(engine.newRequest(PacketType.READDIR).putString(handle));
+	private static Request readDirRequest(SftpEngine engine, byte[] handle) {
+		return engine.newRequest(PacketType.READDIR).putString(handle);
 	}
 
-	private static void addEntries(SFTPEngine engine, String folder, Response names, List<RemoteResourceInfo> entries)
+	private static void addEntries(SftpEngine engine, String folder, Response names, List<RemoteResourceInfo> entries)
 			throws IOException {
 		int count = names.readUInt32AsInt();
 		for (int i = 0; i < count; i++) {
@@ -149,7 +156,7 @@ final class RemoteFolders {
 		}
 	}
 
-	private static String readSingleName(SFTPEngine engine, Response response) throws IOException {
+	private static String readSingleName(SftpEngine engine, Response response) throws IOException {
 		response.ensurePacketTypeIs(PacketType.NAME);
 		if (response.readUInt32AsInt() != 1) {
 			throw new SFTPException("Unexpected data in a REALPATH answer");
@@ -161,7 +168,7 @@ final class RemoteFolders {
 	 * Takes the answer to an OPENDIR that will not be read, closing the handle if one was
 	 * opened.
 	 */
-	private static void discard(SFTPEngine engine, Promise<Response, SFTPException> open) {
+	private static void discard(SftpEngine engine, Promise<Response, SFTPException> open) {
 		try {
 			Response response = retrieve(engine, open);
 			if (response.getType() == PacketType.HANDLE) {
@@ -174,7 +181,7 @@ final class RemoteFolders {
 		}
 	}
 
-	private static void closeWithoutWaiting(SFTPEngine engine, byte[] handle) {
+	private static void closeWithoutWaiting(SftpEngine engine, byte[] handle) {
 		try {
 			engine.request(engine.newRequest(PacketType.CLOSE).putString(handle));
 		}
@@ -183,7 +190,7 @@ final class RemoteFolders {
 		}
 	}
 
-	private static Response retrieve(SFTPEngine engine, Promise<Response, SFTPException> promise) throws IOException {
+	private static Response retrieve(SftpEngine engine, Promise<Response, SFTPException> promise) throws IOException {
 		return promise.retrieve(engine.getTimeoutMs(), TimeUnit.MILLISECONDS);
 	}
 

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.SocketException;
 
 import net.schmizz.sshj.SSHClient;
-import net.schmizz.sshj.sftp.SFTPEngine;
 
 /**
  * One logged-in SSH connection with its SFTP channel, and the canonical (link-free) path
@@ -16,7 +15,7 @@ final class SftpConnection {
 
 	private final SSHClient ssh;
 
-	private final SFTPEngine engine;
+	private final SftpEngine engine;
 
 	private final RemotePaths paths;
 
@@ -24,14 +23,14 @@ final class SftpConnection {
 
 	private volatile boolean broken;
 
-	SftpConnection(SSHClient ssh, SFTPEngine engine, String canonicalRoot) {
+	SftpConnection(SSHClient ssh, SftpEngine engine, String canonicalRoot) {
 		this.ssh = ssh;
 		this.engine = engine;
 		this.paths = new RemotePaths(canonicalRoot);
 		this.posixRename = engine.supportsServerExtension("posix-rename", "openssh.com");
 	}
 
-	SFTPEngine engine() {
+	SftpEngine engine() {
 		return this.engine;
 	}
 

@@ -152,8 +152,9 @@ final class SftpConnector {
 		SSHClient ssh = connect();
 		try {
 			ssh.auth(login.username(), login.methods());
-			SFTPEngine engine = new SFTPEngine(ssh).init();
+			SftpEngine engine = new SftpEngine(ssh);
 			engine.setTimeoutMs(this.readTimeoutMillis);
+			engine.init();
 			return new SftpConnection(ssh, engine, resolveRoot(engine));
 		}
 		catch (IOException | RuntimeException ex) {

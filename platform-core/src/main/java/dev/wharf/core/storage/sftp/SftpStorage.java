@@ -144,7 +144,7 @@ public final class SftpStorage implements Storage {
 	@Override
 	public Mono<FileEntry> stat(StoragePath path) {
 		return call(path, lease -> {
-			SFTPEngine engine = lease.connection().engine();
+			SftpEngine engine = lease.connection().engine();
 			String real = lease.connection().paths().real(engine, path);
 			return entry(path, engine.stat(real), real);
 		});
@@ -156,7 +156,7 @@ public final class SftpStorage implements Storage {
 	}
 
 	private List<FileEntry> listing(SftpConnection connection, StoragePath directory) throws IOException {
-		SFTPEngine engine = connection.engine();
+		SftpEngine engine = connection.engine();
 		RemoteFolders.Listing listing;
 		try {
 			listing = RemoteFolders.list(engine, connection.paths(), directory);
@@ -183,7 +183,7 @@ public final class SftpStorage implements Storage {
 		return entries;
 	}
 
-	private static boolean isNotFolder(SFTPEngine engine, String remote) throws IOException {
+	private static boolean isNotFolder(SftpEngine engine, String remote) throws IOException {
 		FileAttributes attributes;
 		try {
 			attributes = engine.stat(remote);
@@ -203,7 +203,7 @@ public final class SftpStorage implements Storage {
 	 */
 	private static FileEntry linked(SftpConnection connection, StoragePath path, String remote, FileAttributes link)
 			throws IOException {
-		SFTPEngine engine = connection.engine();
+		SftpEngine engine = connection.engine();
 		try {
 			String real = engine.canonicalize(remote);
 			if (connection.paths().contains(real)) {
@@ -232,7 +232,7 @@ public final class SftpStorage implements Storage {
 			throws IOException {
 		return this.pools.acquire(context).open(lease -> {
 			SftpConnection connection = lease.connection();
-			SFTPEngine engine = connection.engine();
+			SftpEngine engine = connection.engine();
 			String real = connection.paths().real(engine, path);
 			if (engine.stat(real).getType() != FileMode.Type.REGULAR) {
 				throw new ConflictException("Not a file: " + path);
@@ -274,7 +274,7 @@ public final class SftpStorage implements Storage {
 		});
 	}
 
-	private static void renameWithoutReplacing(SFTPEngine engine, String from, String to, StoragePath target)
+	private static void renameWithoutReplacing(SftpEngine engine, String from, String to, StoragePath target)
 			throws IOException {
 		try {
 			engine.rename(from, to, NO_FLAGS);
@@ -296,7 +296,7 @@ public final class SftpStorage implements Storage {
 	private void replace(SftpConnectionPool.Lease lease, String from, RemotePaths.Entry target, StoragePath path)
 			throws IOException {
 		SftpConnection connection = lease.connection();
-		SFTPEngine engine = connection.engine();
+		SftpEngine engine = connection.engine();
 		if (this.usePosixRename && connection.hasPosixRename()) {
 			engine.rename(from, target.remote(), EnumSet.of(RenameFlags.OVERWRITE));
 			return;
@@ -390,7 +390,7 @@ public final class SftpStorage implements Storage {
 			StorageSupport.requireNotRoot(path, "delete");
 			return call(path, lease -> {
 				SftpConnection connection = lease.connection();
-				SFTPEngine engine = connection.engine();
+				SftpEngine engine = connection.engine();
 				// The entry itself, never what a link points to: removing a link is
 				// always safe.
 				RemotePaths.Entry entry = connection.paths().entry(engine, path, false);
@@ -411,7 +411,7 @@ public final class SftpStorage implements Storage {
 		}).then();
 	}
 
-	private static void removeEmptyFolder(SFTPEngine engine, String remote, StoragePath path) throws IOException {
+	private static void removeEmptyFolder(SftpEngine engine, String remote, StoragePath path) throws IOException {
 		try {
 			engine.removeDir(remote);
 		}
@@ -427,7 +427,7 @@ public final class SftpStorage implements Storage {
 	}
 
 	/** Deletes a folder and everything in it, never following links. */
-	private static void deleteTree(SFTPEngine engine, String folder) throws IOException {
+	private static void deleteTree(SftpEngine engine, String folder) throws IOException {
 		for (RemoteResourceInfo child : RemoteFolders.list(engine, folder)) {
 			String remote = RemotePaths.child(folder, child.getName());
 			if (child.getAttributes().getType() == FileMode.Type.DIRECTORY) {
@@ -449,7 +449,7 @@ public final class SftpStorage implements Storage {
 			return Mono.error(new ConflictException("An SFTP server keeps modification times from 1970 to 2106 only"));
 		}
 		return call(path, lease -> {
-			SFTPEngine engine = lease.connection().engine();
+			SftpEngine engine = lease.connection().engine();
 			String real = lease.connection().paths().real(engine, path);
 			// The access time goes in the same attribute and is kept as it was.
 			FileAttributes before = engine.stat(real);
@@ -466,7 +466,7 @@ public final class SftpStorage implements Storage {
 			if (path.isRoot()) {
 				throw new AlreadyExistsException("Already exists: /");
 			}
-			SFTPEngine engine = connection.engine();
+			SftpEngine engine = connection.engine();
 			String remote = RemotePaths.child(connection.paths().parentFolder(engine, path), path.name());
 			try {
 				engine.makeDir(remote);
@@ -488,7 +488,7 @@ public final class SftpStorage implements Storage {
 			StorageSupport.requireNotInside(source, target);
 			return call(source, lease -> {
 				SftpConnection connection = lease.connection();
-				SFTPEngine engine = connection.engine();
+				SftpEngine engine = connection.engine();
 				RemotePaths.Entry from = connection.paths().entry(engine, source, false);
 				if (!from.exists()) {
 					throw new NotFoundException("Not found: " + source);
@@ -693,7 +693,7 @@ public final class SftpStorage implements Storage {
 		}
 
 		/** Undoes the write through a working connection. */
-		abstract void undoOnServer(SFTPEngine engine) throws IOException;
+		abstract void undoOnServer(SftpEngine engine) throws IOException;
 
 		/** Runs after {@link #undoOnServer}, whether or not the connection worked. */
 		void afterUndo() {
@@ -733,7 +733,7 @@ public final class SftpStorage implements Storage {
 		static Upload start(SftpConnectionPool.Lease lease, StoragePath path, WriteMode mode) throws IOException {
 			return lease.open(leased -> {
 				SftpConnection connection = leased.connection();
-				SFTPEngine engine = connection.engine();
+				SftpEngine engine = connection.engine();
 				RemotePaths.Entry target = connection.paths().entry(engine, path, true);
 				if (target.isDirectory()) {
 					throw new ConflictException("Is a folder: " + path);
@@ -748,7 +748,7 @@ public final class SftpStorage implements Storage {
 		}
 
 		@Override
-		void undoOnServer(SFTPEngine engine) throws IOException {
+		void undoOnServer(SftpEngine engine) throws IOException {
 			if (this.committed) {
 				return;
 			}
@@ -801,7 +801,7 @@ public final class SftpStorage implements Storage {
 		static Appender start(SftpConnectionPool.Lease lease, StoragePath path) throws IOException {
 			return lease.open(leased -> {
 				SftpConnection connection = leased.connection();
-				SFTPEngine engine = connection.engine();
+				SftpEngine engine = connection.engine();
 				RemotePaths.Entry target = connection.paths().entry(engine, path, true);
 				String remote = target.remote();
 				FileAttributes attributes = target.attributes();
@@ -828,7 +828,7 @@ public final class SftpStorage implements Storage {
 		}
 
 		@Override
-		void undoOnServer(SFTPEngine engine) throws IOException {
+		void undoOnServer(SftpEngine engine) throws IOException {
 			if (isFileClosed()) {
 				return;
 			}
