@@ -34,7 +34,8 @@ import reactor.netty.http.server.HttpServer;
  * {@link HttpTimeoutProperties}), with a counter {@value #STALLED_RESPONSES} of the
  * downloads closed because the client stopped reading, a bound on the requests worked on
  * at once (see {@link RequestAdmission}), the TLS policy (see {@link TlsPolicy}) when TLS
- * is on, and new connections accepted on every event loop (see {@link PerLoopListeners}).
+ * is on, and, when turned on, new connections accepted on every event loop (see
+ * {@link PerLoopListeners}).
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = Type.REACTIVE)

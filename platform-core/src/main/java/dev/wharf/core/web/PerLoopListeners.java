@@ -34,6 +34,8 @@ import reactor.netty.resources.LoopResources;
  * connection's CPU). On Linux epoll this binds one listening socket per event loop on the
  * same address and port with {@code SO_REUSEPORT}: the kernel spreads new connections
  * over them, and each loop keeps the connections it accepts, as each nginx worker does.
+ * The kernel picks a listener by a hash of the connection's addresses, so the loops get
+ * about, not exactly, as many connections each, where the hand-off takes turns.
  * <p>
  * Every listener is the one server Spring Boot configured (TLS, HTTP/2, every
  * {@code NettyServerCustomizer}, the handler, the channel group graceful shutdown waits

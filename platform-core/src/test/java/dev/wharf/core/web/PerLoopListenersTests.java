@@ -34,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.reactor.netty.NettyReactiveWebServerFactory;
 import org.springframework.boot.reactor.netty.autoconfigure.NettyReactiveWebServerAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableReactiveWebApplicationContext;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.web.server.GracefulShutdownResult;
 import org.springframework.boot.web.server.Http2;
@@ -59,8 +60,9 @@ import static org.awaitility.Awaitility.await;
  * port 0, with three event loops of its own: curl's new connections are accepted on every
  * loop and stay on the loop that accepted them, through every customizer; graceful
  * shutdown closes every listening socket and lets the request in flight finish; turned
- * off, the server listens once; the auto-configuration installs it after Spring Boot's
- * own customizers. The listening sockets are counted in {@code /proc/net/tcp}.
+ * off, the server listens once; the auto-configuration installs it, when turned on, after
+ * Spring Boot's own customizers. The listening sockets are counted in
+ * {@code /proc/net/tcp}.
  */
 class PerLoopListenersTests {
 
@@ -222,30 +224,33 @@ class PerLoopListenersTests {
 	}
 
 	@Test
-	void theAutoConfiguredServerListensOnEveryLoopUnlessTurnedOff() {
+	void theAutoConfiguredServerListensOnEveryLoopWhenTurnedOn() {
 		ReactiveWebApplicationContextRunner runner = new ReactiveWebApplicationContextRunner(
 				AnnotationConfigReactiveWebServerApplicationContext::new)
 			.withConfiguration(AutoConfigurations.of(NettyReactiveWebServerAutoConfiguration.class,
 					HttpHandlerAutoConfiguration.class, WebFluxAutoConfiguration.class,
 					WebServerAutoConfiguration.class))
 			.withPropertyValues("server.port=0", "server.address=127.0.0.1");
-		runner.run(context -> {
+		runner.withPropertyValues("wharf.http.accept-per-loop=true").run(context -> {
 			assertThat(context).hasNotFailed();
-			int port = ((AnnotationConfigReactiveWebServerApplicationContext) context.getSourceApplicationContext())
-				.getWebServer()
-				.getPort();
-			assertThat(listeningSockets(port)).isEqualTo(LoopResources.DEFAULT_IO_WORKER_COUNT).isGreaterThan(1);
+			assertThat(listeningSockets(port(context))).isEqualTo(LoopResources.DEFAULT_IO_WORKER_COUNT)
+				.isGreaterThan(1);
 		});
-		runner.withPropertyValues("wharf.http.accept-per-loop=false").run(context -> {
-			int port = ((AnnotationConfigReactiveWebServerApplicationContext) context.getSourceApplicationContext())
-				.getWebServer()
-				.getPort();
-			assertThat(listeningSockets(port)).isEqualTo(1);
-		});
+		// Off by default: the server listens once, as Spring Boot makes it.
+		runner.run(context -> assertThat(listeningSockets(port(context))).isEqualTo(1));
+		runner.withPropertyValues("wharf.http.accept-per-loop=false")
+			.run(context -> assertThat(listeningSockets(port(context))).isEqualTo(1));
 		runner.withPropertyValues("wharf.http.accept-per-loop=sometimes")
 			.run(context -> assertThat(context).getFailure()
 				.hasRootCauseInstanceOf(IllegalArgumentException.class)
 				.hasStackTraceContaining("Failed to bind properties under 'wharf.http.accept-per-loop'"));
+	}
+
+	/** The port of the web server the context started. */
+	private static int port(AssertableReactiveWebApplicationContext context) {
+		return ((AnnotationConfigReactiveWebServerApplicationContext) context.getSourceApplicationContext())
+			.getWebServer()
+			.getPort();
 	}
 
 	/**
