@@ -19,6 +19,7 @@ import dev.wharf.core.storage.memory.MemoryStorageProperties;
 import dev.wharf.core.storage.s3.S3StorageProperties;
 import dev.wharf.core.storage.sftp.SftpStorageProperties;
 import dev.wharf.core.web.HttpAdmissionProperties;
+import dev.wharf.core.web.HttpListenerProperties;
 import dev.wharf.core.web.HttpTimeoutProperties;
 import dev.wharf.filemanager.autoconfigure.FileManagerProperties;
 import dev.wharf.staticfiles.site.StaticFilesProperties;
@@ -65,8 +66,13 @@ class WharfChartSchemaCoverageTests {
 				arguments("#/properties/wharf/properties/security", SecurityProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/sessions", SessionProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/state", StateProperties.class, Set.of()),
-				// The admission bound is a record of its own under the same prefix.
-				arguments("#/properties/wharf/properties/http", HttpTimeoutProperties.class, Set.of("admission")),
+				// The admission bound and the listeners are records of their own under
+				// the
+				// same prefix.
+				arguments("#/properties/wharf/properties/http", HttpTimeoutProperties.class,
+						Set.of("admission", "accept-per-loop")),
+				arguments("#/properties/wharf/properties/http", HttpListenerProperties.class,
+						Set.of("admission", "header-timeout", "body-timeout", "write-timeout")),
 				arguments("#/properties/wharf/properties/http/properties/admission", HttpAdmissionProperties.class,
 						Set.of()),
 				arguments("#/properties/wharf/properties/filemanager", FileManagerProperties.class, Set.of()),

@@ -2,9 +2,11 @@ package dev.wharf.core.autoconfigure;
 
 import dev.wharf.core.web.Http10KeepAliveFilter;
 import dev.wharf.core.web.HttpAdmissionProperties;
+import dev.wharf.core.web.HttpListenerProperties;
 import dev.wharf.core.web.HttpTimeoutProperties;
 import dev.wharf.core.web.KeepAliveReadResumer;
 import dev.wharf.core.web.NonAsciiTargetEncoder;
+import dev.wharf.core.web.PerLoopListeners;
 import dev.wharf.core.web.RequestAdmission;
 import dev.wharf.core.web.RequestHeadTimeout;
 import dev.wharf.core.tls.TlsPolicy;
@@ -31,13 +33,15 @@ import reactor.netty.http.server.HttpServer;
  * {@link NonAsciiTargetEncoder}), timeouts for slow clients (see
  * {@link HttpTimeoutProperties}), with a counter {@value #STALLED_RESPONSES} of the
  * downloads closed because the client stopped reading, a bound on the requests worked on
- * at once (see {@link RequestAdmission}), and the TLS policy (see {@link TlsPolicy}) when
- * TLS is on.
+ * at once (see {@link RequestAdmission}), the TLS policy (see {@link TlsPolicy}) when TLS
+ * is on, and, when turned on, new connections accepted on every event loop (see
+ * {@link PerLoopListeners}).
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = Type.REACTIVE)
 @ConditionalOnClass({ HttpServer.class, NettyServerCustomizer.class })
-@EnableConfigurationProperties({ HttpTimeoutProperties.class, HttpAdmissionProperties.class })
+@EnableConfigurationProperties({ HttpTimeoutProperties.class, HttpAdmissionProperties.class,
+		HttpListenerProperties.class })
 public final class WebServerAutoConfiguration {
 
 	/**
@@ -83,6 +87,11 @@ public final class WebServerAutoConfiguration {
 	@Bean
 	NettyServerCustomizer requestAdmission(HttpAdmissionProperties admission) {
 		return server -> RequestAdmission.install(server, admission.maxRequests());
+	}
+
+	@Bean
+	PerLoopListeners perLoopListeners(HttpListenerProperties listeners) {
+		return new PerLoopListeners(listeners.acceptPerLoop());
 	}
 
 	@Bean
