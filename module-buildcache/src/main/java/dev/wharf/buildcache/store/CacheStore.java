@@ -178,7 +178,8 @@ public final class CacheStore implements AutoCloseable {
 		StoragePath path = pathOf(key);
 		return Mono.defer(() -> {
 			long since = this.hot.now();
-			long ticket = this.hot.readTicket(path);
+			// Only a read of the bytes may keep a copy.
+			long ticket = withContent ? this.hot.readTicket(path) : -1;
 			return this.storage.stat(path).flatMap(entry -> found(path, entry, withContent, since, ticket));
 		})
 			.doOnNext(found -> hit(path))

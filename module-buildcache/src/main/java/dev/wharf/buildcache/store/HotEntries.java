@@ -192,7 +192,7 @@ public final class HotEntries {
 			if (stripe.writing > 0 || stripe.version != ticket) {
 				return;
 			}
-			this.copies.put(path, new Copy(path, stored, content, since));
+			this.copies.put(path, new Copy(stored, content, since));
 		}
 	}
 
@@ -233,7 +233,7 @@ public final class HotEntries {
 			byte[] content = write.content;
 			FileEntry stored = write.stored;
 			if (alone && content != null && stored != null && write.filled == content.length) {
-				this.copies.put(write.path, new Copy(write.path, stored, content, this.clock.millis()));
+				this.copies.put(write.path, new Copy(stored, content, this.clock.millis()));
 			}
 		}
 	}
@@ -292,8 +292,6 @@ public final class HotEntries {
 	/** A copy of an entry and what the stored file looked like when it was made. */
 	static final class Copy {
 
-		private final StoragePath path;
-
 		private final long storedSize;
 
 		private final Instant modified;
@@ -304,8 +302,7 @@ public final class HotEntries {
 
 		private volatile long checkedAt;
 
-		Copy(StoragePath path, FileEntry stored, byte[] content, long checkedAt) {
-			this.path = path;
+		Copy(FileEntry stored, byte[] content, long checkedAt) {
 			this.storedSize = stored.size();
 			this.modified = stored.lastModified();
 			this.key = stored.key();

@@ -66,9 +66,8 @@ class WharfChartSchemaCoverageTests {
 				arguments("#/properties/wharf/properties/security", SecurityProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/sessions", SessionProperties.class, Set.of()),
 				arguments("#/properties/wharf/properties/state", StateProperties.class, Set.of()),
-				// The admission bound and the listeners are records of their own under
-				// the
-				// same prefix.
+				// The admission bound and the listeners are records of their own
+				// under the same prefix.
 				arguments("#/properties/wharf/properties/http", HttpTimeoutProperties.class,
 						Set.of("admission", "accept-per-loop")),
 				arguments("#/properties/wharf/properties/http", HttpListenerProperties.class,

@@ -66,15 +66,7 @@ final class SftpEngine extends SFTPEngine {
 
 	@Override
 	public Promise<Response, SFTPException> request(Request request) throws IOException {
-		Promise<Response, SFTPException> answer = this.session.expect(request.getRequestID());
-		try {
-			transmit(request);
-		}
-		catch (IOException | RuntimeException ex) {
-			this.session.forget(request.getRequestID());
-			throw ex;
-		}
-		return answer;
+		return requestTogether(request).get(0);
 	}
 
 	/**
